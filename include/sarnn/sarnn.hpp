@@ -1,0 +1,21 @@
+// sarnn/sarnn.hpp: everything a user includes.
+//
+// sarnn: a fixed-size, allocation-free recurrent network with self-attention over its own past states.
+// No heap, no exceptions, no RTTI; every size is a template argument, every buffer a member.
+//
+//   SimpleRnn<T, In, Hidden>                         h_i = tanh(A·[x_i; h_{i-1}] + b)
+//   SelfAttentionRnn<T, In, Hidden, Capacity, Align> h_i = tanh(A·[x_i; c_{i-1}] + b),
+//                                                    c_i = Σ_j softmax_j(align(h_j, h_i)) h_j
+#ifndef SARNN_SARNN_HPP
+#define SARNN_SARNN_HPP
+
+#include "sarnn/align.hpp"
+#include "sarnn/config.hpp"
+#include "sarnn/kernels.hpp"
+#include "sarnn/params.hpp"
+#include "sarnn/self_attention_rnn.hpp"
+#include "sarnn/simple_rnn.hpp"
+#include "sarnn/status.hpp"
+#include "sarnn/view.hpp"
+
+#endif

@@ -1,0 +1,71 @@
+// sarnn/simple_rnn.hpp: the Elman RNN, h_i = tanh(A·[x_i; h_{i-1}] + b), h_0 = 0.
+#ifndef SARNN_SIMPLE_RNN_HPP
+#define SARNN_SIMPLE_RNN_HPP
+
+#include <array>
+#include <cstddef>
+
+#include "sarnn/detail/input.hpp"
+#include "sarnn/kernels.hpp"
+#include "sarnn/params.hpp"
+#include "sarnn/status.hpp"
+#include "sarnn/view.hpp"
+
+namespace sarnn {
+
+/// SimpleRNN with compile-time sizes.
+///
+/// Template parameters: T (float or double), In (size of x_i), Hidden (size of h_i).
+/// Static storage: two padded rows of Hidden values (h_{i-1} and h_i) plus a reference to the params and a
+/// step counter; `sizeof(SimpleRnn)` is all the RAM it uses. No heap, no exceptions.
+/// Cost of step(): Hidden·(In + Hidden) multiply-adds and Hidden tanh.
+template <class T, std::size_t In, std::size_t Hidden>
+class SimpleRnn {
+public:
+    using value_type = T;
+    using Params = RnnParams<T, In, Hidden>;
+    static constexpr std::size_t in_size = In;
+    static constexpr std::size_t hidden_size = Hidden;
+
+    /// Keeps a reference to `params` (which must outlive the model); copies nothing. O(Hidden).
+    explicit SimpleRnn(const Params& params) noexcept : p_(params) { reset(); }
+
+    /// Back to h_0 = 0 and length 0. O(Hidden).
+    void reset() noexcept {
+        for (auto& row : h_)
+            for (T& v : row) v = T(0);
+        cur_ = 0;
+        length_ = 0;
+    }
+
+    /// h_i = tanh(A·[x_i; h_{i-1}] + b). x points at In values.
+    /// Returns Status::ok, or (changing nothing) null_input / non_finite_input.
+    Status step(const T* x) noexcept {
+        const Status s = detail::check_input(x, In);
+        if (s != Status::ok) return s;
+        const std::size_t next = cur_ ^ 1u;
+        // h_i = tanh(A·[x_i; h_{i-1}] + b)
+        kernels<T>().affine_tanh(&p_.A[0][0], p_.b, Hidden, x, In, h_[cur_], Hidden, h_[next]);
+        cur_ = next;
+        ++length_;
+        return Status::ok;
+    }
+    Status step(const std::array<T, In>& x) noexcept { return step(x.data()); }
+
+    /// h_i (h_0 = 0 before the first step), Hidden values.
+    View<T> hidden() const noexcept { return {h_[cur_], Hidden}; }
+    /// i, the number of steps taken since construction or reset().
+    std::size_t length() const noexcept { return length_; }
+    const Params& params() const noexcept { return p_; }
+
+private:
+    static constexpr std::size_t kStride = padded<T>(Hidden);
+    const Params& p_;
+    alignas(storage_alignment<T>()) T h_[2][kStride];
+    unsigned cur_ = 0;
+    std::size_t length_ = 0;
+};
+
+}  // namespace sarnn
+
+#endif

@@ -1,0 +1,106 @@
+// lib/kernels/scalar.hpp: the kernel set in plain C++. No xsimd, no intrinsics: this is what runs on
+// Cortex-M (where xsimd has no arch) and the path every SIMD set is tested against.
+// Contracts are those of sarnn::Kernels in include/sarnn/kernels.hpp.
+#ifndef SARNN_LIB_KERNELS_SCALAR_HPP
+#define SARNN_LIB_KERNELS_SCALAR_HPP
+
+#include <cmath>
+#include <cstddef>
+#include <limits>
+
+#include "sarnn/kernels.hpp"
+
+namespace sarnn::scalar {
+
+template <class T>
+T dot(const T* a, const T* b, std::size_t n) {
+    T s = T(0);
+    for (std::size_t k = 0; k < n; ++k) s += a[k] * b[k];
+    return s;
+}
+
+template <class T>
+void gemv(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y) {
+    // y = M·v
+    for (std::size_t r = 0; r < rows; ++r) y[r] = dot(M + r * ld, v, cols);
+}
+
+template <class T>
+void affine_tanh(const T* A, const T* b, std::size_t rows, const T* x, std::size_t nx, const T* r,
+                 std::size_t nr, T* y) {
+    const std::size_t ld = nx + nr;
+    for (std::size_t i = 0; i < rows; ++i) {
+        const T* a = A + i * ld;
+        // y_i = tanh(A_i·[x; r] + b_i)
+        y[i] = std::tanh(dot(a, x, nx) + dot(a + nx, r, nr) + b[i]);
+    }
+}
+
+template <class T>
+void tanh_map(T* y, std::size_t n) {
+    for (std::size_t k = 0; k < n; ++k) y[k] = std::tanh(y[k]);
+}
+
+template <class T>
+void exp_map(T* y, std::size_t n) {
+    for (std::size_t k = 0; k < n; ++k) y[k] = std::exp(y[k]);
+}
+
+template <class T>
+void softmax(T* y, std::size_t n) {
+    T m = y[0];
+    for (std::size_t k = 1; k < n; ++k) m = y[k] > m ? y[k] : m;
+    T l = T(0);
+    // y_k = exp(y_k - max) / Σ exp(y_j - max)
+    for (std::size_t k = 0; k < n; ++k) l += (y[k] = std::exp(y[k] - m));
+    const T inv = T(1) / l;
+    for (std::size_t k = 0; k < n; ++k) y[k] *= inv;
+}
+
+template <class T>
+void weighted_sum(const T* w, const Rows<T>& S, T* c) {
+    for (std::size_t d = 0; d < S.dim; ++d) c[d] = T(0);
+    for (std::size_t j = 0; j < S.n; ++j) {
+        const T* s = S.row(j);
+        // c += w_j S_j
+        for (std::size_t d = 0; d < S.dim; ++d) c[d] += w[j] * s[d];
+    }
+}
+
+template <class T>
+void attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) {
+    // One pass with an online softmax: m is the running max, l the running Σ exp(e_j - m), c unnormalised.
+    T m = -std::numeric_limits<T>::infinity();
+    T l = T(0);
+    for (std::size_t d = 0; d < S.dim; ++d) c[d] = T(0);
+    for (std::size_t j = 0; j < S.n; ++j) {
+        const T* s = S.row(j);
+        // e_j = scale·(S_j·q)
+        const T e = scale * dot(s, q, S.dim);
+        alpha[j] = e;
+        if (e > m) {
+            const T shrink = std::exp(m - e);
+            l *= shrink;
+            for (std::size_t d = 0; d < S.dim; ++d) c[d] *= shrink;
+            m = e;
+        }
+        const T p = std::exp(e - m);
+        l += p;
+        // c += exp(e_j - m) S_j
+        for (std::size_t d = 0; d < S.dim; ++d) c[d] += p * s[d];
+    }
+    const T inv = T(1) / l;
+    for (std::size_t d = 0; d < S.dim; ++d) c[d] *= inv;
+    // alpha_j = exp(e_j - m) / l
+    for (std::size_t j = 0; j < S.n; ++j) alpha[j] = std::exp(alpha[j] - m) * inv;
+}
+
+template <class T>
+constexpr Kernels<T> table() {
+    return {Arch::scalar, &dot<T>, &gemv<T>, &affine_tanh<T>, &tanh_map<T>, &exp_map<T>,
+            &softmax<T>, &weighted_sum<T>, &attend_dot<T>};
+}
+
+}  // namespace sarnn::scalar
+
+#endif

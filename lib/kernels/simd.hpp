@@ -1,0 +1,255 @@
+// lib/kernels/simd.hpp: the kernel set on xsimd, templated on the xsimd arch tag. With xsimd_fixes.hpp
+// (its workarounds) the only file in sarnn that names xsimd. Each lib/kernels/<arch>.cpp includes it,
+// compiled with that arch's flags, and instantiates `Simd<Arch, T>::table()` once; nothing here is visible
+// outside lib/.
+// Contracts are those of sarnn::Kernels in include/sarnn/kernels.hpp.
+#ifndef SARNN_LIB_KERNELS_SIMD_HPP
+#define SARNN_LIB_KERNELS_SIMD_HPP
+
+#include <cmath>
+#include <cstddef>
+#include <limits>
+
+#include <xsimd/xsimd.hpp>
+
+#include "kernels/xsimd_fixes.hpp"
+#include "sarnn/kernels.hpp"
+
+namespace sarnn::simd {
+namespace {  // internal linkage: each arch TU keeps its own copies, so no inline function crosses arches
+
+template <class A, class T>
+struct Simd {
+    using B = xsimd::batch<T, A>;
+    static constexpr std::size_t W = B::size;
+    static_assert(W <= lanes<T>(), "sarnn: SARNN_VECTOR_BYTES is smaller than this arch's vector");
+    static constexpr T kNegInf = -std::numeric_limits<T>::infinity();
+
+    static B load(const T* p) { return B::load_unaligned(p); }
+    static B load_a(const T* p) { return B::load_aligned(p); }
+
+    static T dot(const T* a, const T* b, std::size_t n) {
+        B acc0(T(0)), acc1(T(0));
+        std::size_t k = 0;
+        for (; k + 2 * W <= n; k += 2 * W) {
+            acc0 = xsimd::fma(load(a + k), load(b + k), acc0);
+            acc1 = xsimd::fma(load(a + k + W), load(b + k + W), acc1);
+        }
+        for (; k + W <= n; k += W) acc0 = xsimd::fma(load(a + k), load(b + k), acc0);
+        T s = xsimd::hadd(acc0 + acc1);
+        for (; k < n; ++k) s += a[k] * b[k];
+        return s;
+    }
+
+    // acc[k] += M_row[k][0..cols)·v over whole vectors, tail[k] += the rest; W rows at once.
+    static void block_dots(const T* const* row, const T* v, std::size_t cols, B* acc, T* tail) {
+        std::size_t j = 0;
+        for (; j + W <= cols; j += W) {
+            const B vj = load(v + j);
+#pragma GCC unroll 16
+            for (std::size_t k = 0; k < W; ++k) acc[k] = xsimd::fma(load(row[k] + j), vj, acc[k]);
+        }
+        for (; j < cols; ++j)
+            for (std::size_t k = 0; k < W; ++k) tail[k] += row[k][j] * v[j];
+    }
+
+    // Row pointers of the block starting at r0, clamped to the last row (extra rows are computed, dropped).
+    static void block_rows(const T* M, std::size_t ld, std::size_t r0, std::size_t rows, std::size_t off,
+                           const T** row) {
+        for (std::size_t k = 0; k < W; ++k) row[k] = M + (r0 + k < rows ? r0 + k : rows - 1) * ld + off;
+    }
+
+    // y[r0..r0+count) = lanes of s (an unaligned destination may not take a full vector store).
+    static void store_rows(B s, T* y, std::size_t count) {
+        alignas(A::alignment()) T tmp[W];
+        s.store_aligned(tmp);
+        for (std::size_t k = 0; k < count; ++k) y[k] = tmp[k];
+    }
+
+    static void gemv(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y) {
+        for (std::size_t r0 = 0; r0 < rows; r0 += W) {
+            const T* row[W];
+            B acc[W];
+            alignas(A::alignment()) T tail[W] = {};
+            for (auto& a : acc) a = B(T(0));
+            block_rows(M, ld, r0, rows, 0, row);
+            block_dots(row, v, cols, acc, tail);
+            // y = M·v, W rows at once
+            store_rows(row_sums(acc) + load_a(tail), y + r0, rows - r0 < W ? rows - r0 : W);
+        }
+    }
+
+    static void affine_tanh(const T* Am, const T* b, std::size_t rows, const T* x, std::size_t nx,
+                            const T* r, std::size_t nr, T* y) {
+        const std::size_t ld = nx + nr;
+        for (std::size_t r0 = 0; r0 < rows; r0 += W) {
+            const std::size_t count = rows - r0 < W ? rows - r0 : W;
+            const T* row[W];
+            B acc[W];
+            alignas(A::alignment()) T tail[W] = {};
+            for (auto& a : acc) a = B(T(0));
+            block_rows(Am, ld, r0, rows, 0, row);
+            block_dots(row, x, nx, acc, tail);
+            for (auto& p : row) p += nx;
+            block_dots(row, r, nr, acc, tail);
+            for (std::size_t k = 0; k < count; ++k) tail[k] += b[r0 + k];
+            // y = tanh(A·[x; r] + b), W rows at once
+            const B s = xsimd::tanh(row_sums(acc) + load_a(tail));
+            if (count == W)
+                s.store_aligned(y + r0);
+            else
+                store_rows(s, y + r0, count);
+        }
+    }
+
+    // y = f(y) for whole vectors, the tail through a padded temporary.
+    template <class F>
+    static void map(T* y, std::size_t n, F f) {
+        std::size_t k = 0;
+        for (; k + W <= n; k += W) f(load(y + k)).store_unaligned(y + k);
+        if (k < n) {
+            alignas(A::alignment()) T tmp[W] = {};
+            for (std::size_t t = 0; k + t < n; ++t) tmp[t] = y[k + t];
+            const B out = f(load_a(tmp));
+            out.store_aligned(tmp);
+            for (std::size_t t = 0; k + t < n; ++t) y[k + t] = tmp[t];
+        }
+    }
+
+    static void tanh_map(T* y, std::size_t n) {
+        map(y, n, [](B v) { return xsimd::tanh(v); });
+    }
+    static void exp_map(T* y, std::size_t n) {
+        map(y, n, [](B v) { return xsimd::exp(v); });
+    }
+
+    static T max_of(const T* y, std::size_t n) {
+        T m = y[0];
+        std::size_t k = 0;
+        if (n >= W) {
+            B mv = load(y);
+            for (k = W; k + W <= n; k += W) mv = xsimd::max(mv, load(y + k));
+            alignas(A::alignment()) T tmp[W];
+            mv.store_aligned(tmp);
+            for (T t : tmp) m = t > m ? t : m;
+        }
+        for (; k < n; ++k) m = y[k] > m ? y[k] : m;
+        return m;
+    }
+
+    static void softmax(T* y, std::size_t n) {
+        const B m(max_of(y, n));
+        // y_k = exp(y_k - max) (only the n valid values: the tail goes through map's temporary)
+        map(y, n, [m](B v) { return xsimd::exp(v - m); });
+        T l = T(0);
+        std::size_t k = 0;
+        B lv(T(0));
+        for (; k + W <= n; k += W) lv += load(y + k);
+        l = xsimd::hadd(lv);
+        for (; k < n; ++k) l += y[k];
+        const B inv(T(1) / l);
+        // y_k /= Σ_j y_j
+        map(y, n, [inv](B v) { return v * inv; });
+    }
+
+    // c[0..stride) += Σ_k p[k] row[k], k < count, in chunks of 4 vectors with two accumulators per vector
+    // so that the FMA chains overlap.
+    static void accumulate(const T* const* row, const T* p, std::size_t count, std::size_t stride, T* c) {
+        constexpr std::size_t U = 4;
+        for (std::size_t v = 0; v < stride; v += U * W) {
+            const std::size_t nv = (stride - v) / W < U ? (stride - v) / W : U;
+            B even[U], odd[U];
+            for (std::size_t u = 0; u < U; ++u) {
+                even[u] = u < nv ? load_a(c + v + u * W) : B(T(0));
+                odd[u] = B(T(0));
+            }
+            std::size_t k = 0;
+            for (; k + 2 <= count; k += 2) {
+                const B p0(p[k]), p1(p[k + 1]);
+                for (std::size_t u = 0; u < nv; ++u) {
+                    even[u] = xsimd::fma(p0, load_a(row[k] + v + u * W), even[u]);
+                    odd[u] = xsimd::fma(p1, load_a(row[k + 1] + v + u * W), odd[u]);
+                }
+            }
+            if (k < count) {
+                const B p0(p[k]);
+                for (std::size_t u = 0; u < nv; ++u) even[u] = xsimd::fma(p0, load_a(row[k] + v + u * W), even[u]);
+            }
+            for (std::size_t u = 0; u < nv; ++u) (even[u] + odd[u]).store_aligned(c + v + u * W);
+        }
+    }
+
+    static void zero(T* c, std::size_t stride) {
+        for (std::size_t v = 0; v < stride; v += W) B(T(0)).store_aligned(c + v);
+    }
+    static void scale_row(T* c, std::size_t stride, T f) {
+        const B fv(f);
+        for (std::size_t v = 0; v < stride; v += W) (load_a(c + v) * fv).store_aligned(c + v);
+    }
+
+    static void weighted_sum(const T* w, const Rows<T>& S, T* c) {
+        const std::size_t stride = S.stride;
+        zero(c, stride);
+        for (std::size_t j0 = 0; j0 < S.n; j0 += W) {
+            const std::size_t count = S.n - j0 < W ? S.n - j0 : W;
+            const T* row[W];
+            for (std::size_t k = 0; k < count; ++k) row[k] = S.row(j0 + k);
+            // c += Σ_j w_j S_j
+            accumulate(row, w + j0, count, stride, c);
+        }
+    }
+
+    static void attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) {
+        const std::size_t stride = S.stride;
+        T m = kNegInf;  // running max of the scores
+        T l = T(0);     // running Σ exp(e_j - m)
+        zero(c, stride);
+        for (std::size_t j0 = 0; j0 < S.n; j0 += W) {
+            const std::size_t count = S.n - j0 < W ? S.n - j0 : W;
+            const T* row[W];
+            for (std::size_t k = 0; k < W; ++k) row[k] = S.row(j0 + (k < count ? k : count - 1));
+            // e_j = scale·(S_j·q) for W states at once: lanes across states, one horizontal step per block
+            B acc[W];
+            for (auto& a : acc) a = B(T(0));
+            for (std::size_t v = 0; v < stride; v += W) {
+                const B qv = load_a(q + v);
+#pragma GCC unroll 16
+                for (std::size_t k = 0; k < W; ++k) acc[k] = xsimd::fma(load_a(row[k] + v), qv, acc[k]);
+            }
+            alignas(A::alignment()) T e[W];
+            (row_sums(acc) * B(scale)).store_aligned(e);
+            T bm = e[0];
+            for (std::size_t k = 0; k < count; ++k) {
+                alpha[j0 + k] = e[k];
+                bm = e[k] > bm ? e[k] : bm;
+            }
+            for (std::size_t k = count; k < W; ++k) e[k] = kNegInf;  // lanes past n weigh exp(-inf) = 0
+            if (bm > m) {
+                // the max grew: rescale what was accumulated by exp(m_old - m_new)
+                const T shrink = std::exp(m - bm);
+                l *= shrink;
+                scale_row(c, stride, shrink);
+                m = bm;
+            }
+            // p_j = exp(e_j - m); l += Σ p_j; c += Σ p_j S_j
+            const B p = xsimd::exp(load_a(e) - B(m));
+            l += xsimd::hadd(p);
+            p.store_aligned(e);
+            accumulate(row, e, count, stride, c);
+        }
+        const T inv = T(1) / l;
+        scale_row(c, stride, inv);
+        // alpha_j = exp(e_j - m) / l
+        const B mv(m), iv(inv);
+        map(alpha, S.n, [mv, iv](B v) { return xsimd::exp(v - mv) * iv; });
+    }
+
+    static constexpr Kernels<T> table(Arch arch) {
+        return {arch, &dot, &gemv, &affine_tanh, &tanh_map, &exp_map, &softmax, &weighted_sum, &attend_dot};
+    }
+};
+
+}  // namespace
+}  // namespace sarnn::simd
+
+#endif
