@@ -6,7 +6,17 @@
 // `sizeof(model)` still shows all the RAM. The model calls, in this order, each step:
 //   state.push(k, slot, h)            h_i has just been written to memory row `slot` (cache per-state data)
 //   state.attend(k, memory, h, alpha, c)   alpha_i = softmax_j(align(h_j, h_i)), c_i = Σ_j alpha_ij h_j
-// and `reset()` on model reset. `has_params` tells whether the model's constructor takes align params.
+// and `reset()` on model reset. `has_params` tells whether the model's constructor takes align params,
+// `params_type` (for the parameterised aligns) is their aggregate.
+//
+// | align               | e_ij                      | cost of a step at i states       | RAM beyond the memory  |
+// |---------------------|---------------------------|----------------------------------|------------------------|
+// | DotAlign            | h_j·h_i                   | 2·i·Hidden                       | none                   |
+// | ScaledDotAlign      | h_j·h_i / sqrt(Hidden)    | 2·i·Hidden                       | none                   |
+// | BilinearAlign       | h_jᵀ W h_i                | Hidden² + 2·i·Hidden             | one row of Hidden      |
+// | KeyQueryAlign<K>    | (Wk h_j)·(Wq h_i)         | 2·K·Hidden + 2·i·Hidden          | rows of K and Hidden   |
+// | AdditiveAlign<K>    | v·tanh(W [h_j; h_i])      | 2·K·Hidden + i·K tanh + i·Hidden | Capacity rows of K + 1 |
+// (multiply-adds; all add i exps for the softmax)
 #ifndef SARNN_ALIGN_HPP
 #define SARNN_ALIGN_HPP
 
@@ -14,6 +24,7 @@
 #include <cstddef>
 
 #include "sarnn/kernels.hpp"
+#include "sarnn/params.hpp"
 
 namespace sarnn {
 
@@ -23,6 +34,7 @@ struct DotAlign {
     template <class T, std::size_t Hidden, std::size_t Capacity>
     struct State {
         static constexpr bool has_params = false;
+        using params_type = void;
         void reset() noexcept {}
         void push(const Kernels<T>&, std::size_t, const T*) noexcept {}
         // e_ij = h_j·h_i; alpha = softmax(e); c = Σ alpha_j h_j
@@ -38,12 +50,112 @@ struct ScaledDotAlign {
     template <class T, std::size_t Hidden, std::size_t Capacity>
     struct State {
         static constexpr bool has_params = false;
+        using params_type = void;
         void reset() noexcept {}
         void push(const Kernels<T>&, std::size_t, const T*) noexcept {}
         // e_ij = h_j·h_i / sqrt(Hidden); alpha = softmax(e); c = Σ alpha_j h_j
         void attend(const Kernels<T>& k, const Rows<T>& memory, const T* h, T* alpha, T* c) const noexcept {
             k.attend_dot(memory, h, T(1) / std::sqrt(T(Hidden)), alpha, c);
         }
+    };
+};
+
+/// e_ij = h_j^T W h_i (Luong's "general" score), params BilinearParams<T, Hidden>.
+/// Done once per step, not per state: q = W h_i (Hidden² multiply-adds), then e_ij = h_j·q, so a step costs
+/// Hidden² + 2·i·Hidden. RAM: one padded row (q) and a params reference.
+struct BilinearAlign {
+    template <class T, std::size_t Hidden, std::size_t Capacity>
+    struct State {
+        static constexpr bool has_params = true;
+        using params_type = BilinearParams<T, Hidden>;
+
+        explicit State(const params_type& p) noexcept : p_(p) {
+            for (T& v : q_) v = T(0);
+        }
+        void reset() noexcept {}
+        void push(const Kernels<T>&, std::size_t, const T*) noexcept {}
+        void attend(const Kernels<T>& k, const Rows<T>& memory, const T* h, T* alpha, T* c) noexcept {
+            // q = W h_i
+            k.gemv(&p_.W[0][0], Hidden, Hidden, Hidden, h, q_);
+            // e_ij = h_j·q; alpha = softmax(e); c = Σ alpha_j h_j
+            k.attend_dot(memory, q_, T(1), alpha, c);
+        }
+
+    private:
+        const params_type& p_;
+        alignas(storage_alignment<T>()) T q_[padded<T>(Hidden)];
+    };
+};
+
+/// e_ij = (Wk h_j)·(Wq h_i), params KeyQueryParams<T, Hidden, K>. No 1/sqrt(K) is applied: fold a scale into Wq.
+/// Done once per step, not per state: u = Wq h_i, q = Wkᵀ u (2·K·Hidden multiply-adds), then e_ij = h_j·q, so a
+/// step costs 2·K·Hidden + 2·i·Hidden, never i·K·Hidden. RAM: rows of K and Hidden values, a params reference.
+template <std::size_t K>
+struct KeyQueryAlign {
+    template <class T, std::size_t Hidden, std::size_t Capacity>
+    struct State {
+        static constexpr bool has_params = true;
+        using params_type = KeyQueryParams<T, Hidden, K>;
+
+        explicit State(const params_type& p) noexcept : p_(p) {
+            for (T& v : u_) v = T(0);
+            for (T& v : q_) v = T(0);
+        }
+        void reset() noexcept {}
+        void push(const Kernels<T>&, std::size_t, const T*) noexcept {}
+        void attend(const Kernels<T>& k, const Rows<T>& memory, const T* h, T* alpha, T* c) noexcept {
+            // u = Wq h_i
+            k.gemv(&p_.Wq[0][0], K, Hidden, Hidden, h, u_);
+            // q = Wkᵀ u, so that h_j·q = (Wk h_j)·(Wq h_i)
+            k.gemv_t(&p_.Wk[0][0], K, Hidden, Hidden, u_, q_);
+            // e_ij = h_j·q; alpha = softmax(e); c = Σ alpha_j h_j
+            k.attend_dot(memory, q_, T(1), alpha, c);
+        }
+
+    private:
+        const params_type& p_;
+        alignas(storage_alignment<T>()) T u_[padded<T>(K)];
+        alignas(storage_alignment<T>()) T q_[padded<T>(Hidden)];
+    };
+};
+
+/// e_ij = v·tanh(W [h_j; h_i]) (Bahdanau), params AdditiveParams<T, Hidden, K>.
+/// The stored-state half is applied once, when a state enters the memory: P_j = W[:, :Hidden] h_j is kept
+/// (Capacity rows of K values: `sizeof` shows them). A step then computes q = W[:, Hidden:] h_i (K·Hidden) and
+/// e_ij = v·tanh(P_j + q) (i·K tanh), then c_i = Σ alpha_ij h_j (i·Hidden): O(i·K) per step.
+template <std::size_t K>
+struct AdditiveAlign {
+    template <class T, std::size_t Hidden, std::size_t Capacity>
+    struct State {
+        static constexpr bool has_params = true;
+        using params_type = AdditiveParams<T, Hidden, K>;
+
+        explicit State(const params_type& p) noexcept : p_(p) {
+            for (auto& row : P_)
+                for (T& v : row) v = T(0);
+            for (T& v : q_) v = T(0);
+        }
+        void reset() noexcept {}
+        void push(const Kernels<T>& k, std::size_t slot, const T* h) noexcept {
+            // P_j = W[:, :Hidden] h_j, once per state
+            k.gemv(&p_.W[0][0], K, Hidden, 2 * Hidden, h, P_[slot]);
+        }
+        void attend(const Kernels<T>& k, const Rows<T>& memory, const T* h, T* alpha, T* c) noexcept {
+            // q = W[:, Hidden:] h_i
+            k.gemv(&p_.W[0][Hidden], K, Hidden, 2 * Hidden, h, q_);
+            // e_ij = v·tanh(P_j + q)
+            const Rows<T> P{&P_[0][0], padded<T>(K), K, Capacity, memory.first, memory.n};
+            k.additive_scores(P, q_, p_.v, alpha);
+            // alpha_ij = softmax_j(e_ij)
+            k.softmax(alpha, memory.n);
+            // c_i = Σ_j alpha_ij h_j
+            k.weighted_sum(alpha, memory, c);
+        }
+
+    private:
+        const params_type& p_;
+        alignas(storage_alignment<T>()) T P_[Capacity][padded<T>(K)];
+        alignas(storage_alignment<T>()) T q_[padded<T>(K)];
     };
 };
 

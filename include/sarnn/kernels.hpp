@@ -74,6 +74,11 @@ struct Kernels {
     /// y = M·v: M is rows x cols, row-major with leading dimension ld (any alignment); v has cols values,
     /// y receives rows values (y must not alias v). O(rows·cols).
     void (*gemv)(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y);
+    /// y += M·v, as gemv. O(rows·cols).
+    void (*gemv_add)(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y);
+    /// y = Mᵀ·v: M as in gemv, v has rows values, y receives cols values (any alignment, no alias).
+    /// O(rows·cols).
+    void (*gemv_t)(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y);
 
     /// y = tanh(A·[x; r] + b): A is rows x (nx + nr) row-major, b has rows values, x has nx values
     /// (any alignment), r and y are padded rows (r of nr, y of rows values; y must not alias r).
@@ -90,6 +95,15 @@ struct Kernels {
 
     /// c = Σ_j w_j S_j over the rows of S; c is a padded row of S.dim values. O(n·dim).
     void (*weighted_sum)(const T* w, const Rows<T>& S, T* c);
+
+    /// Additive scores: e_j = v·tanh(P_j + q) over the rows of P (P.dim = K values each); q is a padded row
+    /// of K values, v has K values (any alignment), e receives P.n values. O(n·K) tanh.
+    void (*additive_scores)(const Rows<T>& P, const T* q, const T* v, T* e);
+
+    /// The LSTM cell after its matrix products: with z = [z_i; z_f; z_g; z_o] (4·H values, any alignment) and
+    /// b (4·H values), i = σ(z_i + b_i), f = σ(z_f + b_f), g = tanh(z_g + b_g), o = σ(z_o + b_o),
+    /// c = f ⊙ c_prev + i ⊙ g, h = o ⊙ tanh(c). c_prev, c and h are padded rows of H values. O(H).
+    void (*lstm_cell)(const T* z, const T* b, const T* c_prev, std::size_t H, T* c, T* h);
 
     /// The dot-score context, one pass over S (online softmax in blocks that stay in L1):
     /// e_j = scale·(S_j·q); alpha = softmax(e) (alpha receives S.n values); c = Σ_j alpha_j S_j.

@@ -25,6 +25,58 @@ struct RnnParams {
     T b[Hidden];
 };
 
+/// Weights of BilinearAlign: e_ij = h_j^T W h_i (Luong's "general" score). W is Hidden x Hidden, row-major.
+template <class T, std::size_t Hidden>
+struct BilinearParams {
+    static_assert(detail::supported_scalar<T>, "sarnn: T must be float or double");
+    static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
+
+    T W[Hidden][Hidden];
+};
+
+/// Weights of KeyQueryAlign<K>: e_ij = (Wk h_j)·(Wq h_i). Both are K x Hidden, row-major. There is no
+/// 1/sqrt(K): fold any scale into Wq.
+template <class T, std::size_t Hidden, std::size_t K>
+struct KeyQueryParams {
+    static_assert(detail::supported_scalar<T>, "sarnn: T must be float or double");
+    static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
+    static_assert(K > 0, "sarnn: K (key size) must be at least 1");
+
+    T Wk[K][Hidden];
+    T Wq[K][Hidden];
+};
+
+/// Weights of AdditiveAlign<K>: e_ij = v·tanh(W [h_j; h_i]) (Bahdanau). W is K x 2·Hidden, row-major; its first
+/// Hidden columns act on the stored state h_j, the others on the new state h_i.
+template <class T, std::size_t Hidden, std::size_t K>
+struct AdditiveParams {
+    static_assert(detail::supported_scalar<T>, "sarnn: T must be float or double");
+    static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
+    static_assert(K > 0, "sarnn: K (attention size) must be at least 1");
+
+    T W[K][2 * Hidden];
+    T v[K];
+};
+
+/// Weights of Lstmn (Cheng, Dong and Lapata 2016). Gate rows are in PyTorch nn.LSTMCell's order i, f, g, o,
+/// so W_ih, W_hh import directly and b = b_ih + b_hh. The attention part: a_j = v·tanh(W_h h_j + W_x x_t +
+/// W_ht h~_{t-1}).
+template <class T, std::size_t In, std::size_t Hidden, std::size_t K>
+struct LstmnParams {
+    static_assert(detail::supported_scalar<T>, "sarnn: T must be float or double");
+    static_assert(In > 0, "sarnn: In (input size) must be at least 1");
+    static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
+    static_assert(K > 0, "sarnn: K (attention size) must be at least 1");
+
+    T W_ih[4 * Hidden][In];
+    T W_hh[4 * Hidden][Hidden];
+    T b[4 * Hidden];
+    T W_h[K][Hidden];
+    T W_x[K][In];
+    T W_ht[K][Hidden];
+    T v[K];
+};
+
 }  // namespace sarnn
 
 #endif

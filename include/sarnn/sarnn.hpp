@@ -4,15 +4,20 @@
 // No heap, no exceptions, no RTTI; every size is a template argument, every buffer a member.
 //
 //   SimpleRnn<T, In, Hidden>                         h_i = tanh(A·[x_i; h_{i-1}] + b)
-//   SelfAttentionRnn<T, In, Hidden, Capacity, Align> h_i = tanh(A·[x_i; c_{i-1}] + b),
+//   SelfAttentionRnn<T, In, Hidden, Capacity, Align, Memory>
+//                                                    h_i = tanh(A·[x_i; c_{i-1}] + b),
 //                                                    c_i = Σ_j softmax_j(align(h_j, h_i)) h_j
+//   Lstmn<T, In, Hidden, Capacity, K, Memory>         the LSTM-network of Cheng, Dong and Lapata (2016)
 #ifndef SARNN_SARNN_HPP
 #define SARNN_SARNN_HPP
 
 #include "sarnn/align.hpp"
 #include "sarnn/config.hpp"
 #include "sarnn/kernels.hpp"
+#include "sarnn/lstmn.hpp"
+#include "sarnn/memory.hpp"
 #include "sarnn/params.hpp"
+#include "sarnn/run.hpp"
 #include "sarnn/self_attention_rnn.hpp"
 #include "sarnn/simple_rnn.hpp"
 #include "sarnn/status.hpp"

@@ -1,7 +1,7 @@
 // sarnn/self_attention_rnn.hpp: an RNN whose recurrent input is attention over its own past states.
 //
 //   h_i = tanh(A·[x_i; c_{i-1}] + b),  c_0 = 0
-//   e_ij = align(h_j, h_i)  for j = 1..i (the new state included)
+//   e_ij = align(h_j, h_i)  for the states j in memory (the new state included)
 //   alpha_ij = softmax_j(e_ij)
 //   c_i = Σ_j alpha_ij h_j                (so c_1 = h_1)
 #ifndef SARNN_SELF_ATTENTION_RNN_HPP
@@ -13,7 +13,9 @@
 #include "sarnn/align.hpp"
 #include "sarnn/detail/input.hpp"
 #include "sarnn/kernels.hpp"
+#include "sarnn/memory.hpp"
 #include "sarnn/params.hpp"
+#include "sarnn/run.hpp"
 #include "sarnn/status.hpp"
 #include "sarnn/view.hpp"
 
@@ -22,54 +24,68 @@ namespace sarnn {
 /// Self-attention RNN with compile-time sizes.
 ///
 /// Template parameters: T (float or double), In (size of x_i), Hidden (size of h_i and c_i), Capacity (how
-/// many states the memory holds), Align (DotAlign, ScaledDotAlign, ...: see align.hpp).
+/// many states the memory holds), Align (DotAlign, ScaledDotAlign, BilinearAlign, KeyQueryAlign<K>,
+/// AdditiveAlign<K>: see align.hpp), Memory (Bounded or Window: see memory.hpp).
 ///
-/// Static storage, all members (`sizeof` is the RAM it needs): the memory of Capacity padded rows h_1..h_i,
-/// the context c_i (one padded row), the weights alpha_i1..alpha_ii (Capacity values), the align's state,
-/// a params reference and a step counter. No heap, no exceptions.
+/// Static storage, all members (`sizeof` is the RAM it needs): the memory of Capacity padded rows of Hidden,
+/// the context c_i (one padded row), the weights alpha (Capacity values, padded), the align's state (see the
+/// table in align.hpp), a params reference, ring indices and a step counter. No heap, no exceptions.
 ///
-/// Memory policy: bounded. When the memory already holds Capacity states, step() returns
-/// Status::memory_full and changes nothing; reset() starts a new sequence.
+/// Memory: Bounded (default): when the memory already holds Capacity states, step() returns
+/// Status::memory_full and changes nothing; reset() starts a new sequence. Window: the newest Capacity states
+/// are kept and attended, oldest first.
 ///
-/// Cost of step() at length i: Hidden·(In + Hidden) multiply-adds and Hidden tanh for h_i, then
-/// 2·i·Hidden multiply-adds and i exps for the context: O(i) per step, O(n²) for a sequence of n.
-template <class T, std::size_t In, std::size_t Hidden, std::size_t Capacity, class Align = DotAlign>
+/// Cost of step() with i states attended: Hidden·(In + Hidden) multiply-adds and Hidden tanh for h_i, then the
+/// align's cost (2·i·Hidden multiply-adds and i exps for the dot forms): O(i) per step, O(n²) for a sequence
+/// of n (Bounded), O(Capacity) per step once a Window is full.
+template <class T, std::size_t In, std::size_t Hidden, std::size_t Capacity, class Align = DotAlign,
+          class Memory = Bounded>
 class SelfAttentionRnn {
-    static_assert(Capacity > 0, "sarnn: Capacity (states the memory holds) must be at least 1");
     using AlignState = typename Align::template State<T, Hidden, Capacity>;
 
 public:
     using value_type = T;
     using Params = RnnParams<T, In, Hidden>;
+    using AlignParams = typename AlignState::params_type;
     static constexpr std::size_t in_size = In;
     static constexpr std::size_t hidden_size = Hidden;
     static constexpr std::size_t capacity = Capacity;
 
-    /// Keeps a reference to `params` (which must outlive the model); copies nothing. O(Hidden).
+    /// For aligns without params (DotAlign, ScaledDotAlign). Keeps a reference to `params` (which must outlive
+    /// the model); copies nothing. O(Capacity·Hidden) (zeroes the storage once).
+    template <class A = AlignState, std::enable_if_t<!A::has_params, int> = 0>
     explicit SelfAttentionRnn(const Params& params) noexcept : p_(params) {
-        static_assert(!AlignState::has_params, "sarnn: this Align needs its params: Model{params, align_params}");
+        init();
+    }
+    /// For aligns with params: keeps references to both (which must outlive the model).
+    template <class A = AlignState, std::enable_if_t<A::has_params, int> = 0>
+    SelfAttentionRnn(const Params& params, const typename A::params_type& align_params) noexcept
+        : p_(params), align_(align_params) {
         init();
     }
 
     /// Back to c_0 = 0, an empty memory and length 0. O(Hidden).
     void reset() noexcept {
         for (T& v : c_) v = T(0);
+        ring_.reset();
         length_ = 0;
         align_.reset();
     }
 
-    /// One step: h_i from x_i and c_{i-1}, into the memory, then the context c_i over h_1..h_i.
-    /// x points at In values. Returns Status::ok, or (changing nothing) memory_full / null_input /
-    /// non_finite_input.
+    /// One step: h_i from x_i and c_{i-1}, into the memory, then the context c_i over the memory.
+    /// x points at In values. Returns Status::ok, or (changing nothing) memory_full (Bounded only) /
+    /// null_input / non_finite_input.
     Status step(const T* x) noexcept {
-        if (length_ == Capacity) return Status::memory_full;
+        if (ring_.refuses()) return Status::memory_full;
         const Status s = detail::check_input(x, In);
         if (s != Status::ok) return s;
         const Kernels<T>& k = kernels<T>();
-        T* h = memory_[length_];
+        const std::size_t slot = ring_.next_slot();
+        T* h = memory_[slot];
         // h_i = tanh(A·[x_i; c_{i-1}] + b)
         k.affine_tanh(&p_.A[0][0], p_.b, Hidden, x, In, c_, Hidden, h);
-        align_.push(k, length_, h);
+        align_.push(k, slot, h);
+        ring_.push();
         ++length_;
         // alpha_ij = softmax_j(align(h_j, h_i)); c_i = Σ_j alpha_ij h_j
         align_.attend(k, rows(), h, alpha_, c_);
@@ -77,16 +93,29 @@ public:
     }
     Status step(const std::array<T, In>& x) noexcept { return step(x.data()); }
 
+    /// Steps over n inputs xs[0..n·In) and, when out is not null, writes each step's h_i (Emit::hidden) or
+    /// c_i (Emit::context) to out[t·Hidden..(t+1)·Hidden). Stops at the first step that is not ok; returns
+    /// its status and the number of steps taken. Emit::cell gives {invalid_argument, 0}.
+    RunResult run(const T* xs, std::size_t n, T* out, Emit emit = Emit::hidden) noexcept {
+        if (emit == Emit::hidden)
+            return detail::run_steps(*this, xs, n, out, [](const SelfAttentionRnn& m) { return m.hidden(); });
+        if (emit == Emit::context)
+            return detail::run_steps(*this, xs, n, out, [](const SelfAttentionRnn& m) { return m.context(); });
+        return {Status::invalid_argument, 0};
+    }
+
     /// h_i, Hidden values (zero before the first step).
-    View<T> hidden() const noexcept { return {length_ ? memory_[length_ - 1] : c_, Hidden}; }
+    View<T> hidden() const noexcept { return {ring_.count() ? memory_[ring_.newest()] : c_, Hidden}; }
     /// c_i, Hidden values (c_0 = 0 before the first step).
     View<T> context() const noexcept { return {c_, Hidden}; }
-    /// alpha_i1..alpha_ii of the last step, oldest state first; size() is the number of states attended.
-    View<T> attention() const noexcept { return {alpha_, length_}; }
-    /// i, the number of steps taken since construction or reset().
+    /// alpha_ij of the last step over the states attended, oldest first; size() == attended().
+    View<T> attention() const noexcept { return {alpha_, ring_.count()}; }
+    /// i, the number of steps taken since construction or reset() (keeps counting once a Window is full).
     std::size_t length() const noexcept { return length_; }
-    /// True when step() would return Status::memory_full.
-    bool full() const noexcept { return length_ == Capacity; }
+    /// The number of states in memory, attended by the last step: min(length(), Capacity).
+    std::size_t attended() const noexcept { return ring_.count(); }
+    /// True when the memory holds Capacity states (for Bounded: step() would return Status::memory_full).
+    bool full() const noexcept { return ring_.full(); }
     const Params& params() const noexcept { return p_; }
 
 private:
@@ -99,14 +128,15 @@ private:
         for (T& v : alpha_) v = T(0);
         reset();
     }
-    Rows<T> rows() const noexcept { return {&memory_[0][0], kStride, Hidden, Capacity, 0, length_}; }
+    Rows<T> rows() const noexcept { return {&memory_[0][0], kStride, Hidden, Capacity, ring_.first(), ring_.count()}; }
 
     const Params& p_;
     alignas(storage_alignment<T>()) T memory_[Capacity][kStride];
     alignas(storage_alignment<T>()) T c_[kStride];
     alignas(storage_alignment<T>()) T alpha_[padded<T>(Capacity)];
+    detail::Ring<Capacity, Memory> ring_;
     std::size_t length_ = 0;
-    AlignState align_{};
+    AlignState align_;
 };
 
 }  // namespace sarnn

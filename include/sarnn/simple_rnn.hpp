@@ -8,6 +8,7 @@
 #include "sarnn/detail/input.hpp"
 #include "sarnn/kernels.hpp"
 #include "sarnn/params.hpp"
+#include "sarnn/run.hpp"
 #include "sarnn/status.hpp"
 #include "sarnn/view.hpp"
 
@@ -52,6 +53,14 @@ public:
     }
     Status step(const std::array<T, In>& x) noexcept { return step(x.data()); }
 
+    /// Steps over n inputs xs[0..n·In) and, when out is not null, writes each h_i to
+    /// out[t·Hidden..(t+1)·Hidden). Stops at the first step that is not ok; returns its status and the number
+    /// of steps taken. Only Emit::hidden exists here; any other gives {invalid_argument, 0}.
+    RunResult run(const T* xs, std::size_t n, T* out, Emit emit = Emit::hidden) noexcept {
+        if (emit != Emit::hidden) return {Status::invalid_argument, 0};
+        return detail::run_steps(*this, xs, n, out, [](const SimpleRnn& m) { return m.hidden(); });
+    }
+
     /// h_i (h_0 = 0 before the first step), Hidden values.
     View<T> hidden() const noexcept { return {h_[cur_], Hidden}; }
     /// i, the number of steps taken since construction or reset().
@@ -62,7 +71,7 @@ private:
     static constexpr std::size_t kStride = padded<T>(Hidden);
     const Params& p_;
     alignas(storage_alignment<T>()) T h_[2][kStride];
-    unsigned cur_ = 0;
+    std::size_t cur_ = 0;
     std::size_t length_ = 0;
 };
 

@@ -11,6 +11,7 @@ enum class Status : unsigned char {
     null_input,        ///< a null pointer was passed where data was expected: state unchanged
     non_finite_input,  ///< x holds NaN or +-Inf (only when SARNN_CHECK_INPUT is 1): state unchanged
     arch_unavailable,  ///< set_arch(): that kernel set is not compiled in or the CPU lacks it
+    invalid_argument,  ///< run(): an Emit the model does not have (e.g. Emit::cell on SelfAttentionRnn)
 };
 
 /// A short, static, human-readable name for a status ("ok", "memory_full", ...).
@@ -21,6 +22,7 @@ constexpr const char* to_string(Status s) noexcept {
     case Status::null_input: return "null_input";
     case Status::non_finite_input: return "non_finite_input";
     case Status::arch_unavailable: return "arch_unavailable";
+    case Status::invalid_argument: return "invalid_argument";
     }
     return "unknown";
 }

@@ -26,6 +26,20 @@ void gemv(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const 
 }
 
 template <class T>
+void gemv_add(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y) {
+    // y += M·v
+    for (std::size_t r = 0; r < rows; ++r) y[r] += dot(M + r * ld, v, cols);
+}
+
+template <class T>
+void gemv_t(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y) {
+    for (std::size_t d = 0; d < cols; ++d) y[d] = T(0);
+    for (std::size_t r = 0; r < rows; ++r)
+        // y += v_r M_r
+        for (std::size_t d = 0; d < cols; ++d) y[d] += v[r] * M[r * ld + d];
+}
+
+template <class T>
 void affine_tanh(const T* A, const T* b, std::size_t rows, const T* x, std::size_t nx, const T* r,
                  std::size_t nr, T* y) {
     const std::size_t ld = nx + nr;
@@ -68,6 +82,35 @@ void weighted_sum(const T* w, const Rows<T>& S, T* c) {
 }
 
 template <class T>
+void additive_scores(const Rows<T>& P, const T* q, const T* v, T* e) {
+    for (std::size_t j = 0; j < P.n; ++j) {
+        const T* p = P.row(j);
+        T s = T(0);
+        // e_j = v·tanh(P_j + q)
+        for (std::size_t k = 0; k < P.dim; ++k) s += v[k] * std::tanh(p[k] + q[k]);
+        e[j] = s;
+    }
+}
+
+template <class T>
+T sigmoid(T x) {
+    return T(1) / (T(1) + std::exp(-x));
+}
+
+template <class T>
+void lstm_cell(const T* z, const T* b, const T* c_prev, std::size_t H, T* c, T* h) {
+    for (std::size_t d = 0; d < H; ++d) {
+        const T i = sigmoid(z[d] + b[d]);
+        const T f = sigmoid(z[H + d] + b[H + d]);
+        const T g = std::tanh(z[2 * H + d] + b[2 * H + d]);
+        const T o = sigmoid(z[3 * H + d] + b[3 * H + d]);
+        // c = f ⊙ c_prev + i ⊙ g; h = o ⊙ tanh(c)
+        c[d] = f * c_prev[d] + i * g;
+        h[d] = o * std::tanh(c[d]);
+    }
+}
+
+template <class T>
 void attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) {
     // One pass with an online softmax: m is the running max, l the running Σ exp(e_j - m), c unnormalised.
     T m = -std::numeric_limits<T>::infinity();
@@ -97,8 +140,9 @@ void attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) {
 
 template <class T>
 constexpr Kernels<T> table() {
-    return {Arch::scalar, &dot<T>, &gemv<T>, &affine_tanh<T>, &tanh_map<T>, &exp_map<T>,
-            &softmax<T>, &weighted_sum<T>, &attend_dot<T>};
+    return {Arch::scalar,     &dot<T>,          &gemv<T>,           &gemv_add<T>,  &gemv_t<T>,
+            &affine_tanh<T>,  &tanh_map<T>,     &exp_map<T>,        &softmax<T>,   &weighted_sum<T>,
+            &additive_scores<T>, &lstm_cell<T>, &attend_dot<T>};
 }
 
 }  // namespace sarnn::scalar

@@ -66,16 +66,46 @@ struct Simd {
         for (std::size_t k = 0; k < count; ++k) y[k] = tmp[k];
     }
 
-    static void gemv(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y) {
+    template <bool Add>
+    static void gemv_impl(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y) {
         for (std::size_t r0 = 0; r0 < rows; r0 += W) {
+            const std::size_t count = rows - r0 < W ? rows - r0 : W;
             const T* row[W];
             B acc[W];
             alignas(A::alignment()) T tail[W] = {};
             for (auto& a : acc) a = B(T(0));
             block_rows(M, ld, r0, rows, 0, row);
             block_dots(row, v, cols, acc, tail);
-            // y = M·v, W rows at once
-            store_rows(row_sums(acc) + load_a(tail), y + r0, rows - r0 < W ? rows - r0 : W);
+            if (Add)
+                for (std::size_t k = 0; k < count; ++k) tail[k] += y[r0 + k];
+            // y (+)= M·v, W rows at once
+            store_rows(row_sums(acc) + load_a(tail), y + r0, count);
+        }
+    }
+    static void gemv(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y) {
+        gemv_impl<false>(M, rows, cols, ld, v, y);
+    }
+    static void gemv_add(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y) {
+        gemv_impl<true>(M, rows, cols, ld, v, y);
+    }
+
+    static void gemv_t(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y) {
+        std::size_t d = 0;
+        for (; d + W <= cols; d += W) {
+            B even(T(0)), odd(T(0));
+            std::size_t r = 0;
+            // y[d..d+W) = Σ_r v_r M_r[d..d+W)
+            for (; r + 2 <= rows; r += 2) {
+                even = xsimd::fma(B(v[r]), load(M + r * ld + d), even);
+                odd = xsimd::fma(B(v[r + 1]), load(M + (r + 1) * ld + d), odd);
+            }
+            if (r < rows) even = xsimd::fma(B(v[r]), load(M + r * ld + d), even);
+            (even + odd).store_unaligned(y + d);
+        }
+        for (; d < cols; ++d) {
+            T s = T(0);
+            for (std::size_t r = 0; r < rows; ++r) s += v[r] * M[r * ld + d];
+            y[d] = s;
         }
     }
 
@@ -199,6 +229,58 @@ struct Simd {
         }
     }
 
+    static void additive_scores(const Rows<T>& P, const T* q, const T* v, T* e) {
+        const std::size_t K = P.dim, stride = P.stride, full = K / W * W;
+        // v as whole vectors: its last partial vector through a zero-padded copy (v itself may end at K)
+        alignas(A::alignment()) T v_tail[W] = {};
+        for (std::size_t k = full; k < K; ++k) v_tail[k - full] = v[k];
+        for (std::size_t j0 = 0; j0 < P.n; j0 += W) {
+            const std::size_t count = P.n - j0 < W ? P.n - j0 : W;
+            const T* row[W];
+            for (std::size_t k = 0; k < W; ++k) row[k] = P.row(j0 + (k < count ? k : count - 1));
+            B acc[W];
+            for (auto& a : acc) a = B(T(0));
+            for (std::size_t o = 0; o < stride && o < K; o += W) {
+                const B vv = o < full ? load(v + o) : load_a(v_tail);
+                const B qv = load_a(q + o);
+                // e_j += v·tanh(P_j + q), W states at once
+                for (std::size_t k = 0; k < W; ++k) acc[k] = xsimd::fma(vv, xsimd::tanh(load_a(row[k] + o) + qv), acc[k]);
+            }
+            store_rows(row_sums(acc), e + j0, count);
+        }
+    }
+
+    static B sigmoid(B x) { return B(T(1)) / (B(T(1)) + xsimd::exp(-x)); }
+
+    // c = σ(f) ⊙ c_prev + σ(i) ⊙ tanh(g); h = σ(o) ⊙ tanh(c)
+    static void cell(B zi, B zf, B zg, B zo, B c_prev, B& c, B& h) {
+        c = sigmoid(zf) * c_prev + sigmoid(zi) * xsimd::tanh(zg);
+        h = sigmoid(zo) * xsimd::tanh(c);
+    }
+
+    static void lstm_cell(const T* z, const T* b, const T* c_prev, std::size_t H, T* c, T* h) {
+        std::size_t d = 0;
+        for (; d + W <= H; d += W) {
+            B cv, hv;
+            cell(load(z + d) + load(b + d), load(z + H + d) + load(b + H + d), load(z + 2 * H + d) + load(b + 2 * H + d),
+                 load(z + 3 * H + d) + load(b + 3 * H + d), load_a(c_prev + d), cv, hv);
+            cv.store_aligned(c + d);
+            hv.store_aligned(h + d);
+        }
+        if (d < H) {
+            // the tail through zero-padded copies: z and b end at 4·H, c and h lanes past H stay untouched
+            alignas(A::alignment()) T g[5][W] = {};
+            for (std::size_t t = 0; d + t < H; ++t) {
+                for (std::size_t gate = 0; gate < 4; ++gate) g[gate][t] = z[gate * H + d + t] + b[gate * H + d + t];
+                g[4][t] = c_prev[d + t];
+            }
+            B cv, hv;
+            cell(load_a(g[0]), load_a(g[1]), load_a(g[2]), load_a(g[3]), load_a(g[4]), cv, hv);
+            store_rows(cv, c + d, H - d);
+            store_rows(hv, h + d, H - d);
+        }
+    }
+
     static void attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) {
         const std::size_t stride = S.stride;
         T m = kNegInf;  // running max of the scores
@@ -245,7 +327,9 @@ struct Simd {
     }
 
     static constexpr Kernels<T> table(Arch arch) {
-        return {arch, &dot, &gemv, &affine_tanh, &tanh_map, &exp_map, &softmax, &weighted_sum, &attend_dot};
+        return {arch,         &dot,          &gemv,         &gemv_add,        &gemv_t,
+                &affine_tanh, &tanh_map,     &exp_map,      &softmax,         &weighted_sum,
+                &additive_scores, &lstm_cell, &attend_dot};
     }
 };
 

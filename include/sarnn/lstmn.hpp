@@ -1,0 +1,154 @@
+// sarnn/lstmn.hpp: the LSTM-network of Cheng, Dong and Lapata (EMNLP 2016): an LSTM whose recurrent inputs
+// are attention summaries of its own hidden and cell tapes.
+//
+// At step t, with tapes h_1..h_{t-1} and c_1..c_{t-1} (the newest Capacity of them for Window):
+//   a_j  = v·tanh(W_h h_j + W_x x_t + W_ht h~_{t-1})      s = softmax(a)
+//   h~_t = Σ_j s_j h_j,  c~_t = Σ_j s_j c_j               (zero while the tapes are empty; h~_0 = 0)
+//   z = W_ih x_t + W_hh h~_t + b,   i = σ(z_i), f = σ(z_f), g = tanh(z_g), o = σ(z_o)
+//   c_t = f ⊙ c~_t + i ⊙ g,   h_t = o ⊙ tanh(c_t)          then h_t and c_t join the tapes.
+#ifndef SARNN_LSTMN_HPP
+#define SARNN_LSTMN_HPP
+
+#include <array>
+#include <cstddef>
+
+#include "sarnn/detail/input.hpp"
+#include "sarnn/kernels.hpp"
+#include "sarnn/memory.hpp"
+#include "sarnn/params.hpp"
+#include "sarnn/run.hpp"
+#include "sarnn/status.hpp"
+#include "sarnn/view.hpp"
+
+namespace sarnn {
+
+/// LSTM-network with compile-time sizes.
+///
+/// Template parameters: T (float or double), In (size of x_t), Hidden (size of h_t and c_t), Capacity (tape
+/// length), K (attention size), Memory (Bounded or Window).
+///
+/// Static storage, all members (`sizeof` is the RAM it needs): the h and c tapes (2·Capacity padded rows of
+/// Hidden), the cached keys W_h h_j (Capacity padded rows of K), h~ and c~ (two rows of Hidden), the
+/// attention query (K), the gate pre-activations z (4·Hidden), the weights s (Capacity), a params reference,
+/// ring indices and a step counter. No heap, no exceptions.
+///
+/// Memory: Bounded (default): when the tapes already hold Capacity entries, step() returns
+/// Status::memory_full and changes nothing. Window: the newest Capacity entries are kept and attended.
+///
+/// Cost of step() with n = t-1 tape entries: K·(In + Hidden) for the query, n·K tanh for the scores,
+/// 2·n·Hidden for the summaries, 4·Hidden·(In + Hidden) for the gates, K·Hidden to cache W_h h_t: O(n·(K +
+/// Hidden)) per step.
+template <class T, std::size_t In, std::size_t Hidden, std::size_t Capacity, std::size_t K, class Memory = Bounded>
+class Lstmn {
+public:
+    using value_type = T;
+    using Params = LstmnParams<T, In, Hidden, K>;
+    static constexpr std::size_t in_size = In;
+    static constexpr std::size_t hidden_size = Hidden;
+    static constexpr std::size_t capacity = Capacity;
+
+    /// Keeps a reference to `params` (which must outlive the model); copies nothing. O(Capacity·(Hidden + K))
+    /// (zeroes the storage once).
+    explicit Lstmn(const Params& params) noexcept : p_(params) {
+        for (auto* tape : {&h_, &c_})
+            for (auto& row : *tape)
+                for (T& v : row) v = T(0);
+        for (auto& row : P_)
+            for (T& v : row) v = T(0);
+        for (T& v : q_) v = T(0);
+        for (T& v : z_) v = T(0);
+        for (T& v : s_) v = T(0);
+        reset();
+    }
+
+    /// Back to empty tapes, h~_0 = 0 and length 0. O(Hidden).
+    void reset() noexcept {
+        for (T& v : h_tilde_) v = T(0);
+        for (T& v : c_tilde_) v = T(0);
+        ring_.reset();
+        length_ = 0;
+    }
+
+    /// One step (see the formulas above). x points at In values. Returns Status::ok, or (changing nothing)
+    /// memory_full (Bounded only) / null_input / non_finite_input.
+    Status step(const T* x) noexcept {
+        if (ring_.refuses()) return Status::memory_full;
+        const Status st = detail::check_input(x, In);
+        if (st != Status::ok) return st;
+        const Kernels<T>& k = kernels<T>();
+        const std::size_t n = ring_.count();
+        if (n > 0) {
+            // q = W_x x_t + W_ht h~_{t-1}
+            k.gemv(&p_.W_x[0][0], K, In, In, x, q_);
+            k.gemv_add(&p_.W_ht[0][0], K, Hidden, Hidden, h_tilde_, q_);
+            // a_j = v·tanh(W_h h_j + q)
+            const Rows<T> P{&P_[0][0], kStrideK, K, Capacity, ring_.first(), n};
+            k.additive_scores(P, q_, p_.v, s_);
+            // s = softmax(a)
+            k.softmax(s_, n);
+            // h~_t = Σ_j s_j h_j, c~_t = Σ_j s_j c_j
+            k.weighted_sum(s_, tape(h_), h_tilde_);
+            k.weighted_sum(s_, tape(c_), c_tilde_);
+        }
+        // z = W_ih x_t + W_hh h~_t
+        k.gemv(&p_.W_ih[0][0], 4 * Hidden, In, In, x, z_);
+        k.gemv_add(&p_.W_hh[0][0], 4 * Hidden, Hidden, Hidden, h_tilde_, z_);
+        const std::size_t slot = ring_.next_slot();
+        // c_t = σ(z_f + b_f) ⊙ c~_t + σ(z_i + b_i) ⊙ tanh(z_g + b_g); h_t = σ(z_o + b_o) ⊙ tanh(c_t)
+        k.lstm_cell(z_, p_.b, c_tilde_, Hidden, c_[slot], h_[slot]);
+        // the key of h_t, once: P_t = W_h h_t
+        k.gemv(&p_.W_h[0][0], K, Hidden, Hidden, h_[slot], P_[slot]);
+        ring_.push();
+        attended_ = n;
+        ++length_;
+        return Status::ok;
+    }
+    Status step(const std::array<T, In>& x) noexcept { return step(x.data()); }
+
+    /// Steps over n inputs xs[0..n·In) and, when out is not null, writes each step's h_t (Emit::hidden) or c_t
+    /// (Emit::cell) to out[t·Hidden..(t+1)·Hidden). Stops at the first step that is not ok; returns its status
+    /// and the number of steps taken. Emit::context gives {invalid_argument, 0}.
+    RunResult run(const T* xs, std::size_t n, T* out, Emit emit = Emit::hidden) noexcept {
+        if (emit == Emit::hidden) return detail::run_steps(*this, xs, n, out, [](const Lstmn& m) { return m.hidden(); });
+        if (emit == Emit::cell) return detail::run_steps(*this, xs, n, out, [](const Lstmn& m) { return m.cell(); });
+        return {Status::invalid_argument, 0};
+    }
+
+    /// h_t, Hidden values (zero before the first step).
+    View<T> hidden() const noexcept { return {ring_.count() ? h_[ring_.newest()] : h_tilde_, Hidden}; }
+    /// c_t, Hidden values (zero before the first step).
+    View<T> cell() const noexcept { return {ring_.count() ? c_[ring_.newest()] : c_tilde_, Hidden}; }
+    /// s_j of the last step over the tape entries it attended (t-1 of them, at most Capacity), oldest first.
+    View<T> attention() const noexcept { return {s_, length_ ? attended_ : 0}; }
+    /// t, the number of steps taken since construction or reset().
+    std::size_t length() const noexcept { return length_; }
+    /// Entries on the tapes now: min(length(), Capacity).
+    std::size_t stored() const noexcept { return ring_.count(); }
+    /// True when the tapes hold Capacity entries (for Bounded: step() would return Status::memory_full).
+    bool full() const noexcept { return ring_.full(); }
+    const Params& params() const noexcept { return p_; }
+
+private:
+    static constexpr std::size_t kStride = padded<T>(Hidden);
+    static constexpr std::size_t kStrideK = padded<T>(K);
+    using Tape = T[Capacity][kStride];
+
+    Rows<T> tape(const Tape& t) const noexcept { return {&t[0][0], kStride, Hidden, Capacity, ring_.first(), ring_.count()}; }
+
+    const Params& p_;
+    alignas(storage_alignment<T>()) Tape h_;
+    alignas(storage_alignment<T>()) Tape c_;
+    alignas(storage_alignment<T>()) T P_[Capacity][kStrideK];
+    alignas(storage_alignment<T>()) T h_tilde_[kStride];
+    alignas(storage_alignment<T>()) T c_tilde_[kStride];
+    alignas(storage_alignment<T>()) T q_[kStrideK];
+    alignas(storage_alignment<T>()) T z_[4 * Hidden];
+    alignas(storage_alignment<T>()) T s_[padded<T>(Capacity)];
+    detail::Ring<Capacity, Memory> ring_;
+    std::size_t attended_ = 0;
+    std::size_t length_ = 0;
+};
+
+}  // namespace sarnn
+
+#endif
