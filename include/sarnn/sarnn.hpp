@@ -21,6 +21,7 @@
 #include "sarnn/self_attention_rnn.hpp"
 #include "sarnn/simple_rnn.hpp"
 #include "sarnn/status.hpp"
+#include "sarnn/validate.hpp"
 #include "sarnn/view.hpp"
 
 #endif

@@ -12,6 +12,7 @@ enum class Status : unsigned char {
     non_finite_input,  ///< x holds NaN or +-Inf (only when SARNN_CHECK_INPUT is 1): state unchanged
     arch_unavailable,  ///< set_arch(): that kernel set is not compiled in or the CPU lacks it
     invalid_argument,  ///< run(): an Emit the model does not have (e.g. Emit::cell on SelfAttentionRnn)
+    non_finite_param,  ///< validate(): a weight is NaN or +-Inf (Validation names the array and index)
 };
 
 /// A short, static, human-readable name for a status ("ok", "memory_full", ...).
@@ -23,6 +24,7 @@ constexpr const char* to_string(Status s) noexcept {
     case Status::non_finite_input: return "non_finite_input";
     case Status::arch_unavailable: return "arch_unavailable";
     case Status::invalid_argument: return "invalid_argument";
+    case Status::non_finite_param: return "non_finite_param";
     }
     return "unknown";
 }
