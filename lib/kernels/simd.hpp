@@ -281,7 +281,8 @@ struct Simd {
         }
     }
 
-    static void attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) {
+    // The context for any row length: c lives in memory between blocks.
+    static void attend_dot_any(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) {
         const std::size_t stride = S.stride;
         T m = kNegInf;  // running max of the scores
         T l = T(0);     // running Σ exp(e_j - m)
@@ -324,6 +325,147 @@ struct Simd {
         // alpha_j = exp(e_j - m) / l
         const B mv(m), iv(inv);
         map(alpha, S.n, [mv, iv](B v) { return xsimd::exp(v - mv) * iv; });
+    }
+
+    // Scores of the W rows at blk (rows of NV whole vectors; rows past count repeat the last one): lane k is
+    // S_k·q. W independent FMA chains, one transposing sum.
+    template <std::size_t NV>
+    static B block_scores(const T* blk, std::size_t count, const B* qv) {
+        constexpr std::size_t stride = NV * W;
+        B acc[W];
+        if (count == W) {
+#pragma GCC unroll 16
+            for (std::size_t k = 0; k < W; ++k) {
+                acc[k] = load_a(blk + k * stride) * qv[0];
+                for (std::size_t u = 1; u < NV; ++u) acc[k] = xsimd::fma(load_a(blk + k * stride + u * W), qv[u], acc[k]);
+            }
+        } else {
+            for (std::size_t k = 0; k < W; ++k) {
+                const T* row = blk + (k < count ? k : count - 1) * stride;
+                acc[k] = load_a(row) * qv[0];
+                for (std::size_t u = 1; u < NV; ++u) acc[k] = xsimd::fma(load_a(row + u * W), qv[u], acc[k]);
+            }
+        }
+        return row_sums(acc);
+    }
+
+    // The context for rows of NV whole vectors (NV known at compile time), over chunks of states that fit in L1:
+    // pass A scores a chunk (W states per transposing sum, blocks independent of each other), pass B adds the
+    // chunk into c while its rows are still in L1. The online softmax (running max m, running sum l, c
+    // rescaled by exp(m_old - m_new) when m grows) is updated once per chunk. Each stored state is read from
+    // memory once. The accumulators of c stay in registers for the whole pass.
+    template <std::size_t NV>
+    static void attend_fixed(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) {
+        constexpr std::size_t stride = NV * W;
+        constexpr std::size_t kChains = W * sizeof(T) == 64 ? 16 : 8;        // FMA chains to hide latency
+        constexpr std::size_t Split = kChains / NV > 1 ? kChains / NV : 1;    // accumulators per vector of c
+        constexpr std::size_t kChunkBytes = 24 * 1024;                        // rows of a chunk: half of L1
+        constexpr std::size_t kRaw = kChunkBytes / (stride * sizeof(T)) / W * W;
+        constexpr std::size_t Chunk = kRaw < W ? W : (kRaw > 256 ? 256 : kRaw);
+        B qv[NV], acc_c[Split][NV];
+        for (std::size_t u = 0; u < NV; ++u) {
+            qv[u] = load_a(q + u * W);
+            for (std::size_t sp = 0; sp < Split; ++sp) acc_c[sp][u] = B(T(0));
+        }
+        const B scale_v(scale);
+        T m = kNegInf;  // running max of the scores
+        T l = T(0);     // running Σ exp(e_j - m)
+        alignas(A::alignment()) T p[Chunk];
+        std::size_t j = 0;  // logical index of the next state
+        const std::size_t in_first = S.cap - S.first < S.n ? S.cap - S.first : S.n;
+        const T* const seg_base[2] = {S.base + S.first * stride, S.base};
+        const std::size_t seg_n[2] = {in_first, S.n - in_first};
+        for (std::size_t seg = 0; seg < 2; ++seg) {
+            for (std::size_t r0 = 0; r0 < seg_n[seg]; r0 += Chunk) {
+                const std::size_t cn = seg_n[seg] - r0 < Chunk ? seg_n[seg] - r0 : Chunk;
+                const T* chunk = seg_base[seg] + r0 * stride;
+                // pass A: e_j = scale·(S_j·q), W states at once; chunk max
+                B mx(kNegInf);
+                std::size_t b0 = 0;
+                for (; b0 + W <= cn; b0 += W) {
+                    const B e = block_scores<NV>(chunk + b0 * stride, W, qv) * scale_v;
+                    e.store_aligned(p + b0);
+                    mx = xsimd::max(mx, e);
+                }
+                if (b0 < cn) {
+                    const std::size_t count = cn - b0;
+                    alignas(A::alignment()) T et[W];
+                    (block_scores<NV>(chunk + b0 * stride, count, qv) * scale_v).store_aligned(et);
+                    for (std::size_t k = 0; k < W; ++k) p[b0 + k] = k < count ? et[k] : kNegInf;  // exp(-inf) = 0
+                    mx = xsimd::max(mx, load_a(p + b0));
+                }
+                {
+                    // alpha keeps the raw scores until the last pass
+                    std::size_t k = 0;
+                    for (; k + W <= cn; k += W) load_a(p + k).store_unaligned(alpha + j + k);
+                    for (; k < cn; ++k) alpha[j + k] = p[k];
+                }
+                alignas(A::alignment()) T mt[W];
+                mx.store_aligned(mt);
+                T bm = mt[0];
+                for (std::size_t k = 1; k < W; ++k) bm = mt[k] > bm ? mt[k] : bm;
+                if (bm > m) {
+                    // the max grew: rescale what was accumulated by exp(m_old - m_new)
+                    const T shrink = std::exp(m - bm);
+                    l *= shrink;
+                    const B shrink_v(shrink);
+                    for (std::size_t sp = 0; sp < Split; ++sp)
+                        for (std::size_t u = 0; u < NV; ++u) acc_c[sp][u] *= shrink_v;
+                    m = bm;
+                }
+                // p_j = exp(e_j - m) (lanes past the chunk hold -inf: exp gives 0); l += Σ p_j
+                const B mv(m);
+                B lv(T(0));
+                for (std::size_t e0 = 0; e0 < cn; e0 += W) {
+                    const B pb = xsimd::exp(load_a(p + e0) - mv);
+                    pb.store_aligned(p + e0);
+                    lv += pb;
+                }
+                l += xsimd::hadd(lv);
+                // pass B: c += Σ_j p_j S_j, over rows still in L1
+                std::size_t k = 0;
+                for (; k + W <= cn; k += W) {
+                    const T* blk = chunk + k * stride;
+#pragma GCC unroll 16
+                    for (std::size_t t = 0; t < W; ++t) {
+                        const B pk(p[k + t]);
+                        for (std::size_t u = 0; u < NV; ++u)
+                            acc_c[t % Split][u] = xsimd::fma(pk, load_a(blk + t * stride + u * W), acc_c[t % Split][u]);
+                    }
+                }
+                for (; k < cn; ++k) {
+                    const B pk(p[k]);
+                    const T* row = chunk + k * stride;
+                    for (std::size_t u = 0; u < NV; ++u) acc_c[0][u] = xsimd::fma(pk, load_a(row + u * W), acc_c[0][u]);
+                }
+                j += cn;
+            }
+        }
+        const T inv = T(1) / l;
+        const B inv_v(inv);
+        for (std::size_t u = 0; u < NV; ++u) {
+            B sum = acc_c[0][u];
+            for (std::size_t sp = 1; sp < Split; ++sp) sum += acc_c[sp][u];
+            // c = Σ_j exp(e_j - m) S_j / l
+            (sum * inv_v).store_aligned(c + u * W);
+        }
+        // alpha_j = exp(e_j - m) / l
+        const B mv(m);
+        map(alpha, S.n, [mv, inv_v](B v) { return xsimd::exp(v - mv) * inv_v; });
+    }
+
+    static void attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) {
+        switch (S.stride / W) {
+        case 1: return attend_fixed<1>(S, q, scale, alpha, c);
+        case 2: return attend_fixed<2>(S, q, scale, alpha, c);
+        case 3: return attend_fixed<3>(S, q, scale, alpha, c);
+        case 4: return attend_fixed<4>(S, q, scale, alpha, c);
+        case 5: return attend_fixed<5>(S, q, scale, alpha, c);
+        case 6: return attend_fixed<6>(S, q, scale, alpha, c);
+        case 7: return attend_fixed<7>(S, q, scale, alpha, c);
+        case 8: return attend_fixed<8>(S, q, scale, alpha, c);
+        default: return attend_dot_any(S, q, scale, alpha, c);
+        }
     }
 
     static constexpr Kernels<T> table(Arch arch) {
