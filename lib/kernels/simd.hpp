@@ -405,12 +405,14 @@ struct Simd {
                 T bm = mt[0];
                 for (std::size_t k = 1; k < W; ++k) bm = mt[k] > bm ? mt[k] : bm;
                 if (bm > m) {
-                    // the max grew: rescale what was accumulated by exp(m_old - m_new)
-                    const T shrink = std::exp(m - bm);
-                    l *= shrink;
-                    const B shrink_v(shrink);
-                    for (std::size_t sp = 0; sp < Split; ++sp)
-                        for (std::size_t u = 0; u < NV; ++u) acc_c[sp][u] *= shrink_v;
+                    if (j > 0) {
+                        // the max grew: rescale what was accumulated by exp(m_old - m_new)
+                        const T shrink = std::exp(m - bm);
+                        l *= shrink;
+                        const B shrink_v(shrink);
+                        for (std::size_t sp = 0; sp < Split; ++sp)
+                            for (std::size_t u = 0; u < NV; ++u) acc_c[sp][u] *= shrink_v;
+                    }
                     m = bm;
                 }
                 // p_j = exp(e_j - m) (lanes past the chunk hold -inf: exp gives 0); l += Σ p_j

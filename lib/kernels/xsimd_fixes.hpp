@@ -15,7 +15,7 @@ namespace {
 /// this machine: sums of 16 rows came back in the order 0 1 4 5 2 3 6 7 8 9 12 13 10 11 14 15). The swap is its
 /// own inverse, so handing it the rows in that order gives the sums in the right one.
 template <class T, class A>
-xsimd::batch<T, A> row_sums(const xsimd::batch<T, A>* row) {
+__attribute__((always_inline)) inline xsimd::batch<T, A> row_sums(const xsimd::batch<T, A>* row) {
     if constexpr (std::is_same_v<T, float> && std::is_base_of_v<xsimd::avx512f, A>) {
         constexpr std::size_t order[16] = {0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15};
         xsimd::batch<T, A> shuffled[16];

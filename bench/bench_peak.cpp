@@ -1,0 +1,153 @@
+// bench/bench_peak.cpp: the machine's measured float peak, so each kernel can be reported as a fraction of it.
+//
+// Each microbenchmark runs kChains independent chains a = a·m + k (one FMA each), enough chains to cover
+// the FMA latency times the number of FMA ports of current x86 cores (4 cycles x 2 ports = 8), so the loop
+// is bound by FMA throughput alone. One FMA = 2 flops per lane. The ISAs are picked with target attributes
+// and run only when the CPU has them (so the binary's own -march does not matter):
+//
+//   peak/fma_avx512   zmm FMA (16 lanes)           the ceiling of sarnn's avx512 set
+//   peak/fma_avx2     ymm FMA (8 lanes)            the ceiling of the avx2+fma set
+//   peak/muladd_sse2  xmm multiplies and adds in separate chains (4 lanes, 1 flop per op): SSE2 has no
+//                     FMA, so its ceiling is multiply and add issued side by side
+//   peak/fma_scalar   scalar FMA (1 lane)          the ceiling of the scalar set on this machine
+//   peak/fma_vec128   (non-x86) 16-byte GCC vector FMA, e.g. NEON
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+
+#include "common.hpp"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define SARNN_BENCH_X86 1
+#else
+#define SARNN_BENCH_X86 0
+#endif
+
+namespace sarnn_bench {
+namespace {
+
+constexpr int kChains = 12;   // independent accumulators
+constexpr int kReps = 1024;   // chain steps per call
+
+// Runtime values, so that the compiler cannot fold the chains.
+volatile float g_mul = 0.999f;
+volatile float g_add = 1e-3f;
+
+#if SARNN_BENCH_X86
+__attribute__((target("avx512f"))) float fma_avx512(float m0, float k0) {
+    const __m512 m = _mm512_set1_ps(m0), k = _mm512_set1_ps(k0);
+    __m512 a[kChains];
+    for (int i = 0; i < kChains; ++i) a[i] = _mm512_set1_ps(static_cast<float>(i));
+    for (int r = 0; r < kReps; ++r) {
+#pragma GCC unroll 12
+        for (int i = 0; i < kChains; ++i) a[i] = _mm512_fmadd_ps(a[i], m, k);
+    }
+    __m512 s = a[0];
+    for (int i = 1; i < kChains; ++i) s = _mm512_add_ps(s, a[i]);
+    alignas(64) float out[16];
+    _mm512_store_ps(out, s);
+    float t = 0.0f;
+    for (float v : out) t += v;
+    return t;
+}
+
+__attribute__((target("avx2,fma"))) float fma_avx2(float m0, float k0) {
+    const __m256 m = _mm256_set1_ps(m0), k = _mm256_set1_ps(k0);
+    __m256 a[kChains];
+    for (int i = 0; i < kChains; ++i) a[i] = _mm256_set1_ps(static_cast<float>(i));
+    for (int r = 0; r < kReps; ++r) {
+#pragma GCC unroll 12
+        for (int i = 0; i < kChains; ++i) a[i] = _mm256_fmadd_ps(a[i], m, k);
+    }
+    __m256 s = a[0];
+    for (int i = 1; i < kChains; ++i) s = _mm256_add_ps(s, a[i]);
+    alignas(32) float out[8];
+    _mm256_store_ps(out, s);
+    float t = 0.0f;
+    for (float v : out) t += v;
+    return t;
+}
+
+// Separate multiply chains and add chains (they cannot be contracted into FMAs): 1 flop per lane per op.
+__attribute__((target("sse2"))) float muladd_sse2(float m0, float k0) {
+    constexpr int kHalf = kChains;  // kChains multiply chains and kChains add chains
+    const __m128 m = _mm_set1_ps(m0), k = _mm_set1_ps(k0);
+    __m128 p[kHalf], s[kHalf];
+    for (int i = 0; i < kHalf; ++i) {
+        p[i] = _mm_set1_ps(1.0f + static_cast<float>(i));
+        s[i] = _mm_set1_ps(static_cast<float>(i));
+    }
+    for (int r = 0; r < kReps; ++r) {
+#pragma GCC unroll 12
+        for (int i = 0; i < kHalf; ++i) {
+            p[i] = _mm_mul_ps(p[i], m);
+            s[i] = _mm_add_ps(s[i], k);
+        }
+    }
+    __m128 t = _mm_setzero_ps();
+    for (int i = 0; i < kHalf; ++i) t = _mm_add_ps(t, _mm_add_ps(p[i], s[i]));
+    alignas(16) float out[4];
+    _mm_store_ps(out, t);
+    return out[0] + out[1] + out[2] + out[3];
+}
+
+__attribute__((target("fma"))) float fma_scalar(float m0, float k0) {
+    const __m128 m = _mm_set_ss(m0), k = _mm_set_ss(k0);
+    __m128 a[kChains];
+    for (int i = 0; i < kChains; ++i) a[i] = _mm_set_ss(static_cast<float>(i));
+    for (int r = 0; r < kReps; ++r) {
+#pragma GCC unroll 12
+        for (int i = 0; i < kChains; ++i) a[i] = _mm_fmadd_ss(a[i], m, k);
+    }
+    float t = 0.0f;
+    for (int i = 0; i < kChains; ++i) t += _mm_cvtss_f32(a[i]);
+    return t;
+}
+#else
+typedef float vec128 __attribute__((vector_size(16)));
+float fma_vec128(float m0, float k0) {
+    const vec128 m = {m0, m0, m0, m0}, k = {k0, k0, k0, k0};
+    vec128 a[kChains];
+    for (int i = 0; i < kChains; ++i) {
+        const float f = static_cast<float>(i);
+        a[i] = vec128{f, f, f, f};
+    }
+    for (int r = 0; r < kReps; ++r) {
+#pragma GCC unroll 12
+        for (int i = 0; i < kChains; ++i) a[i] = a[i] * m + k;  // contracted into an FMA (GCC's default)
+    }
+    float t = 0.0f;
+    for (int i = 0; i < kChains; ++i) t += a[i][0] + a[i][1] + a[i][2] + a[i][3];
+    return t;
+}
+#endif
+
+void run_peak(benchmark::State& st, float (*f)(float, float), double flops_per_call) {
+    for (auto _ : st) {
+        const float r = f(g_mul, g_add);
+        benchmark::DoNotOptimize(r);
+    }
+    st.counters["GFLOPS"] = benchmark::Counter(static_cast<double>(st.iterations()) * flops_per_call * 1e-9,
+                                               benchmark::Counter::kIsRate);
+}
+
+void add(const char* name, float (*f)(float, float), int lanes, int flops_per_lane_op) {
+    const double flops = static_cast<double>(kReps) * kChains * lanes * flops_per_lane_op;
+    benchmark::RegisterBenchmark(name, [f, flops](benchmark::State& st) { run_peak(st, f, flops); });
+}
+
+}  // namespace
+
+void register_peak() {
+#if SARNN_BENCH_X86
+    if (__builtin_cpu_supports("avx512f")) add("peak/fma_avx512", &fma_avx512, 16, 2);
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) add("peak/fma_avx2", &fma_avx2, 8, 2);
+    add("peak/muladd_sse2", &muladd_sse2, 4, 2);  // per lane: one multiply and one add, in separate chains
+    if (__builtin_cpu_supports("fma")) add("peak/fma_scalar", &fma_scalar, 1, 2);
+#else
+    add("peak/fma_vec128", &fma_vec128, 4, 2);
+#endif
+}
+
+}  // namespace sarnn_bench

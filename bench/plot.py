@@ -1,0 +1,280 @@
+#!/usr/bin/python3
+"""bench/plot.py: turn sarnn_bench's Google Benchmark JSON into CSV files, a markdown table and PNG plots.
+
+Usage: /usr/bin/python3 bench/plot.py RESULTS.json [OUTDIR]      (OUTDIR defaults to the JSON's folder)
+
+Writes into OUTDIR:
+  sarnn_bench.csv   one row per benchmark (the median when the run had repetitions): time, GFLOP/s,
+                    items/s, and the fraction of the ISA's peak and of the machine's peak
+  complexity.csv    the Google Benchmark complexity fits (coefficient, big-O, RMS) per family
+  table.md          the short table printed on stdout (ours per arch vs Eigen vs naive, targets)
+  step_time_dot.png, step_time_scaled_dot.png   time per step against n (log-log), one panel per Hidden
+  context_time.png                              the context computation alone against n
+  fraction_of_peak.png                          context GFLOP/s as a fraction of the machine's FMA peak
+  sequence_time.png                             whole sequence from reset() against N (log-log)
+Needs Debian's python3-matplotlib (run with /usr/bin/python3); uses the Agg backend (no display).
+"""
+import csv
+import json
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+TO_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+# The ceiling of each kernel set: the peak microbenchmark of the same ISA (bench/bench_peak.cpp).
+ISA_PEAK = {
+    "ours_avx512": "fma_avx512",
+    "ours_avx2fma": "fma_avx2",
+    "ours_sse2": "muladd_sse2",
+    "ours_scalar": "fma_scalar",
+    "ours_neon": "fma_vec128",
+    "ours_neon64": "fma_vec128",
+}
+TABLE_N = (16, 256, 1024)
+TABLE_HIDDEN = 64
+STYLE = {"eigen": dict(color="black", linestyle="--"), "naive": dict(color="gray", linestyle=":")}
+
+
+def parse_name(run_name):
+    """'step/dot/H64/ours_avx512/n:1024' -> dict(kind, align, hidden, variant, n)."""
+    parts = run_name.split("/")
+    if parts[0] == "peak":
+        return dict(kind="peak", align="", hidden=0, variant=parts[1], n=0)
+    kind, align, h, variant = parts[:4]
+    n = int(parts[4].split(":")[1]) if len(parts) > 4 else 0
+    return dict(kind=kind, align=align, hidden=int(h[1:]), variant=variant, n=n)
+
+
+def load(path):
+    with open(path) as f:
+        data = json.load(f)
+    rows, fits = [], []
+    for b in data["benchmarks"]:
+        if b.get("error_occurred"):
+            continue
+        run_type = b.get("run_type", "iteration")
+        agg = b.get("aggregate_name", "")
+        if run_type == "aggregate" and agg in ("BigO", "RMS"):
+            family = b["name"].rsplit("_", 1)[0]
+            info = parse_name(family + "/n:0")
+            fit = next((f for f in fits if f["family"] == family), None)
+            if fit is None:
+                fit = dict(family=family, kind=info["kind"], align=info["align"], hidden=info["hidden"],
+                           variant=info["variant"])
+                fits.append(fit)
+            if agg == "BigO":
+                fit["big_o"] = b["big_o"]
+                fit["coefficient_ns"] = b["cpu_coefficient"] * TO_NS[b["time_unit"]]
+            else:
+                fit["rms"] = b["rms"]
+            continue
+        if run_type == "aggregate" and agg != "median":
+            continue
+        info = parse_name(b["run_name"])
+        info.update(
+            # CPU time: the benchmarks are single-threaded, and CPU time does not count the time the OS gave
+            # the core to another process (Google Benchmark's rate counters use it too).
+            time_ns=b["cpu_time"] * TO_NS[b["time_unit"]],
+            gflops=b.get("GFLOPS", float("nan")),  # the counter is already in GFLOP/s
+            items_per_second=b.get("items_per_second", float("nan")),
+            repetitions=b.get("repetitions", 1),
+        )
+        rows.append(info)
+    return data["context"], rows, fits
+
+
+def add_peaks(rows):
+    peaks = {r["variant"]: r["gflops"] for r in rows if r["kind"] == "peak"}
+    machine = max(peaks.values()) if peaks else float("nan")
+    for r in rows:
+        isa = ISA_PEAK.get(r["variant"])
+        r["peak_isa"] = isa or ""
+        r["isa_peak_gflops"] = peaks.get(isa, float("nan")) if isa else float("nan")
+        r["fraction_of_isa_peak"] = r["gflops"] / r["isa_peak_gflops"] if isa in peaks else float("nan")
+        r["fraction_of_machine_peak"] = r["gflops"] / machine if peaks else float("nan")
+    return peaks, machine
+
+
+def write_csv(path, rows, fields):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: (f"{v:.6g}" if isinstance(v, float) else v) for k, v in r.items()})
+
+
+def variant_order(variants):
+    ours = sorted(v for v in variants if v.startswith("ours_"))
+    arch_rank = ["ours_scalar", "ours_sse2", "ours_avx2fma", "ours_avx512", "ours_neon", "ours_neon64"]
+    ours.sort(key=lambda v: arch_rank.index(v) if v in arch_rank else 99)
+    return ours + [v for v in ("eigen", "naive") if v in variants]
+
+
+def fmt_time(ns):
+    if ns != ns:
+        return "–"
+    if ns >= 1e6:
+        return f"{ns / 1e6:.3g} ms"
+    if ns >= 1e3:
+        return f"{ns / 1e3:.3g} µs"
+    return f"{ns:.0f} ns"
+
+
+def find(rows, **kw):
+    for r in rows:
+        if all(r[k] == v for k, v in kw.items()):
+            return r
+    return None
+
+
+def table(ctx, rows, fits, peaks, machine):
+    out = []
+    default = ctx.get("sarnn_default_variant", "")
+    out.append(f"## sarnn_bench on {ctx.get('cpu_model', '?')} ({ctx.get('num_cpus', '?')} CPUs), "
+               f"{ctx.get('date', '?')}")
+    out.append("")
+    reps = {r["repetitions"] for r in rows if r["kind"] == "step"}
+    out.append(f"Per-step time, dot align, Hidden = {TABLE_HIDDEN}, In = 32, float, memory holding n states "
+               f"(median of {max(reps) if reps else 1} repetitions). sarnn's default kernel set here: "
+               f"{default or '?'}.")
+    out.append("")
+    vs = variant_order({r["variant"] for r in rows if r["kind"] == "step"})
+    step = lambda v, n: find(rows, kind="step", align="dot", hidden=TABLE_HIDDEN, variant=v, n=n)  # noqa: E731
+    out.append("| variant | " + " | ".join(f"n = {n}" for n in TABLE_N) + " |")
+    out.append("|---|" + "---:|" * len(TABLE_N))
+    for v in vs:
+        cells = [fmt_time(step(v, n)["time_ns"]) if step(v, n) else "–" for n in TABLE_N]
+        out.append(f"| {v} | " + " | ".join(cells) + " |")
+    out.append("")
+    out.append("Speed-up of ours over each peer (peer time / our time; above 1 means ours is faster):")
+    out.append("")
+    out.append("| ours | " + " | ".join(f"vs Eigen n={n}" for n in TABLE_N) + " | "
+               + " | ".join(f"vs naive n={n}" for n in TABLE_N) + " |")
+    out.append("|---|" + "---:|" * (2 * len(TABLE_N)))
+    ratio = {}
+    for v in vs:
+        if not v.startswith("ours_"):
+            continue
+        cells = []
+        for peer in ("eigen", "naive"):
+            for n in TABLE_N:
+                a, b = step(v, n), step(peer, n)
+                x = b["time_ns"] / a["time_ns"] if a and b else float("nan")
+                ratio[(v, peer, n)] = x
+                cells.append(f"{x:.2f}x" if x == x else "–")
+        out.append(f"| {v} | " + " | ".join(cells) + " |")
+    out.append("")
+    peak_txt = ", ".join(f"{k} {v:.1f}" for k, v in sorted(peaks.items(), key=lambda kv: -kv[1])) or "not measured"
+    out.append(f"The context computation alone (context/dot, Hidden = {TABLE_HIDDEN}): GFLOP/s (4·n·Hidden flops) "
+               f"and fraction of the machine's measured FMA peak ({machine:.1f} GFLOP/s; peaks: {peak_txt}):")
+    out.append("")
+    ctx_n = (256, 1024, 4096)
+    out.append("| variant | " + " | ".join(f"n = {n}" for n in ctx_n) + " |")
+    out.append("|---|" + "---:|" * len(ctx_n))
+    for v in vs:
+        cells = []
+        for n in ctx_n:
+            r = find(rows, kind="context", align="dot", hidden=TABLE_HIDDEN, variant=v, n=n)
+            cells.append(f"{r['gflops']:.1f} ({100 * r['fraction_of_machine_peak']:.0f}%)" if r else "–")
+        out.append(f"| {v} | " + " | ".join(cells) + " |")
+    out.append("")
+    # Targets of issue 5, for sarnn's default kernel set.
+    if default:
+        out.append(f"Targets (ours = {default}):")
+        out.append("")
+        checks = [
+            (f"step dot H{TABLE_HIDDEN} n=1024 vs Eigen", ratio.get((default, "eigen", 1024), float("nan")), 1.5),
+            (f"step dot H{TABLE_HIDDEN} n=16 vs Eigen", ratio.get((default, "eigen", 16), float("nan")), 1.2),
+        ]
+        for n in TABLE_N:
+            checks.append((f"step dot H{TABLE_HIDDEN} n={n} vs naive", ratio.get((default, "naive", n),
+                                                                                float("nan")), 10.0))
+        for label, x, goal in checks:
+            if x == x:
+                out.append(f"- {label}: {x:.2f}x (target >= {goal}x) {'met' if x >= goal else 'NOT met'}")
+            else:
+                out.append(f"- {label}: not measured in this run")
+        fr = [r["fraction_of_machine_peak"] for r in rows
+              if r["kind"] == "context" and r["variant"] == default and r["n"] >= 256]
+        if fr:
+            out.append(f"- context at n >= 256, every Hidden: {100 * min(fr):.0f}%..{100 * max(fr):.0f}% of the FMA "
+                       f"peak (target >= 50%) {'met' if min(fr) >= 0.5 else 'NOT met'}")
+        rms = [f for f in fits if f["kind"] == "step" and f["variant"] == default and "rms" in f]
+        if rms:
+            worst = max(rms, key=lambda f: f["rms"])
+            out.append(f"- per-step linear fit (oN) RMS, worst over Hidden and align: {100 * worst['rms']:.1f}% "
+                       f"({worst['family']}) (target < 10%) {'met' if worst['rms'] < 0.1 else 'NOT met'}")
+    return "\n".join(out) + "\n"
+
+
+def panel_plot(rows, kind, align, path, title, y, ylabel, logy=True, xlabel="n (states in memory)"):
+    sub = [r for r in rows if r["kind"] == kind and r["align"] == align]
+    hiddens = sorted({r["hidden"] for r in sub})
+    if not hiddens:
+        return False
+    cols = 2 if len(hiddens) > 1 else 1
+    nrows = (len(hiddens) + cols - 1) // cols
+    fig, axes = plt.subplots(nrows, cols, figsize=(6.4 * cols, 4.4 * nrows), squeeze=False)
+    for ax, h in zip(axes.flat, hiddens):
+        for v in variant_order({r["variant"] for r in sub if r["hidden"] == h}):
+            pts = sorted((r["n"], y(r)) for r in sub if r["hidden"] == h and r["variant"] == v)
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", markersize=3, label=v,
+                    **STYLE.get(v, {}))
+        ax.set_xscale("log", base=2)
+        if logy:
+            ax.set_yscale("log")
+        ax.set_title(f"Hidden = {h}")
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+    for ax in list(axes.flat)[len(hiddens):]:
+        ax.set_visible(False)
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__, file=sys.stderr)
+        return 1
+    src = argv[1]
+    outdir = argv[2] if len(argv) > 2 else os.path.dirname(os.path.abspath(src))
+    os.makedirs(outdir, exist_ok=True)
+    ctx, rows, fits = load(src)
+    peaks, machine = add_peaks(rows)
+    fields = ["kind", "align", "hidden", "variant", "n", "time_ns", "gflops", "items_per_second", "peak_isa",
+              "isa_peak_gflops", "fraction_of_isa_peak", "fraction_of_machine_peak", "repetitions"]
+    write_csv(os.path.join(outdir, "sarnn_bench.csv"), rows, fields)
+    write_csv(os.path.join(outdir, "complexity.csv"), fits,
+              ["family", "kind", "align", "hidden", "variant", "big_o", "coefficient_ns", "rms"])
+    cpu = ctx.get("cpu_model", "")
+    for align in ("dot", "scaled_dot"):
+        panel_plot(rows, "step", align, os.path.join(outdir, f"step_time_{align}.png"),
+                   f"sarnn_bench: one step at memory length n, {align} align, In=32, float ({cpu})",
+                   lambda r: r["time_ns"], "time per step (ns)")
+    panel_plot(rows, "context", "dot", os.path.join(outdir, "context_time.png"),
+               f"sarnn_bench: context alone over n states (scores, softmax, weighted sum) ({cpu})",
+               lambda r: r["time_ns"], "time (ns)")
+    panel_plot(rows, "context", "dot", os.path.join(outdir, "fraction_of_peak.png"),
+               f"sarnn_bench: context GFLOP/s / machine FMA peak ({machine:.0f} GFLOP/s) ({cpu})",
+               lambda r: r["fraction_of_machine_peak"], "fraction of peak", logy=False)
+    panel_plot(rows, "sequence", "dot", os.path.join(outdir, "sequence_time.png"),
+               f"sarnn_bench: whole sequence of N steps from reset(), dot align ({cpu})",
+               lambda r: r["time_ns"] / 1e3, "time (µs)", xlabel="N (steps)")
+    text = table(ctx, rows, fits, peaks, machine)
+    with open(os.path.join(outdir, "table.md"), "w") as f:
+        f.write(text)
+    print(text, end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
