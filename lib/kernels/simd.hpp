@@ -15,6 +15,9 @@
 #include "kernels/xsimd_fixes.hpp"
 #include "sarnn/kernels.hpp"
 
+// Helpers that take arrays of batches must be inlined, or the batches live on the stack.
+#define SARNN_INLINE __attribute__((always_inline)) inline
+
 namespace sarnn::simd {
 namespace {  // internal linkage: each arch TU keeps its own copies, so no inline function crosses arches
 
@@ -25,8 +28,8 @@ struct Simd {
     static_assert(W <= lanes<T>(), "sarnn: SARNN_VECTOR_BYTES is smaller than this arch's vector");
     static constexpr T kNegInf = -std::numeric_limits<T>::infinity();
 
-    static B load(const T* p) { return B::load_unaligned(p); }
-    static B load_a(const T* p) { return B::load_aligned(p); }
+    SARNN_INLINE static B load(const T* p) { return B::load_unaligned(p); }
+    SARNN_INLINE static B load_a(const T* p) { return B::load_aligned(p); }
 
     static T dot(const T* a, const T* b, std::size_t n) {
         B acc0(T(0)), acc1(T(0));
@@ -41,26 +44,33 @@ struct Simd {
         return s;
     }
 
-    // acc[k] += M_row[k][0..cols)·v over whole vectors, tail[k] += the rest; W rows at once.
-    static void block_dots(const T* const* row, const T* v, std::size_t cols, B* acc, T* tail) {
-        std::size_t j = 0;
-        for (; j + W <= cols; j += W) {
-            const B vj = load(v + j);
-#pragma GCC unroll 16
-            for (std::size_t k = 0; k < W; ++k) acc[k] = xsimd::fma(load(row[k] + j), vj, acc[k]);
+    // acc[k] += row_k[0..cols)·v over whole vectors, tail[k] += the rest, for the W rows row_k = first + k·ld
+    // (rows k >= count repeat row count-1: computed, then dropped). Rows go in groups of 8 so that the row
+    // pointers of a group stay in registers.
+    SARNN_INLINE static void block_dots(const T* first, std::size_t ld, std::size_t count, const T* v,
+                                        std::size_t cols, B* acc, T* tail) {
+        constexpr std::size_t G = W < 8 ? W : 8;
+        for (std::size_t g0 = 0; g0 < W; g0 += G) {
+            const T* row[G];
+            if (g0 + G <= count) {
+                row[0] = first + g0 * ld;
+                for (std::size_t k = 1; k < G; ++k) row[k] = row[k - 1] + ld;
+            } else {
+                for (std::size_t k = 0; k < G; ++k) row[k] = first + (g0 + k < count ? g0 + k : count - 1) * ld;
+            }
+            std::size_t j = 0;
+            for (; j + W <= cols; j += W) {
+                const B vj = load(v + j);
+#pragma GCC unroll 8
+                for (std::size_t k = 0; k < G; ++k) acc[g0 + k] = xsimd::fma(load(row[k] + j), vj, acc[g0 + k]);
+            }
+            for (; j < cols; ++j)
+                for (std::size_t k = 0; k < G; ++k) tail[g0 + k] += row[k][j] * v[j];
         }
-        for (; j < cols; ++j)
-            for (std::size_t k = 0; k < W; ++k) tail[k] += row[k][j] * v[j];
-    }
-
-    // Row pointers of the block starting at r0, clamped to the last row (extra rows are computed, dropped).
-    static void block_rows(const T* M, std::size_t ld, std::size_t r0, std::size_t rows, std::size_t off,
-                           const T** row) {
-        for (std::size_t k = 0; k < W; ++k) row[k] = M + (r0 + k < rows ? r0 + k : rows - 1) * ld + off;
     }
 
     // y[r0..r0+count) = lanes of s (an unaligned destination may not take a full vector store).
-    static void store_rows(B s, T* y, std::size_t count) {
+    SARNN_INLINE static void store_rows(B s, T* y, std::size_t count) {
         alignas(A::alignment()) T tmp[W];
         s.store_aligned(tmp);
         for (std::size_t k = 0; k < count; ++k) y[k] = tmp[k];
@@ -70,12 +80,10 @@ struct Simd {
     static void gemv_impl(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y) {
         for (std::size_t r0 = 0; r0 < rows; r0 += W) {
             const std::size_t count = rows - r0 < W ? rows - r0 : W;
-            const T* row[W];
             B acc[W];
             alignas(A::alignment()) T tail[W] = {};
             for (auto& a : acc) a = B(T(0));
-            block_rows(M, ld, r0, rows, 0, row);
-            block_dots(row, v, cols, acc, tail);
+            block_dots(M + r0 * ld, ld, count, v, cols, acc, tail);
             if (Add)
                 for (std::size_t k = 0; k < count; ++k) tail[k] += y[r0 + k];
             // y (+)= M·v, W rows at once
@@ -114,14 +122,11 @@ struct Simd {
         const std::size_t ld = nx + nr;
         for (std::size_t r0 = 0; r0 < rows; r0 += W) {
             const std::size_t count = rows - r0 < W ? rows - r0 : W;
-            const T* row[W];
             B acc[W];
             alignas(A::alignment()) T tail[W] = {};
             for (auto& a : acc) a = B(T(0));
-            block_rows(Am, ld, r0, rows, 0, row);
-            block_dots(row, x, nx, acc, tail);
-            for (auto& p : row) p += nx;
-            block_dots(row, r, nr, acc, tail);
+            block_dots(Am + r0 * ld, ld, count, x, nx, acc, tail);
+            block_dots(Am + r0 * ld + nx, ld, count, r, nr, acc, tail);
             for (std::size_t k = 0; k < count; ++k) tail[k] += b[r0 + k];
             // y = tanh(A·[x; r] + b), W rows at once
             const B s = xsimd::tanh(row_sums(acc) + load_a(tail));
@@ -250,10 +255,10 @@ struct Simd {
         }
     }
 
-    static B sigmoid(B x) { return B(T(1)) / (B(T(1)) + xsimd::exp(-x)); }
+    SARNN_INLINE static B sigmoid(B x) { return B(T(1)) / (B(T(1)) + xsimd::exp(-x)); }
 
     // c = σ(f) ⊙ c_prev + σ(i) ⊙ tanh(g); h = σ(o) ⊙ tanh(c)
-    static void cell(B zi, B zf, B zg, B zo, B c_prev, B& c, B& h) {
+    SARNN_INLINE static void cell(B zi, B zf, B zg, B zo, B c_prev, B& c, B& h) {
         c = sigmoid(zf) * c_prev + sigmoid(zi) * xsimd::tanh(zg);
         h = sigmoid(zo) * xsimd::tanh(c);
     }
@@ -330,7 +335,7 @@ struct Simd {
     // Scores of the W rows at blk (rows of NV whole vectors; rows past count repeat the last one): lane k is
     // S_k·q. W independent FMA chains, one transposing sum.
     template <std::size_t NV>
-    static B block_scores(const T* blk, std::size_t count, const B* qv) {
+    SARNN_INLINE static B block_scores(const T* blk, std::size_t count, const B* qv) {
         constexpr std::size_t stride = NV * W;
         B acc[W];
         if (count == W) {
@@ -479,5 +484,7 @@ struct Simd {
 
 }  // namespace
 }  // namespace sarnn::simd
+
+#undef SARNN_INLINE
 
 #endif
