@@ -2,7 +2,8 @@
 // and run the benchmarks (Google Benchmark flags apply: --benchmark_filter, --benchmark_out, ...).
 //
 // Variants side by side in the same run: ours_<arch> (sarnn on each kernel set this CPU runs, through
-// kernels_for / set_arch), eigen (bench/eigen_peer.hpp) and naive (bench/naive.hpp). If any of them
+// kernels_for / set_arch), eigen (bench/eigen_peer.hpp, eigen_attn.hpp) and naive (bench/naive.hpp,
+// naive_attn.hpp); the Window benchmarks time ours only. If any of them
 // disagrees with the naive loops by more than 1e-4 on h, c or alpha, or the step harness differs from the
 // real model by a single bit, the binary prints what differs and exits with status 2 without timing anything.
 #include <benchmark/benchmark.h>
@@ -69,11 +70,13 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("sarnn_shape", "float, In=" + std::to_string(kIn) +
                                                    ", Capacity=" + std::to_string(kCapacity));
 
-    // Agreement before any timing: every variant, every Hidden, both aligns.
+    // Agreement before any timing: every variant, every Hidden, every align, the LSTMN, the Window memory.
     bool ok = verify<16>(vs);
     ok = verify<32>(vs) && ok;
     ok = verify<64>(vs) && ok;
     ok = verify<128>(vs) && ok;
+    ok = verify_attn(vs) && ok;
+    ok = verify_window(vs) && ok;
     if (!ok) {
         std::fprintf(stderr, "sarnn_bench: the variants disagree (tolerance 1e-4, see FAIL above): refusing to "
                              "report timings\n");
@@ -89,10 +92,12 @@ int main(int argc, char** argv) {
     register_step<32>(vs);
     register_step<64>(vs);
     register_step<128>(vs);
+    register_attn(vs);
     register_sequence<16>(vs);
     register_sequence<32>(vs);
     register_sequence<64>(vs);
     register_sequence<128>(vs);
+    register_window(vs);
 
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

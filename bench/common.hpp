@@ -3,6 +3,7 @@
 #ifndef SARNN_BENCH_COMMON_HPP
 #define SARNN_BENCH_COMMON_HPP
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -40,6 +41,34 @@ constexpr double flops_sequence(std::size_t steps, std::size_t hidden) {
     return N * flops_recurrent(hidden) + 2.0 * N * (N + 1.0) * static_cast<double>(hidden);
 }
 
+// The parameterised aligns and the LSTMN (bench_attn.cpp), Hidden = kAttnHidden, K = kAttnK; counted the
+// same way, by sarnn's algebra (align.hpp, lstmn.hpp), for every variant (the peers' key caches do other
+// work: see naive_attn.hpp), so GFLOP/s stays a rate of the same useful work across variants.
+constexpr std::size_t kAttnHidden = 64;
+constexpr std::size_t kAttnK = 16;
+
+/// Bilinear: q = W h_i (Hidden² multiply-adds) on top of the dot align's step.
+constexpr double flops_step_bilinear(std::size_t n, std::size_t hidden) {
+    return flops_step(n, hidden) + 2.0 * static_cast<double>(hidden) * static_cast<double>(hidden);
+}
+/// Key/query: u = Wq h_i, q = Wkᵀ u (2·K·Hidden multiply-adds) on top of the dot align's step.
+constexpr double flops_step_keyquery(std::size_t n, std::size_t hidden, std::size_t k) {
+    return flops_step(n, hidden) + 4.0 * static_cast<double>(k) * static_cast<double>(hidden);
+}
+/// Additive: P_i = W_l h_i and q = W_r h_i (2·K·Hidden), e_j = v·tanh(P_j + q) (n·K, the tanh not
+/// counted), c = Σ alpha_j h_j (n·Hidden), on top of the recurrent product.
+constexpr double flops_step_additive(std::size_t n, std::size_t hidden, std::size_t k) {
+    const double N = static_cast<double>(n), H = static_cast<double>(hidden), K = static_cast<double>(k);
+    return flops_recurrent(hidden) + 2.0 * (2.0 * K * H + N * K + N * H);
+}
+/// LSTMN step with n tape entries after it (m = n - 1 attended): the query K·(In + Hidden) (when m > 0), the
+/// scores m·K, the summaries 2·m·Hidden, the gates 4·Hidden·(In + Hidden), the new key K·Hidden.
+constexpr double flops_step_lstmn(std::size_t n, std::size_t hidden, std::size_t k) {
+    const double M = static_cast<double>(n - 1), H = static_cast<double>(hidden), K = static_cast<double>(k),
+                 I = static_cast<double>(kIn);
+    return 2.0 * ((n > 1 ? K * (I + H) : 0.0) + M * K + 2.0 * M * H + 4.0 * H * (I + H) + K * H);
+}
+
 // ---- variants ------------------------------------------------------------------------------------------------
 enum class Kind { ours, eigen, naive };
 
@@ -66,6 +95,19 @@ struct Problem {
 template <std::size_t Hidden>
 const Problem<Hidden>& problem();
 
+// ---- agreement ------------------------------------------------------------------------------------------------
+constexpr float kTolerance = 1e-4f;  ///< max |diff| of h, c and alpha against the naive loops
+
+/// max |a_k - b_k| over count values; +inf when either holds a NaN.
+inline float max_abs_diff(const float* a, const float* b, std::size_t count) {
+    float d = 0.0f;
+    for (std::size_t k = 0; k < count; ++k) {
+        const float e = std::fabs(a[k] - b[k]);
+        if (!(e <= d)) d = std::isnan(e) ? INFINITY : e;
+    }
+    return d;
+}
+
 // ---- per-Hidden entry points (bench_h<Hidden>.cpp) ------------------------------------------------------
 /// Checks that every variant agrees with the naive loops (and that the step harness is the real model),
 /// for both aligns. Prints one line per shape to stderr; false when anything disagrees.
@@ -78,6 +120,14 @@ template <std::size_t Hidden>
 void register_step(const std::vector<Variant>& vs);
 template <std::size_t Hidden>
 void register_sequence(const std::vector<Variant>& vs);
+
+// ---- bench_attn.cpp: bilinear, key/query and additive aligns, the LSTMN (Hidden = kAttnHidden) --------------
+bool verify_attn(const std::vector<Variant>& vs);
+void register_attn(const std::vector<Variant>& vs);
+
+// ---- bench_window.cpp: the Window memory once full ------------------------------------------------------------
+bool verify_window(const std::vector<Variant>& vs);
+void register_window(const std::vector<Variant>& vs);
 
 // ---- bench_peak.cpp ------------------------------------------------------------------------------------------
 /// The FMA (or multiply+add) throughput microbenchmarks: peak/<isa>.

@@ -20,6 +20,10 @@
 //     or of the peer. O(N²). Items: steps (N). Flops: flops_sequence(N).
 //
 // Complexity fits: oN for context and step (in n), oNSquared for sequence (in N).
+//
+// The parameterised aligns and the LSTMN (step/bilinear, step/keyquery16, step/additive16, step/lstmn16,
+// Hidden = 64 only) are in bench_attn.cpp, the Window memory (window/dot/H64) in bench_window.cpp; both use
+// the helpers below.
 #ifndef SARNN_BENCH_FAMILIES_HPP
 #define SARNN_BENCH_FAMILIES_HPP
 
@@ -108,10 +112,11 @@ void with_harness(const Variant& v, const Problem<H>& P, F&& f) {
     }
 }
 
-/// The memory holds `rows` states taken from `states` (rows of H floats), the length is `rows`, c = c.
+/// The memory holds `rows` states taken from `states` (rows of H floats; the harness caches whatever its
+/// align keeps per state), the length is `rows`, c = c.
 template <std::size_t H, class M>
 void prefill(M& m, const float (*states)[H], std::size_t rows, const float* c) {
-    for (std::size_t j = 0; j < rows; ++j) std::memcpy(m.memory_row(j), states[j], H * sizeof(float));
+    for (std::size_t j = 0; j < rows; ++j) m.store(j, states[j]);
     m.set_length(rows);
     m.set_context(c);
 }
@@ -236,16 +241,6 @@ void register_sequence(const std::vector<Variant>& vs) {
 }
 
 // ---- agreement check ------------------------------------------------------------------------------------------
-/// max |a_k - b_k| over count values; +inf when either holds a NaN.
-inline float max_abs_diff(const float* a, const float* b, std::size_t count) {
-    float d = 0.0f;
-    for (std::size_t k = 0; k < count; ++k) {
-        const float e = std::fabs(a[k] - b[k]);
-        if (!(e <= d)) d = std::isnan(e) ? INFINITY : e;
-    }
-    return d;
-}
-
 /// max difference of h, c and alpha between two models of the same length.
 template <std::size_t H, class M1, class M2>
 float outputs_diff(const M1& a, const M2& b) {
@@ -255,7 +250,6 @@ float outputs_diff(const M1& a, const M2& b) {
     return std::fmax(d, max_abs_diff(a.attention(), b.attention(), a.length()));
 }
 
-constexpr float kTolerance = 1e-4f;  ///< max |diff| of h, c and alpha against the naive loops
 constexpr std::size_t kVerifySteps = 512;
 
 template <std::size_t H, class Align>

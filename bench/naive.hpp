@@ -22,7 +22,10 @@ template <std::size_t In, std::size_t Hidden, std::size_t Capacity, bool Scaled>
 class NaiveSarnn {
 public:
     /// A is Hidden x (In + Hidden) row-major, b has Hidden values; both are copied (the user owns them).
-    NaiveSarnn(const float* A, const float* b) {
+    /// With window < Capacity the context attends over the newest `window` states only (the reference of
+    /// the Window memory: no ring, the whole history stays in memory; attention() is then the weights of
+    /// those states, oldest first).
+    NaiveSarnn(const float* A, const float* b, std::size_t window = Capacity) : window_(window) {
         for (std::size_t i = 0; i < Hidden; ++i) {
             for (std::size_t k = 0; k < In + Hidden; ++k) A_[i][k] = A[i * (In + Hidden) + k];
             b_[i] = b[i];
@@ -54,13 +57,14 @@ public:
 
     /// The context alone over the len_ stored states, the last one as the query.
     void attend() {
-        const std::size_t n = len_;
-        const float* q = mem_[n - 1];
+        const std::size_t n = len_ < window_ ? len_ : window_;
+        const float(*m)[Hidden] = mem_ + (len_ - n);  // the n states attended
+        const float* q = mem_[len_ - 1];
         // e_j = h_j·q (scaled), and their max
         float mx = -INFINITY;
         for (std::size_t j = 0; j < n; ++j) {
             float s = 0.0f;
-            for (std::size_t i = 0; i < Hidden; ++i) s += mem_[j][i] * q[i];
+            for (std::size_t i = 0; i < Hidden; ++i) s += m[j][i] * q[i];
             if (Scaled) s *= kScale;
             alpha_[j] = s;
             if (s > mx) mx = s;
@@ -75,11 +79,13 @@ public:
         // c = Σ_j alpha_j h_j
         for (std::size_t i = 0; i < Hidden; ++i) c_[i] = 0.0f;
         for (std::size_t j = 0; j < n; ++j)
-            for (std::size_t i = 0; i < Hidden; ++i) c_[i] += alpha_[j] * mem_[j][i];
+            for (std::size_t i = 0; i < Hidden; ++i) c_[i] += alpha_[j] * m[j][i];
     }
 
     // Access for the benchmark harness (prefilling the memory) and the agreement check.
-    float* memory_row(std::size_t j) { return mem_[j]; }
+    void store(std::size_t j, const float* h) {
+        for (std::size_t i = 0; i < Hidden; ++i) mem_[j][i] = h[i];
+    }
     void set_length(std::size_t n) { len_ = n; }
     void set_context(const float* c) {
         for (std::size_t i = 0; i < Hidden; ++i) c_[i] = c[i];
@@ -97,6 +103,7 @@ private:
     float mem_[Capacity][Hidden];
     float c_[Hidden];
     float alpha_[Capacity];
+    std::size_t window_;
     std::size_t len_ = 0;
 };
 

@@ -1,4 +1,5 @@
-// bench/ours.hpp: sarnn's SelfAttentionRnn::step(), line for line, with the kernel set passed in.
+// bench/ours.hpp: sarnn's SelfAttentionRnn::step() and Lstmn::step(), line for line, with the kernel set
+// passed in.
 //
 // Why: a model's step() at memory length n cannot be timed in a loop on the model itself, since each step
 // makes the memory one state longer and there is no way back but reset(). This harness owns the same
@@ -6,10 +7,12 @@
 // order with the same arguments (check_input, affine_tanh, the Align's push and attend), and lets the
 // benchmark set the length back to n-1 after each step. The agreement check in bench_main.cpp proves it is
 // bit-identical to the real model on every arch, and the whole-sequence benchmarks time the real model.
+// Both harnesses are the Bounded memory (ring start 0); the Window memory is timed on the real model.
 #ifndef SARNN_BENCH_OURS_HPP
 #define SARNN_BENCH_OURS_HPP
 
 #include <cstddef>
+#include <type_traits>
 
 #include <sarnn/sarnn.hpp>
 
@@ -20,11 +23,18 @@ class OursStep {
 public:
     using Params = sarnn::RnnParams<float, In, Hidden>;
 
+    using AlignState = typename Align::template State<float, Hidden, Capacity>;
+
+    /// For aligns without params (DotAlign, ScaledDotAlign).
+    template <class A = AlignState, std::enable_if_t<!A::has_params, int> = 0>
     OursStep(const Params& params, const sarnn::Kernels<float>& k) : p_(params), k_(k) {
-        for (auto& row : mem_)
-            for (float& v : row) v = 0.0f;
-        for (float& v : alpha_) v = 0.0f;
-        reset();
+        init();
+    }
+    /// For aligns with params (BilinearAlign, KeyQueryAlign<K>, AdditiveAlign<K>).
+    template <class A = AlignState, std::enable_if_t<A::has_params, int> = 0>
+    OursStep(const Params& params, const typename A::params_type& align_params, const sarnn::Kernels<float>& k)
+        : p_(params), k_(k), align_(align_params) {
+        init();
     }
 
     void reset() {
@@ -50,7 +60,11 @@ public:
     void attend() { align_.attend(k_, rows(), mem_[len_ - 1], alpha_, c_); }
 
     // Access for the benchmark harness (prefilling the memory) and the agreement check.
-    float* memory_row(std::size_t j) { return mem_[j]; }
+    /// Memory row j holds h (Hidden values), and the align has seen it enter (its push, as in step()).
+    void store(std::size_t j, const float* h) {
+        for (std::size_t i = 0; i < Hidden; ++i) mem_[j][i] = h[i];
+        align_.push(k_, j, mem_[j]);
+    }
     void set_length(std::size_t n) { len_ = n; }
     void set_context(const float* c) {
         for (std::size_t i = 0; i < Hidden; ++i) c_[i] = c[i];
@@ -62,8 +76,13 @@ public:
 
 private:
     static constexpr std::size_t kStride = sarnn::padded<float>(Hidden);
-    using AlignState = typename Align::template State<float, Hidden, Capacity>;
 
+    void init() {
+        for (auto& row : mem_)
+            for (float& v : row) v = 0.0f;
+        for (float& v : alpha_) v = 0.0f;
+        reset();
+    }
     sarnn::Rows<float> rows() const { return {&mem_[0][0], kStride, Hidden, Capacity, 0, len_}; }
 
     const Params& p_;
@@ -73,6 +92,101 @@ private:
     alignas(sarnn::storage_alignment<float>()) float alpha_[sarnn::padded<float>(Capacity)];
     std::size_t len_ = 0;
     AlignState align_{};
+};
+
+/// sarnn's Lstmn::step() (Bounded memory), call for call, with the kernel set passed in. The tape length
+/// before a step is n (entries attended); the step writes entry n.
+template <std::size_t In, std::size_t Hidden, std::size_t Capacity, std::size_t K>
+class OursLstmn {
+public:
+    using Params = sarnn::LstmnParams<float, In, Hidden, K>;
+
+    OursLstmn(const Params& params, const sarnn::Kernels<float>& k) : p_(params), k_(k) {
+        for (auto* tape : {&h_, &c_})
+            for (auto& row : *tape)
+                for (float& v : row) v = 0.0f;
+        for (auto& row : P_)
+            for (float& v : row) v = 0.0f;
+        for (float& v : q_) v = 0.0f;
+        for (float& v : z_) v = 0.0f;
+        for (float& v : s_) v = 0.0f;
+        reset();
+    }
+
+    void reset() {
+        for (float& v : h_tilde_) v = 0.0f;
+        for (float& v : c_tilde_) v = 0.0f;
+        len_ = 0;
+    }
+
+    /// Lstmn::step(x) with k_ in place of sarnn::kernels<float>().
+    sarnn::Status step(const float* x) {
+        if (len_ == Capacity) return sarnn::Status::memory_full;
+        const sarnn::Status st = sarnn::detail::check_input(x, In);
+        if (st != sarnn::Status::ok) return st;
+        const std::size_t n = len_;
+        if (n > 0) {
+            k_.gemv(&p_.W_x[0][0], K, In, In, x, q_);
+            k_.gemv_add(&p_.W_ht[0][0], K, Hidden, Hidden, h_tilde_, q_);
+            const sarnn::Rows<float> P{&P_[0][0], kStrideK, K, Capacity, 0, n};
+            k_.additive_scores(P, q_, p_.v, s_);
+            k_.softmax(s_, n);
+            k_.weighted_sum(s_, tape(h_), h_tilde_);
+            k_.weighted_sum(s_, tape(c_), c_tilde_);
+        }
+        k_.gemv(&p_.W_ih[0][0], 4 * Hidden, In, In, x, z_);
+        k_.gemv_add(&p_.W_hh[0][0], 4 * Hidden, Hidden, Hidden, h_tilde_, z_);
+        const std::size_t slot = n;
+        k_.lstm_cell(z_, p_.b, c_tilde_, Hidden, c_[slot], h_[slot]);
+        k_.gemv(&p_.W_h[0][0], K, Hidden, Hidden, h_[slot], P_[slot]);
+        ++len_;
+        return sarnn::Status::ok;
+    }
+
+    // Access for the benchmark harness (prefilling the tapes) and the agreement check.
+    /// Tape entry j holds h and c (Hidden values each), with its key W_h h cached as step() does.
+    void store(std::size_t j, const float* h, const float* c) {
+        for (std::size_t i = 0; i < Hidden; ++i) {
+            h_[j][i] = h[i];
+            c_[j][i] = c[i];
+        }
+        k_.gemv(&p_.W_h[0][0], K, Hidden, Hidden, h_[j], P_[j]);
+    }
+    void set_length(std::size_t n) { len_ = n; }
+    void set_tilde(const float* h) {
+        for (std::size_t i = 0; i < Hidden; ++i) h_tilde_[i] = h[i];
+    }
+    /// h~ = Σ_j s_j h_j over the first m tape entries, with the model's own kernel: this is how the step that
+    /// attended those m entries with weights s left h~ (the model does not show h~, the check rebuilds it).
+    void set_tilde_from(const float* s, std::size_t m) {
+        const std::size_t keep = len_;
+        len_ = m;
+        k_.weighted_sum(s, tape(h_), h_tilde_);
+        len_ = keep;
+    }
+    std::size_t length() const { return len_; }
+    const float* hidden() const { return h_[len_ - 1]; }
+    const float* cell() const { return c_[len_ - 1]; }
+    const float* attention() const { return s_; }
+
+private:
+    static constexpr std::size_t kStride = sarnn::padded<float>(Hidden);
+    static constexpr std::size_t kStrideK = sarnn::padded<float>(K);
+    using Tape = float[Capacity][kStride];
+
+    sarnn::Rows<float> tape(const Tape& t) const { return {&t[0][0], kStride, Hidden, Capacity, 0, len_}; }
+
+    const Params& p_;
+    const sarnn::Kernels<float>& k_;
+    alignas(sarnn::storage_alignment<float>()) Tape h_;
+    alignas(sarnn::storage_alignment<float>()) Tape c_;
+    alignas(sarnn::storage_alignment<float>()) float P_[Capacity][kStrideK];
+    alignas(sarnn::storage_alignment<float>()) float h_tilde_[kStride];
+    alignas(sarnn::storage_alignment<float>()) float c_tilde_[kStride];
+    alignas(sarnn::storage_alignment<float>()) float q_[kStrideK];
+    alignas(sarnn::storage_alignment<float>()) float z_[4 * Hidden];
+    alignas(sarnn::storage_alignment<float>()) float s_[sarnn::padded<float>(Capacity)];
+    std::size_t len_ = 0;
 };
 
 }  // namespace sarnn_bench

@@ -9,6 +9,9 @@ Writes into OUTDIR:
   complexity.csv    the Google Benchmark complexity fits (coefficient, big-O, RMS) per family
   table.md          the short table printed on stdout (ours per arch vs Eigen vs naive, targets)
   step_time_dot.png, step_time_scaled_dot.png   time per step against n (log-log), one panel per Hidden
+  step_time_bilinear.png, step_time_keyquery16.png, step_time_additive16.png, step_time_lstmn16.png
+                                                the parameterised aligns and the LSTMN (Hidden = 64, K = 16)
+  window_time.png                               the full Window memory: time per step against steps taken
   context_time.png                              the context computation alone against n
   fraction_of_peak.png                          context GFLOP/s as a fraction of the machine's FMA peak
   sequence_time.png                             whole sequence from reset() against N (log-log)
@@ -36,17 +39,27 @@ ISA_PEAK = {
 }
 TABLE_N = (16, 256, 1024)
 TABLE_HIDDEN = 64
+# The parameterised aligns and the LSTMN (bench/bench_attn.cpp): Hidden = 64, K = 16, n = 1, 4, ..., 4096.
+ATTN_FAMILIES = ("bilinear", "keyquery16", "additive16", "lstmn16")
+ATTN_LABEL = {"bilinear": "bilinear", "keyquery16": "key/query K=16", "additive16": "additive K=16",
+              "lstmn16": "LSTMN K=16"}
+WINDOW_FLAT = 0.10  # the Window memory counts as flat when max/min - 1 over the steps taken stays below this
 STYLE = {"eigen": dict(color="black", linestyle="--"), "naive": dict(color="gray", linestyle=":")}
 
 
 def parse_name(run_name):
-    """'step/dot/H64/ours_avx512/n:1024' -> dict(kind, align, hidden, variant, n)."""
+    """'step/dot/H64/ours_avx512/n:1024' -> dict(kind, align, hidden, variant, n, capacity).
+
+    The arguments after the variant are 'name:value' pairs: n (memory length), N (sequence length) or steps
+    (steps taken before timing, window/) become n; C (window capacity) becomes capacity; Google Benchmark's
+    own (iterations:...) are ignored."""
     parts = run_name.split("/")
     if parts[0] == "peak":
-        return dict(kind="peak", align="", hidden=0, variant=parts[1], n=0)
+        return dict(kind="peak", align="", hidden=0, variant=parts[1], n=0, capacity=0)
     kind, align, h, variant = parts[:4]
-    n = int(parts[4].split(":")[1]) if len(parts) > 4 else 0
-    return dict(kind=kind, align=align, hidden=int(h[1:]), variant=variant, n=n)
+    args = dict(p.split(":", 1) for p in parts[4:] if ":" in p)
+    n = int(args.get("n", args.get("N", args.get("steps", 0))))
+    return dict(kind=kind, align=align, hidden=int(h[1:]), variant=variant, n=n, capacity=int(args.get("C", 0)))
 
 
 def load(path):
@@ -168,6 +181,8 @@ def table(ctx, rows, fits, peaks, machine):
                 cells.append(f"{x:.2f}x" if x == x else "–")
         out.append(f"| {v} | " + " | ".join(cells) + " |")
     out.append("")
+    attn_tables(out, rows, fits, default)
+    window_table(out, rows, default)
     peak_txt = ", ".join(f"{k} {v:.1f}" for k, v in sorted(peaks.items(), key=lambda kv: -kv[1])) or "not measured"
     out.append(f"The context computation alone (context/dot, Hidden = {TABLE_HIDDEN}): GFLOP/s (4·n·Hidden flops) "
                f"and fraction of the machine's measured FMA peak ({machine:.1f} GFLOP/s; peaks: {peak_txt}):")
@@ -203,12 +218,127 @@ def table(ctx, rows, fits, peaks, machine):
         if fr:
             out.append(f"- context at n >= 256, every Hidden: {100 * min(fr):.0f}%..{100 * max(fr):.0f}% of the FMA "
                        f"peak (target >= 50%) {'met' if min(fr) >= 0.5 else 'NOT met'}")
+        flat = window_spread(rows, default)
+        if flat:
+            worst_c, worst = max(flat.items(), key=lambda kv: kv[1])
+            out.append(f"- Window memory once full: per-step time over C, 4C, 16C steps taken varies by at most "
+                       f"{100 * worst:.1f}% (C = {worst_c}) (flat: < {100 * WINDOW_FLAT:.0f}%) "
+                       f"{'met' if worst < WINDOW_FLAT else 'NOT met'}")
         rms = [f for f in fits if f["kind"] == "step" and f["variant"] == default and "rms" in f]
         if rms:
             worst = max(rms, key=lambda f: f["rms"])
             out.append(f"- per-step linear fit (oN) RMS, worst over Hidden and align: {100 * worst['rms']:.1f}% "
                        f"({worst['family']}) (target < 10%) {'met' if worst['rms'] < 0.1 else 'NOT met'}")
     return "\n".join(out) + "\n"
+
+
+def attn_tables(out, rows, fits, default):
+    """The per-step time of the parameterised aligns and the LSTMN at TABLE_N, every variant, and the speed-up
+    of sarnn's default kernel set over the peers. Returns {(family, peer, n): peer time / our time}."""
+    ratio = {}
+    present = [f for f in ATTN_FAMILIES if any(r["kind"] == "step" and r["align"] == f for r in rows)]
+    if not present:
+        return ratio
+    step = lambda f, v, n: find(rows, kind="step", align=f, hidden=TABLE_HIDDEN, variant=v, n=n)  # noqa: E731
+    out.append(f"Per-step time, the parameterised aligns and the LSTMN (K = 16), Hidden = {TABLE_HIDDEN}, In = 32, "
+               f"float (the LSTMN at n attends over its n - 1 tape entries); the peers cache keys as the textbook "
+               f"forms do (bench/naive_attn.hpp):")
+    out.append("")
+    out.append("| model | variant | " + " | ".join(f"n = {n}" for n in TABLE_N) + " | fit (oN) RMS |")
+    out.append("|---|---|" + "---:|" * (len(TABLE_N) + 1))
+    for f in present:
+        for v in variant_order({r["variant"] for r in rows if r["kind"] == "step" and r["align"] == f}):
+            cells = [fmt_time(step(f, v, n)["time_ns"]) if step(f, v, n) else "–" for n in TABLE_N]
+            fit = next((x for x in fits if x["family"] == f"step/{f}/H{TABLE_HIDDEN}/{v}" and "rms" in x), None)
+            cells.append(f"{100 * fit['rms']:.0f}%" if fit else "–")
+            out.append(f"| {ATTN_LABEL.get(f, f)} | {v} | " + " | ".join(cells) + " |")
+    out.append("")
+    if default:
+        out.append(f"Speed-up of {default} over each peer (peer time / our time):")
+        out.append("")
+        out.append("| model | " + " | ".join(f"vs Eigen n={n}" for n in TABLE_N) + " | "
+                   + " | ".join(f"vs naive n={n}" for n in TABLE_N) + " |")
+        out.append("|---|" + "---:|" * (2 * len(TABLE_N)))
+        for f in present:
+            cells = []
+            for peer in ("eigen", "naive"):
+                for n in TABLE_N:
+                    a, b = step(f, default, n), step(f, peer, n)
+                    x = b["time_ns"] / a["time_ns"] if a and b else float("nan")
+                    ratio[(f, peer, n)] = x
+                    cells.append(f"{x:.2f}x" if x == x else "–")
+            out.append(f"| {ATTN_LABEL.get(f, f)} | " + " | ".join(cells) + " |")
+        out.append("")
+    return ratio
+
+
+def window_rows(rows):
+    return [r for r in rows if r["kind"] == "window"]
+
+
+def window_spread(rows, variant):
+    """{C: max/min - 1 of the per-step time over the steps taken} for one variant."""
+    spread = {}
+    for c in sorted({r["capacity"] for r in window_rows(rows)}):
+        ts = [r["time_ns"] for r in window_rows(rows) if r["capacity"] == c and r["variant"] == variant]
+        if len(ts) > 1:
+            spread[c] = max(ts) / min(ts) - 1.0
+    return spread
+
+
+def window_table(out, rows, default):
+    """Per-step time of the full Window memory (dot align) against the steps already taken, sarnn's default
+    kernel set, next to the Bounded step at n = C."""
+    w = [r for r in window_rows(rows) if r["variant"] == default]
+    if not w:
+        return
+    caps = sorted({r["capacity"] for r in w})
+    out.append(f"Window memory once full (dot align, Hidden = {TABLE_HIDDEN}, {default}): time of one real step() "
+               f"after S steps from reset(), timed over the next C steps; the Bounded step at n = C for comparison:")
+    out.append("")
+    out.append("| C | after C | after 4C | after 16C | spread | Bounded, n = C |")
+    out.append("|---:|---:|---:|---:|---:|---:|")
+    spread = window_spread(rows, default)
+    for c in caps:
+        cells = []
+        for k in (1, 4, 16):
+            r = find(w, capacity=c, n=k * c)
+            cells.append(fmt_time(r["time_ns"]) if r else "–")
+        cells.append(f"{100 * spread[c]:.1f}%" if c in spread else "–")
+        b = find(rows, kind="step", align="dot", hidden=TABLE_HIDDEN, variant=default, n=c)
+        cells.append(fmt_time(b["time_ns"]) if b else "–")
+        out.append(f"| {c} | " + " | ".join(cells) + " |")
+    out.append("")
+
+
+def window_plot(rows, path, title):
+    """One panel per capacity C: per-step time against the steps already taken, one line per kernel set,
+    with the Bounded step at n = C of the same set as a dotted horizontal line."""
+    w = window_rows(rows)
+    caps = sorted({r["capacity"] for r in w})
+    if not caps:
+        return False
+    fig, axes = plt.subplots(1, len(caps), figsize=(5.2 * len(caps), 4.4), squeeze=False)
+    for ax, c in zip(axes.flat, caps):
+        for i, v in enumerate(variant_order({r["variant"] for r in w if r["capacity"] == c})):
+            pts = sorted((r["n"], r["time_ns"]) for r in w if r["capacity"] == c and r["variant"] == v)
+            line, = ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", markersize=4, label=v)
+            b = find(rows, kind="step", align="dot", hidden=TABLE_HIDDEN, variant=v, n=c)
+            if b:
+                ax.axhline(b["time_ns"], color=line.get_color(), linestyle=":", linewidth=1,
+                           label=f"{v}, Bounded n = {c}" if i == 0 else None)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_title(f"Window, C = {c}")
+        ax.set_xlabel("steps taken before the timed C steps")
+        ax.set_ylabel("time per step (ns)")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
 
 
 def panel_plot(rows, kind, align, path, title, y, ylabel, logy=True, xlabel="n (states in memory)"):
@@ -250,7 +380,8 @@ def main(argv):
     os.makedirs(outdir, exist_ok=True)
     ctx, rows, fits = load(src)
     peaks, machine = add_peaks(rows)
-    fields = ["kind", "align", "hidden", "variant", "n", "time_ns", "gflops", "items_per_second", "peak_isa",
+    fields = ["kind", "align", "hidden", "variant", "n", "capacity", "time_ns", "gflops", "items_per_second",
+              "peak_isa",
               "isa_peak_gflops", "fraction_of_isa_peak", "fraction_of_machine_peak", "repetitions"]
     write_csv(os.path.join(outdir, "sarnn_bench.csv"), rows, fields)
     write_csv(os.path.join(outdir, "complexity.csv"), fits,
@@ -260,6 +391,13 @@ def main(argv):
         panel_plot(rows, "step", align, os.path.join(outdir, f"step_time_{align}.png"),
                    f"sarnn_bench: one step at memory length n, {align} align, In=32, float ({cpu})",
                    lambda r: r["time_ns"], "time per step (ns)")
+    for fam in ATTN_FAMILIES:
+        what = "LSTMN step (attends over n - 1 tape entries)" if fam.startswith("lstmn") else f"one step, {fam} align"
+        panel_plot(rows, "step", fam, os.path.join(outdir, f"step_time_{fam}.png"),
+                   f"sarnn_bench: {what}, K=16, In=32, float\n({cpu})", lambda r: r["time_ns"],
+                   "time per step (ns)")
+    window_plot(rows, os.path.join(outdir, "window_time.png"),
+                f"sarnn_bench: Window memory once full, dot align, Hidden={TABLE_HIDDEN}, In=32, float ({cpu})")
     panel_plot(rows, "context", "dot", os.path.join(outdir, "context_time.png"),
                f"sarnn_bench: context alone over n states (scores, softmax, weighted sum) ({cpu})",
                lambda r: r["time_ns"], "time (ns)")
