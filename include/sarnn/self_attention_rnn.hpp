@@ -53,8 +53,10 @@ public:
 
     /// For aligns without params (DotAlign, ScaledDotAlign). Keeps a reference to `params` (which must outlive
     /// the model); copies nothing. O(Capacity·Hidden) (zeroes the storage once).
-    template <class A = AlignState, std::enable_if_t<!A::has_params, int> = 0>
+    template <class A = AlignState>
     explicit SelfAttentionRnn(const Params& params) noexcept : p_(params) {
+        static_assert(!A::has_params,
+                      "sarnn: this Align needs its params: construct the model with (params, align_params)");
         init();
     }
     /// For aligns with params: keeps references to both (which must outlive the model).
@@ -62,6 +64,11 @@ public:
     SelfAttentionRnn(const Params& params, const typename A::params_type& align_params) noexcept
         : p_(params), align_(align_params) {
         init();
+    }
+    /// (Aligns without params take none: this overload exists only to say so at compile time.)
+    template <class AP, class A = AlignState, std::enable_if_t<!A::has_params, int> = 0>
+    SelfAttentionRnn(const Params& params, const AP&) noexcept : p_(params) {
+        static_assert(A::has_params, "sarnn: this Align takes no params: construct the model with (params) only");
     }
 
     /// Back to c_0 = 0, an empty memory and length 0. O(Hidden).

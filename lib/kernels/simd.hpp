@@ -19,7 +19,8 @@
 #define SARNN_INLINE __attribute__((always_inline)) inline
 
 namespace sarnn::simd {
-namespace {  // internal linkage: each arch TU keeps its own copies, so no inline function crosses arches
+// internal linkage: each arch TU keeps its own copies, so no inline function crosses arches
+namespace {  // NOLINT(cert-dcl59-cpp): unnamed on purpose, see above
 
 template <class A, class T>
 struct Simd {
@@ -129,7 +130,7 @@ struct Simd {
             block_dots(Am + r0 * ld + nx, ld, count, r, nr, acc, tail);
             for (std::size_t k = 0; k < count; ++k) tail[k] += b[r0 + k];
             // y = tanh(A·[x; r] + b), W rows at once
-            const B s = xsimd::tanh(row_sums(acc) + load_a(tail));
+            const B s = tanh_safe(row_sums(acc) + load_a(tail));
             if (count == W)
                 s.store_aligned(y + r0);
             else
@@ -152,10 +153,10 @@ struct Simd {
     }
 
     static void tanh_map(T* y, std::size_t n) {
-        map(y, n, [](B v) { return xsimd::tanh(v); });
+        map(y, n, [](B v) { return tanh_safe(v); });
     }
     static void exp_map(T* y, std::size_t n) {
-        map(y, n, [](B v) { return xsimd::exp(v); });
+        map(y, n, [](B v) { return exp_safe(v); });
     }
 
     static T max_of(const T* y, std::size_t n) {
@@ -175,7 +176,7 @@ struct Simd {
     static void softmax(T* y, std::size_t n) {
         const B m(max_of(y, n));
         // y_k = exp(y_k - max) (only the n valid values: the tail goes through map's temporary)
-        map(y, n, [m](B v) { return xsimd::exp(v - m); });
+        map(y, n, [m](B v) { return exp_safe(v - m); });
         T l = T(0);
         std::size_t k = 0;
         B lv(T(0));
@@ -249,18 +250,18 @@ struct Simd {
                 const B vv = o < full ? load(v + o) : load_a(v_tail);
                 const B qv = load_a(q + o);
                 // e_j += v·tanh(P_j + q), W states at once
-                for (std::size_t k = 0; k < W; ++k) acc[k] = xsimd::fma(vv, xsimd::tanh(load_a(row[k] + o) + qv), acc[k]);
+                for (std::size_t k = 0; k < W; ++k) acc[k] = xsimd::fma(vv, tanh_safe(load_a(row[k] + o) + qv), acc[k]);
             }
             store_rows(row_sums(acc), e + j0, count);
         }
     }
 
-    SARNN_INLINE static B sigmoid(B x) { return B(T(1)) / (B(T(1)) + xsimd::exp(-x)); }
+    SARNN_INLINE static B sigmoid(B x) { return B(T(1)) / (B(T(1)) + exp_safe(-x)); }
 
     // c = σ(f) ⊙ c_prev + σ(i) ⊙ tanh(g); h = σ(o) ⊙ tanh(c)
     SARNN_INLINE static void cell(B zi, B zf, B zg, B zo, B c_prev, B& c, B& h) {
-        c = sigmoid(zf) * c_prev + sigmoid(zi) * xsimd::tanh(zg);
-        h = sigmoid(zo) * xsimd::tanh(c);
+        c = sigmoid(zf) * c_prev + sigmoid(zi) * tanh_safe(zg);
+        h = sigmoid(zo) * tanh_safe(c);
     }
 
     static void lstm_cell(const T* z, const T* b, const T* c_prev, std::size_t H, T* c, T* h) {
@@ -320,7 +321,7 @@ struct Simd {
                 m = bm;
             }
             // p_j = exp(e_j - m); l += Σ p_j; c += Σ p_j S_j
-            const B p = xsimd::exp(load_a(e) - B(m));
+            const B p = exp_safe(load_a(e) - B(m));
             l += xsimd::hadd(p);
             p.store_aligned(e);
             accumulate(row, e, count, stride, c);
@@ -329,7 +330,7 @@ struct Simd {
         scale_row(c, stride, inv);
         // alpha_j = exp(e_j - m) / l
         const B mv(m), iv(inv);
-        map(alpha, S.n, [mv, iv](B v) { return xsimd::exp(v - mv) * iv; });
+        map(alpha, S.n, [mv, iv](B v) { return exp_safe(v - mv) * iv; });
     }
 
     // Scores of the W rows at blk (rows of NV whole vectors; rows past count repeat the last one): lane k is
@@ -364,7 +365,7 @@ struct Simd {
         constexpr std::size_t stride = NV * W;
         constexpr std::size_t kChains = W * sizeof(T) == 64 ? 16 : 8;        // FMA chains to hide latency
         constexpr std::size_t Split = kChains / NV > 1 ? kChains / NV : 1;    // accumulators per vector of c
-        constexpr std::size_t kChunkBytes = 24 * 1024;                        // rows of a chunk: half of L1
+        constexpr std::size_t kChunkBytes = std::size_t{24} * 1024;           // rows of a chunk: half of L1
         constexpr std::size_t kRaw = kChunkBytes / (stride * sizeof(T)) / W * W;
         constexpr std::size_t Chunk = kRaw < W ? W : (kRaw > 256 ? 256 : kRaw);
         B qv[NV], acc_c[Split][NV];
@@ -424,7 +425,7 @@ struct Simd {
                 const B mv(m);
                 B lv(T(0));
                 for (std::size_t e0 = 0; e0 < cn; e0 += W) {
-                    const B pb = xsimd::exp(load_a(p + e0) - mv);
+                    const B pb = exp_safe(load_a(p + e0) - mv);
                     pb.store_aligned(p + e0);
                     lv += pb;
                 }
@@ -458,7 +459,7 @@ struct Simd {
         }
         // alpha_j = exp(e_j - m) / l
         const B mv(m);
-        map(alpha, S.n, [mv, inv_v](B v) { return xsimd::exp(v - mv) * inv_v; });
+        map(alpha, S.n, [mv, inv_v](B v) { return exp_safe(v - mv) * inv_v; });
     }
 
     static void attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) {

@@ -19,7 +19,7 @@ Status check_input(const T* x, std::size_t n) noexcept {
     // x*0 is 0 for finite x and NaN for NaN or +-Inf: one branch for the whole vector.
     T probe = T(0);
     for (std::size_t k = 0; k < n; ++k) probe += x[k] * T(0);
-    if (probe != probe) return Status::non_finite_input;
+    if (std::isnan(probe)) return Status::non_finite_input;
 #else
     (void)n;
 #endif

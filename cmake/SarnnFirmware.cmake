@@ -1,0 +1,40 @@
+# cmake/SarnnFirmware.cmake: helpers for bare-metal programs that link sarnn (examples/firmware).
+#
+#   sarnn_firmware_executable(<target> <sources>...)
+#       An ELF (<target>.elf) linked with sarnn, compiled the way firmware is: no exceptions, no RTTI, no
+#       thread-safe statics (no __cxa_guard_*), warnings as errors, and -fstack-usage/-fcallgraph-info=su
+#       (.su/.ci files next to the objects: they change nothing in the code).
+#   sarnn_add_firmware_test(<name> <target> [TIMEOUT <s>])
+#       A ctest test that runs the ELF under CMAKE_CROSSCOMPILING_EMULATOR (qemu-system-arm, semihosting)
+#       and passes when it exits with 0 and printed "N passed, 0 failed" with N >= 1.
+#   sarnn_add_no_heap_check(<name> <target>)
+#       A ctest test that fails when `nm -C` of the ELF shows a heap or exception symbol: malloc, free,
+#       calloc, realloc, memalign, sbrk (and their _r forms), operator new/delete, __cxa_throw,
+#       __cxa_allocate_exception.
+set(_sarnn_firmware_check ${CMAKE_CURRENT_LIST_DIR}/SarnnFirmwareCheck.cmake)
+
+function(sarnn_firmware_executable target)
+  add_executable(${target} ${ARGN})
+  target_link_libraries(${target} PRIVATE sarnn::sarnn)
+  target_compile_options(${target} PRIVATE -fno-exceptions -fno-rtti -fno-threadsafe-statics -fstack-usage
+                                           -fcallgraph-info=su)
+  sarnn_warnings(${target})
+  set_target_properties(${target} PROPERTIES SUFFIX .elf)
+endfunction()
+
+function(sarnn_add_firmware_test name target)
+  cmake_parse_arguments(ARG "" "TIMEOUT" "" ${ARGN})
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 60)
+  endif()
+  # ctest splits arguments at ';': hand the emulator command over with '|' between its words.
+  string(REPLACE ";" "|" _emulator "${CMAKE_CROSSCOMPILING_EMULATOR}")
+  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -DMODE=run "-DEMULATOR=${_emulator}" -DELF=$<TARGET_FILE:${target}>
+                                -DTIMEOUT=${ARG_TIMEOUT} -P ${_sarnn_firmware_check})
+  set_tests_properties(${name} PROPERTIES TIMEOUT ${ARG_TIMEOUT})
+endfunction()
+
+function(sarnn_add_no_heap_check name target)
+  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -DMODE=nm -DNM=${CMAKE_NM} -DELF=$<TARGET_FILE:${target}>
+                                -P ${_sarnn_firmware_check})
+endfunction()

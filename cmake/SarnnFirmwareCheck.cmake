@@ -1,0 +1,44 @@
+# cmake/SarnnFirmwareCheck.cmake: the ctest checks of cmake/SarnnFirmware.cmake (cmake -P).
+#   -DMODE=run -DEMULATOR=<cmd|args|...> -DELF=<elf> [-DTIMEOUT=<s>]
+#       runs the ELF; passes when it exits with 0 and printed "N passed, 0 failed" (N >= 1).
+#   -DMODE=nm -DNM=<arm-none-eabi-nm> -DELF=<elf>
+#       fails when the ELF defines a heap or exception-throwing symbol.
+if(MODE STREQUAL "run")
+  string(REPLACE "|" ";" _cmd "${EMULATOR}")
+  if(NOT TIMEOUT)
+    set(TIMEOUT 60)
+  endif()
+  execute_process(COMMAND ${_cmd} ${ELF} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out TIMEOUT ${TIMEOUT})
+  message("${out}")
+  if(NOT rc STREQUAL "0")
+    message(FATAL_ERROR "${ELF}: exit status ${rc}")
+  endif()
+  if(NOT out MATCHES "(^|\n)[1-9][0-9]* passed, 0 failed")
+    message(FATAL_ERROR "${ELF}: no \"N passed, 0 failed\" line")
+  endif()
+elseif(MODE STREQUAL "nm")
+  execute_process(COMMAND ${NM} -C ${ELF} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc STREQUAL "0" OR out STREQUAL "")
+    message(FATAL_ERROR "${NM} -C ${ELF} failed (${rc}): ${err}")
+  endif()
+  string(REPLACE "\n" ";" _lines "${out}")
+  set(_found "")
+  foreach(_l IN LISTS _lines)
+    # "<address> <type> <name>": the name alone, matched whole for the C functions
+    if(_l MATCHES "^[0-9a-fA-F]* *[A-Za-z] (.*)$")
+      set(_name "${CMAKE_MATCH_1}")
+      if(_name MATCHES "^_?_?(malloc|free|calloc|realloc|memalign|posix_memalign|aligned_alloc|sbrk)(_r)?$"
+         OR _name MATCHES "^_?_?(malloc|free|calloc|realloc|sbrk)_r$"
+         OR _name MATCHES "operator new|operator delete|__cxa_throw|__cxa_allocate_exception")
+        list(APPEND _found "${_l}")
+      endif()
+    endif()
+  endforeach()
+  if(_found)
+    string(REPLACE ";" "\n  " _found "${_found}")
+    message(FATAL_ERROR "${ELF} uses the heap or throws:\n  ${_found}")
+  endif()
+  message(STATUS "${ELF}: no malloc/free/calloc/realloc/sbrk, operator new/delete, __cxa_throw, __cxa_allocate_exception")
+else()
+  message(FATAL_ERROR "SarnnFirmwareCheck.cmake: MODE must be run or nm")
+endif()

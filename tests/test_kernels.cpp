@@ -1,0 +1,586 @@
+// tests/test_kernels.cpp: every function of sarnn::Kernels<T>, for every kernel set available here, against
+// plain double loops, over sizes around the vector widths (1..100), honouring the padding contract of
+// kernels.hpp:
+//  - a padded row is aligned to storage_alignment<T>(), holds padded(n) values, lanes >= n zero on entry, and
+//    the kernel writes only lanes < n (checked: padding lanes are still exactly 0 afterwards);
+//  - other pointers hold exactly n values (allocated to that exact size, so a sanitizer build sees any read
+//    past them), outputs among them get sentinel guards after n that must survive;
+//  - ring-ordered rows (first > 0, cap > n) whose unused physical rows hold large garbage that must not leak.
+// Tolerances: reference.hpp (abs tol for bounded results, tol·max(1, Σ|terms|) for unbounded sums, relative
+// for exp).
+#include <catch2/catch.hpp>
+
+#include <sarnn/sarnn.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <new>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "reference.hpp"
+#include "support.hpp"
+
+namespace {
+
+constexpr std::array<std::size_t, 13> kSizes = {1, 2, 3, 5, 7, 15, 16, 17, 31, 33, 64, 65, 100};
+constexpr std::size_t kGuard = 8;  // sentinel values after an output that holds exactly n values
+
+/// `count` values of T, `offset` elements past an address aligned to storage_alignment<T>(); the allocation
+/// ends exactly after the last value.
+template <class T>
+class Buffer {
+public:
+    explicit Buffer(std::size_t count, std::size_t offset = 0) : count_(count), offset_(offset) {
+        raw_ = static_cast<T*>(::operator new((count + offset) * sizeof(T), std::align_val_t(kAlign)));
+        for (std::size_t k = 0; k < count + offset; ++k) raw_[k] = T(0);
+    }
+    ~Buffer() { ::operator delete(raw_, std::align_val_t(kAlign)); }
+    Buffer(const Buffer&) = delete;
+    Buffer& operator=(const Buffer&) = delete;
+
+    T* data() noexcept { return raw_ + offset_; }
+    const T* data() const noexcept { return raw_ + offset_; }
+    T& operator[](std::size_t k) noexcept { return data()[k]; }
+    const T& operator[](std::size_t k) const noexcept { return data()[k]; }
+    std::size_t size() const noexcept { return count_; }
+
+private:
+    static constexpr std::size_t kAlign = sarnn::storage_alignment<T>();
+    T* raw_ = nullptr;
+    std::size_t count_;
+    std::size_t offset_;
+};
+
+/// A padded row of n values: valid lanes from `fill`, padding lanes zero.
+template <class T, class Fill>
+void fill_padded(Buffer<T>& row, std::size_t n, Fill fill) {
+    for (std::size_t k = 0; k < row.size(); ++k) row[k] = k < n ? static_cast<T>(fill(k)) : T(0);
+}
+template <class T>
+bool padding_is_zero(const Buffer<T>& row, std::size_t n) {
+    for (std::size_t k = n; k < row.size(); ++k)
+        if (!(row[k] == T(0)) || std::signbit(row[k])) return false;
+    return true;
+}
+
+/// The sentinel written after an n-value output; a different one per type so it is exact.
+template <class T>
+constexpr T kSentinel = T(-12345.5);
+
+template <class T>
+bool guard_intact(const Buffer<T>& b, std::size_t n) {
+    for (std::size_t k = n; k < b.size(); ++k)
+        if (!(b[k] == kSentinel<T>)) return false;
+    return true;
+}
+
+/// The largest (normalised) error of one kernel over all sizes, and where it was.
+struct Worst {
+    double max = 0.0;
+    std::string where = "nowhere";
+    bool pads_ok = true;
+    std::string pads_where;
+    bool guards_ok = true;
+    std::string guards_where;
+
+    template <class Describe>
+    void add(double err, Describe describe) {
+        if (!(err <= max)) {
+            max = std::isnan(err) ? std::numeric_limits<double>::infinity() : err;
+            where = describe();
+        }
+    }
+    template <class Describe>
+    void pads(bool ok, Describe describe) {
+        if (!ok && pads_ok) pads_where = describe();
+        pads_ok = pads_ok && ok;
+    }
+    template <class Describe>
+    void guards(bool ok, Describe describe) {
+        if (!ok && guards_ok) guards_where = describe();
+        guards_ok = guards_ok && ok;
+    }
+    void check(double tol) const {
+        INFO("worst: " << where);
+        CHECK(max <= tol);
+        INFO("padding lanes written: " << pads_where);
+        CHECK(pads_ok);
+        INFO("values written past n: " << guards_where);
+        CHECK(guards_ok);
+    }
+};
+
+/// Runs f(kernels) for every kernel set available for T (without touching the global choice).
+template <class T, class F>
+void for_each_set(F&& f) {
+    int ran = 0;
+    for (sarnn::Arch a : test::kAllArches) {
+        const sarnn::Kernels<T>* k = sarnn::kernels_for<T>(a);
+        CHECK((k != nullptr) == sarnn::arch_available(a));
+        if (k == nullptr) continue;
+        REQUIRE(test::set_reports<T>(k->arch, a));
+        if (k->arch != a) continue;  // the scalar set standing in for a double-less SIMD arch: tested as scalar
+        INFO("kernel set " << sarnn::arch_name(a) << ", T = " << (sizeof(T) == 4 ? "float" : "double"));
+        f(*k);
+        ++ran;
+    }
+    REQUIRE(ran >= 1);
+}
+
+template <class T>
+std::string describe(const char* what, std::size_t a, std::size_t b = 0, std::size_t c = 0) {
+    std::ostringstream os;
+    os << what << " (" << a << ", " << b << ", " << c << ")";
+    return os.str();
+}
+
+// ---- dot -----------------------------------------------------------------------------------------------------
+template <class T>
+void check_dot() {
+    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+        std::mt19937 g(11);
+        Worst w;
+        for (std::size_t n : kSizes) {
+            for (std::size_t offset : {0, 1}) {  // any alignment
+                Buffer<T> a(n, offset), b(n, 1 - offset);
+                double want = 0.0, mag = 0.0;
+                for (std::size_t i = 0; i < n; ++i) {
+                    a[i] = static_cast<T>(test::uniform(g, -1.0, 1.0));
+                    b[i] = static_cast<T>(test::uniform(g, -1.0, 1.0));
+                    want += static_cast<double>(a[i]) * static_cast<double>(b[i]);
+                    mag += std::fabs(static_cast<double>(a[i]) * static_cast<double>(b[i]));
+                }
+                const double got = static_cast<double>(k.dot(a.data(), b.data(), n));
+                w.add(std::fabs(got - want) / std::max(1.0, mag), [&] { return describe<T>("dot n, offset", n, offset); });
+            }
+        }
+        w.check(ref::tol<T>());
+    });
+}
+
+// ---- gemv ----------------------------------------------------------------------------------------------------
+template <class T>
+void check_gemv() {
+    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+        std::mt19937 g(12);
+        Worst w;
+        for (std::size_t rows : kSizes) {
+            for (std::size_t cols : kSizes) {
+                for (std::size_t extra : {0, 3}) {
+                    const std::size_t ld = cols + extra;
+                    Buffer<T> M(rows * ld - extra, extra % 2), v(cols), y(rows + kGuard);
+                    for (std::size_t i = 0; i < M.size(); ++i)
+                        M[i] = static_cast<T>(i % ld < cols ? test::uniform(g, -1.0, 1.0) : 999.0);  // gaps: garbage
+                    for (std::size_t i = 0; i < cols; ++i) v[i] = static_cast<T>(test::uniform(g, -1.0, 1.0));
+                    for (std::size_t i = 0; i < y.size(); ++i) y[i] = i < rows ? T(7) : kSentinel<T>;
+                    k.gemv(M.data(), rows, cols, ld, v.data(), y.data());
+                    const auto where = [&] { return describe<T>("gemv rows, cols, ld", rows, cols, ld); };
+                    for (std::size_t r = 0; r < rows; ++r) {
+                        double want = 0.0, mag = 0.0;
+                        for (std::size_t c = 0; c < cols; ++c) {
+                            const double t = static_cast<double>(M[r * ld + c]) * static_cast<double>(v[c]);
+                            want += t;
+                            mag += std::fabs(t);
+                        }
+                        w.add(std::fabs(static_cast<double>(y[r]) - want) / std::max(1.0, mag), where);
+                    }
+                    w.guards(guard_intact(y, rows), where);
+                }
+            }
+        }
+        w.check(ref::tol<T>());
+    });
+}
+
+// ---- affine_tanh ---------------------------------------------------------------------------------------------
+template <class T>
+void check_affine_tanh() {
+    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+        std::mt19937 g(13);
+        Worst w;
+        for (std::size_t rows : kSizes) {
+            for (std::size_t nx : {std::size_t{1}, std::size_t{3}, std::size_t{16}, std::size_t{33}}) {
+                for (std::size_t nr : kSizes) {
+                    const std::size_t cols = nx + nr;
+                    const double s = 1.5 / std::sqrt(static_cast<double>(cols));
+                    Buffer<T> A(rows * cols, rows % 2), b(rows), x(nx, nx % 2);
+                    Buffer<T> r(sarnn::padded<T>(nr)), y(sarnn::padded<T>(rows));
+                    for (std::size_t i = 0; i < A.size(); ++i) A[i] = static_cast<T>(test::uniform(g, -s, s));
+                    for (std::size_t i = 0; i < rows; ++i) b[i] = static_cast<T>(test::uniform(g, -s, s));
+                    for (std::size_t i = 0; i < nx; ++i) x[i] = static_cast<T>(test::uniform(g, -1.0, 1.0));
+                    fill_padded(r, nr, [&](std::size_t) { return test::uniform(g, -1.0, 1.0); });
+                    fill_padded(y, rows, [](std::size_t) { return 7.0; });  // valid lanes: garbage to overwrite
+                    k.affine_tanh(A.data(), b.data(), rows, x.data(), nx, r.data(), nr, y.data());
+                    const auto where = [&] { return describe<T>("affine_tanh rows, nx, nr", rows, nx, nr); };
+                    for (std::size_t i = 0; i < rows; ++i) {
+                        double z = static_cast<double>(b[i]), mag = std::fabs(z);
+                        for (std::size_t c = 0; c < cols; ++c) {
+                            const double t =
+                                static_cast<double>(A[i * cols + c]) * static_cast<double>(c < nx ? x[c] : r[c - nx]);
+                            z += t;
+                            mag += std::fabs(t);
+                        }
+                        w.add(std::fabs(static_cast<double>(y[i]) - std::tanh(z)) / std::max(1.0, mag), where);
+                    }
+                    w.pads(padding_is_zero(y, rows), where);
+                    w.pads(padding_is_zero(r, nr), where);  // input untouched
+                }
+            }
+        }
+        w.check(ref::tol<T>());
+    });
+}
+
+// ---- tanh, exp -----------------------------------------------------------------------------------------------
+template <class T>
+void check_tanh() {
+    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+        std::mt19937 g(14);
+        Worst w;
+        const double specials[] = {0.0, 1e-4, -1e-4, 0.5, -0.625, 0.625, 3.0, -9.0, 20.0, -20.0, 100.0, -1000.0};
+        for (std::size_t n : kSizes) {
+            for (std::size_t offset : {0, 1}) {
+                Buffer<T> y(n + kGuard, offset);
+                std::vector<double> in(n);
+                for (std::size_t i = 0; i < n; ++i) {
+                    const T v = static_cast<T>(i % 4 == 3 ? specials[(i / 4) % 12] : test::uniform(g, -10.0, 10.0));
+                    y[i] = v;
+                    in[i] = static_cast<double>(v);
+                }
+                for (std::size_t i = n; i < y.size(); ++i) y[i] = kSentinel<T>;
+                k.tanh(y.data(), n);
+                const auto where = [&] { return describe<T>("tanh n, offset", n, offset); };
+                for (std::size_t i = 0; i < n; ++i) w.add(std::fabs(static_cast<double>(y[i]) - std::tanh(in[i])), where);
+                w.guards(guard_intact(y, n), where);
+            }
+        }
+        w.check(ref::tol<T>());
+    });
+}
+
+template <class T>
+void check_exp() {
+    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+        std::mt19937 g(15);
+        Worst w;
+        // within the range where exp(x) is a normal number of T
+        const double lim = sizeof(T) == 4 ? 80.0 : 700.0;
+        for (std::size_t n : kSizes) {
+            for (std::size_t offset : {0, 1}) {
+                Buffer<T> y(n + kGuard, offset);
+                std::vector<double> in(n);
+                for (std::size_t i = 0; i < n; ++i) {
+                    const T v = static_cast<T>(i % 5 == 4 ? 0.0 : test::uniform(g, -lim, lim));
+                    y[i] = v;
+                    in[i] = static_cast<double>(v);
+                }
+                for (std::size_t i = n; i < y.size(); ++i) y[i] = kSentinel<T>;
+                k.exp(y.data(), n);
+                const auto where = [&] { return describe<T>("exp n, offset", n, offset); };
+                for (std::size_t i = 0; i < n; ++i) {
+                    const double want = std::exp(in[i]);
+                    w.add(std::fabs(static_cast<double>(y[i]) - want) / want, where);
+                }
+                w.guards(guard_intact(y, n), where);
+            }
+        }
+        w.check(ref::tol<T>());
+
+        // underflow gives 0, overflow +inf
+        bool under = true, over = true;
+        for (std::size_t n : kSizes) {
+            Buffer<T> lo(n), hi(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                lo[i] = T(-1000);
+                hi[i] = T(1000);
+            }
+            k.exp(lo.data(), n);
+            k.exp(hi.data(), n);
+            for (std::size_t i = 0; i < n; ++i) {
+                if (!(lo[i] == T(0))) under = false;
+                if (!(hi[i] == std::numeric_limits<T>::infinity())) over = false;
+            }
+        }
+        CHECK(under);
+        CHECK(over);
+    });
+}
+
+// ---- softmax -------------------------------------------------------------------------------------------------
+template <class T>
+void check_softmax_values(const sarnn::Kernels<T>& k, Worst& w, const std::vector<double>& scores, bool zero_padded,
+                          const char* what) {
+    const std::size_t n = scores.size();
+    // zero_padded: the layout of a padded row (the "exp(0) of empty lanes" trap); otherwise exactly n values
+    // followed by sentinel guards that would dominate the max if they were read.
+    Buffer<T> y(zero_padded ? sarnn::padded<T>(n) : n + kGuard);
+    for (std::size_t i = 0; i < y.size(); ++i) y[i] = i < n ? static_cast<T>(scores[i]) : (zero_padded ? T(0) : T(40));
+    k.softmax(y.data(), n);
+    std::vector<double> in(n);
+    for (std::size_t i = 0; i < n; ++i) in[i] = static_cast<double>(static_cast<T>(scores[i]));
+    const ref::Vec want = ref::softmax(in);
+    const auto where = [&] { return describe<T>(what, n, zero_padded); };
+    double sum = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        w.add(std::fabs(static_cast<double>(y[i]) - want[i]), where);
+        sum += static_cast<double>(y[i]);
+    }
+    w.add(std::fabs(sum - 1.0), [&] { return describe<T>("softmax sum n, zero padded", n, zero_padded); });
+    bool rest = true;
+    for (std::size_t i = n; i < y.size(); ++i)
+        if (!(y[i] == (zero_padded ? T(0) : T(40)))) rest = false;
+    w.guards(rest, where);
+}
+
+template <class T>
+void check_softmax() {
+    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+        std::mt19937 g(16);
+        Worst w;
+        for (std::size_t n : kSizes) {
+            for (bool zero_padded : {true, false}) {
+                std::vector<double> e(n);
+                for (double& v : e) v = test::uniform(g, -10.0, 10.0);
+                check_softmax_values(k, w, e, zero_padded, "softmax random n, zero padded");
+                // huge scores: max subtraction, exact integer differences
+                for (std::size_t i = 0; i < n; ++i) e[i] = 1e4 - static_cast<double>(i % 4);
+                check_softmax_values(k, w, e, zero_padded, "softmax 1e4 n, zero padded");
+                for (std::size_t i = 0; i < n; ++i) e[i] = i % 3 == 0 ? -1e4 : (i % 3 == 1 ? 1e4 : 0.0);
+                check_softmax_values(k, w, e, zero_padded, "softmax ±1e4 n, zero padded");
+                for (std::size_t i = 0; i < n; ++i) e[i] = -1e4;  // all equal and very negative: 1/n each
+                check_softmax_values(k, w, e, zero_padded, "softmax -1e4 n, zero padded");
+                for (std::size_t i = 0; i < n; ++i) e[i] = i + 1 == n ? 1e30 : -1e30;  // one-hot
+                check_softmax_values(k, w, e, zero_padded, "softmax 1e30 n, zero padded");
+            }
+        }
+        w.check(ref::tol<T>());
+    });
+}
+
+// ---- ring-ordered rows -----------------------------------------------------------------------------------------
+/// cap physical padded rows of dim values; the n logical ones start at `first` (mod cap). Physical rows outside
+/// the logical range hold 1e3 in their valid lanes: reading one of them would show.
+template <class T>
+struct RingRows {
+    std::size_t dim, stride, cap, first, n;
+    Buffer<T> storage;
+
+    RingRows(std::size_t dim_, std::size_t cap_, std::size_t first_, std::size_t n_, std::mt19937& g, double lo,
+             double hi)
+        : dim(dim_), stride(sarnn::padded<T>(dim_)), cap(cap_), first(first_), n(n_), storage(cap_ * stride) {
+        for (std::size_t p = 0; p < cap; ++p) {
+            const bool used = (p + cap - first) % cap < n;
+            for (std::size_t k = 0; k < stride; ++k)
+                storage[p * stride + k] =
+                    k >= dim ? T(0) : static_cast<T>(used ? test::uniform(g, lo, hi) : 1e3);
+        }
+    }
+    sarnn::Rows<T> rows() const { return {storage.data(), stride, dim, cap, first, n}; }
+    /// Logical row j, located independently of sarnn::Rows::row.
+    const T* row(std::size_t j) const { return storage.data() + ((first + j) % cap) * stride; }
+};
+
+/// (cap, first) for the i-th case with n logical rows: plain, wrapped, wrapped with spare rows.
+inline void ring_layout(std::size_t i, std::size_t n, std::size_t& cap, std::size_t& first) {
+    switch (i % 4) {
+    case 0: cap = n; first = 0; break;
+    case 1: cap = n; first = n / 2; break;
+    case 2: cap = n + 3; first = n + 2; break;  // logical row 0 is the last physical row
+    default: cap = n + 5; first = 2; break;     // spare rows on both sides
+    }
+}
+
+constexpr std::array<std::size_t, 15> kRowCounts = {1, 2, 3, 5, 7, 15, 16, 17, 31, 33, 64, 65, 100, 257, 300};
+
+template <class T>
+void check_weighted_sum() {
+    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+        std::mt19937 g(17);
+        Worst w;
+        std::size_t case_index = 0;
+        for (std::size_t dim : kSizes) {
+            for (std::size_t n : kRowCounts) {
+                if (n * dim > 6000) continue;  // keep it fast
+                for (int variant = 0; variant < 2; ++variant, ++case_index) {
+                    std::size_t cap = 0, first = 0;
+                    ring_layout(case_index, n, cap, first);
+                    RingRows<T> S(dim, cap, first, n, g, -1.0, 1.0);
+                    Buffer<T> wt(n), c(sarnn::padded<T>(dim));
+                    for (std::size_t j = 0; j < n; ++j) wt[j] = static_cast<T>(test::uniform(g, -1.0, 1.0));
+                    fill_padded(c, dim, [](std::size_t) { return 7.0; });
+                    k.weighted_sum(wt.data(), S.rows(), c.data());
+                    const auto where = [&] { return describe<T>("weighted_sum dim, n, cap/first", dim, n, cap * 1000 + first); };
+                    for (std::size_t d = 0; d < dim; ++d) {
+                        double want = 0.0, mag = 0.0;
+                        for (std::size_t j = 0; j < n; ++j) {
+                            const double t = static_cast<double>(wt[j]) * static_cast<double>(S.row(j)[d]);
+                            want += t;
+                            mag += std::fabs(t);
+                        }
+                        w.add(std::fabs(static_cast<double>(c[d]) - want) / std::max(1.0, mag), where);
+                    }
+                    w.pads(padding_is_zero(c, dim), where);
+                }
+            }
+        }
+        w.check(ref::tol<T>());
+    });
+}
+
+// ---- attend_dot ----------------------------------------------------------------------------------------------
+template <class T>
+void check_attend_case(const sarnn::Kernels<T>& k, Worst& w, const RingRows<T>& S, const Buffer<T>& q, T scale,
+                       const char* what) {
+    const std::size_t n = S.n, dim = S.dim;
+    Buffer<T> alpha(n + kGuard), c(sarnn::padded<T>(dim));
+    for (std::size_t j = 0; j < alpha.size(); ++j) alpha[j] = j < n ? T(3) : kSentinel<T>;
+    fill_padded(c, dim, [](std::size_t) { return 7.0; });
+    k.attend_dot(S.rows(), q.data(), scale, alpha.data(), c.data());
+
+    // reference: e_j = scale·(S_j·q), softmax, c = Σ alpha_j S_j, in double
+    std::vector<ref::Vec> rows(n, ref::Vec(dim));
+    ref::Vec qd(dim);
+    for (std::size_t d = 0; d < dim; ++d) qd[d] = static_cast<double>(q[d]);
+    ref::Vec e(n);
+    for (std::size_t j = 0; j < n; ++j) {
+        for (std::size_t d = 0; d < dim; ++d) rows[j][d] = static_cast<double>(S.row(j)[d]);
+        e[j] = static_cast<double>(scale) * ref::dot(rows[j], qd);
+    }
+    const ref::Vec a = ref::softmax(e);
+    const auto where = [&] {
+        std::ostringstream os;
+        os << what << ": dim " << dim << ", n " << n << ", cap " << S.cap << ", first " << S.first << ", scale "
+           << static_cast<double>(scale);
+        return os.str();
+    };
+    double sum = 0.0;
+    for (std::size_t j = 0; j < n; ++j) {
+        w.add(std::fabs(static_cast<double>(alpha[j]) - a[j]), where);
+        sum += static_cast<double>(alpha[j]);
+    }
+    w.add(std::fabs(sum - 1.0), where);
+    for (std::size_t d = 0; d < dim; ++d) {
+        double want = 0.0;
+        for (std::size_t j = 0; j < n; ++j) want += a[j] * rows[j][d];
+        w.add(std::fabs(static_cast<double>(c[d]) - want), where);
+    }
+    w.pads(padding_is_zero(c, dim), where);
+    w.pads(padding_is_zero(q, dim), where);
+    w.guards(guard_intact(alpha, n), where);
+}
+
+template <class T>
+void check_attend_dot() {
+    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+        std::mt19937 g(18);
+        Worst w;
+        std::size_t case_index = 0;
+        for (std::size_t dim : kSizes) {
+            for (std::size_t n : kRowCounts) {
+                if (n * dim > 6000) continue;
+                std::size_t cap = 0, first = 0;
+                ring_layout(case_index++, n, cap, first);
+                // rows like the model's states (|h| <= 1), q one of them or random
+                RingRows<T> S(dim, cap, first, n, g, -1.0, 1.0);
+                Buffer<T> q(sarnn::padded<T>(dim));
+                fill_padded(q, dim, [&](std::size_t d) {
+                    return case_index % 2 ? static_cast<double>(S.row(n - 1)[d]) : test::uniform(g, -1.0, 1.0);
+                });
+                check_attend_case(k, w, S, q, T(1), "attend_dot");
+                check_attend_case(k, w, S, q, static_cast<T>(1.0 / std::sqrt(static_cast<double>(dim))), "attend_dot");
+            }
+        }
+        w.check(ref::tol<T>());
+    });
+}
+
+/// Scores of 1e4 (exact integers): the online softmax must subtract the running max, never overflow.
+template <class T>
+void check_attend_dot_huge_scores() {
+    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+        std::mt19937 g(19);
+        Worst w;
+        std::size_t case_index = 0;
+        for (std::size_t n : kRowCounts) {
+            const std::size_t dim = 100;
+            if (n > 100) continue;
+            std::size_t cap = 0, first = 0;
+            ring_layout(case_index++, n, cap, first);
+            RingRows<T> S(dim, cap, first, n, g, -1.0, 1.0);
+            // row j: all 10 - (j mod 3), q: all 10 -> scores 1e4, 9e3, 8e3, 1e4, ... (ties among the maxima);
+            // for the rising variant the max comes last, so a running max must be revised block after block.
+            for (int rising = 0; rising < 2; ++rising) {
+                for (std::size_t j = 0; j < n; ++j) {
+                    const double v = rising ? -10.0 + 20.0 * static_cast<double>(j) / static_cast<double>(n)
+                                            : 10.0 - static_cast<double>(j % 3);
+                    T* row = S.storage.data() + ((first + j) % cap) * S.stride;
+                    for (std::size_t d = 0; d < dim; ++d) row[d] = static_cast<T>(std::round(v));
+                }
+                Buffer<T> q(sarnn::padded<T>(dim));
+                fill_padded(q, dim, [](std::size_t) { return 10.0; });
+                check_attend_case(k, w, S, q, T(1), rising ? "attend_dot 1e4 rising" : "attend_dot 1e4 ties");
+            }
+        }
+        w.check(ref::tol<T>());
+    });
+}
+
+}  // namespace
+
+TEST_CASE("Kernels: dot", "[kernels]") {
+    check_dot<float>();
+    check_dot<double>();
+}
+TEST_CASE("Kernels: gemv", "[kernels]") {
+    check_gemv<float>();
+    check_gemv<double>();
+}
+TEST_CASE("Kernels: affine_tanh", "[kernels]") {
+    check_affine_tanh<float>();
+    check_affine_tanh<double>();
+}
+TEST_CASE("Kernels: tanh", "[kernels]") {
+    check_tanh<float>();
+    check_tanh<double>();
+}
+TEST_CASE("Kernels: exp", "[kernels]") {
+    check_exp<float>();
+    check_exp<double>();
+}
+TEST_CASE("Kernels: softmax", "[kernels]") {
+    check_softmax<float>();
+    check_softmax<double>();
+}
+TEST_CASE("Kernels: weighted_sum over ring-ordered rows", "[kernels]") {
+    check_weighted_sum<float>();
+    check_weighted_sum<double>();
+}
+TEST_CASE("Kernels: attend_dot over ring-ordered rows", "[kernels]") {
+    check_attend_dot<float>();
+    check_attend_dot<double>();
+}
+TEST_CASE("Kernels: attend_dot with scores of 1e4", "[kernels]") {
+    check_attend_dot_huge_scores<float>();
+    check_attend_dot_huge_scores<double>();
+}
+TEST_CASE("Kernels: kernels<T>() is the active set", "[kernels]") {
+    CHECK(test::set_reports<float>(sarnn::kernels<float>().arch, sarnn::active_arch()));
+    CHECK(test::set_reports<double>(sarnn::kernels<double>().arch, sarnn::active_arch()));
+    const sarnn::Kernels<float>* s = sarnn::kernels_for<float>(sarnn::Arch::scalar);
+    REQUIRE(s != nullptr);
+    CHECK(s->dot != nullptr);
+    CHECK(s->gemv != nullptr);
+    CHECK(s->affine_tanh != nullptr);
+    CHECK(s->tanh != nullptr);
+    CHECK(s->exp != nullptr);
+    CHECK(s->softmax != nullptr);
+    CHECK(s->weighted_sum != nullptr);
+    CHECK(s->attend_dot != nullptr);
+}
