@@ -128,7 +128,9 @@ Status set_arch(Arch a) noexcept;
 Arch active_arch() noexcept;
 
 /// The set for `a`, or nullptr when it is not available. Lets code (benchmarks, tests) call one set
-/// directly without changing the global choice.
+/// directly without changing the global choice. ARMv7 NEON has no double-precision lanes: there,
+/// kernels_for<double>(Arch::neon) (and kernels<double>() after set_arch(Arch::neon)) is the scalar set,
+/// whose `arch` says Arch::scalar.
 template <class T>
 const Kernels<T>* kernels_for(Arch a) noexcept;
 
