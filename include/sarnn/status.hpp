@@ -6,7 +6,7 @@ namespace sarnn {
 
 /// What a call did. Every value but `ok` means the call changed nothing.
 enum class Status : unsigned char {
-    ok = 0,            ///< the step was taken; the views show the new state
+    ok = 0,            ///< the step was taken; the views show the resulting state
     memory_full,       ///< Bounded memory already holds Capacity states: step refused, state unchanged
     null_input,        ///< a null pointer was passed where data was expected: state unchanged
     non_finite_input,  ///< x holds NaN or +-Inf (only when SARNN_CHECK_INPUT is 1): state unchanged
