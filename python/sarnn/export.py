@@ -1,0 +1,51 @@
+"""The exporter's command line: `python3 -m sarnn.export MODEL [--name NAME] [--out HEADER] [options]`.
+
+Writes the C++ header for MODEL (a file of torch.save: a sarnn module, a sarnn.save() dict or a state
+dict); see sarnn.export_header. On an error it prints "sarnn.export: error: <message>" to stderr, writes
+nothing and exits with status 2.
+"""
+import argparse
+import os
+import sys
+
+from sarnn.errors import ExportError
+from sarnn.exporter import export_header
+
+__all__ = ["ExportError", "export_header", "main"]
+
+
+def _parser():
+    p = argparse.ArgumentParser(prog="sarnn.export", description="Write a sarnn model as a C++ header.",
+                                usage="python3 -m sarnn.export MODEL [--name NAME] [--out HEADER] [options]")
+    p.add_argument("model", help="file written by torch.save: a sarnn module, sarnn.save() output or a state dict")
+    p.add_argument("--name", help="C++ namespace of the header (default: the stem of --out, else of MODEL)")
+    p.add_argument("--out", help="header to write (default: NAME.hpp)")
+    p.add_argument("--model", dest="kind", help="simple, self_attention or lstmn, when the keys cannot tell")
+    p.add_argument("--align", help="dot, scaled_dot, bilinear, key_query or additive (self_attention)")
+    p.add_argument("--window", type=int, help="use the sarnn::Window memory of this many states")
+    p.add_argument("--capacity", type=int, help="states a sarnn::Bounded memory holds (default: 128)")
+    p.add_argument("--dtype", default="float", help="float (default) or double")
+    p.add_argument("--golden-steps", type=int, default=8, help="steps of the golden run (default: 8)")
+    p.add_argument("--golden-seed", type=int, default=0, help="seed of the golden inputs (default: 0)")
+    p.add_argument("--tolerance", type=float, help="self-check bound (default: 1e-4 float, 1e-10 double)")
+    return p
+
+
+def main(argv=None):
+    """Runs the command line; returns the exit status (0, or 2 on an error)."""
+    args = _parser().parse_args(argv)
+    name = args.name or os.path.splitext(os.path.basename(args.out or args.model))[0]
+    out = args.out or name + ".hpp"
+    try:
+        spec = export_header(args.model, name, out, generator="python3 -m sarnn.export", model=args.kind,
+                             align=args.align, window=args.window, capacity=args.capacity, dtype=args.dtype,
+                             golden_steps=args.golden_steps, golden_seed=args.golden_seed, tolerance=args.tolerance)
+    except ExportError as e:
+        print(f"sarnn.export: error: {e}", file=sys.stderr)
+        return 2
+    print(f"wrote {out}: {spec.model_type()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

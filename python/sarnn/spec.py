@@ -1,0 +1,310 @@
+"""From an exporter input and its options to a checked Spec: what the C++ model is and every array's values.
+
+An input is a sarnn module, a sarnn.save() dict, a plain state dict (of a sarnn module, or of a one-layer
+torch.nn.RNN / torch.nn.RNNCell), any torch.nn.Module whose state dict is one of those, or the path of a
+file torch.load() reads into one of those. A sarnn module or a saved dict carries its configuration; for a
+plain state dict it is inferred from the key names and shapes, with the options settling what the keys do
+not say (see resolve()). Everything that does not fit raises ExportError naming the key or option.
+"""
+import math
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from torch import nn
+
+from sarnn import layout
+from sarnn.aligns import ALIGNS
+from sarnn.errors import ExportError
+from sarnn.importers import from_rnn
+from sarnn.modules import LSTMN, SelfAttentionRNN, SimpleRNN
+from sarnn.store import KINDS, from_config
+
+DTYPES = {"float": np.float32, "double": np.float64}
+DEFAULT_CAPACITY = 128
+DEFAULT_TOLERANCE = {"float": 1e-4, "double": 1e-10}
+
+
+@dataclass
+class Spec:
+    """A model ready to be written: config as returned by the modules' config(), the C++ capacity (None for
+    SimpleRnn), the target dtype ("float" or "double"), arrays {state-dict key: float64 ndarray whose values
+    are exactly representable in dtype}, the golden run's settings and a short name of the input."""
+
+    config: dict
+    capacity: int
+    dtype: str
+    arrays: dict
+    golden_steps: int
+    golden_seed: int
+    tolerance: float
+    source: str
+
+    def groups(self):
+        c = self.config
+        return layout.groups(c["kind"], c["in_size"], c["hidden"], c["align"], c["k"])
+
+    def model_type(self):
+        c = self.config
+        return layout.model_type(c["kind"], c["in_size"], c["hidden"], self.dtype, self.capacity, c["align"], c["k"],
+                                 c["window"])
+
+
+def resolve(source, *, model=None, align=None, window=None, capacity=None, dtype="float", golden_steps=8,
+            golden_seed=0, tolerance=None):
+    """The Spec of `source` (see the module docstring) under these options:
+
+    model: "simple", "self_attention" or "lstmn"; align: one of sarnn.aligns.ALIGNS (self-attention only);
+    window: W for the sarnn::Window memory (None: sarnn::Bounded); capacity: the Bounded memory's length
+    (default 128; for Window it is W); dtype: "float" or "double"; golden_steps: length of the golden run
+    (at most the capacity for a Bounded memory); golden_seed: its generator seed; tolerance: the C++
+    self-check's bound (default 1e-4 for float, 1e-10 for double).
+
+    For a plain state dict, model, align and window say what the keys cannot; for an input that carries its
+    configuration, any of them that is given must agree with it. Raises ExportError.
+    """
+    _check_options(model, align, window, capacity, dtype, golden_steps, golden_seed, tolerance)
+    obj, name = _load(source)
+    config, state = _unpack(obj, name)
+    if config is None:
+        config, state = _infer(state, model, align, window)
+    else:
+        _agree(config, model=model, align=align, window=window)
+    capacity = _capacity(config, capacity)
+    sizes = (config["kind"], config["in_size"], config["hidden"], config["align"], config["k"])
+    fields = [(f.key, f.shape, g.owner) for g in layout.groups(*sizes) for f in g.fields]
+    _check_state(state, fields, layout.describe(*sizes))
+    arrays = {key: _rounded(key, state[key], dtype) for key, _, _ in fields}
+    if config["kind"] != "simple" and config["window"] is None:
+        golden_steps = min(golden_steps, capacity)
+    return Spec(config, capacity, dtype, arrays, golden_steps, golden_seed,
+                DEFAULT_TOLERANCE[dtype] if tolerance is None else float(tolerance), name)
+
+
+def _is_count(n, least):
+    return isinstance(n, (int, np.integer)) and not isinstance(n, bool) and n >= least
+
+
+def _check_options(model, align, window, capacity, dtype, golden_steps, golden_seed, tolerance):
+    if model is not None and model not in KINDS:
+        raise ExportError(f"unknown model {model!r} (expected one of {', '.join(KINDS)})")
+    if align is not None and align not in ALIGNS:
+        raise ExportError(f"unknown align {align!r} (expected one of {', '.join(ALIGNS)})")
+    if dtype not in DTYPES:
+        raise ExportError(f"unknown dtype {dtype!r} (expected float or double)")
+    for option, value, least in (("window", window, 1), ("capacity", capacity, 1), ("golden_steps", golden_steps, 1),
+                                 ("golden_seed", golden_seed, 0)):
+        if value is not None and not _is_count(value, least):
+            raise ExportError(f"{option} must be an integer >= {least}, got {value!r}")
+    if tolerance is not None and not (isinstance(tolerance, (int, float)) and 0 < tolerance < math.inf):
+        raise ExportError(f"tolerance must be a finite number > 0, got {tolerance!r}")
+    if model in ("simple", "lstmn") and align is not None:
+        raise ExportError(f"model {model!r} takes no align (got align {align!r}); aligns are for self_attention")
+    if model == "simple" and (window is not None or capacity is not None):
+        raise ExportError("model 'simple' (SimpleRnn) has no memory: window and capacity do not apply")
+
+
+def _load(source):
+    """(object, short name for the header) from a path or an object."""
+    if isinstance(source, (str, os.PathLike)):
+        try:
+            return torch.load(source, map_location="cpu"), os.path.basename(os.fspath(source))
+        except Exception as e:  # torch.load raises many types for a file it cannot read
+            raise ExportError(f"cannot read {os.fspath(source)}: {type(e).__name__}: {e}") from e
+    return source, f"a {type(source).__name__}"
+
+
+def _unpack(obj, name):
+    """(config or None, state dict) of a loaded object."""
+    if isinstance(obj, (SimpleRNN, SelfAttentionRNN, LSTMN)):
+        return obj.config(), obj.state_dict()
+    if isinstance(obj, nn.Module):
+        return None, _state_dict(obj.state_dict(), name)
+    if isinstance(obj, Mapping) and "sarnn_config" in obj:
+        extra = sorted(str(key) for key in obj if key not in ("sarnn_config", "state_dict"))
+        if extra:
+            raise ExportError(f"unexpected key {extra[0]} in {name}: a sarnn.save() dict holds only sarnn_config and "
+                              "state_dict")
+        if "state_dict" not in obj:
+            raise ExportError(f"missing key state_dict in {name} (a sarnn.save() dict holds sarnn_config and "
+                              "state_dict)")
+        try:
+            config = from_config(obj["sarnn_config"]).config()
+        except ValueError as e:
+            raise ExportError(f"sarnn_config in {name}: {e}") from e
+        return config, _state_dict(obj["state_dict"], name)
+    if isinstance(obj, Mapping):
+        return None, _state_dict(obj, name)
+    raise ExportError(f"{name} is not a state dict or a module (it holds a {type(obj).__name__})")
+
+
+def _state_dict(obj, name):
+    if not isinstance(obj, Mapping):
+        raise ExportError(f"{name} is not a state dict or a module (found a {type(obj).__name__})")
+    if not obj:
+        raise ExportError(f"{name} is an empty state dict")
+    for key, value in obj.items():
+        if not torch.is_tensor(value):
+            raise ExportError(f"{name} is not a state dict: key {key!r} holds a {type(value).__name__}, not a tensor")
+    return obj
+
+
+def _agree(config, **options):
+    for option, value in options.items():
+        held = config["kind" if option == "model" else option]
+        if value is not None and value != held:
+            raise ExportError(f"option {option}={value!r} contradicts the model, which has {option}={held!r}"
+                              + (" (unbounded memory; exported as Bounded with a capacity)" if option == "window"
+                                 and held is None else ""))
+
+
+def _size(state, key, axis, ndim, expected):
+    """Extent `axis` of state[key], which must have `ndim` dimensions and a nonzero extent there."""
+    if key not in state:
+        raise ExportError(f"missing key {key}: expected a tensor of shape {expected}")
+    shape = tuple(state[key].shape)
+    if len(shape) != ndim or shape[axis] < 1:
+        raise ExportError(f"{key} has shape {shape}, expected {expected} with every size at least 1")
+    return shape[axis]
+
+
+def _infer(state, model, align, window):
+    """(config, state) of a plain state dict. Keys of a torch.nn.RNN/RNNCell become a SimpleRNN's A and b."""
+    if "weight_ih" in state or "weight_ih_l0" in state:
+        if model == "lstmn":
+            raise ExportError("model 'lstmn' contradicts the keys, which are those of a torch.nn.RNN/RNNCell")
+        state = _import_torch_rnn(state)
+        model = model or ("self_attention" if align is not None or window is not None else "simple")
+    align_keys = sorted(key for key in state if key.startswith("align."))
+    if model is None:
+        if "W_ih" in state:
+            model = "lstmn"
+        elif "A" in state:
+            model = "self_attention" if align or align_keys or window is not None else None
+            if model is None:
+                raise ExportError("the state dict has A and b but no align keys: it is a SimpleRnn, or a "
+                                  "SelfAttentionRnn with the dot or scaled_dot align; pass --align dot or "
+                                  "--align scaled_dot (or --model simple)")
+        else:
+            raise ExportError(f"cannot tell the model from the keys {sorted(state)[:8]}: expected A and b "
+                              "(SimpleRnn, SelfAttentionRnn), W_ih, W_hh, ... (Lstmn) or the keys of a one-layer "
+                              "torch.nn.RNN or torch.nn.RNNCell")
+    if model == "lstmn":
+        in_size = _size(state, "W_ih", 1, 2, "(4*Hidden, In)")
+        hidden = _size(state, "W_hh", 1, 2, "(4*Hidden, Hidden)")
+        k = _size(state, "v", 0, 1, "(K,)")
+    else:
+        hidden = _size(state, "A", 0, 2, "(Hidden, In + Hidden)")
+        in_size = _size(state, "A", 1, 2, "(Hidden, In + Hidden)") - hidden
+        if in_size < 1:
+            raise ExportError(f"A has shape {tuple(state['A'].shape)}, expected (Hidden, In + Hidden) with In >= 1")
+        k = None
+        if model == "self_attention":
+            align = align or _infer_align(state, align_keys, hidden)
+            if align == "key_query":
+                key = "align.Wk" if "align.Wk" in state else "align.Wq"
+                k = _size(state, key, 0, 2, f"(K, {hidden})")
+            elif align == "additive":
+                k = _size(state, "align.v", 0, 1, "(K,)") if "align.v" in state else \
+                    _size(state, "align.W", 0, 2, f"(K, {2 * hidden})")
+    config = {"kind": model, "in_size": in_size, "hidden": hidden,
+              "align": align if model == "self_attention" else None, "k": k, "window": window}
+    try:
+        return from_config(config).config(), state
+    except ValueError as e:
+        raise ExportError(str(e)) from e
+
+
+def _infer_align(state, align_keys, hidden):
+    if "align.Wk" in state or "align.Wq" in state:
+        return "key_query"
+    if "align.v" in state:
+        return "additive"
+    if "align.W" in state:
+        shape = tuple(state["align.W"].shape)
+        return "additive" if len(shape) == 2 and shape[1] == 2 * hidden else "bilinear"
+    if align_keys:
+        raise ExportError(f"unexpected key {align_keys[0]}: no align has it (align keys are align.W, align.Wk, "
+                          "align.Wq, align.v)")
+    raise ExportError("the state dict has no align keys, so its align is dot or scaled_dot: pass --align dot or "
+                      "--align scaled_dot")
+
+
+def _import_torch_rnn(state):
+    """A SimpleRNN state dict (A, b) from the state dict of a torch.nn.RNNCell or one-layer torch.nn.RNN."""
+    cell = "weight_ih" in state
+    suffix, what = ("", "torch.nn.RNNCell") if cell else ("_l0", "torch.nn.RNN")
+    w_hh = "weight_hh" + suffix
+    hidden = _size(state, w_hh, 1, 2, "(Hidden, Hidden)")
+    if state[w_hh].shape[0] == 4 * hidden:
+        raise ExportError(f"{w_hh} has shape {tuple(state[w_hh].shape)}, expected ({hidden}, {hidden}): these are "
+                          "the weights of an LSTM, not of an RNN (sarnn.from_lstm_cell makes an LSTMN to train)")
+    in_size = _size(state, "weight_ih" + suffix, 1, 2, "(Hidden, In)")
+    bias = "bias_ih" + suffix in state or "bias_hh" + suffix in state
+    owner = f"a {what} with In={in_size}, Hidden={hidden}"
+    shapes = {"weight_ih": (hidden, in_size), "weight_hh": (hidden, hidden)}
+    shapes.update({"bias_ih": (hidden,), "bias_hh": (hidden,)} if bias else {})
+    fields = [(key + suffix, shape, owner) for key, shape in shapes.items()]
+    _check_state(state, fields, owner)
+    for key, _, _ in fields:
+        _first_non_finite(key, state[key].detach().cpu().to(torch.float64).numpy())
+    layer = (nn.RNNCell(in_size, hidden, bias=bias) if cell else nn.RNN(in_size, hidden, bias=bias))
+    layer.to(dtype=state["weight_ih" + suffix].dtype).load_state_dict(state)
+    return from_rnn(layer).state_dict()
+
+
+def _check_state(state, fields, model):
+    """state has exactly the keys of `fields` ((key, shape, owner) triples, owner naming what needs the key),
+    each a floating-point tensor of that shape; `model` names the whole model in messages."""
+    for key, shape, owner in fields:
+        if key not in state:
+            raise ExportError(f"missing key {key}: {owner} needs {key} of shape {shape}")
+    expected = [key for key, _, _ in fields]
+    for key in state:
+        if key not in expected:
+            raise ExportError(f"unexpected key {key}: {model} takes only {', '.join(expected)}")
+    for key, shape, owner in fields:
+        if tuple(state[key].shape) != shape:
+            raise ExportError(f"{key} has shape {tuple(state[key].shape)}, expected {shape} for {owner}")
+        if not state[key].is_floating_point():
+            raise ExportError(f"{key} has dtype {state[key].dtype}, expected a floating-point tensor")
+
+
+def _index(shape, flat):
+    return "".join(f"[{i}]" for i in np.unravel_index(flat, shape)) if shape else ""
+
+
+def _first_non_finite(key, a):
+    bad = np.flatnonzero(~np.isfinite(a))
+    if bad.size:
+        raise ExportError(f"{key}{_index(a.shape, bad[0])} (flat index {bad[0]}) is {a.flat[bad[0]]}: weights must be "
+                          "finite")
+
+
+def _rounded(key, tensor, dtype):
+    """tensor's values rounded to dtype, as a float64 ndarray; refuses NaN, Inf and overflow."""
+    a = tensor.detach().cpu().to(torch.float64).numpy()
+    _first_non_finite(key, a)
+    with np.errstate(over="ignore"):
+        rounded = a.astype(DTYPES[dtype]).astype(np.float64)
+    bad = np.flatnonzero(~np.isfinite(rounded))
+    if bad.size:
+        raise ExportError(f"{key}{_index(a.shape, bad[0])} (flat index {bad[0]}) is {a.flat[bad[0]]}, which "
+                          f"overflows {dtype}")
+    return rounded
+
+
+def _capacity(config, capacity):
+    if config["kind"] == "simple":
+        if capacity is not None:
+            raise ExportError("a SimpleRnn has no memory: capacity does not apply")
+        return None
+    window = config["window"]
+    if window is not None:
+        if capacity is not None and capacity != window:
+            raise ExportError(f"capacity {capacity} contradicts window {window} (a Window memory's capacity is the "
+                              "window)")
+        return window
+    return DEFAULT_CAPACITY if capacity is None else int(capacity)
