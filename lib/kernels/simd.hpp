@@ -17,6 +17,10 @@
 
 // Helpers that take arrays of batches must be inlined, or the batches live on the stack.
 #define SARNN_INLINE __attribute__((always_inline)) inline
+// A kernel whose whole body is inlined into it, xsimd's own functions included: in a large function GCC may
+// otherwise call xsimd::haddp out of line, and the W accumulators then go through the stack (seen: gemv for 64
+// rows of 96 columns 1.5x slower). Not inlined into its caller, so that each stays one compact function.
+#define SARNN_FLAT __attribute__((flatten, noinline))
 
 namespace sarnn::simd {
 // internal linkage: each arch TU keeps its own copies, so no inline function crosses arches
@@ -45,30 +49,74 @@ struct Simd {
         return s;
     }
 
-    // acc[k] += row_k[0..cols)·v over whole vectors, tail[k] += the rest, for the W rows row_k = first + k·ld
-    // (rows k >= count repeat row count-1: computed, then dropped). Rows go in groups of 8 so that the row
-    // pointers of a group stay in registers.
-    SARNN_INLINE static void block_dots(const T* first, std::size_t ld, std::size_t count, const T* v,
-                                        std::size_t cols, B* acc, T* tail) {
-        constexpr std::size_t G = W < 8 ? W : 8;
-        for (std::size_t g0 = 0; g0 < W; g0 += G) {
-            const T* row[G];
-            if (g0 + G <= count) {
-                row[0] = first + g0 * ld;
-                for (std::size_t k = 1; k < G; ++k) row[k] = row[k - 1] + ld;
-            } else {
-                for (std::size_t k = 0; k < G; ++k) row[k] = first + (g0 + k < count ? g0 + k : count - 1) * ld;
-            }
-            std::size_t j = 0;
-            for (; j + W <= cols; j += W) {
-                const B vj = load(v + j);
-#pragma GCC unroll 8
-                for (std::size_t k = 0; k < G; ++k) acc[g0 + k] = xsimd::fma(load(row[k] + j), vj, acc[g0 + k]);
-            }
-            for (; j < cols; ++j)
-                for (std::size_t k = 0; k < G; ++k) tail[g0 + k] += row[k][j] * v[j];
+    // acc[k] += row_k[0..cols)·v over whole vectors, for the W rows row_k = first + k·ld (all of them exist).
+    // One pass over the columns with W independent FMA chains; rows are addressed from one base pointer.
+    SARNN_INLINE static void full_block_dots(const T* first, std::size_t ld, const T* v, std::size_t cols, B* acc) {
+        for (std::size_t j = 0; j + W <= cols; j += W) {
+            const B vj = load(v + j);
+#pragma GCC unroll 16
+            for (std::size_t k = 0; k < W; ++k) acc[k] = xsimd::fma(load(first + k * ld + j), vj, acc[k]);
         }
     }
+
+    // Lane k: row_k·v over the columns past the last whole vector (cols % W of them), rows as above.
+    SARNN_INLINE static B tail_dots(const T* first, std::size_t ld, const T* v, std::size_t cols) {
+        alignas(A::alignment()) T t[W];
+        const std::size_t j0 = cols / W * W;
+        for (std::size_t k = 0; k < W; ++k) {
+            T s = T(0);
+            for (std::size_t j = j0; j < cols; ++j) s += first[k * ld + j] * v[j];
+            t[k] = s;
+        }
+        return load_a(t);
+    }
+
+    // Lane k: row_k·v for the W rows first + k·ld: the transposing sum of full_block_dots, plus the tail.
+    SARNN_INLINE static B block_dot(const T* first, std::size_t ld, const T* v, std::size_t cols) {
+        B acc[W];
+        for (auto& a : acc) a = B(T(0));
+        full_block_dots(first, ld, v, cols, acc);
+        B s = row_sums(acc);
+        if (cols % W != 0) s += tail_dots(first, ld, v, cols);
+        return s;
+    }
+
+    // Lane k < count: row_k·v for the count < W rows first + k·ld (the last, partial block of a matrix; lanes
+    // from count on are 0). Row count-1 stands in for the missing ones, whose sums are then dropped.
+    static B partial_block_dot(const T* first, std::size_t ld, std::size_t count, const T* v, std::size_t cols) {
+        alignas(A::alignment()) T out[W] = {};
+        B acc[W];
+        for (std::size_t k = 0; k < W; ++k) acc[k] = B(T(0));
+        for (std::size_t j = 0; j + W <= cols; j += W) {
+            const B vj = load(v + j);
+            for (std::size_t k = 0; k < W; ++k)
+                acc[k] = xsimd::fma(load(first + (k < count ? k : count - 1) * ld + j), vj, acc[k]);
+        }
+        row_sums(acc).store_aligned(out);
+        for (std::size_t k = 0; k < count; ++k)
+            for (std::size_t j = cols / W * W; j < cols; ++j) out[k] += first[k * ld + j] * v[j];
+        for (std::size_t k = count; k < W; ++k) out[k] = T(0);
+        return load_a(out);
+    }
+
+    // Lane k: row_k·v over NV whole vectors, for the W rows first + k·ld, with v's NV vectors in registers.
+    // Row by row, so one row pointer is live at a time; the W rows' FMA chains overlap out of order.
+    template <std::size_t NV>
+    SARNN_INLINE static B block_dot_fixed(const T* first, std::size_t ld, const B* vv) {
+        B acc[W];
+#pragma GCC unroll 16
+        for (std::size_t k = 0; k < W; ++k) {
+            const T* row = first + k * ld;
+            acc[k] = load(row) * vv[0];
+#pragma GCC unroll 8
+            for (std::size_t u = 1; u < NV; ++u) acc[k] = xsimd::fma(load(row + u * W), vv[u], acc[k]);
+        }
+        return row_sums(acc);
+    }
+
+    // The widest rows (in whole vectors) that the register-resident paths below take; longer rows take the
+    // generic loops.
+    static constexpr std::size_t kMaxFixed = 8;
 
     // y[r0..r0+count) = lanes of s (an unaligned destination may not take a full vector store).
     SARNN_INLINE static void store_rows(B s, T* y, std::size_t count) {
@@ -77,18 +125,50 @@ struct Simd {
         for (std::size_t k = 0; k < count; ++k) y[k] = tmp[k];
     }
 
+    // y (+)= M·v for rows of NV whole vectors (plus a tail of cols % W), v in registers; full blocks of W rows.
+    // Returns the rows done (a multiple of W).
+    template <bool Add, std::size_t NV>
+    SARNN_FLAT static std::size_t gemv_fixed(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y) {
+        B vv[NV];
+        for (std::size_t u = 0; u < NV; ++u) vv[u] = load(v + u * W);
+        std::size_t r0 = 0;
+        for (; r0 + W <= rows; r0 += W) {
+            B s = block_dot_fixed<NV>(M + r0 * ld, ld, vv);
+            if (cols % W != 0) s += tail_dots(M + r0 * ld, ld, v, cols);
+            if (Add) s += load(y + r0);
+            s.store_unaligned(y + r0);
+        }
+        return r0;
+    }
+
+    // y (+)= M·v, W rows at once.
     template <bool Add>
-    static void gemv_impl(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y) {
-        for (std::size_t r0 = 0; r0 < rows; r0 += W) {
-            const std::size_t count = rows - r0 < W ? rows - r0 : W;
-            B acc[W];
-            alignas(A::alignment()) T tail[W] = {};
-            for (auto& a : acc) a = B(T(0));
-            block_dots(M + r0 * ld, ld, count, v, cols, acc, tail);
-            if (Add)
-                for (std::size_t k = 0; k < count; ++k) tail[k] += y[r0 + k];
-            // y (+)= M·v, W rows at once
-            store_rows(row_sums(acc) + load_a(tail), y + r0, count);
+    SARNN_FLAT static void gemv_impl(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y) {
+        std::size_t r0 = 0;
+        switch (cols / W) {
+        case 1: r0 = gemv_fixed<Add, 1>(M, rows, cols, ld, v, y); break;
+        case 2: r0 = gemv_fixed<Add, 2>(M, rows, cols, ld, v, y); break;
+        case 3: r0 = gemv_fixed<Add, 3>(M, rows, cols, ld, v, y); break;
+        case 4: r0 = gemv_fixed<Add, 4>(M, rows, cols, ld, v, y); break;
+        case 5: r0 = gemv_fixed<Add, 5>(M, rows, cols, ld, v, y); break;
+        case 6: r0 = gemv_fixed<Add, 6>(M, rows, cols, ld, v, y); break;
+        case 7: r0 = gemv_fixed<Add, 7>(M, rows, cols, ld, v, y); break;
+        case 8: r0 = gemv_fixed<Add, 8>(M, rows, cols, ld, v, y); break;
+        default:
+            for (; r0 + W <= rows; r0 += W) {
+                B s = block_dot(M + r0 * ld, ld, v, cols);
+                if (Add) s += load(y + r0);
+                s.store_unaligned(y + r0);
+            }
+        }
+        if (r0 < rows) {
+            B s = partial_block_dot(M + r0 * ld, ld, rows - r0, v, cols);
+            if (Add) {
+                alignas(A::alignment()) T old[W] = {};
+                for (std::size_t k = 0; r0 + k < rows; ++k) old[k] = y[r0 + k];
+                s += load_a(old);
+            }
+            store_rows(s, y + r0, rows - r0);
         }
     }
     static void gemv(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y) {
@@ -118,23 +198,80 @@ struct Simd {
         }
     }
 
-    static void affine_tanh(const T* Am, const T* b, std::size_t rows, const T* x, std::size_t nx,
-                            const T* r, std::size_t nr, T* y) {
+    // Vector u (lanes u·W..u·W+W) of [x; r], x of nx values: a plain load unless it straddles x's end.
+    SARNN_INLINE static B joined(const T* x, std::size_t nx, const T* r, std::size_t u) {
+        const std::size_t j = u * W;
+        if (j + W <= nx) return load(x + j);
+        if (j >= nx) return load(r + (j - nx));
+        alignas(A::alignment()) T t[W];
+        for (std::size_t k = 0; k < W; ++k) t[k] = j + k < nx ? x[j + k] : r[j + k - nx];
+        return load_a(t);
+    }
+
+    // y = tanh(A·[x; r] + b) for rows of ld = nx + nr values, NV = ld / W whole vectors of them with [x; r] in
+    // registers, and a tail of ld % W; full blocks of W rows. Returns the rows done (a multiple of W).
+    template <std::size_t NV>
+    SARNN_FLAT static std::size_t affine_tanh_fixed(const T* Am, const T* b, std::size_t rows, const T* x,
+                                                    std::size_t nx, const T* r, std::size_t nr, T* y) {
         const std::size_t ld = nx + nr;
-        for (std::size_t r0 = 0; r0 < rows; r0 += W) {
-            const std::size_t count = rows - r0 < W ? rows - r0 : W;
-            B acc[W];
-            alignas(A::alignment()) T tail[W] = {};
-            for (auto& a : acc) a = B(T(0));
-            block_dots(Am + r0 * ld, ld, count, x, nx, acc, tail);
-            block_dots(Am + r0 * ld + nx, ld, count, r, nr, acc, tail);
-            for (std::size_t k = 0; k < count; ++k) tail[k] += b[r0 + k];
+        B vv[NV];
+        for (std::size_t u = 0; u < NV; ++u) vv[u] = joined(x, nx, r, u);
+        std::size_t r0 = 0;
+        for (; r0 + W <= rows; r0 += W) {
+            const T* first = Am + r0 * ld;
+            B s = block_dot_fixed<NV>(first, ld, vv) + load(b + r0);
+            if (ld % W != 0) {
+                // the tail columns, which may begin in x
+                alignas(A::alignment()) T t[W];
+                for (std::size_t k = 0; k < W; ++k) {
+                    T acc = T(0);
+                    for (std::size_t j = NV * W; j < ld; ++j) acc += first[k * ld + j] * (j < nx ? x[j] : r[j - nx]);
+                    t[k] = acc;
+                }
+                s += load_a(t);
+            }
             // y = tanh(A·[x; r] + b), W rows at once
-            const B s = tanh_safe(row_sums(acc) + load_a(tail));
-            if (count == W)
-                s.store_aligned(y + r0);
-            else
-                store_rows(s, y + r0, count);
+            tanh_safe(s).store_unaligned(y + r0);
+        }
+        return r0;
+    }
+
+    SARNN_FLAT static void affine_tanh(const T* Am, const T* b, std::size_t rows, const T* x, std::size_t nx,
+                                       const T* r, std::size_t nr, T* y) {
+        const std::size_t ld = nx + nr;
+        std::size_t r0 = 0;
+        switch (ld / W) {
+        case 0: break;
+        case 1: r0 = affine_tanh_fixed<1>(Am, b, rows, x, nx, r, nr, y); break;
+        case 2: r0 = affine_tanh_fixed<2>(Am, b, rows, x, nx, r, nr, y); break;
+        case 3: r0 = affine_tanh_fixed<3>(Am, b, rows, x, nx, r, nr, y); break;
+        case 4: r0 = affine_tanh_fixed<4>(Am, b, rows, x, nx, r, nr, y); break;
+        case 5: r0 = affine_tanh_fixed<5>(Am, b, rows, x, nx, r, nr, y); break;
+        case 6: r0 = affine_tanh_fixed<6>(Am, b, rows, x, nx, r, nr, y); break;
+        case 7: r0 = affine_tanh_fixed<7>(Am, b, rows, x, nx, r, nr, y); break;
+        case 8: r0 = affine_tanh_fixed<8>(Am, b, rows, x, nx, r, nr, y); break;
+        default: break;
+        }
+        for (; r0 + W <= rows; r0 += W) {
+            const T* first = Am + r0 * ld;
+            B acc[W];
+            for (auto& a : acc) a = B(T(0));
+            full_block_dots(first, ld, x, nx, acc);
+            full_block_dots(first + nx, ld, r, nr, acc);
+            B s = row_sums(acc) + load(b + r0);
+            if (nx % W != 0) s += tail_dots(first, ld, x, nx);
+            if (nr % W != 0) s += tail_dots(first + nx, ld, r, nr);
+            // y = tanh(A·[x; r] + b), W rows at once
+            tanh_safe(s).store_unaligned(y + r0);
+        }
+        if (r0 < rows) {
+            const std::size_t count = rows - r0;
+            const T* first = Am + r0 * ld;
+            alignas(A::alignment()) T bias[W] = {};
+            for (std::size_t k = 0; k < count; ++k) bias[k] = b[r0 + k];
+            const B s = partial_block_dot(first, ld, count, x, nx) + partial_block_dot(first + nx, ld, count, r, nr) +
+                        load_a(bias);
+            store_rows(tanh_safe(s), y + r0, count);
         }
     }
 
@@ -333,6 +470,13 @@ struct Simd {
         map(alpha, S.n, [mv, iv](B v) { return exp_safe(v - mv) * iv; });
     }
 
+    // dst[0..n) = src[0..n), src aligned.
+    SARNN_INLINE static void store_run(const T* src, std::size_t n, T* dst) {
+        std::size_t k = 0;
+        for (; k + W <= n; k += W) load_a(src + k).store_unaligned(dst + k);
+        for (; k < n; ++k) dst[k] = src[k];
+    }
+
     // Scores of the W rows at blk (rows of NV whole vectors; rows past count repeat the last one): lane k is
     // S_k·q. W independent FMA chains, one transposing sum.
     template <std::size_t NV>
@@ -381,6 +525,14 @@ struct Simd {
         const std::size_t in_first = S.cap - S.first < S.n ? S.cap - S.first : S.n;
         const T* const seg_base[2] = {S.base + S.first * stride, S.base};
         const std::size_t seg_n[2] = {in_first, S.n - in_first};
+        // alpha: with few enough chunks, each chunk's p_j = exp(e_j - m_c) goes straight to alpha, and the end
+        // only scales chunk c by exp(m_c - m) / l (no second exp per state); otherwise alpha keeps the raw scores
+        // and the end takes exp(e_j - m) / l.
+        constexpr std::size_t kMaxChunks = 64;
+        const bool direct = (seg_n[0] + Chunk - 1) / Chunk + (seg_n[1] + Chunk - 1) / Chunk <= kMaxChunks;
+        T chunk_m[kMaxChunks];
+        std::size_t chunk_end[kMaxChunks];
+        std::size_t chunks = 0;
         for (std::size_t seg = 0; seg < 2; ++seg) {
             for (std::size_t r0 = 0; r0 < seg_n[seg]; r0 += Chunk) {
                 const std::size_t cn = seg_n[seg] - r0 < Chunk ? seg_n[seg] - r0 : Chunk;
@@ -400,12 +552,7 @@ struct Simd {
                     for (std::size_t k = 0; k < W; ++k) p[b0 + k] = k < count ? et[k] : kNegInf;  // exp(-inf) = 0
                     mx = xsimd::max(mx, load_a(p + b0));
                 }
-                {
-                    // alpha keeps the raw scores until the last pass
-                    std::size_t k = 0;
-                    for (; k + W <= cn; k += W) load_a(p + k).store_unaligned(alpha + j + k);
-                    for (; k < cn; ++k) alpha[j + k] = p[k];
-                }
+                if (!direct) store_run(p, cn, alpha + j);
                 alignas(A::alignment()) T mt[W];
                 mx.store_aligned(mt);
                 T bm = mt[0];
@@ -430,6 +577,11 @@ struct Simd {
                     lv += pb;
                 }
                 l += xsimd::hadd(lv);
+                if (direct) {
+                    store_run(p, cn, alpha + j);
+                    chunk_m[chunks] = m;
+                    chunk_end[chunks++] = j + cn;
+                }
                 // pass B: c += Σ_j p_j S_j, over rows still in L1
                 std::size_t k = 0;
                 for (; k + W <= cn; k += W) {
@@ -457,9 +609,19 @@ struct Simd {
             // c = Σ_j exp(e_j - m) S_j / l
             (sum * inv_v).store_aligned(c + u * W);
         }
-        // alpha_j = exp(e_j - m) / l
-        const B mv(m);
-        map(alpha, S.n, [mv, inv_v](B v) { return exp_safe(v - mv) * inv_v; });
+        if (direct) {
+            // alpha_j = exp(e_j - m_c) · exp(m_c - m) / l for the states j of chunk c
+            std::size_t j0 = 0;
+            for (std::size_t ch = 0; ch < chunks; ++ch) {
+                const B f(std::exp(chunk_m[ch] - m) * inv);
+                map(alpha + j0, chunk_end[ch] - j0, [f](B v) { return v * f; });
+                j0 = chunk_end[ch];
+            }
+        } else {
+            // alpha_j = exp(e_j - m) / l
+            const B mv(m);
+            map(alpha, S.n, [mv, inv_v](B v) { return exp_safe(v - mv) * inv_v; });
+        }
     }
 
     static void attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) {
@@ -487,5 +649,6 @@ struct Simd {
 }  // namespace sarnn::simd
 
 #undef SARNN_INLINE
+#undef SARNN_FLAT
 
 #endif
