@@ -11,6 +11,10 @@
 //                     FMA, so its ceiling is multiply and add issued side by side
 //   peak/fma_scalar   scalar FMA (1 lane)          the ceiling of the scalar set on this machine
 //   peak/fma_vec128   (non-x86) 16-byte GCC vector FMA, e.g. NEON
+//   peak/fma_l1_avx512  zmm FMA whose multiplicand is loaded from an L1-resident buffer (16 kB), one load per
+//                     FMA: the ceiling of a kernel that reads each stored value once per multiply-add, as the
+//                     context does (scores: S_j·q; weighted sum: Σ p_j S_j). Not a machine peak: reported
+//                     beside it.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -45,6 +49,33 @@ __attribute__((target("avx512f"))) float fma_avx512(float m0, float k0) {
     }
     __m512 s = a[0];
     for (int i = 1; i < kChains; ++i) s = _mm512_add_ps(s, a[i]);
+    alignas(64) float out[16];
+    _mm512_store_ps(out, s);
+    float t = 0.0f;
+    for (float v : out) t += v;
+    return t;
+}
+
+constexpr int kL1Floats = 4096;  // 16 kB: in L1 on every x86 core of the last decade
+alignas(64) float g_l1[kL1Floats];
+
+__attribute__((target("avx512f"))) float fma_l1_avx512(float m0, float k0) {
+    constexpr int kAcc = 16;                   // accumulators: 16 vectors of the buffer per sweep step
+    constexpr int kVectors = kL1Floats / 16;   // 256
+    constexpr int kSweeps = kReps * kChains / kVectors;
+    static_assert(kSweeps * kVectors == kReps * kChains, "the same FMA count as the other peaks");
+    const __m512 m = _mm512_set1_ps(m0);
+    __m512 a[kAcc];
+    for (int i = 0; i < kAcc; ++i) a[i] = _mm512_set1_ps(k0 * static_cast<float>(i));
+    // each FMA takes its own 64-byte load, sweeping the buffer kSweeps times
+    for (int r = 0; r < kSweeps; ++r) {
+        for (const float* p = g_l1; p != g_l1 + kL1Floats; p += 16 * kAcc) {
+#pragma GCC unroll 16
+            for (int i = 0; i < kAcc; ++i) a[i] = _mm512_fmadd_ps(_mm512_load_ps(p + 16 * i), m, a[i]);
+        }
+    }
+    __m512 s = a[0];
+    for (int i = 1; i < kAcc; ++i) s = _mm512_add_ps(s, a[i]);
     alignas(64) float out[16];
     _mm512_store_ps(out, s);
     float t = 0.0f;
@@ -142,6 +173,10 @@ void add(const char* name, float (*f)(float, float), int lanes, int flops_per_la
 void register_peak() {
 #if SARNN_BENCH_X86
     if (__builtin_cpu_supports("avx512f")) add("peak/fma_avx512", &fma_avx512, 16, 2);
+    if (__builtin_cpu_supports("avx512f")) {
+        for (int i = 0; i < kL1Floats; ++i) g_l1[i] = 1e-3f * static_cast<float>(i % 61);
+        add("peak/fma_l1_avx512", &fma_l1_avx512, 16, 2);
+    }
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) add("peak/fma_avx2", &fma_avx2, 8, 2);
     add("peak/muladd_sse2", &muladd_sse2, 4, 2);  // per lane: one multiply and one add, in separate chains
     if (__builtin_cpu_supports("fma")) add("peak/fma_scalar", &fma_scalar, 1, 2);

@@ -230,9 +230,11 @@ struct Simd {
                 }
                 s += load_a(t);
             }
-            // y = tanh(A·[x; r] + b), W rows at once
-            tanh_safe(s).store_unaligned(y + r0);
+            // y = A·[x; r] + b, W rows at once (tanh below, once all blocks are done)
+            s.store_unaligned(y + r0);
         }
+        // y = tanh(y)
+        for (std::size_t k = 0; k < r0; k += W) tanh_safe(load(y + k)).store_unaligned(y + k);
         return r0;
     }
 
@@ -275,6 +277,17 @@ struct Simd {
         }
     }
 
+    // max(t[0..N)) as a tree (depth log2 N, not a chain of N - 1 dependent compares). NaN-free input.
+    template <std::size_t N>
+    SARNN_INLINE static T lane_max(const T* t) {
+        if constexpr (N == 1) {
+            return t[0];
+        } else {
+            const T a = lane_max<N / 2>(t), b = lane_max<N - N / 2>(t + N / 2);
+            return a > b ? a : b;
+        }
+    }
+
     // y = f(y) for whole vectors, the tail through a padded temporary.
     template <class F>
     static void map(T* y, std::size_t n, F f) {
@@ -304,7 +317,8 @@ struct Simd {
             for (k = W; k + W <= n; k += W) mv = xsimd::max(mv, load(y + k));
             alignas(A::alignment()) T tmp[W];
             mv.store_aligned(tmp);
-            for (T t : tmp) m = t > m ? t : m;
+            const T vm = lane_max<W>(tmp);
+            m = vm > m ? vm : m;
         }
         for (; k < n; ++k) m = y[k] > m ? y[k] : m;
         return m;
@@ -555,8 +569,7 @@ struct Simd {
                 if (!direct) store_run(p, cn, alpha + j);
                 alignas(A::alignment()) T mt[W];
                 mx.store_aligned(mt);
-                T bm = mt[0];
-                for (std::size_t k = 1; k < W; ++k) bm = mt[k] > bm ? mt[k] : bm;
+                const T bm = lane_max<W>(mt);
                 if (bm > m) {
                     if (j > 0) {
                         // the max grew: rescale what was accumulated by exp(m_old - m_new)
