@@ -39,6 +39,17 @@ volatile float g_mul = 0.999f;
 volatile float g_add = 1e-3f;
 
 #if SARNN_BENCH_X86
+// The sum of every lane of a[0..n), so that no chain is dead code.
+__attribute__((target("avx512f"))) float sum_lanes(const __m512* a, int n) {
+    __m512 s = a[0];
+    for (int i = 1; i < n; ++i) s = _mm512_add_ps(s, a[i]);
+    alignas(64) float out[16];
+    _mm512_store_ps(out, s);
+    float t = 0.0f;
+    for (float v : out) t += v;
+    return t;
+}
+
 __attribute__((target("avx512f"))) float fma_avx512(float m0, float k0) {
     const __m512 m = _mm512_set1_ps(m0), k = _mm512_set1_ps(k0);
     __m512 a[kChains];
@@ -47,13 +58,7 @@ __attribute__((target("avx512f"))) float fma_avx512(float m0, float k0) {
 #pragma GCC unroll 12
         for (int i = 0; i < kChains; ++i) a[i] = _mm512_fmadd_ps(a[i], m, k);
     }
-    __m512 s = a[0];
-    for (int i = 1; i < kChains; ++i) s = _mm512_add_ps(s, a[i]);
-    alignas(64) float out[16];
-    _mm512_store_ps(out, s);
-    float t = 0.0f;
-    for (float v : out) t += v;
-    return t;
+    return sum_lanes(a, kChains);
 }
 
 constexpr int kL1Floats = 4096;  // 16 kB: in L1 on every x86 core of the last decade
@@ -74,13 +79,7 @@ __attribute__((target("avx512f"))) float fma_l1_avx512(float m0, float k0) {
             for (int i = 0; i < kAcc; ++i) a[i] = _mm512_fmadd_ps(_mm512_load_ps(p + 16 * i), m, a[i]);
         }
     }
-    __m512 s = a[0];
-    for (int i = 1; i < kAcc; ++i) s = _mm512_add_ps(s, a[i]);
-    alignas(64) float out[16];
-    _mm512_store_ps(out, s);
-    float t = 0.0f;
-    for (float v : out) t += v;
-    return t;
+    return sum_lanes(a, kAcc);
 }
 
 __attribute__((target("avx2,fma"))) float fma_avx2(float m0, float k0) {

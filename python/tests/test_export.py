@@ -7,15 +7,12 @@ import sys
 import tempfile
 import unittest
 
-try:
-    import torch
-    from torch import nn
-except ImportError as e:
-    raise unittest.SkipTest(f"torch not installed: {e}")
-try:
-    import numpy as np
-except ImportError as e:
-    raise unittest.SkipTest(f"numpy not installed: {e}")
+from . import require
+
+require("torch", "numpy")
+import torch  # noqa: E402
+from torch import nn  # noqa: E402
+import numpy as np  # noqa: E402
 
 import sarnn
 from sarnn import ExportError, export_header

@@ -1,14 +1,11 @@
 """sarnn.modules against the plain NumPy references in tests/reference.py, and their properties."""
 import unittest
 
-try:
-    import torch
-except ImportError as e:
-    raise unittest.SkipTest(f"torch not installed: {e}")
-try:
-    import numpy as np
-except ImportError as e:
-    raise unittest.SkipTest(f"numpy not installed: {e}")
+from . import require
+
+require("torch", "numpy")
+import torch  # noqa: E402
+import numpy as np  # noqa: E402
 
 import sarnn
 from sarnn.aligns import ALIGNS, make_align
