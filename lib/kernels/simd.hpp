@@ -626,7 +626,7 @@ struct Simd {
             // alpha_j = exp(e_j - m_c) · exp(m_c - m) / l for the states j of chunk c
             std::size_t j0 = 0;
             for (std::size_t ch = 0; ch < chunks; ++ch) {
-                const B f(std::exp(chunk_m[ch] - m) * inv);
+                const B f(chunk_m[ch] == m ? inv : std::exp(chunk_m[ch] - m) * inv);
                 map(alpha + j0, chunk_end[ch] - j0, [f](B v) { return v * f; });
                 j0 = chunk_end[ch];
             }
