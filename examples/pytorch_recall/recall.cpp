@@ -1,0 +1,114 @@
+// examples/pytorch_recall/recall.cpp: the recall model trained in PyTorch (train.py) and exported by
+// `python3 -m sarnn.export`, run by sarnn. The same source builds for the host (sarnn_recall) and for the
+// Cortex-M presets (sarnn_recall_firmware.elf, under qemu-system-arm with semihosting).
+//
+// For each test sequence of recall_data.hpp: reset(), step() through the 40 inputs, readout of the last
+// context c_T, argmax. Compares the logits with PyTorch's (within logit_tolerance) and the predicted token
+// with PyTorch's; also runs the exported header's self_check() and validate() of the weights. Prints one
+// line per sequence and "N passed, N failed"; exit status 0 only when nothing failed. No heap: the model is
+// a static object (its memory of 40 states in RAM), the weights and the test set are constexpr (flash).
+#include <cstddef>
+#include <cstdio>
+
+#include <sarnn/sarnn.hpp>
+
+#include "recall_data.hpp"   // train.py: the readout, the test sequences, PyTorch's logits and predictions
+#include "recall_model.hpp"  // python3 -m sarnn.export: Model, params, align_params, self_check()
+
+#ifndef SARNN_RECALL_TARGET
+#define SARNN_RECALL_TARGET "host"
+#endif
+
+namespace {
+
+using recall_data::hidden_size;
+using recall_data::seq_len;
+using recall_data::vocab;
+static_assert(recall_model::in_size == recall_data::in_size && recall_model::hidden_size == hidden_size,
+              "recall_model.hpp and recall_data.hpp come from different models");
+static_assert(recall_model::capacity >= seq_len, "a whole sequence must fit the Bounded memory (--capacity)");
+
+recall_model::Model g_model{recall_model::params, recall_model::align_params};
+
+int g_passed = 0;
+int g_failed = 0;
+
+bool check(bool ok, const char* what) {
+    if (ok) {
+        ++g_passed;
+    } else {
+        ++g_failed;
+        std::printf("FAIL %s\n", what);
+    }
+    return ok;
+}
+
+/// One sequence from reset(); logits = readout_W c_T + readout_b. Returns the first status that is not ok.
+sarnn::Status predict(const float (&x)[seq_len][recall_data::in_size], float (&logits)[vocab]) {
+    g_model.reset();
+    for (std::size_t t = 0; t < seq_len; ++t) {
+        const sarnn::Status s = g_model.step(x[t]);
+        if (s != sarnn::Status::ok) return s;
+    }
+    const sarnn::View<float> c = g_model.context();
+    for (std::size_t v = 0; v < vocab; ++v) {
+        float sum = recall_data::readout_b[v];
+        for (std::size_t k = 0; k < hidden_size; ++k) sum += recall_data::readout_W[v][k] * c[k];
+        logits[v] = sum;
+    }
+    return sarnn::Status::ok;
+}
+
+int argmax(const float (&v)[vocab]) {
+    std::size_t best = 0;
+    for (std::size_t k = 1; k < vocab; ++k)
+        if (v[k] > v[best]) best = k;
+    return static_cast<int>(best);
+}
+
+double percent(float fraction) { return 100.0 * static_cast<double>(fraction); }
+
+}  // namespace
+
+int main() {
+    std::printf("pytorch_recall on %s: SelfAttentionRnn<float, In %u, Hidden %u, Capacity %u, BilinearAlign>, "
+                "kernels %s, RAM sizeof(model) %u bytes\n",
+                SARNN_RECALL_TARGET, static_cast<unsigned>(recall_model::in_size),
+                static_cast<unsigned>(hidden_size), static_cast<unsigned>(recall_model::capacity),
+                sarnn::arch_name(sarnn::active_arch()), static_cast<unsigned>(sizeof(g_model)));
+    std::printf("PyTorch test accuracy (train.py --seed %u): SimpleRNN %.1f %%, SelfAttentionRNN %.1f %%\n",
+                recall_data::train_seed, percent(recall_data::accuracy_simple_rnn),
+                percent(recall_data::accuracy_attention));
+    // At boot: the weights are finite, and the model reproduces the exporter's golden run.
+    check(sarnn::validate(recall_model::params).status == sarnn::Status::ok &&
+              sarnn::validate(recall_model::align_params).status == sarnn::Status::ok,
+          "validate(): the weights are finite");
+    check(recall_model::self_check(g_model), "self_check(): the golden run of recall_model.hpp");
+
+    int same = 0;
+    int correct = 0;
+    for (std::size_t i = 0; i < recall_data::test_count; ++i) {
+        float logits[vocab];
+        const sarnn::Status s = predict(recall_data::test_x[i], logits);
+        float worst = 0.0f;
+        for (std::size_t v = 0; v < vocab; ++v) {
+            const float d = logits[v] - recall_data::test_logits[i][v];
+            const float ad = d < 0.0f ? -d : d;
+            if (!(ad <= worst)) worst = ad;  // NaN sticks
+        }
+        const int pred = argmax(logits);
+        const bool ok = s == sarnn::Status::ok && pred == recall_data::test_pytorch[i] &&
+                        worst <= recall_data::logit_tolerance;
+        same += pred == recall_data::test_pytorch[i];
+        correct += pred == recall_data::test_key[i];
+        std::printf("seq %2u  key %d  pytorch %d  sarnn %d  max|dlogit| %.1e  %s\n", static_cast<unsigned>(i),
+                    recall_data::test_key[i], recall_data::test_pytorch[i], pred, static_cast<double>(worst),
+                    ok ? "ok" : "MISMATCH");
+        check(ok, "prediction and logits equal PyTorch's");
+    }
+    std::printf("predictions: %d of %u equal PyTorch's, %d of %u correct\n", same,
+                static_cast<unsigned>(recall_data::test_count), correct,
+                static_cast<unsigned>(recall_data::test_count));
+    std::printf("%d passed, %d failed\n", g_passed, g_failed);
+    return g_failed == 0 ? 0 : 1;
+}

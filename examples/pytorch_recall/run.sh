@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# examples/pytorch_recall/run.sh: the whole example by hand, in about a minute on 2 cores:
+#   1. train.py trains a SimpleRNN and a SelfAttentionRNN in PyTorch (prints both accuracies)
+#   2. python3 -m sarnn.export writes the attention model as a C++ header
+#   3. the host: the library (cmake), then recall.cpp compiled with g++ against it, and run
+#   4. the firmware, when arm-none-eabi-g++, picolibc and qemu-system-arm are there (scripts/deps cross
+#      firmware): the same recall.cpp for the Cortex-M4F, run under qemu-system-arm
+#   5. the predictions side by side: PyTorch, sarnn on the host, sarnn on the Cortex-M4F
+# Everything goes to build/pytorch_recall (OUT=... for another folder). SEED=n trains with another seed.
+# Exit status 0 only when every prediction equals PyTorch's.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+out=${OUT:-$root/build/pytorch_recall}
+seed=${SEED:-0}
+py=${PYTHON:-/usr/bin/python3}   # Debian's python3 with python3-torch (scripts/deps python)
+start=$SECONDS
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+if ! "$py" -c 'import torch, numpy' 2>/dev/null; then
+  echo "run.sh: $py cannot import torch and numpy (scripts/deps python installs python3-torch)" >&2
+  exit 1
+fi
+say() { printf '\n== %s (t = %d s)\n' "$*" $((SECONDS - start)); }
+
+say "1. train in PyTorch: $py examples/pytorch_recall/train.py --seed $seed"
+"$py" "$here/train.py" --out-dir "$out" --seed "$seed"
+
+say "2. export: python3 -m sarnn.export recall_attention.pt --name recall_model --capacity 40"
+PYTHONPATH="$root/python" PYTHONDONTWRITEBYTECODE=1 "$py" -m sarnn.export "$out/recall_attention.pt" \
+  --name recall_model --out "$out/recall_model.hpp" --capacity 40 --dtype float
+
+say "3. host: libsarnn.a (cmake), g++ recall.cpp, run"
+cmake -S "$root" -B "$out/lib-host" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSARNN_BUILD_TESTS=OFF \
+  -DSARNN_BUILD_BENCHMARKS=OFF -DSARNN_BUILD_NOEXCEPT_CHECK=OFF -DSARNN_INSTALL=OFF >"$out/lib-host.log"
+cmake --build "$out/lib-host" --target sarnn -j 2 >>"$out/lib-host.log"
+(set -x; g++ -std=c++17 -O2 -I "$root/include" -I "$out/lib-host/include" -I "$out" "$here/recall.cpp" \
+  "$out/lib-host/libsarnn.a" -o "$out/recall")
+"$out/recall" | tee "$out/host.txt"
+
+firmware=""
+if command -v arm-none-eabi-g++ >/dev/null && command -v qemu-system-arm >/dev/null &&
+   [[ -d /usr/lib/picolibc/arm-none-eabi ]]; then
+  say "4. firmware: the same recall.cpp for the Cortex-M4F (preset cortex-m4), under qemu-system-arm"
+  # SARNN_RECALL_GENERATED: use the headers of steps 1-2 instead of training again at build time
+  (cd "$root" && cmake --preset cortex-m4 -B "$out/cortex-m4" -DSARNN_RECALL_GENERATED="$out") >"$out/cortex-m4.log"
+  cmake --build "$out/cortex-m4" --target sarnn_recall_firmware -j 2 >>"$out/cortex-m4.log"
+  elf=$out/cortex-m4/examples/pytorch_recall/sarnn_recall_firmware.elf
+  arm-none-eabi-size "$elf"
+  qemu=(qemu-system-arm -M mps2-an386 -nographic -monitor none -semihosting-config "enable=on,target=native" -kernel)
+  echo "+ ${qemu[*]} $elf"
+  "${qemu[@]}" "$elf" 2>&1 | tee "$out/firmware.txt"   # semihosting writes to qemu's stderr
+  firmware=$out/firmware.txt
+else
+  say "4. firmware: skipped (no arm-none-eabi-g++, picolibc or qemu-system-arm: scripts/deps cross firmware)"
+fi
+
+say "5. the predictions side by side"
+grep '^PyTorch test accuracy' "$out/host.txt"
+host_kernels=$(sed -n 's/.*kernels \([a-z0-9_]*\),.*/\1/p' "$out/host.txt")
+if [[ -n $firmware ]]; then
+  paste <(grep '^seq' "$out/host.txt") <(grep '^seq' "$firmware") |
+    awk -v k="$host_kernels" 'BEGIN { printf "%3s %4s %8s %20s %23s\n", "seq", "key", "PyTorch", "sarnn host (" k ")",
+                                      "sarnn Cortex-M4 (qemu)" }
+                              { printf "%3s %4s %8s %20s %23s\n", $2, $4, $6, $8, $19 }'
+else
+  grep '^seq' "$out/host.txt" |
+    awk -v k="$host_kernels" 'BEGIN { printf "%3s %4s %8s %20s\n", "seq", "key", "PyTorch", "sarnn host (" k ")" }
+                              { printf "%3s %4s %8s %20s\n", $2, $4, $6, $8 }'
+fi
+echo "run.sh: done in $((SECONDS - start)) s"

@@ -1,0 +1,213 @@
+"""examples/pytorch_recall/train.py: train a SimpleRNN and a SelfAttentionRNN on a recall task, save the
+attention model for the exporter and write the readout and a test set as a C++ header.
+
+The task: a sequence of SEQ_LEN steps. Step 1 holds the key, a token from a vocabulary of VOCAB (one-hot)
+with the key marker set; steps 2..SEQ_LEN-1 hold random tokens of the same vocabulary (distractors); the
+last step holds only the query marker. The answer is the key. Input per step (In = VOCAB + 2):
+[one-hot token (VOCAB) | key marker | query marker].
+
+Both models get the same budget (STEPS Adam steps of BATCH fresh sequences) and a linear readout of VOCAB
+logits: from h_T for the SimpleRNN, from the context c_T (model.context() in C++) for the attention model.
+
+Writes into --out-dir:
+    recall_attention.pt   the attention model, sarnn.save() format (for `python3 -m sarnn.export`)
+    recall_data.hpp       the readout (W, b), TESTS test sequences, PyTorch's logits and predictions for them
+                          (float64, from the weights as exported to float), the two test accuracies
+Prints both accuracies; exits with status 1 if the attention model did not learn the task (or the
+SimpleRNN did: the example would then show nothing).
+
+    /usr/bin/python3 examples/pytorch_recall/train.py --out-dir /tmp/recall [--seed 0]
+"""
+import argparse
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))  # sarnn's Python package, from the source tree
+
+import torch  # noqa: E402
+from torch import nn  # noqa: E402
+
+import sarnn  # noqa: E402
+from sarnn.header import literal  # noqa: E402  (exact hex-float literals, as the exporter writes them)
+
+VOCAB = 8          # key tokens 0..7: chance is 12.5 %
+SEQ_LEN = 40       # key, 38 distractors, query; also the capacity of the exported Bounded memory
+HIDDEN = 16
+ALIGN = "bilinear"  # e_ij = h_j^T W h_i (sarnn::BilinearAlign); see the README for dot
+STEPS = 500
+BATCH = 64
+LR = 1e-2
+EVAL = 1000        # sequences for the test accuracy
+TESTS = 20         # sequences written to the header
+IN = VOCAB + 2
+LOGIT_TOLERANCE = 1e-4
+
+
+def sequences(n, generator):
+    """(x, key): x (n, SEQ_LEN, IN) float32, key (n,) int64."""
+    tokens = torch.randint(0, VOCAB, (n, SEQ_LEN - 1), generator=generator)
+    x = torch.zeros(n, SEQ_LEN, IN)
+    x[:, : SEQ_LEN - 1, :VOCAB] = nn.functional.one_hot(tokens, VOCAB).float()
+    x[:, 0, VOCAB] = 1.0             # key marker
+    x[:, SEQ_LEN - 1, VOCAB + 1] = 1.0  # query marker
+    return x, tokens[:, 0]
+
+
+class Recall(nn.Module):
+    """A sarnn module and a linear readout of the last step's `emit` vector."""
+
+    def __init__(self, rnn, emit):
+        super().__init__()
+        self.rnn, self.emit = rnn, emit
+        self.readout = nn.Linear(rnn.hidden, VOCAB)
+
+    def forward(self, x):
+        return self.readout(self.rnn(x, emit=self.emit)[:, -1])
+
+
+def train(net, seed):
+    """STEPS Adam steps on fresh batches (their generator seeded with seed + 1); returns the last loss."""
+    data = torch.Generator().manual_seed(seed + 1)
+    opt = torch.optim.Adam(net.parameters(), lr=LR)
+    for _ in range(STEPS):
+        x, key = sequences(BATCH, data)
+        loss = nn.functional.cross_entropy(net(x), key)
+        opt.zero_grad()
+        loss.backward()
+        nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+        opt.step()
+    return loss.item()
+
+
+def accuracy(net, x, key):
+    """The fraction of sequences whose argmax logit is the key."""
+    with torch.no_grad():
+        return (net(x).argmax(-1) == key).float().mean().item()
+
+
+def braced(values, indent):
+    """Initializer lines of a nested list of floats, one innermost row per line (wrapped under 120 columns)."""
+    if isinstance(values[0], list):
+        return [indent + "{", *[line for row in values for line in braced(row, indent + "    ")], indent + "},"]
+    lines, line = [], indent + "{"
+    for i, item in enumerate(literal(v, "float") for v in values):
+        piece = item + ("," if i + 1 < len(values) else "},")
+        if len(line) + len(piece) + 1 > 119:
+            lines.append(line)
+            line = indent + " " + piece
+        else:
+            line += ("" if line.endswith("{") else " ") + piece
+    return lines + [line]
+
+
+def array(name, extents, values, comment):
+    """`inline constexpr float name[..] = {..};` with a /// comment."""
+    decl = f"inline constexpr float {name}{''.join(f'[{e}]' for e in extents)} = "
+    if isinstance(values[0], list):
+        body = [line for row in values for line in braced(row, "    ")]
+        body[-1] = body[-1][:-1]  # no comma after the last row
+        return [f"/// {comment}", decl + "{", *body, "};"]
+    lines = braced(values, "    ")
+    if len(decl) + len(lines[0]) - 4 <= 119 and len(lines) == 1:
+        return [f"/// {comment}", decl + lines[0][4:-1] + ";"]
+    return [f"/// {comment}", decl.rstrip(), *lines[:-1], lines[-1][:-1] + ";"]
+
+
+def write_header(path, seed, net, x, key, logits, acc_simple, acc_attention):
+    """recall_data.hpp: the readout of `net`, the test sequences x with their keys, PyTorch's logits."""
+    pred = logits.argmax(-1)
+    top2 = logits.topk(2, -1).values
+    ints = lambda t: "{" + ", ".join(str(int(v)) for v in t) + "}"  # noqa: E731
+    lines = [
+        f"// recall_data.hpp: generated by examples/pytorch_recall/train.py --seed {seed}. Do not edit.",
+        "// The readout trained with the model of recall_model.hpp, test sequences and PyTorch's answers for them.",
+        "#ifndef RECALL_DATA_HPP",
+        "#define RECALL_DATA_HPP",
+        "#include <cstddef>",
+        "namespace recall_data {",
+        f"inline constexpr unsigned train_seed = {seed};",
+        f"inline constexpr std::size_t vocab = {VOCAB};        // key tokens 0..{VOCAB - 1}",
+        f"inline constexpr std::size_t seq_len = {SEQ_LEN};     // key, {SEQ_LEN - 2} distractors, query",
+        f"inline constexpr std::size_t in_size = {IN};     // [one-hot token | key marker | query marker]",
+        f"inline constexpr std::size_t hidden_size = {HIDDEN};",
+        "// PyTorch test accuracies on " + str(EVAL) + " fresh sequences (same training budget for both)",
+        f"inline constexpr float accuracy_simple_rnn = {literal(acc_simple, 'float')};     // {acc_simple:.3f}",
+        f"inline constexpr float accuracy_attention = {literal(acc_attention, 'float')};  // {acc_attention:.3f}",
+    ]
+    lines += array("readout_W", (VOCAB, HIDDEN), net.readout.weight.tolist(),
+                   "The readout: logits = readout_W c_T + readout_b, c_T = model.context() after the last step")
+    lines += array("readout_b", (VOCAB,), net.readout.bias.tolist(), "The readout's bias")
+    lines += [f"inline constexpr std::size_t test_count = {len(key)};"]
+    lines += array("test_x", (len(key), SEQ_LEN, IN), x.tolist(), "The test sequences, as step() takes them")
+    lines += [
+        "/// The key of each test sequence (the right answer)",
+        f"inline constexpr int test_key[test_count] = {ints(key)};",
+        "/// PyTorch's prediction for each (argmax of test_logits)",
+        f"inline constexpr int test_pytorch[test_count] = {ints(pred)};",
+    ]
+    lines += array("test_logits", (len(key), VOCAB), logits.tolist(),
+                   "PyTorch's logits (float64 with the exported float weights, rounded to float);\n/// "
+                   f"smallest margin top-1 minus top-2: {float((top2[:, 0] - top2[:, 1]).min()):.3g}")
+    lines += [
+        "/// Largest |logit - test_logits| accepted from the C++ model",
+        f"inline constexpr float logit_tolerance = {literal(LOGIT_TOLERANCE, 'float')};  // {LOGIT_TOLERANCE:g}",
+        "}  // namespace recall_data",
+        "#endif",
+    ]
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+        f.write("\n".join(lines) + "\n")
+    os.replace(tmp, path)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--out-dir", default=".", help="where recall_attention.pt and recall_data.hpp go (default .)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the weights and the training data (default 0)")
+    args = p.parse_args()
+    os.makedirs(args.out_dir, exist_ok=True)
+    # One thread: the tensors are tiny (64 x 16), and two threads that spin in OpenMP barriers run many
+    # times slower when the other core is busy (a parallel build).
+    torch.set_num_threads(1)
+    torch.use_deterministic_algorithms(True)
+    t0 = time.time()
+
+    test = torch.Generator().manual_seed(1_000_003)  # the same test set for every seed
+    x_eval, key_eval = sequences(EVAL, test)
+    results = {}
+    for label, rnn, emit in (("SimpleRNN", sarnn.SimpleRNN(IN, HIDDEN), "hidden"),
+                             ("SelfAttentionRNN", sarnn.SelfAttentionRNN(IN, HIDDEN, align=ALIGN), "context")):
+        torch.manual_seed(args.seed)  # the initial weights: readout, then the recurrent model
+        net = Recall(rnn, emit)
+        net.rnn.reset_parameters()
+        loss = train(net, args.seed)
+        results[label] = (net, accuracy(net, x_eval, key_eval))
+        print(f"{label:17s} ({HIDDEN} hidden, {STEPS} steps of {BATCH}): loss {loss:.3f}, "
+              f"test accuracy {100 * results[label][1]:5.1f} % (chance {100 / VOCAB:.1f} %)", flush=True)
+    net, acc_attention = results["SelfAttentionRNN"]
+    acc_simple = results["SimpleRNN"][1]
+
+    sarnn.save(net.rnn, os.path.join(args.out_dir, "recall_attention.pt"))
+    # PyTorch's answers for the test sequences: float64, with the weights as the header holds them (float).
+    ref = Recall(sarnn.from_config(net.rnn.config()), "context").double()
+    ref.load_state_dict({k: v.float().double() for k, v in net.state_dict().items()})
+    x_test, key_test = sequences(TESTS, torch.Generator().manual_seed(2024 + args.seed))
+    key_test = torch.arange(TESTS) % VOCAB  # every token in turn as the key, distractors at random
+    x_test[:, 0, :VOCAB] = nn.functional.one_hot(key_test, VOCAB).float()
+    with torch.no_grad():
+        logits = ref(x_test.double())
+    write_header(os.path.join(args.out_dir, "recall_data.hpp"), args.seed, net, x_test, key_test, logits,
+                 acc_simple, acc_attention)
+    print(f"wrote {args.out_dir}/recall_attention.pt and recall_data.hpp ({TESTS} test sequences) "
+          f"in {time.time() - t0:.1f} s")
+    if acc_attention < 0.95 or acc_simple > 0.5:
+        print(f"train.py: expected the attention model >= 95 % and the SimpleRNN near chance, got "
+              f"{100 * acc_attention:.1f} % and {100 * acc_simple:.1f} %", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
