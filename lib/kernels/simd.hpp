@@ -114,10 +114,6 @@ struct Simd {
         return row_sums(acc);
     }
 
-    // The widest rows (in whole vectors) that the register-resident paths below take; longer rows take the
-    // generic loops.
-    static constexpr std::size_t kMaxFixed = 8;
-
     // y[r0..r0+count) = lanes of s (an unaligned destination may not take a full vector store).
     SARNN_INLINE static void store_rows(B s, T* y, std::size_t count) {
         alignas(A::alignment()) T tmp[W];
@@ -141,7 +137,8 @@ struct Simd {
         return r0;
     }
 
-    // y (+)= M·v, W rows at once.
+    // y (+)= M·v, W rows at once: rows of 1 to 8 whole vectors (plus a tail) with v in registers, longer ones
+    // through the generic loop.
     template <bool Add>
     SARNN_FLAT static void gemv_impl(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y) {
         std::size_t r0 = 0;
@@ -238,6 +235,8 @@ struct Simd {
         return r0;
     }
 
+    // y = tanh(A·[x; r] + b): rows of 1 to 8 whole vectors (plus a tail) with [x; r] in registers, longer ones
+    // through the generic loop; the last rows % W rows as a partial block.
     SARNN_FLAT static void affine_tanh(const T* Am, const T* b, std::size_t rows, const T* x, std::size_t nx,
                                        const T* r, std::size_t nr, T* y) {
         const std::size_t ld = nx + nr;
