@@ -21,6 +21,17 @@
 // otherwise call xsimd::haddp out of line, and the W accumulators then go through the stack (seen: gemv for 64
 // rows of 96 columns 1.5x slower). Not inlined into its caller, so that each stays one compact function.
 #define SARNN_FLAT __attribute__((flatten, noinline))
+// Loops over the W rows of a block are unrolled, so that the W accumulators stay in registers.
+#define SARNN_PRAGMA(x) _Pragma(#x)
+#define SARNN_UNROLL(n) SARNN_PRAGMA(GCC unroll n)
+// Sanitizer builds only check the code: there, flattening and unrolling multiply GCC's compile time of an arch
+// file (x86_avx512.cpp: over 5 minutes), so neither is done.
+#if defined(__SANITIZE_ADDRESS__)
+#undef SARNN_FLAT
+#undef SARNN_UNROLL
+#define SARNN_FLAT __attribute__((noinline))
+#define SARNN_UNROLL(n)
+#endif
 
 namespace sarnn::simd {
 // internal linkage: each arch TU keeps its own copies, so no inline function crosses arches
@@ -54,7 +65,7 @@ struct Simd {
     SARNN_INLINE static void full_block_dots(const T* first, std::size_t ld, const T* v, std::size_t cols, B* acc) {
         for (std::size_t j = 0; j + W <= cols; j += W) {
             const B vj = load(v + j);
-#pragma GCC unroll 16
+            SARNN_UNROLL(16)
             for (std::size_t k = 0; k < W; ++k) acc[k] = xsimd::fma(load(first + k * ld + j), vj, acc[k]);
         }
     }
@@ -104,11 +115,11 @@ struct Simd {
     template <std::size_t NV>
     SARNN_INLINE static B block_dot_fixed(const T* first, std::size_t ld, const B* vv) {
         B acc[W];
-#pragma GCC unroll 16
+        SARNN_UNROLL(16)
         for (std::size_t k = 0; k < W; ++k) {
             const T* row = first + k * ld;
             acc[k] = load(row) * vv[0];
-#pragma GCC unroll 8
+            SARNN_UNROLL(8)
             for (std::size_t u = 1; u < NV; ++u) acc[k] = xsimd::fma(load(row + u * W), vv[u], acc[k]);
         }
         return row_sums(acc);
@@ -452,7 +463,7 @@ struct Simd {
             for (auto& a : acc) a = B(T(0));
             for (std::size_t v = 0; v < stride; v += W) {
                 const B qv = load_a(q + v);
-#pragma GCC unroll 16
+                SARNN_UNROLL(16)
                 for (std::size_t k = 0; k < W; ++k) acc[k] = xsimd::fma(load_a(row[k] + v), qv, acc[k]);
             }
             alignas(A::alignment()) T e[W];
@@ -497,7 +508,7 @@ struct Simd {
         constexpr std::size_t stride = NV * W;
         B acc[W];
         if (count == W) {
-#pragma GCC unroll 16
+            SARNN_UNROLL(16)
             for (std::size_t k = 0; k < W; ++k) {
                 acc[k] = load_a(blk + k * stride) * qv[0];
                 for (std::size_t u = 1; u < NV; ++u) acc[k] = xsimd::fma(load_a(blk + k * stride + u * W), qv[u], acc[k]);
@@ -598,7 +609,7 @@ struct Simd {
                 std::size_t k = 0;
                 for (; k + W <= cn; k += W) {
                     const T* blk = chunk + k * stride;
-#pragma GCC unroll 16
+                    SARNN_UNROLL(16)
                     for (std::size_t t = 0; t < W; ++t) {
                         const B pk(p[k + t]);
                         for (std::size_t u = 0; u < NV; ++u)
@@ -662,5 +673,7 @@ struct Simd {
 
 #undef SARNN_INLINE
 #undef SARNN_FLAT
+#undef SARNN_UNROLL
+#undef SARNN_PRAGMA
 
 #endif
