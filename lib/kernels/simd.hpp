@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <type_traits>
 
 #include <xsimd/xsimd.hpp>
 
@@ -125,6 +126,23 @@ struct Simd {
         return row_sums(acc);
     }
 
+    // Rows of nv whole vectors, 1 <= nv <= 8, take the paths with nv known at compile time:
+    // f(std::integral_constant<std::size_t, nv>{}), and true. Other widths: false (the caller's generic path).
+    template <class F>
+    SARNN_INLINE static bool with_fixed_width(std::size_t nv, F f) {
+        switch (nv) {
+        case 1: f(std::integral_constant<std::size_t, 1>{}); return true;
+        case 2: f(std::integral_constant<std::size_t, 2>{}); return true;
+        case 3: f(std::integral_constant<std::size_t, 3>{}); return true;
+        case 4: f(std::integral_constant<std::size_t, 4>{}); return true;
+        case 5: f(std::integral_constant<std::size_t, 5>{}); return true;
+        case 6: f(std::integral_constant<std::size_t, 6>{}); return true;
+        case 7: f(std::integral_constant<std::size_t, 7>{}); return true;
+        case 8: f(std::integral_constant<std::size_t, 8>{}); return true;
+        default: return false;
+        }
+    }
+
     // y[r0..r0+count) = lanes of s (an unaligned destination may not take a full vector store).
     SARNN_INLINE static void store_rows(B s, T* y, std::size_t count) {
         alignas(A::alignment()) T tmp[W];
@@ -153,16 +171,10 @@ struct Simd {
     template <bool Add>
     SARNN_FLAT static void gemv_impl(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y) {
         std::size_t r0 = 0;
-        switch (cols / W) {
-        case 1: r0 = gemv_fixed<Add, 1>(M, rows, cols, ld, v, y); break;
-        case 2: r0 = gemv_fixed<Add, 2>(M, rows, cols, ld, v, y); break;
-        case 3: r0 = gemv_fixed<Add, 3>(M, rows, cols, ld, v, y); break;
-        case 4: r0 = gemv_fixed<Add, 4>(M, rows, cols, ld, v, y); break;
-        case 5: r0 = gemv_fixed<Add, 5>(M, rows, cols, ld, v, y); break;
-        case 6: r0 = gemv_fixed<Add, 6>(M, rows, cols, ld, v, y); break;
-        case 7: r0 = gemv_fixed<Add, 7>(M, rows, cols, ld, v, y); break;
-        case 8: r0 = gemv_fixed<Add, 8>(M, rows, cols, ld, v, y); break;
-        default:
+        const bool fixed = with_fixed_width(cols / W, [&](auto nv) {
+            r0 = gemv_fixed<Add, decltype(nv)::value>(M, rows, cols, ld, v, y);
+        });
+        if (!fixed) {
             for (; r0 + W <= rows; r0 += W) {
                 B s = block_dot(M + r0 * ld, ld, v, cols);
                 if (Add) s += load(y + r0);
@@ -252,18 +264,9 @@ struct Simd {
                                        const T* r, std::size_t nr, T* y) {
         const std::size_t ld = nx + nr;
         std::size_t r0 = 0;
-        switch (ld / W) {
-        case 0: break;
-        case 1: r0 = affine_tanh_fixed<1>(Am, b, rows, x, nx, r, nr, y); break;
-        case 2: r0 = affine_tanh_fixed<2>(Am, b, rows, x, nx, r, nr, y); break;
-        case 3: r0 = affine_tanh_fixed<3>(Am, b, rows, x, nx, r, nr, y); break;
-        case 4: r0 = affine_tanh_fixed<4>(Am, b, rows, x, nx, r, nr, y); break;
-        case 5: r0 = affine_tanh_fixed<5>(Am, b, rows, x, nx, r, nr, y); break;
-        case 6: r0 = affine_tanh_fixed<6>(Am, b, rows, x, nx, r, nr, y); break;
-        case 7: r0 = affine_tanh_fixed<7>(Am, b, rows, x, nx, r, nr, y); break;
-        case 8: r0 = affine_tanh_fixed<8>(Am, b, rows, x, nx, r, nr, y); break;
-        default: break;
-        }
+        with_fixed_width(ld / W, [&](auto nv) {
+            r0 = affine_tanh_fixed<decltype(nv)::value>(Am, b, rows, x, nx, r, nr, y);
+        });
         for (; r0 + W <= rows; r0 += W) {
             const T* first = Am + r0 * ld;
             B acc[W];
@@ -648,17 +651,10 @@ struct Simd {
     }
 
     static void attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) {
-        switch (S.stride / W) {
-        case 1: return attend_fixed<1>(S, q, scale, alpha, c);
-        case 2: return attend_fixed<2>(S, q, scale, alpha, c);
-        case 3: return attend_fixed<3>(S, q, scale, alpha, c);
-        case 4: return attend_fixed<4>(S, q, scale, alpha, c);
-        case 5: return attend_fixed<5>(S, q, scale, alpha, c);
-        case 6: return attend_fixed<6>(S, q, scale, alpha, c);
-        case 7: return attend_fixed<7>(S, q, scale, alpha, c);
-        case 8: return attend_fixed<8>(S, q, scale, alpha, c);
-        default: return attend_dot_any(S, q, scale, alpha, c);
-        }
+        const bool fixed = with_fixed_width(S.stride / W, [&](auto nv) {
+            attend_fixed<decltype(nv)::value>(S, q, scale, alpha, c);
+        });
+        if (!fixed) attend_dot_any(S, q, scale, alpha, c);
     }
 
     static constexpr Kernels<T> table(Arch arch) {
