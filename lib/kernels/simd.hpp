@@ -172,7 +172,7 @@ struct Simd {
     SARNN_FLAT static void gemv_impl(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y) {
         std::size_t r0 = 0;
         const bool fixed = with_fixed_width(cols / W, [&](auto nv) {
-            r0 = gemv_fixed<Add, decltype(nv)::value>(M, rows, cols, ld, v, y);
+            r0 = gemv_fixed<Add, nv()>(M, rows, cols, ld, v, y);
         });
         if (!fixed) {
             for (; r0 + W <= rows; r0 += W) {
@@ -265,7 +265,7 @@ struct Simd {
         const std::size_t ld = nx + nr;
         std::size_t r0 = 0;
         with_fixed_width(ld / W, [&](auto nv) {
-            r0 = affine_tanh_fixed<decltype(nv)::value>(Am, b, rows, x, nx, r, nr, y);
+            r0 = affine_tanh_fixed<nv()>(Am, b, rows, x, nx, r, nr, y);
         });
         for (; r0 + W <= rows; r0 += W) {
             const T* first = Am + r0 * ld;
@@ -652,7 +652,7 @@ struct Simd {
 
     static void attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) {
         const bool fixed = with_fixed_width(S.stride / W, [&](auto nv) {
-            attend_fixed<decltype(nv)::value>(S, q, scale, alpha, c);
+            attend_fixed<nv()>(S, q, scale, alpha, c);
         });
         if (!fixed) attend_dot_any(S, q, scale, alpha, c);
     }
