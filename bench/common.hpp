@@ -126,7 +126,7 @@ bool verify_attn(const std::vector<Variant>& vs);
 void register_attn(const std::vector<Variant>& vs);
 
 // ---- bench_window.cpp: the Window memory once full ------------------------------------------------------------
-bool verify_window(const std::vector<Variant>& vs);
+bool verify_window(const std::vector<Variant>& vs, bool smallest_only = false);
 void register_window(const std::vector<Variant>& vs);
 
 // ---- bench_peak.cpp ------------------------------------------------------------------------------------------
