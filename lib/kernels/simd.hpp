@@ -126,9 +126,10 @@ struct Simd {
         return row_sums(acc);
     }
 
-    // Rows of nv whole vectors, 1 <= nv <= 8, take the paths with nv known at compile time:
-    // f(std::integral_constant<std::size_t, nv>{}), and true. Other widths: false (the caller's generic path).
-    template <class F>
+    // Rows of nv whole vectors, 1 <= nv <= 8 or one of the Extra widths a kernel asks for, take the paths with nv
+    // known at compile time: f(std::integral_constant<std::size_t, nv>{}), and true. Other widths: false (the
+    // caller's generic path).
+    template <std::size_t... Extra, class F>
     SARNN_INLINE static bool with_fixed_width(std::size_t nv, F f) {
         switch (nv) {
         case 1: f(std::integral_constant<std::size_t, 1>{}); return true;
@@ -139,7 +140,7 @@ struct Simd {
         case 6: f(std::integral_constant<std::size_t, 6>{}); return true;
         case 7: f(std::integral_constant<std::size_t, 7>{}); return true;
         case 8: f(std::integral_constant<std::size_t, 8>{}); return true;
-        default: return false;
+        default: return ((nv == Extra && (f(std::integral_constant<std::size_t, Extra>{}), true)) || ...);
         }
     }
 
@@ -651,14 +652,12 @@ struct Simd {
     }
 
     static void attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) {
-        const bool fixed = with_fixed_width(S.stride / W, [&](auto nv) {
+        // Also rows of 16 vectors (Hidden = 128 on AVX2, 64 on SSE2 and NEON): faster with q partly read from L1
+        // (more vectors than registers), 1.7-2x the generic path as measured. 32 vectors: slower, generic path.
+        const bool fixed = with_fixed_width<16>(S.stride / W, [&](auto nv) {
             attend_fixed<nv()>(S, q, scale, alpha, c);
         });
-        if (fixed) return;
-        // Rows of 16 vectors (Hidden = 128 on AVX2, 64 on SSE2 and NEON): still faster with q partly read from L1
-        // (more vectors than registers); measured 1.7-2x the generic path. 32 vectors: slower, generic path.
-        if (S.stride == 16 * W) attend_fixed<16>(S, q, scale, alpha, c);
-        else attend_dot_any(S, q, scale, alpha, c);
+        if (!fixed) attend_dot_any(S, q, scale, alpha, c);
     }
 
     static constexpr Kernels<T> table(Arch arch) {
