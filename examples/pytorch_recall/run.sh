@@ -7,12 +7,14 @@
 #      firmware): the same recall.cpp for the Cortex-M4F, run under qemu-system-arm
 #   5. the predictions side by side: PyTorch, sarnn on the host, sarnn on the Cortex-M4F
 # Everything goes to build/pytorch_recall (OUT=... for another folder). SEED=n trains with another seed.
+# The cmake builds run CMAKE_BUILD_PARALLEL_LEVEL jobs (default 2).
 # Exit status 0 only when every prediction equals PyTorch's.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 out=${OUT:-$root/build/pytorch_recall}
 seed=${SEED:-0}
+jobs=${CMAKE_BUILD_PARALLEL_LEVEL:-2}
 py=${PYTHON:-/usr/bin/python3}   # Debian's python3 with python3-torch (scripts/deps python)
 start=$SECONDS
 mkdir -p "$out"
@@ -34,7 +36,7 @@ PYTHONPATH="$root/python" PYTHONDONTWRITEBYTECODE=1 "$py" -m sarnn.export "$out/
 say "3. host: libsarnn.a (cmake), g++ recall.cpp, run"
 cmake -S "$root" -B "$out/lib-host" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSARNN_BUILD_TESTS=OFF \
   -DSARNN_BUILD_BENCHMARKS=OFF -DSARNN_BUILD_NOEXCEPT_CHECK=OFF -DSARNN_INSTALL=OFF >"$out/lib-host.log"
-cmake --build "$out/lib-host" --target sarnn -j 2 >>"$out/lib-host.log"
+cmake --build "$out/lib-host" --target sarnn -j "$jobs" >>"$out/lib-host.log"
 (set -x; g++ -std=c++17 -O2 -I "$root/include" -I "$out/lib-host/include" -I "$out" "$here/recall.cpp" \
   "$out/lib-host/libsarnn.a" -o "$out/recall")
 "$out/recall" | tee "$out/host.txt"
@@ -45,7 +47,7 @@ if command -v arm-none-eabi-g++ >/dev/null && command -v qemu-system-arm >/dev/n
   say "4. firmware: the same recall.cpp for the Cortex-M4F (preset cortex-m4), under qemu-system-arm"
   # SARNN_RECALL_GENERATED: use the headers of steps 1-2 instead of training again at build time
   (cd "$root" && cmake --preset cortex-m4 -B "$out/cortex-m4" -DSARNN_RECALL_GENERATED="$out") >"$out/cortex-m4.log"
-  cmake --build "$out/cortex-m4" --target sarnn_recall_firmware -j 2 >>"$out/cortex-m4.log"
+  cmake --build "$out/cortex-m4" --target sarnn_recall_firmware -j "$jobs" >>"$out/cortex-m4.log"
   elf=$out/cortex-m4/examples/pytorch_recall/sarnn_recall_firmware.elf
   arm-none-eabi-size "$elf"
   qemu=(qemu-system-arm -M mps2-an386 -nographic -monitor none -semihosting-config "enable=on,target=native" -kernel)

@@ -6,12 +6,35 @@
 
 `export_header(model, name, path)` (or `python3 -m sarnn.export model.pt --name NAME`) writes a C++
 header holding the weights, the model type and a golden self-check.
+
+Everything but ExportError needs torch and numpy, and is imported on first use: `import sarnn` works
+without them, and using sarnn.SimpleRNN (etc.) then raises an ImportError saying what is missing.
 """
+import importlib
+import sys
+
 from sarnn.errors import ExportError
-from sarnn.exporter import export_header
-from sarnn.importers import from_lstm_cell, from_rnn, keras_simple_rnn
-from sarnn.modules import LSTMN, SelfAttentionRNN, SimpleRNN
-from sarnn.store import from_config, load, save
+
+# name -> the submodule that defines it, imported on first access (PEP 562). dir(sarnn) lists only what is
+# imported, so tools that getattr() every listed name (unittest discovery) work without torch.
+_LAZY = {"export_header": "exporter", "from_rnn": "importers", "from_lstm_cell": "importers",
+         "keras_simple_rnn": "importers", "SimpleRNN": "modules", "SelfAttentionRNN": "modules", "LSTMN": "modules",
+         "from_config": "store", "load": "store", "save": "store"}
 
 __all__ = ["SimpleRNN", "SelfAttentionRNN", "LSTMN", "from_rnn", "from_lstm_cell", "keras_simple_rnn", "save",
            "load", "from_config", "ExportError", "export_header"]
+
+
+def __getattr__(name):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'sarnn' has no attribute {name!r}")
+    try:
+        module = importlib.import_module(f"sarnn.{_LAZY[name]}")
+    except ImportError as e:
+        if e.name is not None and e.name.partition(".")[0] not in ("torch", "numpy"):
+            raise
+        raise ImportError(f"sarnn.{name} needs torch and numpy, which {sys.executable} cannot import ({e}); "
+                          "scripts/deps python installs python3-torch and python3-numpy", name=e.name) from e
+    value = getattr(module, name)
+    globals()[name] = value
+    return value

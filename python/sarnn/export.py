@@ -1,8 +1,10 @@
 """The exporter's command line: `python3 -m sarnn.export MODEL [--name NAME] [--out HEADER] [options]`.
 
 Writes the C++ header for MODEL (a file of torch.save: a sarnn module, a sarnn.save() dict or a state
-dict); see sarnn.export_header. On an error it prints "sarnn.export: error: <message>" to stderr, writes
-nothing and exits with status 2.
+dict); see sarnn.export_header. What it had to assume (the memory policy of a plain state dict given neither
+--window nor --capacity) it prints on stderr as one line "sarnn.export: note: <message>", and still exits
+with status 0. On an error it prints "sarnn.export: error: <message>" to stderr, writes nothing and exits
+with status 2.
 """
 import argparse
 import os
@@ -43,6 +45,8 @@ def main(argv=None):
     except ExportError as e:
         print(f"sarnn.export: error: {e}", file=sys.stderr)
         return 2
+    for note in spec.notes:
+        print(f"sarnn.export: note: {note}", file=sys.stderr)
     print(f"wrote {out}: {spec.model_type()}")
     return 0
 

@@ -19,7 +19,8 @@ def export_header(source, name, path, *, generator="sarnn.export_header()", **op
     a golden run (golden_x, golden_h: PyTorch's float64 outputs h_i for golden_steps inputs from reset()),
     golden_error(model) and self_check(model). The text goes to a temporary file in the same directory that
     then replaces `path`, so `path` is never half-written and is left as it was on any error.
-    Raises ExportError for anything that does not fit, with a message naming the key or option.
+    Raises ExportError for anything that does not fit, with a message naming the key or option. The returned
+    Spec's notes say what was assumed rather than given (the memory policy of a plain state dict).
     """
     check_name(name)
     spec = resolve(source, **options)

@@ -31,7 +31,8 @@ DEFAULT_TOLERANCE = {"float": 1e-4, "double": 1e-10}
 class Spec:
     """A model ready to be written: config as returned by the modules' config(), the C++ capacity (None for
     SimpleRnn), the target dtype ("float" or "double"), arrays {state-dict key: float64 ndarray whose values
-    are exactly representable in dtype}, the golden run's settings and a short name of the input."""
+    are exactly representable in dtype}, the golden run's settings, a short name of the input, and notes:
+    one-line messages about what was assumed rather than given (the command line prints them on stderr)."""
 
     config: dict
     capacity: int
@@ -41,6 +42,7 @@ class Spec:
     golden_seed: int
     tolerance: float
     source: str
+    notes: tuple = ()
 
     def groups(self):
         c = self.config
@@ -63,13 +65,21 @@ def resolve(source, *, model=None, align=None, window=None, capacity=None, dtype
     self-check's bound (default 1e-4 for float, 1e-10 for double).
 
     For a plain state dict, model, align and window say what the keys cannot; for an input that carries its
-    configuration, any of them that is given must agree with it. Raises ExportError.
+    configuration, any of them that is given must agree with it. When a plain state dict gets neither window
+    nor capacity, its memory is assumed to be Bounded with the default capacity, and Spec.notes says so (the
+    keys cannot tell a Window, nor can the golden self-check, computed with the assumed memory). Raises
+    ExportError.
     """
     _check_options(model, align, window, capacity, dtype, golden_steps, golden_seed, tolerance)
     obj, name = _load(source)
     config, state = _unpack(obj, name)
+    notes = []
     if config is None:
         config, state = _infer(state, model, align, window)
+        if config["kind"] != "simple" and window is None and capacity is None:
+            notes.append(f"assumed a sarnn::Bounded memory of capacity {DEFAULT_CAPACITY}: {name} does not record "
+                         "the memory policy; pass --window W if the model was trained with window=W, or --capacity "
+                         "N to set the capacity")
     else:
         _agree(config, model=model, align=align, window=window)
     capacity = _capacity(config, capacity)
@@ -80,7 +90,7 @@ def resolve(source, *, model=None, align=None, window=None, capacity=None, dtype
     if config["kind"] != "simple" and config["window"] is None:
         golden_steps = min(golden_steps, capacity)
     return Spec(config, capacity, dtype, arrays, golden_steps, golden_seed,
-                DEFAULT_TOLERANCE[dtype] if tolerance is None else float(tolerance), name)
+                DEFAULT_TOLERANCE[dtype] if tolerance is None else float(tolerance), name, tuple(notes))
 
 
 def _is_count(n, least):

@@ -226,6 +226,17 @@ class Inputs(TempDir):
         self.assertEqual(self._type_line(nn.RNNCell(3, 4), align="dot", capacity=7),
                          "sarnn::SelfAttentionRnn<float, 3, 4, 7, sarnn::DotAlign, sarnn::Bounded>")
 
+    def test_notes_say_what_was_assumed(self):
+        """Only a plain state dict given neither window nor capacity gets a note (see also CommandLine)."""
+        state = sarnn.LSTMN(3, 4, 2).state_dict()
+        self.assertEqual(len(export_header(state, "m", self.path("m.hpp")).notes), 1)
+        for source, options in ((state, {"window": 3}), (state, {"capacity": 7}), (sarnn.LSTMN(3, 4, 2), {}),
+                                ({"sarnn_config": sarnn.LSTMN(3, 4, 2).config(), "state_dict": state}, {}),
+                                (sarnn.SimpleRNN(3, 4).state_dict(), {"model": "simple"}),
+                                (nn.RNNCell(3, 4).state_dict(), {})):
+            with self.subTest(source=type(source).__name__, options=options):
+                self.assertEqual(export_header(source, "m", self.path("m.hpp"), **options).notes, ())
+
 
 class Errors(TempDir):
     """Each error raises ExportError naming the key or option, writes nothing and keeps an existing file."""
@@ -339,6 +350,33 @@ class CommandLine(TempDir):
         done = self.run_cli("plain.pt", "--align", "scaled_dot", "--window", "5", "--dtype", "double")
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertTrue(os.path.exists(self.path("plain.hpp")))  # name and output from the input's stem
+
+    def test_note_when_the_memory_policy_is_assumed(self):
+        torch.save(sarnn.SelfAttentionRNN(3, 4, align="bilinear", window=5).state_dict(), self.path("state.pt"))
+        done = self.run_cli("state.pt", "--out", "assumed.hpp")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(done.stdout, "wrote assumed.hpp: "
+                         "sarnn::SelfAttentionRnn<float, 3, 4, 128, sarnn::BilinearAlign, sarnn::Bounded>\n")
+        self.assertEqual(len(done.stderr.splitlines()), 1, done.stderr)
+        self.assertTrue(done.stderr.startswith("sarnn.export: note: assumed a sarnn::Bounded memory of capacity "
+                                               "128: state.pt does not record"), done.stderr)
+        for flag in ("--window W", "--capacity N"):
+            self.assertIn(flag, done.stderr)
+        # Given by a flag: no note.
+        for flags, tail in ((["--capacity", "128"], "128, sarnn::BilinearAlign, sarnn::Bounded>"),
+                            (["--window", "5"], "5, sarnn::BilinearAlign, sarnn::Window>"),
+                            (["--capacity", "9"], "9, sarnn::BilinearAlign, sarnn::Bounded>")):
+            with self.subTest(flags=flags):
+                done = self.run_cli("state.pt", "--out", "given.hpp", *flags)
+                self.assertEqual(done.returncode, 0, done.stderr)
+                self.assertEqual(done.stderr, "")
+                self.assertTrue(done.stdout.rstrip().endswith(tail), done.stdout)
+        # The note changes nothing: the header is the one of an explicit --capacity 128.
+        with open(self.path("assumed.hpp"), encoding="utf-8") as f:
+            assumed = f.read()
+        self.assertEqual(self.run_cli("state.pt", "--out", "assumed.hpp", "--capacity", "128").stderr, "")
+        with open(self.path("assumed.hpp"), encoding="utf-8") as f:
+            self.assertEqual(assumed, f.read())
 
 
 # The generated sarnn/config.hpp: ctest passes its folder in SARNN_CONFIG_INCLUDE (by hand: a configured build's

@@ -1,4 +1,8 @@
 """sarnn.modules against the plain NumPy references in tests/reference.py, and their properties."""
+import os
+import subprocess
+import sys
+import tempfile
 import unittest
 
 from . import require
@@ -178,6 +182,37 @@ class Store(unittest.TestCase):
                     with torch.no_grad():
                         self.assertTrue(torch.equal(loaded(x), model(x)))
                     self.assertEqual(sarnn.from_config(model.config()).config(), model.config())
+
+
+class WithoutTorch(unittest.TestCase):
+    """`import sarnn` and test discovery in a Python whose torch raises ImportError (a fake torch package first
+    on sys.path): the package imports, its torch-dependent names raise a clear ImportError, the tests skip."""
+
+    def run_python(self, *args):
+        python_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        with tempfile.TemporaryDirectory(prefix="sarnn_no_torch_") as fake:
+            os.mkdir(os.path.join(fake, "torch"))
+            with open(os.path.join(fake, "torch", "__init__.py"), "w", encoding="utf-8") as f:
+                f.write('raise ImportError("torch hidden by test_modules.WithoutTorch")\n')
+            env = dict(os.environ, PYTHONPATH=os.pathsep.join([fake, python_dir]), PYTHONDONTWRITEBYTECODE="1")
+            return subprocess.run([sys.executable, *args], cwd=python_dir, env=env, capture_output=True, text=True,
+                                  timeout=300)
+
+    def test_import_and_clear_error(self):
+        done = self.run_python("-c", "import sarnn\nprint(sarnn.ExportError.__name__)\n"
+                                     "try:\n    sarnn.SimpleRNN\nexcept ImportError as e:\n    print(e)\n")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        first, second = done.stdout.splitlines()
+        self.assertEqual(first, "ExportError")
+        self.assertTrue(second.startswith("sarnn.SimpleRNN needs torch and numpy"), second)
+        self.assertIn("torch hidden by test_modules.WithoutTorch", second)
+
+    def test_discovery_skips(self):
+        done = self.run_python("-m", "unittest", "discover", "-v")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertNotIn("ERROR", done.stderr)
+        self.assertRegex(done.stderr, r"OK \(skipped=\d+\)")
+        self.assertIn("skipped 'torch not installed: torch hidden by test_modules.WithoutTorch'", done.stderr)
 
 
 if __name__ == "__main__":
