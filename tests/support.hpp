@@ -25,6 +25,12 @@
 
 namespace test {
 
+/// sizeof a params aggregate P whose arrays take `bytes`: those bytes rounded up to alignof(P), nothing else.
+template <class P>
+constexpr std::size_t params_size(std::size_t bytes) {
+    return (bytes + alignof(P) - 1) / alignof(P) * alignof(P);
+}
+
 /// Every value of sarnn::Arch; the tests skip those that are not available here.
 inline constexpr std::array<sarnn::Arch, 6> kAllArches = {sarnn::Arch::scalar, sarnn::Arch::sse2,
                                                           sarnn::Arch::avx2_fma, sarnn::Arch::avx512,

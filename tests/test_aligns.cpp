@@ -189,15 +189,12 @@ static_assert(std::is_aggregate_v<sarnn::BilinearParams<float, 3>>);
 static_assert(std::is_aggregate_v<sarnn::KeyQueryParams<double, 5, 2>>);
 static_assert(std::is_aggregate_v<sarnn::AdditiveParams<float, 7, 4>>);
 // the arrays, nothing else but the padding up to the params' alignment
-template <class P>
-constexpr std::size_t padded_to_alignment(std::size_t bytes) {
-    return (bytes + alignof(P) - 1) / alignof(P) * alignof(P);
-}
-static_assert(sizeof(sarnn::BilinearParams<float, 3>) == padded_to_alignment<sarnn::BilinearParams<float, 3>>(9 * sizeof(float)));
+static_assert(sizeof(sarnn::BilinearParams<float, 3>) ==
+              test::params_size<sarnn::BilinearParams<float, 3>>(9 * sizeof(float)));
 static_assert(sizeof(sarnn::KeyQueryParams<double, 5, 2>) ==
-              padded_to_alignment<sarnn::KeyQueryParams<double, 5, 2>>(2 * 2 * 5 * sizeof(double)));
+              test::params_size<sarnn::KeyQueryParams<double, 5, 2>>(2 * 2 * 5 * sizeof(double)));
 static_assert(sizeof(sarnn::AdditiveParams<float, 7, 4>) ==
-              padded_to_alignment<sarnn::AdditiveParams<float, 7, 4>>((4 * 14 + 4) * sizeof(float)));
+              test::params_size<sarnn::AdditiveParams<float, 7, 4>>((4 * 14 + 4) * sizeof(float)));
 
 constexpr sarnn::RnnParams<float, 1, 2> kRnn{{{0.5f, 0.25f, -0.5f}, {-1.0f, 0.5f, 0.75f}}, {0.1f, -0.2f}};
 constexpr sarnn::BilinearParams<float, 2> kBilinear{{{1.0f, -2.0f}, {0.5f, 3.0f}}};

@@ -240,9 +240,9 @@ TEST_CASE("Lstmn Bounded and Window are identical until full", "[lstmn][window]"
 
 namespace {
 static_assert(std::is_aggregate_v<sarnn::LstmnParams<float, 3, 5, 2>>);
-constexpr std::size_t kLstmnArrays = (4 * 5 * 3 + 4 * 5 * 5 + 4 * 5 + 2 * 5 + 2 * 3 + 2 * 5 + 2) * sizeof(float);
-constexpr std::size_t kParamsAlign = alignof(sarnn::LstmnParams<float, 3, 5, 2>);
-static_assert(sizeof(sarnn::LstmnParams<float, 3, 5, 2>) == (kLstmnArrays + kParamsAlign - 1) / kParamsAlign * kParamsAlign,
+static_assert(sizeof(sarnn::LstmnParams<float, 3, 5, 2>) ==
+                  test::params_size<sarnn::LstmnParams<float, 3, 5, 2>>(
+                      (4 * 5 * 3 + 4 * 5 * 5 + 4 * 5 + 2 * 5 + 2 * 3 + 2 * 5 + 2) * sizeof(float)),
               "the arrays, nothing else (but the padding to the alignment)");
 
 // In 1, Hidden 1, K 1: gates i, f, g, o from W_ih, W_hh, b; a_j = v·tanh(W_h h_j + W_x x + W_ht h~).

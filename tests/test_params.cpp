@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "reference.hpp"
+#include "support.hpp"
 
 static_assert(std::is_aggregate_v<sarnn::RnnParams<float, 3, 5>>);
 static_assert(std::is_aggregate_v<sarnn::RnnParams<double, 64, 64>>);
@@ -16,7 +17,8 @@ static_assert(std::is_standard_layout_v<sarnn::RnnParams<float, 3, 5>>);
 // A and b, nothing else but the padding up to the alignment, which is SARNN_VECTOR_BYTES (at least alignof(T))
 constexpr std::size_t kVector = SARNN_VECTOR_BYTES > alignof(float) ? SARNN_VECTOR_BYTES : alignof(float);
 static_assert(alignof(sarnn::RnnParams<float, 3, 5>) == kVector);
-static_assert(sizeof(sarnn::RnnParams<float, 3, 5>) == ((5 * (3 + 5) + 5) * sizeof(float) + kVector - 1) / kVector * kVector,
+static_assert(sizeof(sarnn::RnnParams<float, 3, 5>) ==
+                  test::params_size<sarnn::RnnParams<float, 3, 5>>((5 * (3 + 5) + 5) * sizeof(float)),
               "A and b, nothing else");
 
 namespace {

@@ -3,7 +3,8 @@
 // They hold no pointers and need no constructor, so they can be `constexpr` or `const` and sit in flash.
 // A model keeps a reference to its params and never copies them.
 //
-// Each is aligned to SARNN_VECTOR_BYTES (the widest vector of lib/'s kernels; 64 on x86-64, 16 on ARM, none on
+// Each is aligned like the models' own buffers, to storage_alignment<T>() = SARNN_VECTOR_BYTES (the widest vector
+// of lib/'s kernels; 64 on x86-64, 16 on ARM, none on
 // Cortex-M), so that wherever it is placed (a global, a constexpr in flash, the stack, `new`) its rows start on a
 // vector boundary whenever their byte length is a multiple of it: a vector load that straddles two cache lines
 // costs about twice as much (measured on a Xeon with AVX-512: A·[x; c] for Hidden 64, In 32 took 205 ns with A
@@ -13,25 +14,17 @@
 
 #include <cstddef>
 
-#include "sarnn/config.hpp"
 #include "sarnn/detail/checks.hpp"
+#include "sarnn/kernels.hpp"  // storage_alignment
 
 namespace sarnn {
-
-namespace detail {
-/// The alignment of every params aggregate: SARNN_VECTOR_BYTES, at least alignof(T).
-template <class T>
-constexpr std::size_t params_alignment() noexcept {
-    return SARNN_VECTOR_BYTES > alignof(T) ? SARNN_VECTOR_BYTES : alignof(T);
-}
-}  // namespace detail
 
 /// Weights of SimpleRnn and SelfAttentionRnn: `h_i = tanh(A·[x_i; r_{i-1}] + b)`.
 /// `A` is Hidden x (In + Hidden), row-major; its first In columns act on x_i, the other Hidden on the
 /// recurrent vector r (h_{i-1} for SimpleRnn, c_{i-1} for SelfAttentionRnn).
 /// PyTorch nn.RNNCell: A = [W_ih | W_hh], b = b_ih + b_hh.
 template <class T, std::size_t In, std::size_t Hidden>
-struct alignas(detail::params_alignment<T>()) RnnParams {
+struct alignas(storage_alignment<T>()) RnnParams {
     static_assert(detail::supported_scalar<T>, "sarnn: T must be float or double");
     static_assert(In > 0, "sarnn: In (input size) must be at least 1");
     static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
@@ -42,7 +35,7 @@ struct alignas(detail::params_alignment<T>()) RnnParams {
 
 /// Weights of BilinearAlign: e_ij = h_j^T W h_i (Luong's "general" score). W is Hidden x Hidden, row-major.
 template <class T, std::size_t Hidden>
-struct alignas(detail::params_alignment<T>()) BilinearParams {
+struct alignas(storage_alignment<T>()) BilinearParams {
     static_assert(detail::supported_scalar<T>, "sarnn: T must be float or double");
     static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
 
@@ -52,7 +45,7 @@ struct alignas(detail::params_alignment<T>()) BilinearParams {
 /// Weights of KeyQueryAlign<K>: e_ij = (Wk h_j)·(Wq h_i). Both are K x Hidden, row-major. There is no
 /// 1/sqrt(K): fold any scale into Wq.
 template <class T, std::size_t Hidden, std::size_t K>
-struct alignas(detail::params_alignment<T>()) KeyQueryParams {
+struct alignas(storage_alignment<T>()) KeyQueryParams {
     static_assert(detail::supported_scalar<T>, "sarnn: T must be float or double");
     static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
     static_assert(K > 0, "sarnn: K (key size) must be at least 1");
@@ -64,7 +57,7 @@ struct alignas(detail::params_alignment<T>()) KeyQueryParams {
 /// Weights of AdditiveAlign<K>: e_ij = v·tanh(W [h_j; h_i]) (Bahdanau). W is K x 2·Hidden, row-major; its first
 /// Hidden columns act on the stored state h_j, the others on the new state h_i.
 template <class T, std::size_t Hidden, std::size_t K>
-struct alignas(detail::params_alignment<T>()) AdditiveParams {
+struct alignas(storage_alignment<T>()) AdditiveParams {
     static_assert(detail::supported_scalar<T>, "sarnn: T must be float or double");
     static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
     static_assert(K > 0, "sarnn: K (attention size) must be at least 1");
@@ -77,7 +70,7 @@ struct alignas(detail::params_alignment<T>()) AdditiveParams {
 /// so W_ih, W_hh import directly and b = b_ih + b_hh. The attention part: a_j = v·tanh(W_h h_j + W_x x_t +
 /// W_ht h~_{t-1}).
 template <class T, std::size_t In, std::size_t Hidden, std::size_t K>
-struct alignas(detail::params_alignment<T>()) LstmnParams {
+struct alignas(storage_alignment<T>()) LstmnParams {
     static_assert(detail::supported_scalar<T>, "sarnn: T must be float or double");
     static_assert(In > 0, "sarnn: In (input size) must be at least 1");
     static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
