@@ -532,6 +532,48 @@ void check_attend_dot_huge_scores() {
     });
 }
 
+/// Memories of thousands of states: many chunks (and, past 64 of them, alpha kept as raw scores until the end),
+/// with scores that keep rising (the softmax shift must be raised again and again, also in the middle of a
+/// chunk) or one spike far above the rest late in the memory.
+template <class T>
+void check_attend_dot_long_memory() {
+    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+        std::mt19937 g(20);
+        Worst w;
+        std::size_t case_index = 0;
+        for (std::size_t dim : {16, 33, 64, 128, 256}) {
+            const std::size_t n = dim * 4100 <= 600000 ? 4100 : 1500;
+            for (int pattern = 0; pattern < 3; ++pattern) {
+                std::size_t cap = 0, first = 0;
+                ring_layout(case_index++, n, cap, first);
+                RingRows<T> S(dim, cap, first, n, g, -1.0, 1.0);
+                Buffer<T> q(sarnn::padded<T>(dim));
+                fill_padded(q, dim, [&](std::size_t) { return test::uniform(g, -1.0, 1.0); });
+                const char* what = "attend_dot long, random";
+                if (pattern == 1) {
+                    // row j: all (j - n/2) / D, q: all 1 -> scores rising by dim / D (1 to 2) per state, from about
+                    // -2000 to 2000, all exact in float (the reference sees the same scores)
+                    what = "attend_dot long, rising";
+                    fill_padded(q, dim, [](std::size_t) { return 1.0; });
+                    const double D = dim >= 64 ? static_cast<double>(dim) : 32.0;
+                    for (std::size_t j = 0; j < n; ++j) {
+                        T* row = S.storage.data() + ((first + j) % cap) * S.stride;
+                        for (std::size_t d = 0; d < dim; ++d)
+                            row[d] = static_cast<T>((static_cast<double>(j) - static_cast<double>(n / 2)) / D);
+                    }
+                } else if (pattern == 2) {
+                    // one state, two thirds in, scores 40·Σ|q_d| against scores of at most Σ|q_d| elsewhere
+                    what = "attend_dot long, spike";
+                    T* row = S.storage.data() + ((first + n * 2 / 3) % cap) * S.stride;
+                    for (std::size_t d = 0; d < dim; ++d) row[d] = q[d] < T(0) ? T(-40) : T(40);
+                }
+                check_attend_case(k, w, S, q, T(1), what);
+            }
+        }
+        w.check(ref::tol<T>());
+    });
+}
+
 }  // namespace
 
 TEST_CASE("Kernels: dot", "[kernels]") {
@@ -565,6 +607,10 @@ TEST_CASE("Kernels: weighted_sum over ring-ordered rows", "[kernels]") {
 TEST_CASE("Kernels: attend_dot over ring-ordered rows", "[kernels]") {
     check_attend_dot<float>();
     check_attend_dot<double>();
+}
+TEST_CASE("Kernels: attend_dot over thousands of states", "[kernels]") {
+    check_attend_dot_long_memory<float>();
+    check_attend_dot_long_memory<double>();
 }
 TEST_CASE("Kernels: attend_dot with scores of 1e4", "[kernels]") {
     check_attend_dot_huge_scores<float>();

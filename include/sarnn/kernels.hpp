@@ -105,7 +105,7 @@ struct Kernels {
     /// c = f ⊙ c_prev + i ⊙ g, h = o ⊙ tanh(c). c_prev, c and h are padded rows of H values. O(H).
     void (*lstm_cell)(const T* z, const T* b, const T* c_prev, std::size_t H, T* c, T* h);
 
-    /// The dot-score context, one pass over S (online softmax in blocks that stay in L1):
+    /// The dot-score context, one pass over S (online softmax in chunks that stay in L1):
     /// e_j = scale·(S_j·q); alpha = softmax(e) (alpha receives S.n values); c = Σ_j alpha_j S_j.
     /// q and c are padded rows of S.dim values; S.n >= 1. O(2·n·dim) + O(n) exps.
     void (*attend_dot)(const Rows<T>& S, const T* q, T scale, T* alpha, T* c);
