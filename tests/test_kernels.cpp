@@ -385,6 +385,7 @@ struct RingRows {
     sarnn::Rows<T> rows() const { return {storage.data(), stride, dim, cap, first, n}; }
     /// Logical row j, located independently of sarnn::Rows::row.
     const T* row(std::size_t j) const { return storage.data() + ((first + j) % cap) * stride; }
+    T* row(std::size_t j) { return storage.data() + ((first + j) % cap) * stride; }
 };
 
 /// (cap, first) for the i-th case with n logical rows: plain, wrapped, wrapped with spare rows.
@@ -520,7 +521,7 @@ void check_attend_dot_huge_scores() {
                 for (std::size_t j = 0; j < n; ++j) {
                     const double v = rising ? -10.0 + 20.0 * static_cast<double>(j) / static_cast<double>(n)
                                             : 10.0 - static_cast<double>(j % 3);
-                    T* row = S.storage.data() + ((first + j) % cap) * S.stride;
+                    T* row = S.row(j);
                     for (std::size_t d = 0; d < dim; ++d) row[d] = static_cast<T>(std::round(v));
                 }
                 Buffer<T> q(sarnn::padded<T>(dim));
@@ -557,14 +558,14 @@ void check_attend_dot_long_memory() {
                     fill_padded(q, dim, [](std::size_t) { return 1.0; });
                     const double D = dim >= 64 ? static_cast<double>(dim) : 32.0;
                     for (std::size_t j = 0; j < n; ++j) {
-                        T* row = S.storage.data() + ((first + j) % cap) * S.stride;
+                        T* row = S.row(j);
                         for (std::size_t d = 0; d < dim; ++d)
                             row[d] = static_cast<T>((static_cast<double>(j) - static_cast<double>(n / 2)) / D);
                     }
                 } else if (pattern == 2) {
                     // one state, two thirds in, scores 40·Σ|q_d| against scores of at most Σ|q_d| elsewhere
                     what = "attend_dot long, spike";
-                    T* row = S.storage.data() + ((first + n * 2 / 3) % cap) * S.stride;
+                    T* row = S.row(n * 2 / 3);
                     for (std::size_t d = 0; d < dim; ++d) row[d] = q[d] < T(0) ? T(-40) : T(40);
                 }
                 check_attend_case(k, w, S, q, T(1), what);

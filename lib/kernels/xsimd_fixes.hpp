@@ -19,7 +19,8 @@ namespace {  // NOLINT(cert-dcl59-cpp): internal linkage on purpose, as in simd.
 /// shuffles. xsimd 8.1's haddp takes 51, 35 of them shuffles on port 5 (which also runs half the FMAs), and
 /// returns lanes 2,3 <-> 4,5 and 10,11 <-> 12,13 swapped (seen on this machine). Measured on the Xeon: the
 /// context of Hidden 64 in L1 (n = 128) 7% faster.
-inline __attribute__((always_inline)) __m512 row_sums_avx512(const __m512* r) {
+template <class A>
+inline __attribute__((always_inline)) __m512 row_sums_avx512(const xsimd::batch<float, A>* r) {
     // level 1: lanes 0-7 sum the halves of row k, lanes 8-15 those of row k + 8
     __m512 x[8];
     for (int k = 0; k < 8; ++k)
@@ -46,9 +47,7 @@ template <class T, class A>
 __attribute__((always_inline)) inline xsimd::batch<T, A> row_sums(const xsimd::batch<T, A>* row) {
 #if defined(__AVX512F__)
     if constexpr (std::is_same_v<T, float> && std::is_base_of_v<xsimd::avx512f, A>) {
-        __m512 r[16];
-        for (std::size_t k = 0; k < 16; ++k) r[k] = row[k];
-        return row_sums_avx512(r);
+        return row_sums_avx512(row);
     } else
 #endif
     {
