@@ -4,7 +4,7 @@
 // Why: a model's step() at memory length n cannot be timed in a loop on the model itself, since each step
 // makes the memory one state longer and there is no way back but reset(). This harness owns the same
 // storage as SelfAttentionRnn (padded, aligned rows; zero padding lanes), makes the same calls in the same
-// order with the same arguments (check_input, affine_tanh, the Align's push and attend), and lets the
+// order with the same arguments (check_input, affine_tanh and its check, the Align's query and attend), and lets the
 // benchmark set the length back to n-1 after each step. The agreement check in bench_main.cpp proves it is
 // bit-identical to the real model on every arch, and the whole-sequence benchmarks time the real model.
 // Both harnesses are the Bounded memory (ring start 0); the Window memory is timed on the real model.
@@ -50,20 +50,25 @@ public:
         if (s != sarnn::Status::ok) return s;
         float* h = mem_[len_];
         k_.affine_tanh(&p_.A[0][0], p_.b, Hidden, x, In, c_, Hidden, h);
-        align_.push(k_, len_, h);
+        if (!sarnn::detail::all_finite(h, Hidden)) return sarnn::Status::non_finite_result;
+        const sarnn::Status q = align_.query(k_, len_, h);
+        if (q != sarnn::Status::ok) return q;
         ++len_;
         align_.attend(k_, rows(), h, alpha_, c_);
         return sarnn::Status::ok;
     }
 
-    /// The context alone (the Align's attend) over the len_ stored states, the last one as the query.
-    void attend() { align_.attend(k_, rows(), mem_[len_ - 1], alpha_, c_); }
+    /// The context alone (the Align's query and attend) over the len_ stored states, the last one as the query.
+    void attend() {
+        (void)align_.query(k_, len_ - 1, mem_[len_ - 1]);
+        align_.attend(k_, rows(), mem_[len_ - 1], alpha_, c_);
+    }
 
     // Access for the benchmark harness (prefilling the memory) and the agreement check.
-    /// Memory row j holds h (Hidden values), and the align has seen it enter (its push, as in step()).
+    /// Memory row j holds h (Hidden values), and the align has seen it enter (its query, as in step()).
     void store(std::size_t j, const float* h) {
         for (std::size_t i = 0; i < Hidden; ++i) mem_[j][i] = h[i];
-        align_.push(k_, j, mem_[j]);
+        (void)align_.query(k_, j, mem_[j]);
     }
     void set_length(std::size_t n) { len_ = n; }
     void set_context(const float* c) {
@@ -128,6 +133,8 @@ public:
         if (n > 0) {
             k_.gemv(&p_.W_x[0][0], K, In, In, x, q_);
             k_.gemv_add(&p_.W_ht[0][0], K, Hidden, Hidden, h_tilde_, q_);
+            if (!sarnn::detail::all_finite(q_, K) || !sarnn::detail::bounds_scores(p_.v, K))
+                return sarnn::Status::non_finite_result;
             const sarnn::Rows<float> P{&P_[0][0], kStrideK, K, Capacity, 0, n};
             k_.additive_scores(P, q_, p_.v, s_);
             k_.softmax(s_, n);
@@ -139,6 +146,9 @@ public:
         const std::size_t slot = n;
         k_.lstm_cell(z_, p_.b, c_tilde_, Hidden, c_[slot], h_[slot]);
         k_.gemv(&p_.W_h[0][0], K, Hidden, Hidden, h_[slot], P_[slot]);
+        if (!sarnn::detail::all_finite(c_[slot], Hidden) || !sarnn::detail::all_finite(h_[slot], Hidden) ||
+            !sarnn::detail::all_finite(P_[slot], K))
+            return sarnn::Status::non_finite_result;
         ++len_;
         return sarnn::Status::ok;
     }

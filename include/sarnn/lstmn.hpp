@@ -12,6 +12,7 @@
 #include <array>
 #include <cstddef>
 
+#include "sarnn/detail/finite.hpp"
 #include "sarnn/detail/input.hpp"
 #include "sarnn/kernels.hpp"
 #include "sarnn/memory.hpp"
@@ -28,9 +29,10 @@ namespace sarnn {
 /// length), K (attention size), Memory (Bounded or Window).
 ///
 /// Static storage, all members (`sizeof` is the RAM it needs): the h and c tapes (2·Capacity padded rows of
-/// Hidden), the cached keys W_h h_j (Capacity padded rows of K), h~ and c~ (two rows of Hidden), the
-/// attention query (K), the gate pre-activations z (4·Hidden), the weights s (Capacity), a params reference,
-/// ring indices and a step counter. No heap, no exceptions.
+/// Hidden), the cached keys W_h h_j (Capacity padded rows of K) (Window: one spare row more in each), h~ (two
+/// rows of Hidden: current and next) and c~ (one row), the attention query (K), the gate pre-activations z
+/// (4·Hidden), the weights s (two rows of Capacity: current and next), a params reference, ring indices and a
+/// step counter. The spare rows and second buffers let a refused step lose nothing. No heap, no exceptions.
 ///
 /// Memory: Bounded (default): when the tapes already hold Capacity entries, step() returns
 /// Status::memory_full and changes nothing. Window: the newest Capacity entries are kept and attended.
@@ -55,49 +57,67 @@ public:
                 for (T& v : row) v = T(0);
         for (auto& row : P_)
             for (T& v : row) v = T(0);
+        for (auto& row : s_)
+            for (T& v : row) v = T(0);
         for (T& v : q_) v = T(0);
         for (T& v : z_) v = T(0);
-        for (T& v : s_) v = T(0);
         reset();
     }
+    /// Params are kept by reference, so a temporary would dangle: a compile-time error.
+    explicit Lstmn(const Params&&) = delete;  // sarnn: params must outlive the model: pass a named object, not a temporary
 
     /// Back to empty tapes, h~_0 = 0 and length 0. O(Hidden).
     void reset() noexcept {
-        for (T& v : h_tilde_) v = T(0);
+        for (auto& row : h_tilde_)
+            for (T& v : row) v = T(0);
         for (T& v : c_tilde_) v = T(0);
         ring_.reset();
+        cur_ = 0;
         length_ = 0;
     }
 
     /// One step (see the formulas above). x points at In values. Returns Status::ok, or (changing nothing)
-    /// memory_full (Bounded only) / null_input / non_finite_input.
+    /// memory_full (Bounded only) / null_input / non_finite_input / non_finite_result (a finite x for which the
+    /// attention query, a gate pre-activation or the new key overflowed into NaN, e.g. inf - inf, or v so large
+    /// that a score could overflow). A step that returns ok leaves h, c, s and the tapes finite.
+    ///
+    /// Nothing a view shows, and nothing the next step reads, is written before every check has passed: the
+    /// new tape entries go to a free row (see Ring), s and h~ to the buffers not in use (flipped at the end).
     Status step(const T* x) noexcept {
         if (ring_.refuses()) return Status::memory_full;
         const Status st = detail::check_input(x, In);
         if (st != Status::ok) return st;
         const Kernels<T>& k = kernels<T>();
         const std::size_t n = ring_.count();
+        const std::size_t next = n > 0 ? cur_ ^ 1u : cur_;  // h~_0 = 0 stays in the current buffer
         if (n > 0) {
             // q = W_x x_t + W_ht h~_{t-1}
             k.gemv(&p_.W_x[0][0], K, In, In, x, q_);
-            k.gemv_add(&p_.W_ht[0][0], K, Hidden, Hidden, h_tilde_, q_);
+            k.gemv_add(&p_.W_ht[0][0], K, Hidden, Hidden, h_tilde_[cur_], q_);
+            // W_h h_j + q is finite or +-inf (tanh gives +-1), never NaN; |a_j| = |v·tanh(..)| <= Σ|v_k|
+            if (!detail::all_finite(q_, K) || !detail::bounds_scores(p_.v, K)) return Status::non_finite_result;
             // a_j = v·tanh(W_h h_j + q)
-            const Rows<T> P{&P_[0][0], kStrideK, K, Capacity, ring_.first(), n};
-            k.additive_scores(P, q_, p_.v, s_);
+            const Rows<T> P{&P_[0][0], kStrideK, K, Ring::rows, ring_.first(), n};
+            k.additive_scores(P, q_, p_.v, s_[next]);
             // s = softmax(a)
-            k.softmax(s_, n);
+            k.softmax(s_[next], n);
             // h~_t = Σ_j s_j h_j, c~_t = Σ_j s_j c_j
-            k.weighted_sum(s_, tape(h_), h_tilde_);
-            k.weighted_sum(s_, tape(c_), c_tilde_);
+            k.weighted_sum(s_[next], tape(h_), h_tilde_[next]);
+            k.weighted_sum(s_[next], tape(c_), c_tilde_);
         }
         // z = W_ih x_t + W_hh h~_t
         k.gemv(&p_.W_ih[0][0], 4 * Hidden, In, In, x, z_);
-        k.gemv_add(&p_.W_hh[0][0], 4 * Hidden, Hidden, Hidden, h_tilde_, z_);
+        k.gemv_add(&p_.W_hh[0][0], 4 * Hidden, Hidden, Hidden, h_tilde_[next], z_);
         const std::size_t slot = ring_.next_slot();
         // c_t = σ(z_f + b_f) ⊙ c~_t + σ(z_i + b_i) ⊙ tanh(z_g + b_g); h_t = σ(z_o + b_o) ⊙ tanh(c_t)
         k.lstm_cell(z_, p_.b, c_tilde_, Hidden, c_[slot], h_[slot]);
         // the key of h_t, once: P_t = W_h h_t
         k.gemv(&p_.W_h[0][0], K, Hidden, Hidden, h_[slot], P_[slot]);
+        // σ and tanh saturate at +-inf, so only a NaN pre-activation (inf - inf) or key is left to refuse
+        if (!detail::all_finite(c_[slot], Hidden) || !detail::all_finite(h_[slot], Hidden) ||
+            !detail::all_finite(P_[slot], K))
+            return Status::non_finite_result;
+        cur_ = next;
         ring_.push();
         attended_ = n;
         ++length_;
@@ -115,11 +135,11 @@ public:
     }
 
     /// h_t, Hidden values (zero before the first step).
-    View<T> hidden() const noexcept { return {ring_.count() ? h_[ring_.newest()] : h_tilde_, Hidden}; }
+    View<T> hidden() const noexcept { return {ring_.count() ? h_[ring_.newest()] : h_tilde_[cur_], Hidden}; }
     /// c_t, Hidden values (zero before the first step).
     View<T> cell() const noexcept { return {ring_.count() ? c_[ring_.newest()] : c_tilde_, Hidden}; }
     /// s_j of the last step over the tape entries it attended (t-1 of them, at most Capacity), oldest first.
-    View<T> attention() const noexcept { return {s_, length_ ? attended_ : 0}; }
+    View<T> attention() const noexcept { return {s_[cur_], length_ ? attended_ : 0}; }
     /// t, the number of steps taken since construction or reset().
     std::size_t length() const noexcept { return length_; }
     /// Entries on the tapes now: min(length(), Capacity).
@@ -131,20 +151,22 @@ public:
 private:
     static constexpr std::size_t kStride = padded<T>(Hidden);
     static constexpr std::size_t kStrideK = padded<T>(K);
-    using Tape = T[Capacity][kStride];
+    using Ring = detail::Ring<Capacity, Memory>;
+    using Tape = T[Ring::rows][kStride];
 
-    Rows<T> tape(const Tape& t) const noexcept { return {&t[0][0], kStride, Hidden, Capacity, ring_.first(), ring_.count()}; }
+    Rows<T> tape(const Tape& t) const noexcept { return {&t[0][0], kStride, Hidden, Ring::rows, ring_.first(), ring_.count()}; }
 
     const Params& p_;
     alignas(storage_alignment<T>()) Tape h_;
     alignas(storage_alignment<T>()) Tape c_;
-    alignas(storage_alignment<T>()) T P_[Capacity][kStrideK];
-    alignas(storage_alignment<T>()) T h_tilde_[kStride];
+    alignas(storage_alignment<T>()) T P_[Ring::rows][kStrideK];
+    alignas(storage_alignment<T>()) T h_tilde_[2][kStride];
     alignas(storage_alignment<T>()) T c_tilde_[kStride];
     alignas(storage_alignment<T>()) T q_[kStrideK];
     alignas(storage_alignment<T>()) T z_[4 * Hidden];
-    alignas(storage_alignment<T>()) T s_[padded<T>(Capacity)];
-    detail::Ring<Capacity, Memory> ring_;
+    alignas(storage_alignment<T>()) T s_[2][padded<T>(Capacity)];
+    Ring ring_;
+    std::size_t cur_ = 0;  ///< which of h~ and s is the current one
     std::size_t attended_ = 0;
     std::size_t length_ = 0;
 };

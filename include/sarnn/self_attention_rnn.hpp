@@ -11,6 +11,7 @@
 #include <cstddef>
 
 #include "sarnn/align.hpp"
+#include "sarnn/detail/finite.hpp"
 #include "sarnn/detail/input.hpp"
 #include "sarnn/kernels.hpp"
 #include "sarnn/memory.hpp"
@@ -27,7 +28,8 @@ namespace sarnn {
 /// many states the memory holds), Align (DotAlign, ScaledDotAlign, BilinearAlign, KeyQueryAlign<K>,
 /// AdditiveAlign<K>: see align.hpp), Memory (Bounded or Window: see memory.hpp).
 ///
-/// Static storage, all members (`sizeof` is the RAM it needs): the memory of Capacity padded rows of Hidden,
+/// Static storage, all members (`sizeof` is the RAM it needs): the memory of Capacity padded rows of Hidden
+/// (Window: one spare row more, so that a refused step loses nothing),
 /// the context c_i (one padded row), the weights alpha (Capacity values, padded), the align's state (see the
 /// table in align.hpp), a params reference, ring indices and a step counter. No heap, no exceptions.
 ///
@@ -41,7 +43,8 @@ namespace sarnn {
 template <class T, std::size_t In, std::size_t Hidden, std::size_t Capacity, class Align = DotAlign,
           class Memory = Bounded>
 class SelfAttentionRnn {
-    using AlignState = typename Align::template State<T, Hidden, Capacity>;
+    using Ring = detail::Ring<Capacity, Memory>;
+    using AlignState = typename Align::template State<T, Hidden, Ring::rows>;
 
 public:
     using value_type = T;
@@ -65,6 +68,12 @@ public:
         : p_(params), align_(align_params) {
         init();
     }
+    /// Params are kept by reference, so a temporary would dangle: these overloads make that a compile-time error.
+    explicit SelfAttentionRnn(const Params&&) = delete;  // sarnn: params must outlive the model: pass a named object, not a temporary
+    template <class AP>
+    SelfAttentionRnn(const Params&&, const AP&) = delete;  // sarnn: params must outlive the model: pass a named object, not a temporary
+    template <class A = AlignState, std::enable_if_t<A::has_params, int> = 0>
+    SelfAttentionRnn(const Params&, const typename A::params_type&&) = delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary
     /// (Aligns without params take none: this overload exists only to say so at compile time.)
     template <class AP, class A = AlignState, std::enable_if_t<!A::has_params, int> = 0>
     SelfAttentionRnn(const Params& params, const AP&) noexcept : p_(params) {
@@ -81,17 +90,23 @@ public:
 
     /// One step: h_i from x_i and c_{i-1}, into the memory, then the context c_i over the memory.
     /// x points at In values. Returns Status::ok, or (changing nothing) memory_full (Bounded only) /
-    /// null_input / non_finite_input.
+    /// null_input / non_finite_input / non_finite_result (a finite x for which A·[x_i; c_{i-1}] + b is NaN,
+    /// e.g. inf - inf, or an align query so large that a score could overflow). A step that returns ok leaves
+    /// h, c, alpha and the memory finite.
     Status step(const T* x) noexcept {
         if (ring_.refuses()) return Status::memory_full;
         const Status s = detail::check_input(x, In);
         if (s != Status::ok) return s;
         const Kernels<T>& k = kernels<T>();
+        // the free row (see Ring): nothing is lost until ring_.push()
         const std::size_t slot = ring_.next_slot();
         T* h = memory_[slot];
         // h_i = tanh(A·[x_i; c_{i-1}] + b)
         k.affine_tanh(&p_.A[0][0], p_.b, Hidden, x, In, c_, Hidden, h);
-        align_.push(k, slot, h);
+        // tanh(+-inf) = +-1, so only an overflowed pre-activation (inf - inf) leaves h_i non-finite
+        if (!detail::all_finite(h, Hidden)) return Status::non_finite_result;
+        const Status q = align_.query(k, slot, h);
+        if (q != Status::ok) return q;
         ring_.push();
         ++length_;
         // alpha_ij = softmax_j(align(h_j, h_i)); c_i = Σ_j alpha_ij h_j
@@ -135,13 +150,13 @@ private:
         for (T& v : alpha_) v = T(0);
         reset();
     }
-    Rows<T> rows() const noexcept { return {&memory_[0][0], kStride, Hidden, Capacity, ring_.first(), ring_.count()}; }
+    Rows<T> rows() const noexcept { return {&memory_[0][0], kStride, Hidden, Ring::rows, ring_.first(), ring_.count()}; }
 
     const Params& p_;
-    alignas(storage_alignment<T>()) T memory_[Capacity][kStride];
+    alignas(storage_alignment<T>()) T memory_[Ring::rows][kStride];
     alignas(storage_alignment<T>()) T c_[kStride];
     alignas(storage_alignment<T>()) T alpha_[padded<T>(Capacity)];
-    detail::Ring<Capacity, Memory> ring_;
+    Ring ring_;
     std::size_t length_ = 0;
     AlignState align_;
 };

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 
+#include "sarnn/detail/finite.hpp"
 #include "sarnn/detail/input.hpp"
 #include "sarnn/kernels.hpp"
 #include "sarnn/params.hpp"
@@ -30,6 +31,8 @@ public:
 
     /// Keeps a reference to `params` (which must outlive the model); copies nothing. O(Hidden).
     explicit SimpleRnn(const Params& params) noexcept : p_(params) { reset(); }
+    /// Params are kept by reference, so a temporary would dangle: a compile-time error.
+    explicit SimpleRnn(const Params&&) = delete;  // sarnn: params must outlive the model: pass a named object, not a temporary
 
     /// Back to h_0 = 0 and length 0. O(Hidden).
     void reset() noexcept {
@@ -40,13 +43,16 @@ public:
     }
 
     /// h_i = tanh(A·[x_i; h_{i-1}] + b). x points at In values.
-    /// Returns Status::ok, or (changing nothing) null_input / non_finite_input.
+    /// Returns Status::ok, or (changing nothing) null_input / non_finite_input / non_finite_result (a finite x
+    /// for which A·[x_i; h_{i-1}] + b is NaN, e.g. inf - inf). A step that returns ok leaves h finite.
     Status step(const T* x) noexcept {
         const Status s = detail::check_input(x, In);
         if (s != Status::ok) return s;
         const std::size_t next = cur_ ^ 1u;
-        // h_i = tanh(A·[x_i; h_{i-1}] + b)
+        // h_i = tanh(A·[x_i; h_{i-1}] + b), into the row that is not h_{i-1}
         kernels<T>().affine_tanh(&p_.A[0][0], p_.b, Hidden, x, In, h_[cur_], Hidden, h_[next]);
+        // tanh(+-inf) = +-1, so only an overflowed pre-activation (inf - inf) leaves h_i non-finite
+        if (!detail::all_finite(h_[next], Hidden)) return Status::non_finite_result;
         cur_ = next;
         ++length_;
         return Status::ok;

@@ -13,6 +13,9 @@ enum class Status : unsigned char {
     arch_unavailable,  ///< set_arch(): that kernel set is not compiled in or the CPU lacks it
     invalid_argument,  ///< run(): an Emit the model does not have (e.g. Emit::cell on SelfAttentionRnn)
     non_finite_param,  ///< validate(): a weight is NaN or +-Inf (Validation names the array and index)
+    /// step(): x is finite but this step's arithmetic would overflow into NaN/Inf (A·[x; r] + b is inf - inf,
+    /// or the align's query is so large that a score could overflow): step refused, state unchanged
+    non_finite_result,
 };
 
 /// A short, static, human-readable name for a status ("ok", "memory_full", ...).
@@ -25,6 +28,7 @@ constexpr const char* to_string(Status s) noexcept {
     case Status::arch_unavailable: return "arch_unavailable";
     case Status::invalid_argument: return "invalid_argument";
     case Status::non_finite_param: return "non_finite_param";
+    case Status::non_finite_result: return "non_finite_result";
     }
     return "unknown";
 }

@@ -81,7 +81,9 @@ __attribute__((always_inline)) inline xsimd::batch<T, A> tanh_safe(const xsimd::
         const B clamped = xsimd::select(nan, B(0.0), xsimd::min(xsimd::max(x, B(-40.0)), B(40.0)));
         return xsimd::select(nan, x, xsimd::tanh(clamped));
     } else {
-        return xsimd::tanh(x);
+        // xsimd 8.1's float tanh turns NaN into a finite value on AVX2/AVX-512 (its min/max clamp drops NaN):
+        // pass NaN through, as std::tanh does, so a step sees an overflowed pre-activation on every set alike
+        return xsimd::select(xsimd::isnan(x), x, xsimd::tanh(x));
     }
 }
 

@@ -1,0 +1,51 @@
+// sarnn/detail/finite.hpp: the finiteness tests a step runs before it commits anything (the input check, the
+// new state, the align's query). Plain loops over a few rows; none of them is on a per-state path.
+#ifndef SARNN_DETAIL_FINITE_HPP
+#define SARNN_DETAIL_FINITE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+namespace sarnn::detail {
+
+/// True when none of v[0..n) is NaN or +-Inf. O(n).
+template <class T>
+bool all_finite(const T* v, std::size_t n) noexcept {
+    // NaN and +-Inf are the values whose exponent bits are all ones. OR-ing a flag per value is associative, so
+    // the loop vectorises (a floating-point probe sum would be one long chain of dependent adds), and there is
+    // one branch for the whole row.
+    using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+    static_assert(sizeof(Bits) == sizeof(T), "sarnn: all_finite needs an IEEE binary32 or binary64 T");
+    constexpr Bits exponent = static_cast<Bits>(sizeof(T) == 4 ? 0x7f800000ull : 0x7ff0000000000000ull);
+    Bits bad = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+        Bits b;
+        std::memcpy(&b, v + k, sizeof b);
+        bad |= static_cast<Bits>((b & exponent) == exponent);
+    }
+    return bad == 0;
+}
+
+/// The largest |score| a step accepts: max/8. A score e = Σ_k a_k b_k with |b_k| <= 1 is bounded by
+/// Σ_k |a_k|; when that sum (as computed, so within a few ulps of the true one) is at most max/8, every partial
+/// sum of every kernel's accumulation order stays below max/4, and the softmax's e_j - m stays below max/2:
+/// nothing overflows, whatever the summation order of the kernel set.
+template <class T>
+constexpr T score_limit() noexcept {
+    return std::numeric_limits<T>::max() / T(8);
+}
+
+/// True when Σ|v_k| over v[0..n) is at most score_limit<T>() (false for a NaN or Inf v_k). O(n).
+template <class T>
+bool bounds_scores(const T* v, std::size_t n) noexcept {
+    T s = T(0);
+    for (std::size_t k = 0; k < n; ++k) s += v[k] < T(0) ? -v[k] : v[k];
+    return s <= score_limit<T>();
+}
+
+}  // namespace sarnn::detail
+
+#endif

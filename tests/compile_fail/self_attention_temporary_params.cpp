@@ -1,0 +1,10 @@
+// Misuse: a SelfAttentionRnn built from a temporary params aggregate (a dangling reference). Expect the deleted
+// constructor, whose declaration says "params must outlive the model".
+#include <sarnn/sarnn.hpp>
+
+float use() {
+    sarnn::SelfAttentionRnn<float, 2, 3, 8> m{sarnn::RnnParams<float, 2, 3>{}};
+    const float x[2] = {0.0f, 1.0f};
+    (void)m.step(x);
+    return m.context()[0];
+}
