@@ -2,9 +2,10 @@
 
 Writes the C++ header for MODEL (a file of torch.save: a sarnn module, a sarnn.save() dict or a state
 dict); see sarnn.export_header. What it had to assume (the memory policy of a plain state dict given neither
---window nor --capacity) it prints on stderr as one line "sarnn.export: note: <message>", and still exits
-with status 0. On an error it prints "sarnn.export: error: <message>" to stderr, writes nothing and exits
-with status 2.
+--window nor --capacity, the tanh of the state dict of a torch.nn.RNN) it prints on stderr, one line
+"sarnn.export: note: <message>" each, and still exits with status 0. On an error (also a torch layer sarnn
+does not compute: relu, more layers, bidirectional, LSTM, GRU) it prints "sarnn.export: error: <message>"
+to stderr, writes nothing and exits with status 2.
 """
 import argparse
 import os

@@ -20,7 +20,9 @@ def export_header(source, name, path, *, generator="sarnn.export_header()", **op
     golden_error(model) and self_check(model). The text goes to a temporary file in the same directory that
     then replaces `path`, so `path` is never half-written and is left as it was on any error.
     Raises ExportError for anything that does not fit, with a message naming the key or option. The returned
-    Spec's notes say what was assumed rather than given (the memory policy of a plain state dict).
+    Spec's notes say what was assumed rather than given (the memory policy of a plain state dict, the
+    nonlinearity of a torch.nn.RNN's state dict). A torch layer sarnn does not compute (relu, more layers,
+    bidirectional, LSTM, GRU) is refused with the check sarnn.from_rnn makes.
     """
     check_name(name)
     spec = resolve(source, **options)

@@ -26,6 +26,40 @@ def _check_into(into, types, in_size, hidden):
                          f"in_size={in_size}, hidden={hidden}")
 
 
+def layer_name(layer):
+    """'torch.nn.RNN' for torch's own layer classes, else the class's full name."""
+    cls = type(layer)
+    if getattr(nn, cls.__name__, None) is cls:
+        return f"torch.nn.{cls.__name__}"
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def rnn_problems(layer):
+    """What sarnn does not compute in this torch recurrent layer (nn.RNN, RNNCell, LSTM, GRU, their cells), as a
+    list of reasons; empty when sarnn runs it as it is. The one check of from_rnn() and of the exporter.
+
+    sarnn runs a torch.nn.RNN of one layer, forward in time, with nonlinearity 'tanh', and a torch.nn.RNNCell
+    with 'tanh'. Not problems, as they do not change what a step computes: batch_first (the order of the
+    input's axes only), dropout (PyTorch applies it between layers, so with one layer it does nothing, in
+    training mode too) and bias=False (b = 0).
+    """
+    problems = []
+    if not isinstance(layer, (nn.RNN, nn.RNNCell)):
+        problems.append("not a torch.nn.RNN or RNNCell (sarnn.from_lstm_cell starts an LSTMN from the weights of "
+                        "a torch.nn.LSTMCell)")
+    if isinstance(layer, nn.RNNBase):
+        if layer.num_layers != 1:
+            problems.append(f"num_layers={layer.num_layers} (sarnn runs one layer)")
+        if layer.bidirectional:
+            problems.append("bidirectional=True (sarnn runs forward in time only)")
+        if getattr(layer, "proj_size", 0):
+            problems.append(f"proj_size={layer.proj_size} (sarnn has no projection of h)")
+    nonlinearity = getattr(layer, "nonlinearity", "tanh")
+    if nonlinearity != "tanh":
+        problems.append(f"nonlinearity={nonlinearity!r} (sarnn uses 'tanh')")
+    return problems
+
+
 def from_rnn(rnn, into=None):
     """Imports a torch.nn.RNN (one layer, tanh, unidirectional, with or without bias) or torch.nn.RNNCell.
 
@@ -34,26 +68,15 @@ def from_rnn(rnn, into=None):
     dtype, or, when `into` (a SimpleRNN or SelfAttentionRNN of the same sizes) is given, copies A and b into it
     and returns it (its align params are left as they are; for a SelfAttentionRNN, A's last Hidden columns
     then act on c_{i-1}). Raises TypeError for another layer type, ValueError for a layer sarnn cannot run
-    (naming the problem) or mismatched sizes.
+    (naming the problems found by rnn_problems(); batch_first and a one-layer dropout are fine) or mismatched
+    sizes.
     """
-    if isinstance(rnn, nn.RNN):
-        problems = []
-        if rnn.num_layers != 1:
-            problems.append(f"num_layers={rnn.num_layers} (sarnn runs one layer)")
-        if rnn.bidirectional:
-            problems.append("bidirectional=True (sarnn runs forward in time only)")
-        if rnn.nonlinearity != "tanh":
-            problems.append(f"nonlinearity={rnn.nonlinearity!r} (sarnn uses 'tanh')")
-        if problems:
-            raise ValueError("cannot import this torch.nn.RNN: " + "; ".join(problems))
-        suffix = "_l0"
-    elif isinstance(rnn, nn.RNNCell):
-        if rnn.nonlinearity != "tanh":
-            raise ValueError(f"cannot import this torch.nn.RNNCell: nonlinearity={rnn.nonlinearity!r} "
-                             "(sarnn uses 'tanh')")
-        suffix = ""
-    else:
+    if not isinstance(rnn, (nn.RNN, nn.RNNCell)):
         raise TypeError(f"from_rnn takes a torch.nn.RNN or torch.nn.RNNCell, got {type(rnn).__name__}")
+    problems = rnn_problems(rnn)
+    if problems:
+        raise ValueError(f"cannot import this {layer_name(rnn)}: " + "; ".join(problems))
+    suffix = "_l0" if isinstance(rnn, nn.RNN) else ""
     w_ih = getattr(rnn, "weight_ih" + suffix)
     w_hh = getattr(rnn, "weight_hh" + suffix)
     in_size, hidden = w_ih.shape[1], w_hh.shape[0]

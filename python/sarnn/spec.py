@@ -5,9 +5,17 @@ torch.nn.RNN / torch.nn.RNNCell), any torch.nn.Module whose state dict is one of
 file torch.load() reads into one of those. A sarnn module or a saved dict carries its configuration; for a
 plain state dict it is inferred from the key names and shapes, with the options settling what the keys do
 not say (see resolve()). Everything that does not fit raises ExportError naming the key or option.
+
+A torch recurrent layer given as a module says what it computes, and what sarnn does not compute is refused
+by the check sarnn.from_rnn makes (sarnn.importers.rnn_problems): another nonlinearity than tanh, more than
+one layer, bidirectional, an LSTM or GRU (with or without proj_size). batch_first and dropout pass: they do
+not change a one-layer step. The state dict of a torch.nn.RNN or RNNCell does not record its nonlinearity:
+tanh is assumed, and Spec.notes says so; its keys and shapes still tell (and refuse) more layers, the
+reverse direction and LSTM or GRU weights.
 """
 import math
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -18,7 +26,7 @@ from torch import nn
 from sarnn import layout
 from sarnn.aligns import ALIGNS
 from sarnn.errors import ExportError
-from sarnn.importers import from_rnn
+from sarnn.importers import from_rnn, layer_name, rnn_problems
 from sarnn.modules import LSTMN, SelfAttentionRNN, SimpleRNN
 from sarnn.store import KINDS, from_config
 
@@ -75,7 +83,11 @@ def resolve(source, *, model=None, align=None, window=None, capacity=None, dtype
     config, state = _unpack(obj, name)
     notes = []
     if config is None:
+        rnn_keys = "weight_ih" in state or "weight_ih_l0" in state
         config, state = _infer(state, model, align, window)
+        if rnn_keys and not isinstance(obj, (nn.RNN, nn.RNNCell)):
+            notes.append(f"assumed nonlinearity='tanh': the torch.nn.RNN/RNNCell weights in {name} do not record "
+                         "it; torch.save the layer itself to have its settings checked")
         if config["kind"] != "simple" and window is None and capacity is None:
             notes.append(f"assumed a sarnn::Bounded memory of capacity {DEFAULT_CAPACITY}: {name} does not record "
                          "the memory policy; pass --window W if the model was trained with window=W, or --capacity "
@@ -130,6 +142,10 @@ def _unpack(obj, name):
     """(config or None, state dict) of a loaded object."""
     if isinstance(obj, (SimpleRNN, SelfAttentionRNN, LSTMN)):
         return obj.config(), obj.state_dict()
+    if isinstance(obj, (nn.RNNBase, nn.RNNCellBase)):
+        problems = rnn_problems(obj)
+        if problems:
+            raise ExportError(f"sarnn does not compute this {layer_name(obj)}: " + "; ".join(problems))
     if isinstance(obj, nn.Module):
         return None, _state_dict(obj.state_dict(), name)
     if isinstance(obj, Mapping) and "sarnn_config" in obj:
@@ -243,14 +259,31 @@ def _infer_align(state, align_keys, hidden):
 
 
 def _import_torch_rnn(state):
-    """A SimpleRNN state dict (A, b) from the state dict of a torch.nn.RNNCell or one-layer torch.nn.RNN."""
+    """A SimpleRNN state dict (A, b) from the state dict of a torch.nn.RNNCell or one-layer torch.nn.RNN.
+    Refuses, naming the setting, the keys of more layers, of the reverse direction and of an LSTM or GRU."""
     cell = "weight_ih" in state
     suffix, what = ("", "torch.nn.RNNCell") if cell else ("_l0", "torch.nn.RNN")
     w_hh = "weight_hh" + suffix
+    if "weight_hr" + suffix in state:
+        raise ExportError(f"unexpected key weight_hr{suffix}: the projection of a torch.nn.LSTM with proj_size > 0, "
+                          "not part of an RNN (sarnn has no projection of h)")
     hidden = _size(state, w_hh, 1, 2, "(Hidden, Hidden)")
-    if state[w_hh].shape[0] == 4 * hidden:
-        raise ExportError(f"{w_hh} has shape {tuple(state[w_hh].shape)}, expected ({hidden}, {hidden}): these are "
-                          "the weights of an LSTM, not of an RNN (sarnn.from_lstm_cell makes an LSTMN to train)")
+    for gates, layer in ((4, "an LSTM"), (3, "a GRU")):
+        if state[w_hh].shape[0] == gates * hidden:
+            raise ExportError(f"{w_hh} has shape {tuple(state[w_hh].shape)}, expected ({hidden}, {hidden}): these "
+                              f"are the weights of {layer}, not of an RNN"
+                              + (" (sarnn.from_lstm_cell makes an LSTMN to train)" if gates == 4 else ""))
+    problems = []
+    deeper = next((key for key in state if re.fullmatch(r"(weight|bias)_(ih|hh)_l[1-9][0-9]*(_reverse)?", key)),
+                  None)
+    if deeper is not None:
+        problems.append(f"unexpected key {deeper}: a layer past the first, so num_layers > 1 (sarnn runs one layer)")
+    reverse = next((key for key in state if key.endswith("_reverse")), None)
+    if reverse is not None:
+        problems.append(f"unexpected key {reverse}: the reverse direction, so bidirectional=True (sarnn runs forward "
+                        "in time only)")
+    if problems:
+        raise ExportError("; ".join(problems))
     in_size = _size(state, "weight_ih" + suffix, 1, 2, "(Hidden, In)")
     bias = "bias_ih" + suffix in state or "bias_hh" + suffix in state
     owner = f"a {what} with In={in_size}, Hidden={hidden}"

@@ -6,6 +6,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import warnings
 
 from . import require
 
@@ -95,6 +96,29 @@ class TempDir(unittest.TestCase):
 
     def path(self, name):
         return os.path.join(self.dir, name)
+
+    def run_cli(self, *args):
+        env = dict(os.environ, PYTHONPATH=PYTHON_DIR)
+        return subprocess.run([sys.executable, "-m", "sarnn.export", *args], cwd=self.dir, env=env,
+                              capture_output=True, text=True, timeout=120)
+
+    def assert_refused(self, source, words, name="m", **options):
+        """export_header raises ExportError naming every word, writes nothing and keeps an existing file;
+        returns the message."""
+        fresh, kept = self.path("fresh.hpp"), self.path("kept.hpp")
+        with open(kept, "w", encoding="utf-8") as f:
+            f.write("previous content\n")
+        listing = sorted(os.listdir(self.dir))
+        for path in (fresh, kept):
+            with self.assertRaises(ExportError) as caught:
+                export_header(source, name, path, **options)
+            for word in words:
+                self.assertIn(word, str(caught.exception))
+        self.assertFalse(os.path.exists(fresh))
+        with open(kept, encoding="utf-8") as f:
+            self.assertEqual(f.read(), "previous content\n")
+        self.assertEqual(sorted(os.listdir(self.dir)), listing)  # no temporary left behind
+        return str(caught.exception)
 
 
 class Headers(TempDir):
@@ -227,35 +251,24 @@ class Inputs(TempDir):
                          "sarnn::SelfAttentionRnn<float, 3, 4, 7, sarnn::DotAlign, sarnn::Bounded>")
 
     def test_notes_say_what_was_assumed(self):
-        """Only a plain state dict given neither window nor capacity gets a note (see also CommandLine)."""
+        """Only a plain state dict gets notes: of the memory policy when given neither window nor capacity, of
+        the nonlinearity when it holds the weights of a torch.nn.RNN or RNNCell (see also CommandLine)."""
         state = sarnn.LSTMN(3, 4, 2).state_dict()
         self.assertEqual(len(export_header(state, "m", self.path("m.hpp")).notes), 1)
+        for layer in (nn.RNN(3, 4), nn.RNNCell(3, 4)):
+            notes = export_header(layer.state_dict(), "m", self.path("m.hpp")).notes
+            self.assertEqual(len(notes), 1)
+            self.assertTrue(notes[0].startswith("assumed nonlinearity='tanh'"), notes)
         for source, options in ((state, {"window": 3}), (state, {"capacity": 7}), (sarnn.LSTMN(3, 4, 2), {}),
                                 ({"sarnn_config": sarnn.LSTMN(3, 4, 2).config(), "state_dict": state}, {}),
                                 (sarnn.SimpleRNN(3, 4).state_dict(), {"model": "simple"}),
-                                (nn.RNNCell(3, 4).state_dict(), {})):
+                                (nn.RNN(3, 4), {}), (nn.RNNCell(3, 4), {})):
             with self.subTest(source=type(source).__name__, options=options):
                 self.assertEqual(export_header(source, "m", self.path("m.hpp"), **options).notes, ())
 
 
 class Errors(TempDir):
     """Each error raises ExportError naming the key or option, writes nothing and keeps an existing file."""
-
-    def assert_refused(self, source, words, name="m", **options):
-        fresh, kept = self.path("fresh.hpp"), self.path("kept.hpp")
-        with open(kept, "w", encoding="utf-8") as f:
-            f.write("previous content\n")
-        listing = sorted(os.listdir(self.dir))
-        for path in (fresh, kept):
-            with self.assertRaises(ExportError) as caught:
-                export_header(source, name, path, **options)
-            for word in words:
-                self.assertIn(word, str(caught.exception))
-        self.assertFalse(os.path.exists(fresh))
-        with open(kept, encoding="utf-8") as f:
-            self.assertEqual(f.read(), "previous content\n")
-        self.assertEqual(sorted(os.listdir(self.dir)), listing)  # no temporary left behind
-        return str(caught.exception)
 
     def test_missing_unexpected_and_misshapen_keys(self):
         state = dict(sarnn.SelfAttentionRNN(3, 16, align="bilinear").state_dict())
@@ -324,11 +337,6 @@ class Errors(TempDir):
 
 
 class CommandLine(TempDir):
-    def run_cli(self, *args):
-        env = dict(os.environ, PYTHONPATH=PYTHON_DIR)
-        return subprocess.run([sys.executable, "-m", "sarnn.export", *args], cwd=self.dir, env=env,
-                              capture_output=True, text=True, timeout=120)
-
     def test_success_and_error(self):
         sarnn.save(sarnn.SelfAttentionRNN(3, 4, align="bilinear"), self.path("model.pt"))
         done = self.run_cli("model.pt", "--name", "my_model", "--out", "my_model.hpp", "--capacity", "64")
@@ -377,6 +385,115 @@ class CommandLine(TempDir):
         self.assertEqual(self.run_cli("state.pt", "--out", "assumed.hpp", "--capacity", "128").stderr, "")
         with open(self.path("assumed.hpp"), encoding="utf-8") as f:
             self.assertEqual(assumed, f.read())
+
+
+class RefusedLayers(TempDir):
+    """A torch layer whose settings change what it computes into something sarnn does not compute is refused, not
+    exported as a tanh SimpleRnn: by the command line (exit status 2, the reason on stderr, no file written) and
+    by export_header (ExportError, no file), with the reasons of the check sarnn.from_rnn makes. Settings that
+    change nothing in a one-layer step (batch_first, dropout) pass."""
+
+    def assert_refused_everywhere(self, source, words):
+        """source saved with torch.save and given to the command line, then given to export_header: both
+        refuse it naming every word, and neither leaves a file. Returns the message."""
+        torch.save(source, self.path("layer.pt"))
+        listing = sorted(os.listdir(self.dir))
+        done = self.run_cli("layer.pt", "--out", "layer.hpp")
+        self.assertEqual(done.returncode, 2, done.stdout + done.stderr)
+        self.assertEqual(done.stdout, "")
+        self.assertTrue(done.stderr.startswith("sarnn.export: error: "), done.stderr)
+        for word in words:
+            self.assertIn(word, done.stderr)
+        self.assertEqual(sorted(os.listdir(self.dir)), listing)  # no layer.hpp, no temporary
+        message = self.assert_refused(source, words)
+        self.assertEqual(done.stderr, f"sarnn.export: error: {message}\n")
+        return message
+
+    def assert_layer_refused(self, layer, words):
+        """As assert_refused_everywhere for a module, whose reasons are those of the check from_rnn makes;
+        from_rnn refuses a torch.nn.RNN or RNNCell with the same reasons."""
+        message = self.assert_refused_everywhere(layer, words)
+        from sarnn.importers import rnn_problems
+        reasons = "; ".join(rnn_problems(layer))
+        self.assertTrue(message.endswith(": " + reasons), message)
+        if isinstance(layer, (nn.RNN, nn.RNNCell)):
+            with self.assertRaises(ValueError) as caught:
+                sarnn.from_rnn(layer)
+            self.assertTrue(str(caught.exception).endswith(": " + reasons), caught.exception)
+
+    def test_relu_rnn(self):
+        self.assert_layer_refused(nn.RNN(3, 4, nonlinearity="relu"), ["torch.nn.RNN", "nonlinearity='relu'", "tanh"])
+
+    def test_relu_rnn_cell(self):
+        self.assert_layer_refused(nn.RNNCell(3, 4, nonlinearity="relu"),
+                                  ["torch.nn.RNNCell", "nonlinearity='relu'", "tanh"])
+
+    def test_more_than_one_layer(self):
+        self.assert_layer_refused(nn.RNN(3, 4, num_layers=2), ["num_layers=2", "one layer"])
+
+    def test_bidirectional(self):
+        self.assert_layer_refused(nn.RNN(3, 4, bidirectional=True), ["bidirectional=True", "forward in time"])
+
+    def test_lstm_with_proj_size(self):
+        self.assert_layer_refused(nn.LSTM(3, 4, proj_size=2), ["torch.nn.LSTM", "proj_size=2"])
+
+    def test_lstm_gru_and_their_cells(self):
+        for layer in (nn.LSTM(3, 4), nn.LSTMCell(3, 4), nn.GRU(3, 4), nn.GRUCell(3, 4)):
+            name = f"torch.nn.{type(layer).__name__}"
+            with self.subTest(layer=name):
+                self.assert_layer_refused(layer, [name, "not a torch.nn.RNN or RNNCell"])
+
+    def test_state_dict_of_more_than_one_layer(self):
+        self.assert_refused_everywhere(nn.RNN(3, 4, num_layers=3).state_dict(),
+                                       ["unexpected key weight_ih_l1", "num_layers > 1"])
+
+    def test_state_dict_of_bidirectional(self):
+        self.assert_refused_everywhere(nn.RNN(3, 4, bidirectional=True).state_dict(),
+                                       ["unexpected key weight_ih_l0_reverse", "bidirectional=True"])
+
+    def test_state_dict_of_lstm_with_proj_size(self):
+        self.assert_refused_everywhere(nn.LSTM(3, 4, proj_size=2).state_dict(),
+                                       ["unexpected key weight_hr_l0", "LSTM", "proj_size > 0"])
+
+    def test_state_dict_of_gru(self):
+        for layer in (nn.GRU(3, 4), nn.GRUCell(3, 4)):
+            with self.subTest(layer=type(layer).__name__):
+                self.assert_refused_everywhere(layer.state_dict(), ["weights of a GRU"])
+
+    def test_batch_first_and_one_layer_dropout_pass(self):
+        """batch_first orders the input's axes; dropout acts between layers, so with one layer it does nothing,
+        in training mode too. The header is the one of the plain layer with the same weights."""
+        torch.manual_seed(9)
+        plain = nn.RNN(3, 4)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # PyTorch warns that dropout needs num_layers > 1
+            layer = nn.RNN(3, 4, batch_first=True, dropout=0.5)
+        layer.load_state_dict(plain.state_dict())
+        layer.train()
+        x = torch.rand(2, 5, 3)
+        with torch.no_grad():
+            self.assertTrue(torch.equal(layer(x)[0], plain(x.transpose(0, 1))[0].transpose(0, 1)))
+        from sarnn.importers import rnn_problems
+        self.assertEqual(rnn_problems(layer), [])
+        self.assertTrue(torch.equal(sarnn.from_rnn(layer).A, sarnn.from_rnn(plain).A))
+        headers = []
+        for folder, source in (("plain", plain), ("layer", layer)):
+            os.mkdir(self.path(folder))
+            torch.save(source, self.path(os.path.join(folder, "rnn.pt")))
+            done = self.run_cli(os.path.join(folder, "rnn.pt"), "--name", "m", "--out", os.path.join(folder, "m.hpp"))
+            self.assertEqual((done.returncode, done.stderr), (0, ""))
+            with open(self.path(os.path.join(folder, "m.hpp")), encoding="utf-8") as f:
+                headers.append(f.read())
+        self.assertEqual(headers[0], headers[1])
+
+    def test_state_dict_nonlinearity_is_a_note(self):
+        """A state dict does not say its nonlinearity: exported as tanh, with a note saying so."""
+        torch.save(nn.RNN(3, 4, nonlinearity="relu").state_dict(), self.path("state.pt"))
+        done = self.run_cli("state.pt", "--out", "state.hpp")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(len(done.stderr.splitlines()), 1, done.stderr)
+        self.assertTrue(done.stderr.startswith("sarnn.export: note: assumed nonlinearity='tanh'"), done.stderr)
+        self.assertIn("torch.save the layer itself", done.stderr)
 
 
 # The generated sarnn/config.hpp: ctest passes its folder in SARNN_CONFIG_INCLUDE (by hand: a configured build's

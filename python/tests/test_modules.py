@@ -51,8 +51,11 @@ class AgainstReference(unittest.TestCase):
                             np.testing.assert_allclose(model(x, emit="context").numpy(), second, rtol=0, atol=1e-12)
                         if isinstance(model, sarnn.LSTMN):
                             np.testing.assert_allclose(model(x, emit="cell").numpy(), second, rtol=0, atol=1e-12)
+                        self.assertEqual(weights is None, isinstance(model, sarnn.SimpleRNN))
                         if weights is not None:
-                            for got, want in zip(model.attention(x), weights):
+                            attention = model.attention(x)
+                            self.assertEqual((len(attention), len(weights)), (T, T))
+                            for got, want in zip(attention, weights):
                                 np.testing.assert_allclose(got.numpy(), want, rtol=0, atol=1e-12)
 
     def test_float32_default_close_to_reference(self):
@@ -75,6 +78,7 @@ class Properties(unittest.TestCase):
                 with torch.no_grad():
                     weights = model.attention(_inputs(T, 3))
                 lstmn = isinstance(model, sarnn.LSTMN)
+                self.assertEqual(len(weights), T)
                 for i, w in enumerate(weights, start=1):
                     attended = i - 1 if lstmn else i  # LSTMN: the new state is not on the tape yet
                     if model.window is not None:
