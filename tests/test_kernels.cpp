@@ -3,8 +3,12 @@
 // kernels.hpp:
 //  - a padded row is aligned to storage_alignment<T>(), holds padded(n) values, lanes >= n zero on entry, and
 //    the kernel writes only lanes < n (checked: padding lanes are still exactly 0 afterwards);
+//  - padded-row outputs that are never read (lstm_cell's c and h) hold a sentinel in their padding lanes, which
+//    must survive;
 //  - other pointers hold exactly n values (allocated to that exact size, so a sanitizer build sees any read
-//    past them), outputs among them get sentinel guards after n that must survive;
+//    past them), outputs among them get sentinel guards after n (gemv_add, gemv_t, additive_scores: also one
+//    before them) that must survive; where the contract allows any alignment, they are also tried one element
+//    off a vector boundary;
 //  - ring-ordered rows (first > 0, cap > n) whose unused physical rows hold large garbage that must not leak.
 // Tolerances: reference.hpp (abs tol for bounded results, tol·max(1, Σ|terms|) for unbounded sums, relative
 // for exp).
@@ -575,6 +579,200 @@ void check_attend_dot_long_memory() {
     });
 }
 
+// ---- gemv_add, gemv_t ------------------------------------------------------------------------------------------
+/// An output of exactly n values at data() + 1 (any alignment: `offset` shifts the whole buffer), with one
+/// sentinel before it and kGuard after it.
+template <class T>
+bool sentinels_around(const Buffer<T>& b, std::size_t n) {
+    if (!(b[0] == kSentinel<T>)) return false;
+    for (std::size_t k = 1 + n; k < b.size(); ++k)
+        if (!(b[k] == kSentinel<T>)) return false;
+    return true;
+}
+
+template <class T>
+void check_gemv_add() {
+    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+        std::mt19937 g(21);
+        Worst w;
+        std::size_t case_index = 0;
+        for (std::size_t rows : kSizes) {
+            for (std::size_t cols : kSizes) {
+                for (std::size_t extra : {0, 3}) {
+                    ++case_index;
+                    const std::size_t ld = cols + extra;
+                    // M, v and y each on or off a vector boundary, in turn (all three may have any alignment)
+                    Buffer<T> M(rows * ld - extra, case_index % 2), v(cols, (case_index / 2) % 2),
+                        y(1 + rows + kGuard, (case_index / 4) % 2);
+                    for (std::size_t i = 0; i < M.size(); ++i)
+                        M[i] = static_cast<T>(i % ld < cols ? test::uniform(g, -1.0, 1.0) : 999.0);  // gaps: garbage
+                    for (std::size_t i = 0; i < cols; ++i) v[i] = static_cast<T>(test::uniform(g, -1.0, 1.0));
+                    std::vector<double> y0(rows);
+                    for (std::size_t i = 0; i < y.size(); ++i) y[i] = kSentinel<T>;
+                    for (std::size_t r = 0; r < rows; ++r) {
+                        y[1 + r] = static_cast<T>(test::uniform(g, -4.0, 4.0));
+                        y0[r] = static_cast<double>(y[1 + r]);
+                    }
+                    k.gemv_add(M.data(), rows, cols, ld, v.data(), y.data() + 1);
+                    const auto where = [&] { return describe<T>("gemv_add rows, cols, ld", rows, cols, ld); };
+                    for (std::size_t r = 0; r < rows; ++r) {
+                        // y_r = y0_r + Σ_c M_rc v_c
+                        double want = y0[r], mag = std::fabs(y0[r]);
+                        for (std::size_t c = 0; c < cols; ++c) {
+                            const double t = static_cast<double>(M[r * ld + c]) * static_cast<double>(v[c]);
+                            want += t;
+                            mag += std::fabs(t);
+                        }
+                        w.add(std::fabs(static_cast<double>(y[1 + r]) - want) / std::max(1.0, mag), where);
+                    }
+                    w.guards(sentinels_around(y, rows), where);
+                }
+            }
+        }
+        w.check(ref::tol<T>());
+    });
+}
+
+template <class T>
+void check_gemv_t() {
+    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+        std::mt19937 g(22);
+        Worst w;
+        std::size_t case_index = 0;
+        for (std::size_t rows : kSizes) {
+            for (std::size_t cols : kSizes) {
+                for (std::size_t extra : {0, 3}) {
+                    ++case_index;
+                    const std::size_t ld = cols + extra;
+                    Buffer<T> M(rows * ld - extra, case_index % 2), v(rows, (case_index / 2) % 2),
+                        y(1 + cols + kGuard, (case_index / 4) % 2);
+                    for (std::size_t i = 0; i < M.size(); ++i)
+                        M[i] = static_cast<T>(i % ld < cols ? test::uniform(g, -1.0, 1.0) : 999.0);  // gaps: garbage
+                    for (std::size_t i = 0; i < rows; ++i) v[i] = static_cast<T>(test::uniform(g, -1.0, 1.0));
+                    for (std::size_t i = 0; i < y.size(); ++i) y[i] = i >= 1 && i <= cols ? T(7) : kSentinel<T>;
+                    k.gemv_t(M.data(), rows, cols, ld, v.data(), y.data() + 1);
+                    const auto where = [&] { return describe<T>("gemv_t rows, cols, ld", rows, cols, ld); };
+                    for (std::size_t c = 0; c < cols; ++c) {
+                        // y_c = Σ_r M_rc v_r
+                        double want = 0.0, mag = 0.0;
+                        for (std::size_t r = 0; r < rows; ++r) {
+                            const double t = static_cast<double>(M[r * ld + c]) * static_cast<double>(v[r]);
+                            want += t;
+                            mag += std::fabs(t);
+                        }
+                        w.add(std::fabs(static_cast<double>(y[1 + c]) - want) / std::max(1.0, mag), where);
+                    }
+                    w.guards(sentinels_around(y, cols), where);
+                }
+            }
+        }
+        w.check(ref::tol<T>());
+    });
+}
+
+// ---- additive_scores -----------------------------------------------------------------------------------------
+template <class T>
+void check_additive_scores() {
+    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+        std::mt19937 g(23);
+        Worst w;
+        std::size_t case_index = 0;
+        for (std::size_t K : kSizes) {
+            for (std::size_t n : kRowCounts) {
+                if (n * K > 6000) continue;
+                for (int variant = 0; variant < 2; ++variant, ++case_index) {
+                    // variant 0: P, q in ±2 (tanh in its curved part); 1: in ±12 (tanh saturated)
+                    const double range = variant == 0 ? 2.0 : 12.0;
+                    std::size_t cap = 0, first = 0;
+                    ring_layout(case_index, n, cap, first);
+                    RingRows<T> P(K, cap, first, n, g, -range, range);
+                    Buffer<T> q(sarnn::padded<T>(K)), v(K, case_index % 2), e(1 + n + kGuard, (case_index / 2) % 2);
+                    fill_padded(q, K, [&](std::size_t) { return test::uniform(g, -range, range); });
+                    for (std::size_t d = 0; d < K; ++d) v[d] = static_cast<T>(test::uniform(g, -1.0, 1.0));
+                    for (std::size_t j = 0; j < e.size(); ++j) e[j] = j >= 1 && j <= n ? T(3) : kSentinel<T>;
+                    k.additive_scores(P.rows(), q.data(), v.data(), e.data() + 1);
+                    const auto where = [&] {
+                        std::ostringstream os;
+                        os << "additive_scores K " << K << ", n " << n << ", cap " << cap << ", first " << first
+                           << ", range " << range;
+                        return os.str();
+                    };
+                    double mag = 0.0;  // each term is |v_d·tanh(..)| <= |v_d|
+                    for (std::size_t d = 0; d < K; ++d) mag += std::fabs(static_cast<double>(v[d]));
+                    for (std::size_t j = 0; j < n; ++j) {
+                        // e_j = Σ_d v_d tanh(P_jd + q_d)
+                        double want = 0.0;
+                        for (std::size_t d = 0; d < K; ++d)
+                            want += static_cast<double>(v[d]) *
+                                    std::tanh(static_cast<double>(P.row(j)[d]) + static_cast<double>(q[d]));
+                        w.add(std::fabs(static_cast<double>(e[1 + j]) - want) / std::max(1.0, mag), where);
+                    }
+                    w.guards(sentinels_around(e, n), where);
+                    w.pads(padding_is_zero(q, K), where);  // input untouched
+                }
+            }
+        }
+        w.check(ref::tol<T>());
+    });
+}
+
+// ---- lstm_cell -----------------------------------------------------------------------------------------------
+/// A padded row of n values whose padding lanes hold the sentinel: an output must leave them as they are.
+template <class T>
+bool padding_is_sentinel(const Buffer<T>& row, std::size_t n) {
+    for (std::size_t k = n; k < row.size(); ++k)
+        if (!(row[k] == kSentinel<T>)) return false;
+    return true;
+}
+
+inline double sigmoid(double z) { return 1.0 / (1.0 + std::exp(-z)); }
+
+template <class T>
+void check_lstm_cell() {
+    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+        std::mt19937 g(24);
+        Worst w;
+        std::size_t case_index = 0;
+        for (std::size_t H : kSizes) {
+            for (int variant = 0; variant < 3; ++variant, ++case_index) {
+                // pre-activations in ±4 (every gate in its curved part), ±60 (saturated: exp of ±60 in the
+                // sigmoids), or a mix with exact zeros
+                const double range = variant == 1 ? 60.0 : 4.0;
+                const std::size_t offset = case_index % 2;  // z and b: any alignment, in turn
+                Buffer<T> z(4 * H, offset), b(4 * H, 1 - offset), c_prev(sarnn::padded<T>(H));
+                Buffer<T> c(sarnn::padded<T>(H)), h(sarnn::padded<T>(H));
+                for (std::size_t i = 0; i < 4 * H; ++i) {
+                    z[i] = static_cast<T>(variant == 2 && i % 3 == 0 ? 0.0 : test::uniform(g, -range, range));
+                    b[i] = static_cast<T>(test::uniform(g, -1.0, 1.0));
+                }
+                fill_padded(c_prev, H, [&](std::size_t) { return test::uniform(g, -3.0, 3.0); });
+                for (std::size_t i = 0; i < c.size(); ++i) {
+                    c[i] = i < H ? T(7) : kSentinel<T>;
+                    h[i] = i < H ? T(7) : kSentinel<T>;
+                }
+                k.lstm_cell(z.data(), b.data(), c_prev.data(), H, c.data(), h.data());
+                const auto where = [&] { return describe<T>("lstm_cell H, variant, offset", H, variant, offset); };
+                for (std::size_t d = 0; d < H; ++d) {
+                    const auto pre = [&](std::size_t gate) {
+                        return static_cast<double>(z[gate * H + d]) + static_cast<double>(b[gate * H + d]);
+                    };
+                    const double i_g = sigmoid(pre(0)), f_g = sigmoid(pre(1)), g_g = std::tanh(pre(2)),
+                                 o_g = sigmoid(pre(3));
+                    const double cp = static_cast<double>(c_prev[d]);
+                    const double want_c = f_g * cp + i_g * g_g;
+                    const double want_h = o_g * std::tanh(want_c);
+                    // c is a sum of two bounded products: error relative to max(1, |c_prev| + 1)
+                    w.add(std::fabs(static_cast<double>(c[d]) - want_c) / std::max(1.0, std::fabs(cp) + 1.0), where);
+                    w.add(std::fabs(static_cast<double>(h[d]) - want_h), where);
+                }
+                w.pads(padding_is_sentinel(c, H) && padding_is_sentinel(h, H), where);
+                w.pads(padding_is_zero(c_prev, H), where);  // input untouched
+            }
+        }
+        w.check(ref::tol<T>());
+    });
+}
+
 }  // namespace
 
 TEST_CASE("Kernels: dot", "[kernels]") {
@@ -584,6 +782,14 @@ TEST_CASE("Kernels: dot", "[kernels]") {
 TEST_CASE("Kernels: gemv", "[kernels]") {
     check_gemv<float>();
     check_gemv<double>();
+}
+TEST_CASE("Kernels: gemv_add", "[kernels]") {
+    check_gemv_add<float>();
+    check_gemv_add<double>();
+}
+TEST_CASE("Kernels: gemv_t", "[kernels]") {
+    check_gemv_t<float>();
+    check_gemv_t<double>();
 }
 TEST_CASE("Kernels: affine_tanh", "[kernels]") {
     check_affine_tanh<float>();
@@ -617,6 +823,14 @@ TEST_CASE("Kernels: attend_dot with scores of 1e4", "[kernels]") {
     check_attend_dot_huge_scores<float>();
     check_attend_dot_huge_scores<double>();
 }
+TEST_CASE("Kernels: additive_scores over ring-ordered rows", "[kernels]") {
+    check_additive_scores<float>();
+    check_additive_scores<double>();
+}
+TEST_CASE("Kernels: lstm_cell", "[kernels]") {
+    check_lstm_cell<float>();
+    check_lstm_cell<double>();
+}
 TEST_CASE("Kernels: kernels<T>() is the active set", "[kernels]") {
     CHECK(test::set_reports<float>(sarnn::kernels<float>().arch, sarnn::active_arch()));
     CHECK(test::set_reports<double>(sarnn::kernels<double>().arch, sarnn::active_arch()));
@@ -624,10 +838,14 @@ TEST_CASE("Kernels: kernels<T>() is the active set", "[kernels]") {
     REQUIRE(s != nullptr);
     CHECK(s->dot != nullptr);
     CHECK(s->gemv != nullptr);
+    CHECK(s->gemv_add != nullptr);
+    CHECK(s->gemv_t != nullptr);
     CHECK(s->affine_tanh != nullptr);
     CHECK(s->tanh != nullptr);
     CHECK(s->exp != nullptr);
     CHECK(s->softmax != nullptr);
     CHECK(s->weighted_sum != nullptr);
+    CHECK(s->additive_scores != nullptr);
+    CHECK(s->lstm_cell != nullptr);
     CHECK(s->attend_dot != nullptr);
 }
