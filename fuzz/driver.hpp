@@ -56,6 +56,7 @@ struct SimpleKit {
         FZ_CHECK(m.length() == 0, "reset: length");
         for (const T& v : m.hidden()) FZ_CHECK(v == T(0), "reset: h");
     }
+    static void check_no_nan_inf_views(const Model& m) { check_no_nan_inf(m.hidden(), "NaN/Inf in h after an ok step"); }
     void check_ok(const Model& m, double) const { check_finite(m.hidden(), 1.0 + 1e-6, "h not finite or |h| > 1"); }
     Pre pre(const Model& m, const T* x) const {
         Pre r;
@@ -178,6 +179,11 @@ struct SarKit {
         for (const T& v : m.hidden()) FZ_CHECK(v == T(0), "reset: h");
         for (const T& v : m.context()) FZ_CHECK(v == T(0), "reset: c");
     }
+    static void check_no_nan_inf_views(const Model& m) {
+        check_no_nan_inf(m.hidden(), "NaN/Inf in h after an ok step");
+        check_no_nan_inf(m.context(), "NaN/Inf in the context after an ok step");
+        check_no_nan_inf(m.attention(), "NaN/Inf in the attention after an ok step");
+    }
     void check_ok(const Model& m, double) const {
         FZ_CHECK(m.attended() == std::min(m.length(), Capacity), "attended != min(length, Capacity)");
         FZ_CHECK(m.attention().size() == m.attended(), "attention size");
@@ -251,6 +257,11 @@ struct LstmnKit {
         for (const T& v : m.hidden()) FZ_CHECK(v == T(0), "reset: h");
         for (const T& v : m.cell()) FZ_CHECK(v == T(0), "reset: c");
     }
+    static void check_no_nan_inf_views(const Model& m) {
+        check_no_nan_inf(m.hidden(), "NaN/Inf in h after an ok step");
+        check_no_nan_inf(m.cell(), "NaN/Inf in the cell after an ok step");
+        check_no_nan_inf(m.attention(), "NaN/Inf in the attention after an ok step");
+    }
     void check_ok(const Model& m, double cbound) const {
         FZ_CHECK(m.stored() == std::min(m.length(), Capacity), "stored != min(length, Capacity)");
         FZ_CHECK(m.full() == (m.stored() == Capacity), "full()");
@@ -286,6 +297,28 @@ struct LstmnKit {
 };
 
 // ---- the run ---------------------------------------------------------------------------------------------------
+/// A status a step with x != nullptr may return where ok was expected, once the magnitudes could overflow T:
+/// any refusal but those whose conditions the driver knows (full memory, null or non-finite input).
+inline bool overflow_refusal(sarnn::Status s) {
+    return s != sarnn::Status::ok && s != sarnn::Status::memory_full && s != sarnn::Status::null_input &&
+           s != sarnn::Status::non_finite_input;
+}
+
+/// After a refused step: `refused` (the model after it) and `before` (a copy made before it) must take the next
+/// step alike, so the refusal changed nothing in the memory either (a probe step with x = 0 on copies of both).
+template <class Kit>
+void check_refusal_kept_memory(const typename Kit::Model& refused, const typename Kit::Model& before) {
+    using Model = typename Kit::Model;
+    using T = typename Model::value_type;
+    FZ_CHECK(Kit::bytes(refused) == Kit::bytes(before), "a refused step changed the state");
+    const auto a = std::make_unique<Model>(refused);
+    const auto b = std::make_unique<Model>(before);
+    const std::vector<T> zero(Model::in_size, T(0));
+    const sarnn::Status sa = a->step(zero.data());
+    const sarnn::Status sb = b->step(zero.data());
+    FZ_CHECK(sa == sb && Kit::bytes(*a) == Kit::bytes(*b), "a refused step changed the memory (the next step differs)");
+}
+
 template <class Kit>
 void drive(Bytes& in) {
     using Model = typename Kit::Model;
@@ -301,6 +334,8 @@ void drive(Bytes& in) {
     double xmax = 0.0;      // largest |x| accepted since the last reset
     bool poisoned = false;  // a non-finite x was accepted (only without SARNN_CHECK_INPUT)
     auto sane = [&] { return kit.finite && !poisoned && kit.wmax <= sane_limit<T>() && xmax <= sane_limit<T>(); };
+    // finite weights and finite inputs since the reset, any magnitude: an ok step shows no NaN or Inf
+    auto all_finite = [&] { return kit.finite && !poisoned; };
 
     std::vector<T> x(In);
     for (std::size_t op_count = 0; op_count < kMaxOps && !in.done(); ++op_count) {
@@ -347,12 +382,17 @@ void drive(Bytes& in) {
             }
             sarnn::Status st = sarnn::Status::ok;
             std::size_t steps = 0;
+            bool finite_so_far = all_finite();
             for (std::size_t t = 0; t < k; ++t) {
+                const std::vector<unsigned char> twin_before = Kit::bytes(*twin);
                 const sarnn::Status s = twin->step(null_xs ? nullptr : xs.data() + t * In);
                 if (s != sarnn::Status::ok) {
+                    FZ_CHECK(Kit::bytes(*twin) == twin_before, "a refused step (in the loop of run()) changed the state");
                     st = s;
                     break;
                 }
+                finite_so_far = finite_so_far && row_finite[t];
+                if (finite_so_far) Kit::check_no_nan_inf_views(*twin);
                 const sarnn::View<T> v = Kit::emitted(*twin, emit);
                 std::copy(v.begin(), v.end(), expect.begin() + static_cast<std::ptrdiff_t>(t * Hidden));
                 ++steps;
@@ -378,22 +418,30 @@ void drive(Bytes& in) {
             const bool expect_ok = !refuses && !rejects;
             std::unique_ptr<Model> twin;
             typename Kit::Pre pre{};
-            const bool compare = arch.compare && expect_ok && finite && sane() && mx <= sane_limit<T>();
+            const bool sane_step = finite && sane() && mx <= sane_limit<T>();
+            const bool compare = arch.compare && expect_ok && sane_step;
             if (compare) {
                 twin = std::make_unique<Model>(*model);
                 pre = kit.pre(*model, x.data());
             }
+            // where the step may refuse because of overflow: a copy, to see that the refusal kept the memory
+            std::unique_ptr<Model> kept;
+            if (expect_ok && !sane_step) kept = std::make_unique<Model>(*model);
             const sarnn::Status s = model->step(x.data());
             const sarnn::Status want =
                 refuses ? sarnn::Status::memory_full : rejects ? sarnn::Status::non_finite_input : sarnn::Status::ok;
-            FZ_CHECK(s == want, "step(x): status");
+            if (s != want) {
+                FZ_CHECK(want == sarnn::Status::ok && !sane_step && overflow_refusal(s), "step(x): status");
+            }
             if (s != sarnn::Status::ok) {
                 FZ_CHECK(Kit::bytes(*model) == before, "a refused step changed the state");
+                if (kept) check_refusal_kept_memory<Kit>(*model, *kept);
                 break;
             }
             FZ_CHECK(model->length() == len + 1, "step: length");
             if (!finite) poisoned = true;
             xmax = std::max(xmax, mx);
+            if (all_finite()) Kit::check_no_nan_inf_views(*model);
             if (sane()) kit.check_ok(*model, static_cast<double>(model->length()) + 1.0);
             if (compare) {
                 FZ_CHECK(sarnn::set_arch(sarnn::Arch::scalar) == sarnn::Status::ok, "set_arch(scalar)");

@@ -2,7 +2,8 @@
 // operations, snapshots of what a model shows, and the invariants every step must keep.
 //
 // How bytes become values: a byte b maps to (b - 127.5) / 127.5 · scale, where the scale is picked by a mode
-// byte among unit, 1/sqrt(fan-in), 3, 1e4, 1e30 (float: below FLT_MAX, products overflow), 1e-30 and subnormal;
+// byte among unit, 1/sqrt(fan-in), 3, 1e4, 1e30 (float: below FLT_MAX, products overflow), 1e-30 and subnormal,
+// and, for one mode byte in eight, the largest finite T (FLT_MAX, DBL_MAX: values from max/255 to max);
 // when the mode allows specials, bytes 0xFD/0xFE/0xFF are -Inf/+Inf/NaN. Weights cycle through a fuzzer-chosen
 // run of bytes (mixed with the index), then a few "pokes" put a chosen value (specials included) at a chosen
 // index, so NaN/Inf weights appear now and then without drowning everything.
@@ -10,9 +11,14 @@
 // The invariants (a violation prints what broke and calls __builtin_trap()):
 //  - no crash, no sanitizer report (ASan, UBSan);
 //  - the status is the one the contract names: memory_full (Bounded and full) before null_input before
-//    non_finite_input, else ok; a step that is not ok changes nothing (every byte the model shows is the same);
-//  - after an ok step, when every weight is finite and the magnitudes cannot overflow T ("sane", see Sanity):
-//    every output is finite, |h| <= 1, the attention lies in [0, 1] and sums to 1 within 1e-4;
+//    non_finite_input, else ok; where the magnitudes could overflow T (not "sane", see sane_limit) a step may
+//    also refuse with another status (the arithmetic would overflow). A step that is not ok changes nothing:
+//    every byte the model shows is the same, and so is what the next step makes of the memory;
+//  - after an ok step, when every weight and every input since the reset is finite, whatever their magnitude
+//    (up to FLT_MAX / DBL_MAX): hidden(), context(), cell() and attention() hold no NaN or Inf (the memory holds
+//    past h and c, each checked when it was shown);
+//  - after an ok step, when besides the magnitudes cannot overflow T ("sane"): |h| <= 1, the attention lies in
+//    [0, 1] and sums to 1 within 1e-4;
 //  - the SIMD set in use agrees with the scalar set on the same step from the same state (a copy of the model
 //    stepped under set_arch(Arch::scalar)), within a bound relative to the magnitudes involved (see tol());
 //  - run() is step() in a loop: same status, same count, the same bytes emitted and the same final state.
@@ -26,6 +32,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -72,6 +79,7 @@ private:
 struct Mapping {
     double scale = 1.0;
     bool specials = false;
+    bool huge = false;  // scale = the largest finite T instead
 };
 
 inline Mapping mapping(std::uint8_t mode, std::size_t fan_in) {
@@ -80,6 +88,7 @@ inline Mapping mapping(std::uint8_t mode, std::size_t fan_in) {
     m.scale = kScales[mode & 7u];
     if ((mode & 7u) == 1u) m.scale = 1.0 / std::sqrt(static_cast<double>(fan_in == 0 ? 1 : fan_in));
     m.specials = (mode & 0x18u) == 0x18u;  // one mode in four
+    m.huge = (mode & 0xE0u) == 0xE0u;      // one mode in eight
     return m;
 }
 
@@ -90,7 +99,9 @@ T value(std::uint8_t b, const Mapping& m) {
         if (b == 0xFE) return std::numeric_limits<T>::infinity();
         if (b == 0xFD) return -std::numeric_limits<T>::infinity();
     }
-    return static_cast<T>((static_cast<double>(b) - 127.5) / 127.5 * m.scale);
+    // |(b - 127.5) / 127.5| <= 1: max<T>() times it stays finite (in double, then exactly representable in T)
+    const double scale = m.huge ? static_cast<double>(std::numeric_limits<T>::max()) : m.scale;
+    return static_cast<T>((static_cast<double>(b) - 127.5) / 127.5 * scale);
 }
 
 /// Fills every T of a params aggregate (plain arrays of T, nothing else) from the bytes.
@@ -165,9 +176,10 @@ void read_input(Bytes& in, const Mapping& m, std::size_t n, T* x, bool& finite, 
     }
 }
 
-// ---- sanity: when may the invariants on values be asked for? -------------------------------------------------
+// ---- sanity: when may the bounds on values and the SIMD/scalar comparison be asked for? ---------------------
 /// Magnitudes below which no product or sum in a step can overflow T (|h|, |c| <= 1 by construction; scores are
-/// at most Hidden·K·Hidden·w², pre-activations In·w·x): 1e4 for float, 1e30 for double.
+/// at most Hidden·K·Hidden·w², pre-activations In·w·x): 1e4 for float, 1e30 for double. Below them a step must
+/// be ok; above them it may refuse (overflow), and an ok step must still show no NaN or Inf.
 template <class T>
 constexpr double sane_limit() {
     return sizeof(T) == sizeof(float) ? 1e4 : 1e30;
@@ -188,13 +200,21 @@ void put_view(std::vector<unsigned char>& out, const sarnn::View<T>& v) {
 // ---- tolerance of the SIMD set vs the scalar set on one step --------------------------------------------------
 /// C·eps·magnitude: C covers summation order (the sets sum in different orders), tanh/exp (1-2 ulp apart) and
 /// the reciprocal of the softmax.
-/// A build with -DSARNN_FUZZ_TOL_C=0 must fail at once: it shows that the comparisons run.
+/// C is SARNN_FUZZ_TOL_C from the environment when set, else the macro (default 64). With C = 0 a run must fail
+/// within seconds: it shows that the comparisons run (scripts/fuzz runs that canary).
 #ifndef SARNN_FUZZ_TOL_C
 #define SARNN_FUZZ_TOL_C 64.0
 #endif
+inline double tol_c() {
+    static const double c = [] {
+        const char* e = std::getenv("SARNN_FUZZ_TOL_C");
+        return e != nullptr && *e != '\0' ? std::strtod(e, nullptr) : static_cast<double>(SARNN_FUZZ_TOL_C);
+    }();
+    return c;
+}
 template <class T>
 double tol(double magnitude) {
-    return SARNN_FUZZ_TOL_C * static_cast<double>(std::numeric_limits<T>::epsilon()) * (1.0 + magnitude);
+    return tol_c() * static_cast<double>(std::numeric_limits<T>::epsilon()) * (1.0 + magnitude);
 }
 
 template <class T>
@@ -204,6 +224,13 @@ void check_close(const sarnn::View<T>& a, const sarnn::View<T>& b, double bound,
         const double d = std::fabs(static_cast<double>(a[k]) - static_cast<double>(b[k]));
         if (!(d <= bound)) fail(what, d, bound);
     }
+}
+
+/// No NaN, no Inf, whatever the magnitude.
+template <class T>
+void check_no_nan_inf(const sarnn::View<T>& v, const char* what) {
+    for (const T& x : v)
+        if (!std::isfinite(x)) fail(what, static_cast<double>(x), static_cast<double>(std::numeric_limits<T>::max()));
 }
 
 template <class T>

@@ -128,7 +128,10 @@ void for_each_set(F&& f) {
     for (sarnn::Arch a : test::kAllArches) {
         const sarnn::Kernels<T>* k = sarnn::kernels_for<T>(a);
         CHECK((k != nullptr) == sarnn::arch_available(a));
-        if (k == nullptr) continue;
+        if (k == nullptr) {
+            test::note_unavailable(a);
+            continue;
+        }
         REQUIRE(test::set_reports<T>(k->arch, a));
         if (k->arch != a) continue;  // the scalar set standing in for a double-less SIMD arch: tested as scalar
         INFO("kernel set " << sarnn::arch_name(a) << ", T = " << (sizeof(T) == 4 ? "float" : "double"));

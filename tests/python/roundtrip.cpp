@@ -15,6 +15,7 @@
 // is the largest): 90 and 50000 times below the tolerances.
 #include <cstdio>
 
+#include "../skip_note.hpp"
 #include "roundtrip_models.hpp"
 
 namespace {
@@ -77,6 +78,7 @@ int main() {
         const char* name = sarnn::arch_name(a);
         if (!sarnn::arch_available(a)) {
             std::printf("== %s: not in this build or not on this CPU, skipped\n", name);
+            test::note_unavailable(a);
             continue;
         }
         if (sarnn::set_arch(a) != sarnn::Status::ok || sarnn::active_arch() != a) {
