@@ -3,6 +3,11 @@
 //
 //   step/<align>/H64/<variant>/n:<n>      align: bilinear, keyquery16, additive16
 //     One SelfAttentionRnn step() when the memory already holds n-1 states, as step/dot (families.hpp).
+//     keyquery16 is KeyQueryAlign<16> as sarnn picks it (keys cached, 4·K <= Hidden); keyquery16_fold the same
+//     with Wk folded into the query (KeyQueryPlan::fold), ours only.
+//   step/keyquery<K>[_cache|_fold]/H64/<variant>/n:<256|1024>, K = 24, 32, 64, 96: the crossover between the two
+//     key/query plans; keyquery<K> is the plan sarnn picks (with its peers), the suffixed one the other plan
+//     forced (ours only).
 //     Ours: OursStep (ours.hpp) with the align's own State, bit-identical to the real model (verified).
 //     Flops: flops_step_bilinear / flops_step_keyquery / flops_step_additive (common.hpp). Items: n.
 //
@@ -73,6 +78,7 @@ struct AlignInfo;
 template <>
 struct AlignInfo<sarnn::BilinearAlign> {
     static constexpr Score score = Score::bilinear;
+    static constexpr std::size_t key = K;
     static const char* name() { return "bilinear"; }
     static const auto& params(const AttnProblem& a) { return a.bilinear; }
     static ScoreWeights weights(const AttnProblem& a) {
@@ -83,23 +89,54 @@ struct AlignInfo<sarnn::BilinearAlign> {
     static double flops(std::size_t n) { return flops_step_bilinear(n, H); }
 };
 
-template <>
-struct AlignInfo<sarnn::KeyQueryAlign<K>> {
+/// Key/query weights for key widths other than kAttnK (the crossover families), uniform in ±1/sqrt(Hidden).
+template <std::size_t KK>
+const sarnn::KeyQueryParams<float, H, KK>& keyquery_params(const AttnProblem& a) {
+    if constexpr (KK == K) {
+        return a.keyquery;
+    } else {
+        static const std::unique_ptr<sarnn::KeyQueryParams<float, H, KK>> p = [] {
+            auto q = std::make_unique<sarnn::KeyQueryParams<float, H, KK>>();
+            std::mt19937 rng(0x6b71u + static_cast<unsigned>(KK));
+            const float ah = 1.0f / std::sqrt(static_cast<float>(H));
+            std::uniform_real_distribution<float> uh(-ah, ah);
+            for (auto* m : {&q->Wk, &q->Wq})
+                for (auto& row : *m)
+                    for (float& v : row) v = uh(rng);
+            return q;
+        }();
+        return *p;
+    }
+}
+
+// keyquery<K>: the plan sarnn picks (keys cached when 4·K <= Hidden); keyquery<K>_cache / _fold: the other plan,
+// forced (ours only: the peers are those of keyquery<K>).
+template <std::size_t KK, sarnn::KeyQueryPlan Plan>
+struct AlignInfo<sarnn::KeyQueryAlign<KK, Plan>> {
     static constexpr Score score = Score::keyquery;
-    static const char* name() { return "keyquery16"; }
-    static const auto& params(const AttnProblem& a) { return a.keyquery; }
+    static constexpr std::size_t key = KK;
+    static const std::string& label() {
+        static const std::string s = "keyquery" + std::to_string(KK) +
+                                     (Plan == sarnn::KeyQueryPlan::cache  ? "_cache"
+                                      : Plan == sarnn::KeyQueryPlan::fold ? "_fold"
+                                                                          : "");
+        return s;
+    }
+    static const char* name() { return label().c_str(); }
+    static const auto& params(const AttnProblem& a) { return keyquery_params<KK>(a); }
     static ScoreWeights weights(const AttnProblem& a) {
         ScoreWeights w;
-        w.Wk = &a.keyquery.Wk[0][0];
-        w.Wq = &a.keyquery.Wq[0][0];
+        w.Wk = &params(a).Wk[0][0];
+        w.Wq = &params(a).Wq[0][0];
         return w;
     }
-    static double flops(std::size_t n) { return flops_step_keyquery(n, H, K); }
+    static double flops(std::size_t n) { return flops_step_keyquery(n, H, KK); }
 };
 
 template <>
 struct AlignInfo<sarnn::AdditiveAlign<K>> {
     static constexpr Score score = Score::additive;
+    static constexpr std::size_t key = K;
     static const char* name() { return "additive16"; }
     static const auto& params(const AttnProblem& a) { return a.additive; }
     static ScoreWeights weights(const AttnProblem& a) {
@@ -116,9 +153,10 @@ using ScoredOurs = OursStep<kIn, H, kCapacity, Align>;
 template <class Align>
 using ScoredModel = sarnn::SelfAttentionRnn<float, kIn, H, kCapacity, Align>;
 template <class Align>
-using ScoredNaive = NaiveScoredSarnn<kIn, H, kCapacity, AlignInfo<Align>::score, K>;
+using ScoredNaive = NaiveScoredSarnn<kIn, H, kCapacity, AlignInfo<Align>::score, AlignInfo<Align>::key>;
 template <class Align>
-using ScoredEigen = EigenScoredSarnn<kI, kH, kCap, AlignInfo<Align>::score, kK>;
+using ScoredEigen =
+    EigenScoredSarnn<kI, kH, kCap, AlignInfo<Align>::score, static_cast<int>(AlignInfo<Align>::key)>;
 
 using LstmnOurs = OursLstmn<kIn, H, kCapacity, K>;
 using LstmnModel = sarnn::Lstmn<float, kIn, H, kCapacity, K>;
@@ -229,14 +267,28 @@ void bm_lstmn_step(benchmark::State& st, const Variant& v) {
 constexpr std::int64_t kMultiplier = 4;
 
 template <class Align>
-void register_scored(const std::vector<Variant>& vs) {
+void register_scored(const std::vector<Variant>& vs, bool ours_only = false) {
     for (const Variant& v : vs)
-        benchmark::RegisterBenchmark(family("step", AlignInfo<Align>::name(), H, v).c_str(),
-                                     [v](benchmark::State& st) { bm_scored_step<Align>(st, v); })
-            ->RangeMultiplier(kMultiplier)
-            ->Range(1, static_cast<std::int64_t>(kCapacity))
-            ->ArgName("n")
-            ->Complexity(benchmark::oN);
+        if (!ours_only || v.kind == Kind::ours)
+            benchmark::RegisterBenchmark(family("step", AlignInfo<Align>::name(), H, v).c_str(),
+                                         [v](benchmark::State& st) { bm_scored_step<Align>(st, v); })
+                ->RangeMultiplier(kMultiplier)
+                ->Range(1, static_cast<std::int64_t>(kCapacity))
+                ->ArgName("n")
+                ->Complexity(benchmark::oN);
+}
+
+/// The key/query crossover at Hidden 64: K = 24, 32, 64, 96 at n = 256 and 1024, the plan sarnn picks with its
+/// peers, and the other plan forced (ours only).
+template <class Align>
+void register_crossover(const std::vector<Variant>& vs, bool ours_only) {
+    for (const Variant& v : vs)
+        if (!ours_only || v.kind == Kind::ours)
+            benchmark::RegisterBenchmark(family("step", AlignInfo<Align>::name(), H, v).c_str(),
+                                         [v](benchmark::State& st) { bm_scored_step<Align>(st, v); })
+                ->Arg(256)
+                ->Arg(1024)
+                ->ArgName("n");
 }
 
 // ---- agreement check ------------------------------------------------------------------------------------------
@@ -419,6 +471,15 @@ bool verify_attn(const std::vector<Variant>& vs) {
     const sarnn::Arch before = sarnn::active_arch();
     bool ok = verify_scored<sarnn::BilinearAlign>(vs);
     ok = verify_scored<sarnn::KeyQueryAlign<K>>(vs) && ok;
+    ok = verify_scored<sarnn::KeyQueryAlign<K, sarnn::KeyQueryPlan::fold>>(vs) && ok;
+    ok = verify_scored<sarnn::KeyQueryAlign<24>>(vs) && ok;
+    ok = verify_scored<sarnn::KeyQueryAlign<24, sarnn::KeyQueryPlan::cache>>(vs) && ok;
+    ok = verify_scored<sarnn::KeyQueryAlign<32>>(vs) && ok;
+    ok = verify_scored<sarnn::KeyQueryAlign<32, sarnn::KeyQueryPlan::cache>>(vs) && ok;
+    ok = verify_scored<sarnn::KeyQueryAlign<64>>(vs) && ok;
+    ok = verify_scored<sarnn::KeyQueryAlign<64, sarnn::KeyQueryPlan::cache>>(vs) && ok;
+    ok = verify_scored<sarnn::KeyQueryAlign<96>>(vs) && ok;
+    ok = verify_scored<sarnn::KeyQueryAlign<96, sarnn::KeyQueryPlan::cache>>(vs) && ok;
     ok = verify_scored<sarnn::AdditiveAlign<K>>(vs) && ok;
     ok = verify_lstmn(vs) && ok;
     (void)sarnn::set_arch(before);
@@ -428,6 +489,15 @@ bool verify_attn(const std::vector<Variant>& vs) {
 void register_attn(const std::vector<Variant>& vs) {
     register_scored<sarnn::BilinearAlign>(vs);
     register_scored<sarnn::KeyQueryAlign<K>>(vs);
+    register_scored<sarnn::KeyQueryAlign<K, sarnn::KeyQueryPlan::fold>>(vs, true);
+    register_crossover<sarnn::KeyQueryAlign<24>>(vs, false);
+    register_crossover<sarnn::KeyQueryAlign<24, sarnn::KeyQueryPlan::cache>>(vs, true);
+    register_crossover<sarnn::KeyQueryAlign<32>>(vs, false);
+    register_crossover<sarnn::KeyQueryAlign<32, sarnn::KeyQueryPlan::cache>>(vs, true);
+    register_crossover<sarnn::KeyQueryAlign<64>>(vs, false);
+    register_crossover<sarnn::KeyQueryAlign<64, sarnn::KeyQueryPlan::cache>>(vs, true);
+    register_crossover<sarnn::KeyQueryAlign<96>>(vs, false);
+    register_crossover<sarnn::KeyQueryAlign<96, sarnn::KeyQueryPlan::cache>>(vs, true);
     register_scored<sarnn::AdditiveAlign<K>>(vs);
     for (const Variant& v : vs)
         benchmark::RegisterBenchmark(family("step", "lstmn16", H, v).c_str(),

@@ -97,8 +97,8 @@ struct AlignKit<sarnn::BilinearAlign> {
     }
     static std::string name() { return "BilinearAlign"; }
 };
-template <std::size_t K>
-struct AlignKit<sarnn::KeyQueryAlign<K>> {
+template <std::size_t K, sarnn::KeyQueryPlan Plan>
+struct AlignKit<sarnn::KeyQueryAlign<K, Plan>> {
     static constexpr bool has_params = true;
     template <class T, std::size_t Hidden>
     using Params = sarnn::KeyQueryParams<T, Hidden, K>;
@@ -114,7 +114,10 @@ struct AlignKit<sarnn::KeyQueryAlign<K>> {
     static ref::KeyQuery reference(const P& p) {
         return ref::key_query_of(p);
     }
-    static std::string name() { return "KeyQueryAlign<" + std::to_string(K) + ">"; }
+    static std::string name() {
+        const char* plan = Plan == sarnn::KeyQueryPlan::cache ? ", cache" : Plan == sarnn::KeyQueryPlan::fold ? ", fold" : "";
+        return "KeyQueryAlign<" + std::to_string(K) + plan + ">";
+    }
 };
 template <std::size_t K>
 struct AlignKit<sarnn::AdditiveAlign<K>> {

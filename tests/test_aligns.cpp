@@ -88,6 +88,11 @@ void key_query_shapes() {
     check_align<T, 3, 17, 9, sarnn::KeyQueryAlign<7>, Memory>(3020);
     check_align<T, 1, 33, 6, sarnn::KeyQueryAlign<17>, Memory>(3030);
     check_align<T, 2, 7, 10, sarnn::KeyQueryAlign<33>, Memory>(3040);
+    check_align<T, 2, 17, 8, sarnn::KeyQueryAlign<3>, Memory>(3080);  // 4·K <= Hidden: keys cached
+    // the plan forced: keys cached for large K, Wk folded for small K
+    check_align<T, 1, 3, 7, sarnn::KeyQueryAlign<17, sarnn::KeyQueryPlan::cache>, Memory>(3050);
+    check_align<T, 2, 33, 6, sarnn::KeyQueryAlign<7, sarnn::KeyQueryPlan::fold>, Memory>(3060);
+    check_align<T, 3, 7, 9, sarnn::KeyQueryAlign<7, sarnn::KeyQueryPlan::cache>, Memory>(3070);
 }
 template <class T, class Memory>
 void additive_shapes() {
@@ -243,6 +248,33 @@ constexpr bool additive_caches_keys() {
     return sizeof(Additive) > sizeof(Dot) && sizeof(Additive) - sizeof(Dot) >= Capacity * K * sizeof(T);
 }
 }  // namespace
+
+namespace {
+template <class T, std::size_t Hidden, std::size_t Capacity, std::size_t K, sarnn::KeyQueryPlan Plan>
+constexpr bool key_query_caches() {
+    using KQ = sarnn::SelfAttentionRnn<T, 1, Hidden, Capacity, sarnn::KeyQueryAlign<K, Plan>>;
+    using Dot = sarnn::SelfAttentionRnn<T, 1, Hidden, Capacity, sarnn::DotAlign>;
+    return sarnn::KeyQueryAlign<K, Plan>::template State<T, Hidden, Capacity>::caches_keys && sizeof(KQ) - sizeof(Dot) >= Capacity * K * sizeof(T);
+}
+template <class T, std::size_t Hidden, std::size_t Capacity, std::size_t K, sarnn::KeyQueryPlan Plan>
+constexpr bool key_query_folds() {
+    using KQ = sarnn::SelfAttentionRnn<T, 1, Hidden, Capacity, sarnn::KeyQueryAlign<K, Plan>>;
+    using Dot = sarnn::SelfAttentionRnn<T, 1, Hidden, Capacity, sarnn::DotAlign>;
+    // u and q and a params reference, nothing per state
+    return !sarnn::KeyQueryAlign<K, Plan>::template State<T, Hidden, Capacity>::caches_keys && sizeof(KQ) - sizeof(Dot) < (K + Hidden) * sizeof(T) + 3 * 64;
+}
+}  // namespace
+
+TEST_CASE("KeyQueryAlign caches Capacity·K keys when 4·K <= Hidden or asked to, else folds Wk", "[align][key_query][sizeof]") {
+    using P = sarnn::KeyQueryPlan;
+    STATIC_REQUIRE(key_query_caches<float, 64, 100, 16, P::by_size>());
+    STATIC_REQUIRE(key_query_caches<double, 68, 64, 17, P::by_size>());
+    STATIC_REQUIRE(key_query_caches<float, 5, 100, 7, P::cache>());
+    STATIC_REQUIRE(key_query_folds<float, 16, 100, 16, P::by_size>());
+    STATIC_REQUIRE(key_query_folds<float, 64, 100, 24, P::by_size>());
+    STATIC_REQUIRE(key_query_folds<double, 7, 300, 33, P::by_size>());
+    STATIC_REQUIRE(key_query_folds<float, 64, 300, 16, P::fold>());
+}
 
 TEST_CASE("AdditiveAlign keeps Capacity·K cached keys in the model", "[align][additive][sizeof]") {
     STATIC_REQUIRE(additive_caches_keys<float, 1, 1, 1, 1>());

@@ -776,6 +776,156 @@ void check_lstm_cell() {
     });
 }
 
+// ---- attend_keys ---------------------------------------------------------------------------------------------
+/// attend_keys over keys P (K values a row) and values S (the same ring layout), against a double reference
+/// written out here: e_j = P_j·u, alpha = exp(e - max e) / Σ, c = Σ alpha_j S_j. Also: alpha finite and summing to
+/// 1, padding lanes of c and u untouched, nothing written to alpha past n.
+template <class T>
+void check_keys_case(const sarnn::Kernels<T>& k, Worst& w, const RingRows<T>& P, const Buffer<T>& u,
+                     const RingRows<T>& S, const char* what) {
+    const std::size_t n = S.n, K = P.dim, dim = S.dim;
+    Buffer<T> alpha(n + kGuard), c(sarnn::padded<T>(dim));
+    for (std::size_t j = 0; j < alpha.size(); ++j) alpha[j] = j < n ? T(3) : kSentinel<T>;
+    fill_padded(c, dim, [](std::size_t) { return 7.0; });
+    k.attend_keys(P.rows(), u.data(), S.rows(), alpha.data(), c.data());
+
+    std::vector<double> e(n), a(n);
+    double max_e = -std::numeric_limits<double>::infinity();
+    for (std::size_t j = 0; j < n; ++j) {
+        double s = 0.0;
+        for (std::size_t d = 0; d < K; ++d) s += static_cast<double>(P.row(j)[d]) * static_cast<double>(u[d]);
+        e[j] = s;
+        max_e = std::max(max_e, s);
+    }
+    double total = 0.0;
+    for (std::size_t j = 0; j < n; ++j) total += (a[j] = std::exp(e[j] - max_e));
+    for (double& v : a) v /= total;
+    const auto where = [&] {
+        std::ostringstream os;
+        os << what << ": K " << K << ", dim " << dim << ", n " << n << ", cap " << S.cap << ", first " << S.first;
+        return os.str();
+    };
+    double sum = 0.0;
+    for (std::size_t j = 0; j < n; ++j) {
+        const double got = static_cast<double>(alpha[j]);
+        w.add(std::isfinite(got) ? std::fabs(got - a[j]) : std::numeric_limits<double>::infinity(), where);
+        sum += got;
+    }
+    w.add(std::fabs(sum - 1.0), where);
+    for (std::size_t d = 0; d < dim; ++d) {
+        double want = 0.0;
+        for (std::size_t j = 0; j < n; ++j) want += a[j] * static_cast<double>(S.row(j)[d]);
+        w.add(std::fabs(static_cast<double>(c[d]) - want), where);
+    }
+    w.pads(padding_is_zero(c, dim), where);
+    w.pads(padding_is_zero(u, K), where);
+    w.guards(guard_intact(alpha, n), where);
+}
+
+constexpr std::array<std::size_t, 5> kKeySizes = {1, 3, 7, 17, 33};
+
+/// Every pair of K and Hidden from kKeySizes, memories of 1 to 300 states in every ring layout; keys and u of
+/// the sizes a model makes (|P_j|, |u| up to about 1) or larger (scores in the tens).
+template <class T>
+void check_attend_keys() {
+    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+        std::mt19937 g(21);
+        Worst w;
+        std::size_t case_index = 0;
+        for (std::size_t K : kKeySizes) {
+            for (std::size_t dim : kKeySizes) {
+                for (std::size_t n : kRowCounts) {
+                    std::size_t cap = 0, first = 0;
+                    ring_layout(case_index++, n, cap, first);
+                    const double span = case_index % 3 == 0 ? 4.0 : 1.0;
+                    RingRows<T> P(K, cap, first, n, g, -span, span);
+                    RingRows<T> S(dim, cap, first, n, g, -1.0, 1.0);
+                    Buffer<T> u(sarnn::padded<T>(K));
+                    fill_padded(u, K, [&](std::size_t) { return test::uniform(g, -span, span); });
+                    check_keys_case(k, w, P, u, S, "attend_keys");
+                }
+            }
+        }
+        w.check(ref::tol<T>());
+    });
+}
+
+/// Scores of any magnitude, up to ±max/4 of T: u = (1, 0, ...) and P_j = (s_j, noise...), so e_j = s_j exactly.
+/// Ties at the top, a lone maximum late in the memory, rising and falling runs, huge negatives next to small
+/// scores: alpha must stay finite (exp of very negative differences 0, never NaN) and sum to 1.
+template <class T>
+void check_attend_keys_huge_scores() {
+    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+        std::mt19937 g(22);
+        Worst w;
+        const double big = static_cast<double>(std::numeric_limits<T>::max()) / 4;
+        std::size_t case_index = 0;
+        for (std::size_t K : kKeySizes) {
+            for (std::size_t dim : {std::size_t{1}, std::size_t{17}}) {
+                for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{17}, std::size_t{100}, std::size_t{300}}) {
+                    for (int pattern = 0; pattern < 4; ++pattern) {
+                        std::size_t cap = 0, first = 0;
+                        ring_layout(case_index++, n, cap, first);
+                        RingRows<T> P(K, cap, first, n, g, -1.0, 1.0);
+                        RingRows<T> S(dim, cap, first, n, g, -1.0, 1.0);
+                        Buffer<T> u(sarnn::padded<T>(K));
+                        fill_padded(u, K, [](std::size_t d) { return d == 0 ? 1.0 : 0.0; });
+                        for (std::size_t j = 0; j < n; ++j) {
+                            double s = 0.0;
+                            switch (pattern) {
+                            case 0: s = j % 3 == 0 ? big : -big; break;                      // ties at +max/4
+                            case 1: s = j == n * 2 / 3 ? big : (j % 2 ? -big : 1.0); break;  // one spike
+                            case 2: s = big * (2.0 * static_cast<double>(j + 1) / static_cast<double>(n) - 1.0); break;
+                            default: s = -big * (2.0 * static_cast<double>(j + 1) / static_cast<double>(n) - 1.0); break;
+                            }
+                            P.row(j)[0] = static_cast<T>(s);
+                        }
+                        check_keys_case(k, w, P, u, S, "attend_keys huge");
+                    }
+                }
+            }
+        }
+        w.check(ref::tol<T>());
+    });
+}
+
+/// Thousands of states: many chunks (past 64 of them alpha is kept as raw scores until the end), with random
+/// scores, scores rising by about 1 per state (the shift raised again and again) and one late spike.
+template <class T>
+void check_attend_keys_long_memory() {
+    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+        std::mt19937 g(23);
+        Worst w;
+        std::size_t case_index = 0;
+        const std::size_t shapes[][3] = {{16, 64, 4100}, {17, 33, 3000}, {1, 3, 17000}, {33, 7, 2000}};
+        for (const auto& shape : shapes) {
+            const std::size_t K = shape[0], dim = shape[1], n = shape[2];
+            for (int pattern = 0; pattern < 3; ++pattern) {
+                std::size_t cap = 0, first = 0;
+                ring_layout(case_index++, n, cap, first);
+                RingRows<T> P(K, cap, first, n, g, -1.0, 1.0);
+                RingRows<T> S(dim, cap, first, n, g, -1.0, 1.0);
+                Buffer<T> u(sarnn::padded<T>(K));
+                fill_padded(u, K, [&](std::size_t) { return test::uniform(g, -1.0, 1.0); });
+                const char* what = "attend_keys long, random";
+                if (pattern == 1) {
+                    // P_j = (j - n/2, 0, ...), u = (1, 0, ...): scores -n/2 .. n/2, exact in float
+                    what = "attend_keys long, rising";
+                    fill_padded(u, K, [](std::size_t d) { return d == 0 ? 1.0 : 0.0; });
+                    for (std::size_t j = 0; j < n; ++j)
+                        P.row(j)[0] = static_cast<T>(static_cast<double>(j) - static_cast<double>(n / 2));
+                } else if (pattern == 2) {
+                    what = "attend_keys long, spike";
+                    T* row = P.row(n * 2 / 3);
+                    for (std::size_t d = 0; d < K; ++d) row[d] = u[d] < T(0) ? T(-40) : T(40);
+                }
+                check_keys_case(k, w, P, u, S, what);
+            }
+        }
+        w.check(ref::tol<T>());
+    });
+}
+
 }  // namespace
 
 TEST_CASE("Kernels: dot", "[kernels]") {
@@ -834,6 +984,18 @@ TEST_CASE("Kernels: lstm_cell", "[kernels]") {
     check_lstm_cell<float>();
     check_lstm_cell<double>();
 }
+TEST_CASE("Kernels: attend_keys over ring-ordered rows", "[kernels]") {
+    check_attend_keys<float>();
+    check_attend_keys<double>();
+}
+TEST_CASE("Kernels: attend_keys with scores up to max/4", "[kernels]") {
+    check_attend_keys_huge_scores<float>();
+    check_attend_keys_huge_scores<double>();
+}
+TEST_CASE("Kernels: attend_keys over thousands of states", "[kernels]") {
+    check_attend_keys_long_memory<float>();
+    check_attend_keys_long_memory<double>();
+}
 TEST_CASE("Kernels: kernels<T>() is the active set", "[kernels]") {
     CHECK(test::set_reports<float>(sarnn::kernels<float>().arch, sarnn::active_arch()));
     CHECK(test::set_reports<double>(sarnn::kernels<double>().arch, sarnn::active_arch()));
@@ -851,4 +1013,5 @@ TEST_CASE("Kernels: kernels<T>() is the active set", "[kernels]") {
     CHECK(s->additive_scores != nullptr);
     CHECK(s->lstm_cell != nullptr);
     CHECK(s->attend_dot != nullptr);
+    CHECK(s->attend_keys != nullptr);
 }

@@ -358,7 +358,10 @@ TEST_CASE("No step that returns ok leaves NaN or Inf, for any finite input and w
         check_sar<float, 3, 17, 4, sarnn::BilinearAlign, sarnn::Bounded>(114);
         check_sar<double, 2, 5, 3, sarnn::BilinearAlign, sarnn::Window>(115);
         check_sar<float, 7, 5, 3, sarnn::KeyQueryAlign<7>, sarnn::Window>(116);
-        check_sar<double, 1, 33, 4, sarnn::KeyQueryAlign<5>, sarnn::Bounded>(117);
+        check_sar<double, 1, 33, 4, sarnn::KeyQueryAlign<5>, sarnn::Bounded>(117);  // keys cached (4·K <= Hidden)
+        check_sar<float, 3, 17, 4, sarnn::KeyQueryAlign<3>, sarnn::Window>(121);    // keys cached
+        check_sar<double, 2, 7, 3, sarnn::KeyQueryAlign<7, sarnn::KeyQueryPlan::cache>, sarnn::Window>(122);
+        check_sar<float, 2, 7, 3, sarnn::KeyQueryAlign<1, sarnn::KeyQueryPlan::fold>, sarnn::Bounded>(123);
         check_sar<float, 3, 7, 4, sarnn::AdditiveAlign<5>, sarnn::Window>(118);
         check_sar<double, 2, 17, 3, sarnn::AdditiveAlign<1>, sarnn::Bounded>(119);
         check_sar<float, 1, 3, 2, sarnn::AdditiveAlign<33>, sarnn::Window>(120);

@@ -109,6 +109,12 @@ struct Kernels {
     /// e_j = scale·(S_j·q); alpha = softmax(e) (alpha receives S.n values); c = Σ_j alpha_j S_j.
     /// q and c are padded rows of S.dim values; S.n >= 1. O(2·n·dim) + O(n) exps.
     void (*attend_dot)(const Rows<T>& S, const T* q, T scale, T* alpha, T* c);
+
+    /// The key/query context, one pass as attend_dot but with the scores over cached keys: e_j = P_j·u (P.dim
+    /// = K values per row); alpha = softmax(e) (alpha receives S.n values); c = Σ_j alpha_j S_j. P and S hold
+    /// the same states (the same cap, first and n >= 1); u is a padded row of P.dim values, c a padded row of
+    /// S.dim values. O(n·(K + dim)) + O(n) exps.
+    void (*attend_keys)(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c);
 };
 
 /// The kernel set in use for T (on x86-64 the best the CPU has, unless set_arch() chose another).

@@ -139,10 +139,38 @@ void attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) {
 }
 
 template <class T>
+void attend_keys(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c) {
+    // As attend_dot, with the scores taken over the key rows: m the running max, l the running Σ exp(e_j - m).
+    T m = -std::numeric_limits<T>::infinity();
+    T l = T(0);
+    for (std::size_t d = 0; d < S.dim; ++d) c[d] = T(0);
+    for (std::size_t j = 0; j < S.n; ++j) {
+        const T* s = S.row(j);
+        // e_j = P_j·u
+        const T e = dot(P.row(j), u, P.dim);
+        alpha[j] = e;
+        if (e > m) {
+            const T shrink = std::exp(m - e);
+            l *= shrink;
+            for (std::size_t d = 0; d < S.dim; ++d) c[d] *= shrink;
+            m = e;
+        }
+        const T p = std::exp(e - m);
+        l += p;
+        // c += exp(e_j - m) S_j
+        for (std::size_t d = 0; d < S.dim; ++d) c[d] += p * s[d];
+    }
+    const T inv = T(1) / l;
+    for (std::size_t d = 0; d < S.dim; ++d) c[d] *= inv;
+    // alpha_j = exp(e_j - m) / l
+    for (std::size_t j = 0; j < S.n; ++j) alpha[j] = std::exp(alpha[j] - m) * inv;
+}
+
+template <class T>
 constexpr Kernels<T> table() {
     return {Arch::scalar,     &dot<T>,          &gemv<T>,           &gemv_add<T>,  &gemv_t<T>,
             &affine_tanh<T>,  &tanh_map<T>,     &exp_map<T>,        &softmax<T>,   &weighted_sum<T>,
-            &additive_scores<T>, &lstm_cell<T>, &attend_dot<T>};
+            &additive_scores<T>, &lstm_cell<T>, &attend_dot<T>, &attend_keys<T>};
 }
 
 }  // namespace sarnn::scalar

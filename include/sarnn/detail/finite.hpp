@@ -38,12 +38,27 @@ constexpr T score_limit() noexcept {
     return std::numeric_limits<T>::max() / T(8);
 }
 
+/// Σ|v_k| over v[0..n) (+inf when it overflows, NaN for a NaN v_k). O(n).
+template <class T>
+T sum_abs(const T* v, std::size_t n) noexcept {
+    T s = T(0);
+    for (std::size_t k = 0; k < n; ++k) s += v[k] < T(0) ? -v[k] : v[k];
+    return s;
+}
+/// max_k |v_k| over v[0..n) of finite values. O(n).
+template <class T>
+T max_abs(const T* v, std::size_t n) noexcept {
+    T m = T(0);
+    for (std::size_t k = 0; k < n; ++k) {
+        const T a = v[k] < T(0) ? -v[k] : v[k];
+        m = a > m ? a : m;
+    }
+    return m;
+}
 /// True when Σ|v_k| over v[0..n) is at most score_limit<T>() (false for a NaN or Inf v_k). O(n).
 template <class T>
 bool bounds_scores(const T* v, std::size_t n) noexcept {
-    T s = T(0);
-    for (std::size_t k = 0; k < n; ++k) s += v[k] < T(0) ? -v[k] : v[k];
-    return s <= score_limit<T>();
+    return sum_abs(v, n) <= score_limit<T>();
 }
 
 }  // namespace sarnn::detail
