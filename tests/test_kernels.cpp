@@ -173,32 +173,63 @@ void check_dot() {
 }
 
 // ---- gemv ----------------------------------------------------------------------------------------------------
+/// An output of exactly n values at data() + 1 (any alignment: `offset` shifts the whole buffer), with one
+/// sentinel before it and kGuard after it.
 template <class T>
-void check_gemv() {
-    for_each_set<T>([](const sarnn::Kernels<T>& k) {
-        std::mt19937 g(12);
+bool sentinels_around(const Buffer<T>& b, std::size_t n) {
+    if (!(b[0] == kSentinel<T>)) return false;
+    for (std::size_t k = 1 + n; k < b.size(); ++k)
+        if (!(b[k] == kSentinel<T>)) return false;
+    return true;
+}
+
+/// gemv (y = M·v), gemv_add (y += M·v) and gemv_t (y = Mᵀ·v), one loop over their shapes: every rows x cols of
+/// kSizes, ld = cols or cols + 3 (the gaps hold garbage), M, v and y each on or off a vector boundary in turn
+/// (all three may have any alignment), sentinels before and after the output.
+enum class GemvOp { plain, add, transposed };
+
+template <class T>
+void check_gemv_op(GemvOp op, unsigned seed) {
+    for_each_set<T>([&](const sarnn::Kernels<T>& k) {
+        std::mt19937 g(seed);
         Worst w;
+        std::size_t case_index = 0;
+        const bool tr = op == GemvOp::transposed;
+        const char* name = op == GemvOp::plain ? "gemv" : op == GemvOp::add ? "gemv_add" : "gemv_t";
         for (std::size_t rows : kSizes) {
             for (std::size_t cols : kSizes) {
                 for (std::size_t extra : {0, 3}) {
-                    const std::size_t ld = cols + extra;
-                    Buffer<T> M(rows * ld - extra, extra % 2), v(cols), y(rows + kGuard);
+                    ++case_index;
+                    const std::size_t ld = cols + extra, n_in = tr ? rows : cols, n_out = tr ? cols : rows;
+                    Buffer<T> M(rows * ld - extra, case_index % 2), v(n_in, (case_index / 2) % 2),
+                        y(1 + n_out + kGuard, (case_index / 4) % 2);
                     for (std::size_t i = 0; i < M.size(); ++i)
                         M[i] = static_cast<T>(i % ld < cols ? test::uniform(g, -1.0, 1.0) : 999.0);  // gaps: garbage
-                    for (std::size_t i = 0; i < cols; ++i) v[i] = static_cast<T>(test::uniform(g, -1.0, 1.0));
-                    for (std::size_t i = 0; i < y.size(); ++i) y[i] = i < rows ? T(7) : kSentinel<T>;
-                    k.gemv(M.data(), rows, cols, ld, v.data(), y.data());
-                    const auto where = [&] { return describe<T>("gemv rows, cols, ld", rows, cols, ld); };
-                    for (std::size_t r = 0; r < rows; ++r) {
-                        double want = 0.0, mag = 0.0;
-                        for (std::size_t c = 0; c < cols; ++c) {
-                            const double t = static_cast<double>(M[r * ld + c]) * static_cast<double>(v[c]);
+                    for (std::size_t i = 0; i < n_in; ++i) v[i] = static_cast<T>(test::uniform(g, -1.0, 1.0));
+                    std::vector<double> y0(n_out, 0.0);
+                    for (std::size_t i = 0; i < y.size(); ++i) y[i] = kSentinel<T>;
+                    for (std::size_t o = 0; o < n_out; ++o) {
+                        // gemv and gemv_t must overwrite what is there; gemv_add adds to it
+                        y[1 + o] = static_cast<T>(op == GemvOp::add ? test::uniform(g, -4.0, 4.0) : 7.0);
+                        if (op == GemvOp::add) y0[o] = static_cast<double>(y[1 + o]);
+                    }
+                    if (op == GemvOp::plain) k.gemv(M.data(), rows, cols, ld, v.data(), y.data() + 1);
+                    if (op == GemvOp::add) k.gemv_add(M.data(), rows, cols, ld, v.data(), y.data() + 1);
+                    if (tr) k.gemv_t(M.data(), rows, cols, ld, v.data(), y.data() + 1);
+                    const std::string label = std::string(name) + " rows, cols, ld";
+                    const auto where = [&] { return describe<T>(label.c_str(), rows, cols, ld); };
+                    for (std::size_t o = 0; o < n_out; ++o) {
+                        // y_o = y0_o + Σ_i M_oi v_i  (gemv_t: M_io)
+                        double want = y0[o], mag = std::fabs(y0[o]);
+                        for (std::size_t i = 0; i < n_in; ++i) {
+                            const T m = tr ? M[i * ld + o] : M[o * ld + i];
+                            const double t = static_cast<double>(m) * static_cast<double>(v[i]);
                             want += t;
                             mag += std::fabs(t);
                         }
-                        w.add(std::fabs(static_cast<double>(y[r]) - want) / std::max(1.0, mag), where);
+                        w.add(std::fabs(static_cast<double>(y[1 + o]) - want) / std::max(1.0, mag), where);
                     }
-                    w.guards(guard_intact(y, rows), where);
+                    w.guards(sentinels_around(y, n_out), where);
                 }
             }
         }
@@ -582,97 +613,6 @@ void check_attend_dot_long_memory() {
     });
 }
 
-// ---- gemv_add, gemv_t ------------------------------------------------------------------------------------------
-/// An output of exactly n values at data() + 1 (any alignment: `offset` shifts the whole buffer), with one
-/// sentinel before it and kGuard after it.
-template <class T>
-bool sentinels_around(const Buffer<T>& b, std::size_t n) {
-    if (!(b[0] == kSentinel<T>)) return false;
-    for (std::size_t k = 1 + n; k < b.size(); ++k)
-        if (!(b[k] == kSentinel<T>)) return false;
-    return true;
-}
-
-template <class T>
-void check_gemv_add() {
-    for_each_set<T>([](const sarnn::Kernels<T>& k) {
-        std::mt19937 g(21);
-        Worst w;
-        std::size_t case_index = 0;
-        for (std::size_t rows : kSizes) {
-            for (std::size_t cols : kSizes) {
-                for (std::size_t extra : {0, 3}) {
-                    ++case_index;
-                    const std::size_t ld = cols + extra;
-                    // M, v and y each on or off a vector boundary, in turn (all three may have any alignment)
-                    Buffer<T> M(rows * ld - extra, case_index % 2), v(cols, (case_index / 2) % 2),
-                        y(1 + rows + kGuard, (case_index / 4) % 2);
-                    for (std::size_t i = 0; i < M.size(); ++i)
-                        M[i] = static_cast<T>(i % ld < cols ? test::uniform(g, -1.0, 1.0) : 999.0);  // gaps: garbage
-                    for (std::size_t i = 0; i < cols; ++i) v[i] = static_cast<T>(test::uniform(g, -1.0, 1.0));
-                    std::vector<double> y0(rows);
-                    for (std::size_t i = 0; i < y.size(); ++i) y[i] = kSentinel<T>;
-                    for (std::size_t r = 0; r < rows; ++r) {
-                        y[1 + r] = static_cast<T>(test::uniform(g, -4.0, 4.0));
-                        y0[r] = static_cast<double>(y[1 + r]);
-                    }
-                    k.gemv_add(M.data(), rows, cols, ld, v.data(), y.data() + 1);
-                    const auto where = [&] { return describe<T>("gemv_add rows, cols, ld", rows, cols, ld); };
-                    for (std::size_t r = 0; r < rows; ++r) {
-                        // y_r = y0_r + Σ_c M_rc v_c
-                        double want = y0[r], mag = std::fabs(y0[r]);
-                        for (std::size_t c = 0; c < cols; ++c) {
-                            const double t = static_cast<double>(M[r * ld + c]) * static_cast<double>(v[c]);
-                            want += t;
-                            mag += std::fabs(t);
-                        }
-                        w.add(std::fabs(static_cast<double>(y[1 + r]) - want) / std::max(1.0, mag), where);
-                    }
-                    w.guards(sentinels_around(y, rows), where);
-                }
-            }
-        }
-        w.check(ref::tol<T>());
-    });
-}
-
-template <class T>
-void check_gemv_t() {
-    for_each_set<T>([](const sarnn::Kernels<T>& k) {
-        std::mt19937 g(22);
-        Worst w;
-        std::size_t case_index = 0;
-        for (std::size_t rows : kSizes) {
-            for (std::size_t cols : kSizes) {
-                for (std::size_t extra : {0, 3}) {
-                    ++case_index;
-                    const std::size_t ld = cols + extra;
-                    Buffer<T> M(rows * ld - extra, case_index % 2), v(rows, (case_index / 2) % 2),
-                        y(1 + cols + kGuard, (case_index / 4) % 2);
-                    for (std::size_t i = 0; i < M.size(); ++i)
-                        M[i] = static_cast<T>(i % ld < cols ? test::uniform(g, -1.0, 1.0) : 999.0);  // gaps: garbage
-                    for (std::size_t i = 0; i < rows; ++i) v[i] = static_cast<T>(test::uniform(g, -1.0, 1.0));
-                    for (std::size_t i = 0; i < y.size(); ++i) y[i] = i >= 1 && i <= cols ? T(7) : kSentinel<T>;
-                    k.gemv_t(M.data(), rows, cols, ld, v.data(), y.data() + 1);
-                    const auto where = [&] { return describe<T>("gemv_t rows, cols, ld", rows, cols, ld); };
-                    for (std::size_t c = 0; c < cols; ++c) {
-                        // y_c = Σ_r M_rc v_r
-                        double want = 0.0, mag = 0.0;
-                        for (std::size_t r = 0; r < rows; ++r) {
-                            const double t = static_cast<double>(M[r * ld + c]) * static_cast<double>(v[r]);
-                            want += t;
-                            mag += std::fabs(t);
-                        }
-                        w.add(std::fabs(static_cast<double>(y[1 + c]) - want) / std::max(1.0, mag), where);
-                    }
-                    w.guards(sentinels_around(y, cols), where);
-                }
-            }
-        }
-        w.check(ref::tol<T>());
-    });
-}
-
 // ---- additive_scores -----------------------------------------------------------------------------------------
 template <class T>
 void check_additive_scores() {
@@ -933,16 +873,16 @@ TEST_CASE("Kernels: dot", "[kernels]") {
     check_dot<double>();
 }
 TEST_CASE("Kernels: gemv", "[kernels]") {
-    check_gemv<float>();
-    check_gemv<double>();
+    check_gemv_op<float>(GemvOp::plain, 12);
+    check_gemv_op<double>(GemvOp::plain, 12);
 }
 TEST_CASE("Kernels: gemv_add", "[kernels]") {
-    check_gemv_add<float>();
-    check_gemv_add<double>();
+    check_gemv_op<float>(GemvOp::add, 21);
+    check_gemv_op<double>(GemvOp::add, 21);
 }
 TEST_CASE("Kernels: gemv_t", "[kernels]") {
-    check_gemv_t<float>();
-    check_gemv_t<double>();
+    check_gemv_op<float>(GemvOp::transposed, 22);
+    check_gemv_op<double>(GemvOp::transposed, 22);
 }
 TEST_CASE("Kernels: affine_tanh", "[kernels]") {
     check_affine_tanh<float>();
