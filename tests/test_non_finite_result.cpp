@@ -193,9 +193,10 @@ void check_model(const Make& make, std::size_t steps, std::uint32_t seed, const 
     }
     // Whether a ±max input overflows into NaN (refused) or only into ±inf (tanh gives ±1) depends on the set's
     // summation order: with fused multiply-adds the products are exact and one accumulator that reached +inf
-    // stays there. The scalar set adds in order without fusing, so x-weights of 2 and x = (max, -max, ...) make
-    // it +inf + -inf, which it must refuse; every other set must refuse it or give finite views.
-    test::for_each_arch([&](sarnn::Arch a) {
+    // stays there (the compiler fuses even the scalar set's loops on AArch64). So x-weights of 2 and
+    // x = (max, -max, ...) must be refused with nothing changed, or taken with finite views; and the model goes
+    // on. (The reported case above must be refused on every set.)
+    test::for_each_arch([&](sarnn::Arch) {
         auto kit = make(Scale::usual, Scale::usual, seed + 2);
         kit.poison_x_weights();
         auto model = kit.make();
@@ -207,7 +208,6 @@ void check_model(const Make& make, std::size_t steps, std::uint32_t seed, const 
             if (Model::in_size >= 2) {
                 INFO(label << ": x = (max, -max, ...) after " << i << " steps");
                 const sarnn::Status s = model->step(bad.data());
-                if (a == sarnn::Arch::scalar) CHECK(s == sarnn::Status::non_finite_result);
                 if (s == sarnn::Status::ok) {
                     CHECK(views_finite(*model));
                     model->reset();
