@@ -110,16 +110,16 @@ void lstm_cell(const T* z, const T* b, const T* c_prev, std::size_t H, T* c, T* 
     }
 }
 
-template <class T>
-void attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) {
-    // One pass with an online softmax: m is the running max, l the running Σ exp(e_j - m), c unnormalised.
+// The context over the rows of S with scores e_j = score(j), in one pass with an online softmax: m is the running
+// max, l the running Σ exp(e_j - m), c unnormalised until the end.
+template <class T, class Score>
+void attend_scored(const Rows<T>& S, Score score, T* alpha, T* c) {
     T m = -std::numeric_limits<T>::infinity();
     T l = T(0);
     for (std::size_t d = 0; d < S.dim; ++d) c[d] = T(0);
     for (std::size_t j = 0; j < S.n; ++j) {
         const T* s = S.row(j);
-        // e_j = scale·(S_j·q)
-        const T e = scale * dot(s, q, S.dim);
+        const T e = score(j);
         alpha[j] = e;
         if (e > m) {
             const T shrink = std::exp(m - e);
@@ -139,31 +139,15 @@ void attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) {
 }
 
 template <class T>
+void attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) {
+    // e_j = scale·(S_j·q)
+    attend_scored(S, [&](std::size_t j) { return scale * dot(S.row(j), q, S.dim); }, alpha, c);
+}
+
+template <class T>
 void attend_keys(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c) {
-    // As attend_dot, with the scores taken over the key rows: m the running max, l the running Σ exp(e_j - m).
-    T m = -std::numeric_limits<T>::infinity();
-    T l = T(0);
-    for (std::size_t d = 0; d < S.dim; ++d) c[d] = T(0);
-    for (std::size_t j = 0; j < S.n; ++j) {
-        const T* s = S.row(j);
-        // e_j = P_j·u
-        const T e = dot(P.row(j), u, P.dim);
-        alpha[j] = e;
-        if (e > m) {
-            const T shrink = std::exp(m - e);
-            l *= shrink;
-            for (std::size_t d = 0; d < S.dim; ++d) c[d] *= shrink;
-            m = e;
-        }
-        const T p = std::exp(e - m);
-        l += p;
-        // c += exp(e_j - m) S_j
-        for (std::size_t d = 0; d < S.dim; ++d) c[d] += p * s[d];
-    }
-    const T inv = T(1) / l;
-    for (std::size_t d = 0; d < S.dim; ++d) c[d] *= inv;
-    // alpha_j = exp(e_j - m) / l
-    for (std::size_t j = 0; j < S.n; ++j) alpha[j] = std::exp(alpha[j] - m) * inv;
+    // e_j = P_j·u
+    attend_scored(S, [&](std::size_t j) { return dot(P.row(j), u, P.dim); }, alpha, c);
 }
 
 template <class T>

@@ -453,8 +453,10 @@ struct Simd {
         }
     }
 
-    // The context for any row length: c lives in memory between blocks.
-    static void attend_dot_any(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) {
+    // The context for any row length: c lives in memory between blocks; exact running max. block_scores(j0, count,
+    // e) writes the scores of states j0..j0+count-1 to e[0..count) (W of them at once).
+    template <class BlockScores>
+    SARNN_INLINE static void attend_any(const Rows<T>& S, BlockScores block_scores, T* alpha, T* c) {
         const std::size_t stride = S.stride;
         T m = kNegInf;  // running max of the scores
         T l = T(0);     // running Σ exp(e_j - m)
@@ -463,16 +465,8 @@ struct Simd {
             const std::size_t count = S.n - j0 < W ? S.n - j0 : W;
             const T* row[W];
             for (std::size_t k = 0; k < W; ++k) row[k] = S.row(j0 + (k < count ? k : count - 1));
-            // e_j = scale·(S_j·q) for W states at once: lanes across states, one horizontal step per block
-            B acc[W];
-            for (auto& a : acc) a = B(T(0));
-            for (std::size_t v = 0; v < stride; v += W) {
-                const B qv = load_a(q + v);
-                SARNN_UNROLL(16)
-                for (std::size_t k = 0; k < W; ++k) acc[k] = xsimd::fma(load_a(row[k] + v), qv, acc[k]);
-            }
             alignas(A::alignment()) T e[W];
-            (row_sums(acc) * B(scale)).store_aligned(e);
+            block_scores(j0, count, e);
             T bm = e[0];
             for (std::size_t k = 0; k < count; ++k) {
                 alpha[j0 + k] = e[k];
@@ -497,6 +491,22 @@ struct Simd {
         // alpha_j = exp(e_j - m) / l
         const B mv(m), iv(inv);
         map(alpha, S.n, [mv, iv](B v) { return exp_safe(v - mv) * iv; });
+    }
+
+    static void attend_dot_any(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) {
+        attend_any(S, [&](std::size_t j0, std::size_t count, T* e) {
+            const T* row[W];
+            for (std::size_t k = 0; k < W; ++k) row[k] = S.row(j0 + (k < count ? k : count - 1));
+            // e_j = scale·(S_j·q) for W states at once: lanes across states, one horizontal step per block
+            B acc[W];
+            for (auto& a : acc) a = B(T(0));
+            for (std::size_t v = 0; v < S.stride; v += W) {
+                const B qv = load_a(q + v);
+                SARNN_UNROLL(16)
+                for (std::size_t k = 0; k < W; ++k) acc[k] = xsimd::fma(load_a(row[k] + v), qv, acc[k]);
+            }
+            (row_sums(acc) * B(scale)).store_aligned(e);
+        }, alpha, c);
     }
 
     // dst[0..n) = src[0..n), src aligned.
@@ -715,51 +725,20 @@ struct Simd {
             alpha, c);
     }
 
-    // attend_keys for value rows of any length: c lives in memory between blocks; exact running max.
+    // attend_keys for value rows of any length.
     static void attend_keys_any(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c) {
-        const std::size_t stride = S.stride, nvk = P.stride / W;
-        T m = kNegInf;  // running max of the scores
-        T l = T(0);     // running Σ exp(e_j - m)
-        zero(c, stride);
-        for (std::size_t j0 = 0; j0 < S.n; j0 += W) {
-            const std::size_t count = S.n - j0 < W ? S.n - j0 : W;
-            const T* row[W];
+        const std::size_t nvk = P.stride / W;
+        attend_any(S, [&](std::size_t j0, std::size_t count, T* e) {
             B acc[W];
             const B u0 = load_a(u);
             for (std::size_t k = 0; k < W; ++k) {
-                const std::size_t j = j0 + (k < count ? k : count - 1);
-                row[k] = S.row(j);
                 // e_j = P_j·u
-                const T* key = P.row(j);
+                const T* key = P.row(j0 + (k < count ? k : count - 1));
                 acc[k] = load_a(key) * u0;
                 for (std::size_t v = 1; v < nvk; ++v) acc[k] = xsimd::fma(load_a(key + v * W), load_a(u + v * W), acc[k]);
             }
-            alignas(A::alignment()) T e[W];
             row_sums(acc).store_aligned(e);
-            T bm = e[0];
-            for (std::size_t k = 0; k < count; ++k) {
-                alpha[j0 + k] = e[k];
-                bm = e[k] > bm ? e[k] : bm;
-            }
-            for (std::size_t k = count; k < W; ++k) e[k] = kNegInf;  // lanes past n weigh exp(-inf) = 0
-            if (bm > m) {
-                // the max grew: rescale what was accumulated by exp(m_old - m_new)
-                const T shrink = std::exp(m - bm);
-                l *= shrink;
-                scale_row(c, stride, shrink);
-                m = bm;
-            }
-            // p_j = exp(e_j - m); l += Σ p_j; c += Σ p_j S_j
-            const B p = exp_safe(load_a(e) - B(m));
-            l += xsimd::hadd(p);
-            p.store_aligned(e);
-            accumulate(row, e, count, stride, c);
-        }
-        const T inv = T(1) / l;
-        scale_row(c, stride, inv);
-        // alpha_j = exp(e_j - m) / l
-        const B mv(m), iv(inv);
-        map(alpha, S.n, [mv, iv](B v) { return exp_safe(v - mv) * iv; });
+        }, alpha, c);
     }
 
     static void attend_keys(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c) {
