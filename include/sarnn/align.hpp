@@ -150,7 +150,8 @@ struct KeyQueryAlign {
                 k.gemv(&p_.Wk[0][0], K, Hidden, Hidden, h, key);
                 // |e_ij| = |P_j·u| <= max_j |P_j|_inf · Σ|u_k|; the max runs over every key taken since reset()
                 if (!detail::all_finite(key, K) || !detail::all_finite(u_, K)) return Status::non_finite_result;
-                const T key_max = detail::max_abs(key, K) > buf_.key_max ? detail::max_abs(key, K) : buf_.key_max;
+                const T key_abs = detail::max_abs(key, K);
+                const T key_max = key_abs > buf_.key_max ? key_abs : buf_.key_max;
                 if (key_max > T(0) && !(detail::sum_abs(u_, K) <= detail::score_limit<T>() / key_max))
                     return Status::non_finite_result;
                 buf_.key_max = key_max;
