@@ -178,7 +178,7 @@ void with_scored_harness(const Variant& v, F&& f) {
     switch (v.kind) {
     case Kind::ours: {
         auto m = std::make_unique<ScoredOurs<Align>>(P.params, AlignInfo<Align>::params(Q),
-                                                     *sarnn::kernels_for<float>(v.arch));
+                                                     v.arch);
         f(*m);
         break;
     }
@@ -204,7 +204,7 @@ void with_lstmn_harness(const Variant& v, F&& f) {
     const AttnProblem& Q = attn_problem();
     switch (v.kind) {
     case Kind::ours: {
-        auto m = std::make_unique<LstmnOurs>(Q.lstmn, *sarnn::kernels_for<float>(v.arch));
+        auto m = std::make_unique<LstmnOurs>(Q.lstmn, v.arch);
         f(*m);
         break;
     }
@@ -345,7 +345,7 @@ bool verify_scored(const std::vector<Variant>& vs) {
             auto model = std::make_unique<ScoredModel<Align>>(P.params, AlignInfo<Align>::params(Q));
             auto seen = std::make_unique<float[][H]>(kVerifySteps);  // h_1..h_t as the model stored them
             auto harness = std::make_unique<ScoredOurs<Align>>(P.params, AlignInfo<Align>::params(Q),
-                                                               *sarnn::kernels_for<float>(v.arch));
+                                                               v.arch);
             float c_prev[H] = {};
             for (std::size_t t = 1; t <= kVerifySteps; ++t) {
                 ref->step(P.xs[t - 1]);
@@ -424,7 +424,7 @@ bool verify_lstmn(const std::vector<Variant>& vs) {
             auto seen_h = std::make_unique<float[][H]>(kVerifySteps);  // h_t, c_t as the model stored them
             auto seen_c = std::make_unique<float[][H]>(kVerifySteps);
             auto s_prev = std::make_unique<float[]>(kVerifySteps);      // the attention of step t-1
-            auto harness = std::make_unique<LstmnOurs>(Q.lstmn, *sarnn::kernels_for<float>(v.arch));
+            auto harness = std::make_unique<LstmnOurs>(Q.lstmn, v.arch);
             for (std::size_t t = 1; t <= kVerifySteps; ++t) {
                 // The harness, loaded with the model's tapes h_1..h_{t-1}, c_1..c_{t-1} and its h~_{t-1}
                 // (rebuilt with the model's kernel from step t-1's weights: zero before step 3), must give

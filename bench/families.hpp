@@ -5,7 +5,7 @@
 //
 //   context/<align>/H<Hidden>/<variant>/n:<n>
 //     The context computation alone over n stored states, the last one as the query: scores, softmax,
-//     weighted sum. Ours: the Align's attend(), i.e. one kernels_for<float>(arch)->attend_dot call.
+//     weighted sum. Ours: the Align's attend(), i.e. one attend_dot call on the set of that arch.
 //     Items: states attended (n per iteration). Flops: flops_context(n).
 //
 //   step/<align>/H<Hidden>/<variant>/n:<n>
@@ -95,7 +95,7 @@ template <std::size_t H, class Align, class F>
 void with_harness(const Variant& v, const Problem<H>& P, F&& f) {
     switch (v.kind) {
     case Kind::ours: {
-        auto m = std::make_unique<Ours<H, Align>>(P.params, *sarnn::kernels_for<float>(v.arch));
+        auto m = std::make_unique<Ours<H, Align>>(P.params, v.arch);
         f(*m);
         break;
     }
@@ -291,7 +291,7 @@ bool verify_align(const std::vector<Variant>& vs) {
             if (sarnn::set_arch(v.arch) != sarnn::Status::ok) return false;
             auto model = std::make_unique<Model<H, Align>>(P.params);
             auto seen = std::make_unique<float[][H]>(kVerifySteps);  // h_1..h_t as the model stored them
-            auto harness = std::make_unique<Ours<H, Align>>(P.params, *sarnn::kernels_for<float>(v.arch));
+            auto harness = std::make_unique<Ours<H, Align>>(P.params, v.arch);
             float c_prev[H] = {};
             for (std::size_t t = 1; t <= kVerifySteps; ++t) {
                 ref->step(P.xs[t - 1]);

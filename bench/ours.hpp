@@ -1,5 +1,5 @@
-// bench/ours.hpp: sarnn's SelfAttentionRnn::step() and Lstmn::step(), line for line, with the kernel set
-// passed in.
+// bench/ours.hpp: sarnn's SelfAttentionRnn::step() and Lstmn::step(), line for line, on the kernel set of the
+// arch passed in (pinned with set_arch(): the calls go through kernel::Dispatch, as a default model's do on x86-64).
 //
 // Why: a model's step() at memory length n cannot be timed in a loop on the model itself, since each step
 // makes the memory one state longer and there is no way back but reset(). This harness owns the same
@@ -18,6 +18,9 @@
 
 namespace sarnn_bench {
 
+/// The kernel calls of the harnesses: through the run-time table set_arch() chose.
+using Set = sarnn::kernel::Dispatch;
+
 template <std::size_t In, std::size_t Hidden, std::size_t Capacity, class Align>
 class OursStep {
 public:
@@ -27,13 +30,15 @@ public:
 
     /// For aligns without params (DotAlign, ScaledDotAlign).
     template <class A = AlignState, std::enable_if_t<!A::has_params, int> = 0>
-    OursStep(const Params& params, const sarnn::Kernels<float>& k) : p_(params), k_(k) {
+    OursStep(const Params& params, sarnn::Arch arch) : p_(params) {
+        (void)sarnn::set_arch(arch);
         init();
     }
     /// For aligns with params (BilinearAlign, KeyQueryAlign<K>, AdditiveAlign<K>).
     template <class A = AlignState, std::enable_if_t<A::has_params, int> = 0>
-    OursStep(const Params& params, const typename A::params_type& align_params, const sarnn::Kernels<float>& k)
-        : p_(params), k_(k), align_(align_params) {
+    OursStep(const Params& params, const typename A::params_type& align_params, sarnn::Arch arch)
+        : p_(params), align_(align_params) {
+        (void)sarnn::set_arch(arch);
         init();
     }
 
@@ -43,32 +48,32 @@ public:
         align_.reset();
     }
 
-    /// SelfAttentionRnn::step(x) with k_ in place of sarnn::kernels<float>().
+    /// SelfAttentionRnn::step(x) 
     sarnn::Status step(const float* x) {
         if (len_ == Capacity) return sarnn::Status::memory_full;
         const sarnn::Status s = sarnn::detail::check_input(x, In);
         if (s != sarnn::Status::ok) return s;
         float* h = mem_[len_];
-        k_.affine_tanh(&p_.A[0][0], p_.b, Hidden, x, In, c_, Hidden, h);
+        Set::affine_tanh(&p_.A[0][0], p_.b, Hidden, x, In, c_, Hidden, h);
         if (!sarnn::detail::all_finite(h, Hidden)) return sarnn::Status::non_finite_result;
-        const sarnn::Status q = align_.query(k_, len_, h);
+        const sarnn::Status q = align_.template query<Set>(len_, h);
         if (q != sarnn::Status::ok) return q;
         ++len_;
-        align_.attend(k_, rows(), h, alpha_, c_);
+        align_.template attend<Set>(rows(), h, alpha_, c_);
         return sarnn::Status::ok;
     }
 
     /// The context alone (the Align's query and attend) over the len_ stored states, the last one as the query.
     void attend() {
-        (void)align_.query(k_, len_ - 1, mem_[len_ - 1]);
-        align_.attend(k_, rows(), mem_[len_ - 1], alpha_, c_);
+        (void)align_.template query<Set>(len_ - 1, mem_[len_ - 1]);
+        align_.template attend<Set>(rows(), mem_[len_ - 1], alpha_, c_);
     }
 
     // Access for the benchmark harness (prefilling the memory) and the agreement check.
     /// Memory row j holds h (Hidden values), and the align has seen it enter (its query, as in step()).
     void store(std::size_t j, const float* h) {
         for (std::size_t i = 0; i < Hidden; ++i) mem_[j][i] = h[i];
-        (void)align_.query(k_, j, mem_[j]);
+        (void)align_.template query<Set>(j, mem_[j]);
     }
     void set_length(std::size_t n) { len_ = n; }
     void set_context(const float* c) {
@@ -91,7 +96,6 @@ private:
     sarnn::Rows<float> rows() const { return {&mem_[0][0], kStride, Hidden, Capacity, 0, len_}; }
 
     const Params& p_;
-    const sarnn::Kernels<float>& k_;
     alignas(sarnn::storage_alignment<float>()) float mem_[Capacity][kStride];
     alignas(sarnn::storage_alignment<float>()) float c_[kStride];
     alignas(sarnn::storage_alignment<float>()) float alpha_[sarnn::padded<float>(Capacity)];
@@ -106,7 +110,8 @@ class OursLstmn {
 public:
     using Params = sarnn::LstmnParams<float, In, Hidden, K>;
 
-    OursLstmn(const Params& params, const sarnn::Kernels<float>& k) : p_(params), k_(k) {
+    OursLstmn(const Params& params, sarnn::Arch arch) : p_(params) {
+        (void)sarnn::set_arch(arch);
         for (auto* tape : {&h_, &c_})
             for (auto& row : *tape)
                 for (float& v : row) v = 0.0f;
@@ -124,28 +129,28 @@ public:
         len_ = 0;
     }
 
-    /// Lstmn::step(x) with k_ in place of sarnn::kernels<float>().
+    /// Lstmn::step(x) 
     sarnn::Status step(const float* x) {
         if (len_ == Capacity) return sarnn::Status::memory_full;
         const sarnn::Status st = sarnn::detail::check_input(x, In);
         if (st != sarnn::Status::ok) return st;
         const std::size_t n = len_;
         if (n > 0) {
-            k_.gemv(&p_.W_x[0][0], K, In, In, x, q_);
-            k_.gemv_add(&p_.W_ht[0][0], K, Hidden, Hidden, h_tilde_, q_);
+            Set::gemv(&p_.W_x[0][0], K, In, In, x, q_);
+            Set::gemv_add(&p_.W_ht[0][0], K, Hidden, Hidden, h_tilde_, q_);
             if (!sarnn::detail::all_finite(q_, K) || !sarnn::detail::bounds_scores(p_.v, K))
                 return sarnn::Status::non_finite_result;
             const sarnn::Rows<float> P{&P_[0][0], kStrideK, K, Capacity, 0, n};
-            k_.additive_scores(P, q_, p_.v, s_);
-            k_.softmax(s_, n);
-            k_.weighted_sum(s_, tape(h_), h_tilde_);
-            k_.weighted_sum(s_, tape(c_), c_tilde_);
+            Set::additive_scores(P, q_, p_.v, s_);
+            Set::softmax(s_, n);
+            Set::weighted_sum(s_, tape(h_), h_tilde_);
+            Set::weighted_sum(s_, tape(c_), c_tilde_);
         }
-        k_.gemv(&p_.W_ih[0][0], 4 * Hidden, In, In, x, z_);
-        k_.gemv_add(&p_.W_hh[0][0], 4 * Hidden, Hidden, Hidden, h_tilde_, z_);
+        Set::gemv(&p_.W_ih[0][0], 4 * Hidden, In, In, x, z_);
+        Set::gemv_add(&p_.W_hh[0][0], 4 * Hidden, Hidden, Hidden, h_tilde_, z_);
         const std::size_t slot = n;
-        k_.lstm_cell(z_, p_.b, c_tilde_, Hidden, c_[slot], h_[slot]);
-        k_.gemv(&p_.W_h[0][0], K, Hidden, Hidden, h_[slot], P_[slot]);
+        Set::lstm_cell(z_, p_.b, c_tilde_, Hidden, c_[slot], h_[slot]);
+        Set::gemv(&p_.W_h[0][0], K, Hidden, Hidden, h_[slot], P_[slot]);
         if (!sarnn::detail::all_finite(c_[slot], Hidden) || !sarnn::detail::all_finite(h_[slot], Hidden) ||
             !sarnn::detail::all_finite(P_[slot], K))
             return sarnn::Status::non_finite_result;
@@ -160,7 +165,7 @@ public:
             h_[j][i] = h[i];
             c_[j][i] = c[i];
         }
-        k_.gemv(&p_.W_h[0][0], K, Hidden, Hidden, h_[j], P_[j]);
+        Set::gemv(&p_.W_h[0][0], K, Hidden, Hidden, h_[j], P_[j]);
     }
     void set_length(std::size_t n) { len_ = n; }
     void set_tilde(const float* h) {
@@ -171,7 +176,7 @@ public:
     void set_tilde_from(const float* s, std::size_t m) {
         const std::size_t keep = len_;
         len_ = m;
-        k_.weighted_sum(s, tape(h_), h_tilde_);
+        Set::weighted_sum(s, tape(h_), h_tilde_);
         len_ = keep;
     }
     std::size_t length() const { return len_; }
@@ -187,7 +192,6 @@ private:
     sarnn::Rows<float> tape(const Tape& t) const { return {&t[0][0], kStride, Hidden, Capacity, 0, len_}; }
 
     const Params& p_;
-    const sarnn::Kernels<float>& k_;
     alignas(sarnn::storage_alignment<float>()) Tape h_;
     alignas(sarnn::storage_alignment<float>()) Tape c_;
     alignas(sarnn::storage_alignment<float>()) float P_[Capacity][kStrideK];

@@ -1,34 +1,27 @@
-# Which kernel sets lib/ holds for the target, and how wide the storage padding is.
-#   SARNN_SETS                list of SIMD sets (the scalar set is always built)
-#   SARNN_SET_<SET>_FILE      lib/kernels/<file>.cpp of that set
-#   SARNN_SET_<SET>_FLAGS     the compile flags of that file
-#   SARNN_VECTOR_BYTES        padding/alignment of model storage (the widest set's vector)
+# The kernel sets: the one list of them, and which ones lib/ holds for the target.
+#
+# Each sarnn_kernel_set() line below is a set: its id (sarnn::Arch::<id>), its C++ type (sarnn::kernel::<Type>),
+# its name (sarnn::arch_name), its source file lib/kernels/<FILE>.cpp (which defines the set and nothing
+# else), the targets that build it, its compile flags, its vector width in bytes, and (DOUBLE) which set's
+# arithmetic it uses for double when its arch has no double lanes. Plainest first: where the CPU runs several,
+# the later is preferred. Adding a set is its file plus one line here; the enum, the names, the declarations,
+# the run-time table and the preference order are generated from this list (include/sarnn/config.hpp.in).
+#
+# Outputs:
+#   SARNN_SETS                the ids of the sets lib/ holds, plainest first (scalar always)
+#   SARNN_SET_<ID>_FILE       lib/kernels/<file>.cpp of that set; SARNN_SET_<ID>_FLAGS its compile flags
+#   SARNN_VECTOR_BYTES        padding/alignment of model storage (the widest set's vector; 0 scalar only)
 #   SARNN_RUNTIME_DISPATCH    ON when the set is chosen at run time (x86-64)
+#   SARNN_DEFAULT_SET         the C++ type models use by default: Dispatch (run-time choice) or one set
+#   SARNN_ARCHES_X, SARNN_SETS_X   the X-macro bodies for config.hpp
 include(CheckCXXSourceCompiles)
-
-set(SARNN_SETS "")
-set(SARNN_VECTOR_BYTES 0)
-set(SARNN_RUNTIME_DISPATCH OFF)
-
-set(SARNN_SET_SSE2_FILE x86_sse2)
-set(SARNN_SET_SSE2_FLAGS -msse2)
-set(SARNN_SET_AVX2_FMA_FILE x86_avx2_fma)
-set(SARNN_SET_AVX2_FMA_FLAGS -mavx2 -mfma)
-set(SARNN_SET_AVX512_FILE x86_avx512)
-# GCC 12 warns about its own avx512fintrin.h (false -Wmaybe-uninitialized); the code is ours, not the warning's.
-set(SARNN_SET_AVX512_FLAGS -mavx512f -mavx512dq -mfma)
-if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-  list(APPEND SARNN_SET_AVX512_FLAGS -Wno-maybe-uninitialized -Wno-uninitialized)
-endif()
-set(SARNN_SET_NEON_FILE arm_neon)
-set(SARNN_SET_NEON_FLAGS "")
-set(SARNN_SET_NEON64_FILE arm_neon64)
-set(SARNN_SET_NEON64_FLAGS "")
 
 function(_sarnn_target_has macro out)
   check_cxx_source_compiles("#ifndef ${macro}\n#error no\n#endif\nint main() { return 0; }" ${out})
 endfunction()
 
+# The target, as the TARGETS of the list name it.
+set(_sarnn_targets any)
 if(NOT SARNN_KERNELS STREQUAL "scalar")
   _sarnn_target_has(__x86_64__ SARNN_TARGET_X86_64)
   _sarnn_target_has(__i386__ SARNN_TARGET_I386)
@@ -36,21 +29,85 @@ if(NOT SARNN_KERNELS STREQUAL "scalar")
   _sarnn_target_has(__ARM_NEON SARNN_TARGET_NEON)
   _sarnn_target_has(__SSE2__ SARNN_TARGET_SSE2)
   if(SARNN_TARGET_X86_64)
-    set(SARNN_SETS sse2 avx2_fma avx512)
-    set(SARNN_VECTOR_BYTES 64)
-    set(SARNN_RUNTIME_DISPATCH ON)
+    list(APPEND _sarnn_targets x86_64)
   elseif(SARNN_TARGET_I386)
     if(NOT SARNN_TARGET_SSE2)
       message(FATAL_ERROR "sarnn: i686 needs -msse2 -mfpmath=sse (see toolchains/i686-linux-gnu.cmake), "
                           "or -DSARNN_KERNELS=scalar")
     endif()
-    set(SARNN_SETS sse2)
-    set(SARNN_VECTOR_BYTES 16)
+    list(APPEND _sarnn_targets i386)
   elseif(SARNN_TARGET_AARCH64)
-    set(SARNN_SETS neon64)
-    set(SARNN_VECTOR_BYTES 16)
+    list(APPEND _sarnn_targets aarch64)
   elseif(SARNN_TARGET_NEON)
-    set(SARNN_SETS neon)
-    set(SARNN_VECTOR_BYTES 16)
+    list(APPEND _sarnn_targets arm_neon)
   endif()
 endif()
+
+set(SARNN_SETS "")
+set(SARNN_VECTOR_BYTES 0)
+set(SARNN_ARCHES_X "")
+set(SARNN_SETS_X "")
+
+# sarnn_kernel_set(<id> TYPE <Type> FILE <file> TARGETS <target>... [NAME <name>] [FLAGS <flag>...] [VECTOR <bytes>]
+#                  [DOUBLE <id>])
+macro(sarnn_kernel_set id)
+  cmake_parse_arguments(_ks "" "TYPE;FILE;NAME;VECTOR;DOUBLE" "TARGETS;FLAGS" ${ARGN})
+  if(NOT _ks_NAME)
+    set(_ks_NAME ${id})
+  endif()
+  if(NOT _ks_DOUBLE)
+    set(_ks_DOUBLE ${id})
+  endif()
+  if(NOT _ks_VECTOR)
+    set(_ks_VECTOR 0)
+  endif()
+  string(APPEND SARNN_ARCHES_X " X(${id}, \"${_ks_NAME}\")")
+  set(_ks_here OFF)
+  foreach(_t IN LISTS _ks_TARGETS)
+    if(_t IN_LIST _sarnn_targets)
+      set(_ks_here ON)
+    endif()
+  endforeach()
+  if(_ks_here)
+    list(APPEND SARNN_SETS ${id})
+    set(SARNN_SET_${id}_FILE ${_ks_FILE})
+    set(SARNN_SET_${id}_FLAGS ${_ks_FLAGS})
+    set(SARNN_DEFAULT_SET ${_ks_TYPE})
+    string(APPEND SARNN_SETS_X " X(${id}, ${_ks_TYPE}, ${_ks_DOUBLE})")
+    if(_ks_VECTOR GREATER SARNN_VECTOR_BYTES)
+      set(SARNN_VECTOR_BYTES ${_ks_VECTOR})
+    endif()
+  endif()
+endmacro()
+
+# GCC 12 warns about its own avx512fintrin.h (false -Wmaybe-uninitialized); the code is ours, not the warning's.
+set(_sarnn_avx512_quiet "")
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  set(_sarnn_avx512_quiet -Wno-maybe-uninitialized -Wno-uninitialized)
+endif()
+
+# ---- the list --------------------------------------------------------------------------------------------
+sarnn_kernel_set(scalar TYPE Scalar FILE scalar TARGETS any)
+sarnn_kernel_set(sse2 TYPE Sse2 FILE x86_sse2 TARGETS x86_64 i386 FLAGS -msse2 VECTOR 16)
+sarnn_kernel_set(avx2_fma TYPE Avx2Fma FILE x86_avx2_fma TARGETS x86_64 NAME "avx2+fma" FLAGS -mavx2 -mfma VECTOR 32)
+# xsimd 8.1's avx512f haddp uses AVX-512DQ instructions
+sarnn_kernel_set(avx512 TYPE Avx512 FILE x86_avx512 TARGETS x86_64
+                 FLAGS -mavx512f -mavx512dq -mfma ${_sarnn_avx512_quiet} VECTOR 64)
+# ARMv7 NEON has no double lanes: double runs the scalar set's code
+sarnn_kernel_set(neon TYPE Neon FILE arm_neon TARGETS arm_neon VECTOR 16 DOUBLE scalar)
+sarnn_kernel_set(neon64 TYPE Neon64 FILE arm_neon64 TARGETS aarch64 VECTOR 16)
+# ---- end of the list -------------------------------------------------------------------------------------
+
+set(SARNN_RUNTIME_DISPATCH OFF)
+if("x86_64" IN_LIST _sarnn_targets)
+  # one binary for every x86-64: the best set the CPU runs, chosen on first use
+  set(SARNN_RUNTIME_DISPATCH ON)
+  set(SARNN_DEFAULT_SET Dispatch)
+endif()
+
+# sarnn_switches_sets(<target>): the target's models default to sarnn::kernel::Dispatch on every target, so that
+# set_arch() runs them on each set in turn (the tests, benchmarks, fuzz targets and tools that compare the sets
+# side by side). Firmware and user code keep the build's default (SARNN_DEFAULT_SET).
+function(sarnn_switches_sets target)
+  target_compile_definitions(${target} PRIVATE SARNN_DEFAULT_SET=sarnn::kernel::Dispatch)
+endfunction()

@@ -12,29 +12,9 @@
 
 namespace test {
 
-/// Whether lib/ holds the kernel set of `a` (SARNN_TEST_SET_<SET>=1 from CMake's SARNN_SETS): a set compiled in
-/// but not available is one the CPU lacks; a set not compiled in is not part of this target at all.
-inline bool compiled_in(sarnn::Arch a) noexcept {
-    switch (a) {
-    case sarnn::Arch::scalar: return true;
-#ifdef SARNN_TEST_SET_SSE2
-    case sarnn::Arch::sse2: return true;
-#endif
-#ifdef SARNN_TEST_SET_AVX2_FMA
-    case sarnn::Arch::avx2_fma: return true;
-#endif
-#ifdef SARNN_TEST_SET_AVX512
-    case sarnn::Arch::avx512: return true;
-#endif
-#ifdef SARNN_TEST_SET_NEON
-    case sarnn::Arch::neon: return true;
-#endif
-#ifdef SARNN_TEST_SET_NEON64
-    case sarnn::Arch::neon64: return true;
-#endif
-    default: return false;
-    }
-}
+/// Whether lib/ holds the kernel set of `a`: a set compiled in but not available is one the CPU lacks; a set not
+/// compiled in is not part of this target at all.
+inline bool compiled_in(sarnn::Arch a) noexcept { return sarnn::arch_compiled_in(a); }
 
 /// For a kernel set that is not available: "SARNN-SKIP: avx512 kernel set (CPU lacks it)" when this build holds
 /// it, once per process and set; nothing for a set the target never has.

@@ -32,10 +32,47 @@ constexpr std::size_t params_size(std::size_t bytes) {
     return (bytes + alignof(P) - 1) / alignof(P) * alignof(P);
 }
 
-/// Every value of sarnn::Arch; the tests skip those that are not available here.
-inline constexpr std::array<sarnn::Arch, 6> kAllArches = {sarnn::Arch::scalar, sarnn::Arch::sse2,
-                                                          sarnn::Arch::avx2_fma, sarnn::Arch::avx512,
-                                                          sarnn::Arch::neon,   sarnn::Arch::neon64};
+/// Every value of sarnn::Arch (from the one list, config.hpp); the tests skip those that are not available here.
+#define SARNN_TEST_ARCH_(id, name) sarnn::Arch::id,
+inline constexpr sarnn::Arch kArchList[] = {SARNN_ARCHES(SARNN_TEST_ARCH_)};
+#undef SARNN_TEST_ARCH_
+inline constexpr std::array<sarnn::Arch, sizeof kArchList / sizeof kArchList[0]> kAllArches = [] {
+    std::array<sarnn::Arch, sizeof kArchList / sizeof kArchList[0]> a{};
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = kArchList[i];
+    return a;
+}();
+
+/// Every operation of a kernel set for T (the model operations and the set-only ones), as pointers: what the kernel
+/// tests call, one set at a time. `arch` is the set whose code runs for T.
+template <class T>
+struct Ops {
+    sarnn::Arch arch;
+#define SARNN_TEST_OP_FIELD_(T_, R, name, impl, params, args) R(*name) params noexcept;
+    SARNN_MODEL_OPS(SARNN_TEST_OP_FIELD_, T)
+    SARNN_SET_OPS(SARNN_TEST_OP_FIELD_, T)
+#undef SARNN_TEST_OP_FIELD_
+};
+
+/// The operations of kernel set Set for T.
+template <class Set, class T>
+Ops<T> ops_of() {
+#define SARNN_TEST_OP_ENTRY_(T_, R, name, impl, params, args) &Set::name,
+    return Ops<T>{std::is_same_v<T, float> ? Set::arch : Set::double_arch, SARNN_MODEL_OPS(SARNN_TEST_OP_ENTRY_, T)
+                                                                              SARNN_SET_OPS(SARNN_TEST_OP_ENTRY_, T)};
+#undef SARNN_TEST_OP_ENTRY_
+}
+
+/// The operations of the set of arch `a` for T, when lib/ holds it and the CPU runs it; otherwise arch is
+/// Arch::scalar and every pointer null.
+template <class T>
+Ops<T> ops_for(sarnn::Arch a) {
+    Ops<T> found{};
+    sarnn::kernel::for_each_set([&](auto set) {
+        using Set = decltype(set);
+        if (Set::arch == a && Set::runs_here()) found = ops_of<Set, T>();
+    });
+    return found;
+}
 
 /// Whether a Kernels<T> set handed out for arch `a` may report `reported`: `a` itself or, for double only, the
 /// scalar set standing in where that SIMD arch has no double lanes (ARMv7 NEON: see

@@ -121,23 +121,25 @@ struct Worst {
     }
 };
 
-/// Runs f(kernels) for every kernel set available for T (without touching the global choice).
+/// Runs f(ops) for every kernel set lib/ holds and the CPU runs, calling the set's functions directly (without
+/// touching the run-time choice).
 template <class T, class F>
 void for_each_set(F&& f) {
     int ran = 0;
-    for (sarnn::Arch a : test::kAllArches) {
-        const sarnn::Kernels<T>* k = sarnn::kernels_for<T>(a);
-        CHECK((k != nullptr) == sarnn::arch_available(a));
-        if (k == nullptr) {
-            test::note_unavailable(a);
-            continue;
+    sarnn::kernel::for_each_set([&](auto set) {
+        using Set = decltype(set);
+        CHECK(Set::runs_here() == sarnn::arch_available(Set::arch));
+        if (!Set::runs_here()) {
+            test::note_unavailable(Set::arch);
+            return;
         }
-        REQUIRE(test::set_reports<T>(k->arch, a));
-        if (k->arch != a) continue;  // the scalar set standing in for a double-less SIMD arch: tested as scalar
-        INFO("kernel set " << sarnn::arch_name(a) << ", T = " << (sizeof(T) == 4 ? "float" : "double"));
-        f(*k);
+        const test::Ops<T> k = test::ops_of<Set, T>();
+        REQUIRE(test::set_reports<T>(k.arch, Set::arch));
+        if (k.arch != Set::arch) return;  // the scalar code standing in for a double-less SIMD arch: tested as scalar
+        INFO("kernel set " << sarnn::arch_name(Set::arch) << ", T = " << (sizeof(T) == 4 ? "float" : "double"));
+        f(k);
         ++ran;
-    }
+    });
     REQUIRE(ran >= 1);
 }
 
@@ -151,7 +153,7 @@ std::string describe(const char* what, std::size_t a, std::size_t b = 0, std::si
 // ---- dot -----------------------------------------------------------------------------------------------------
 template <class T>
 void check_dot() {
-    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+    for_each_set<T>([](const test::Ops<T>& k) {
         std::mt19937 g(11);
         Worst w;
         for (std::size_t n : kSizes) {
@@ -190,7 +192,7 @@ enum class GemvOp { plain, add, transposed };
 
 template <class T>
 void check_gemv_op(GemvOp op, unsigned seed) {
-    for_each_set<T>([&](const sarnn::Kernels<T>& k) {
+    for_each_set<T>([&](const test::Ops<T>& k) {
         std::mt19937 g(seed);
         Worst w;
         std::size_t case_index = 0;
@@ -240,7 +242,7 @@ void check_gemv_op(GemvOp op, unsigned seed) {
 // ---- affine_tanh ---------------------------------------------------------------------------------------------
 template <class T>
 void check_affine_tanh() {
-    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+    for_each_set<T>([](const test::Ops<T>& k) {
         std::mt19937 g(13);
         Worst w;
         for (std::size_t rows : kSizes) {
@@ -279,7 +281,7 @@ void check_affine_tanh() {
 // ---- tanh, exp -----------------------------------------------------------------------------------------------
 template <class T>
 void check_tanh() {
-    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+    for_each_set<T>([](const test::Ops<T>& k) {
         std::mt19937 g(14);
         Worst w;
         const double specials[] = {0.0, 1e-4, -1e-4, 0.5, -0.625, 0.625, 3.0, -9.0, 20.0, -20.0, 100.0, -1000.0};
@@ -305,7 +307,7 @@ void check_tanh() {
 
 template <class T>
 void check_exp() {
-    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+    for_each_set<T>([](const test::Ops<T>& k) {
         std::mt19937 g(15);
         Worst w;
         // within the range where exp(x) is a normal number of T
@@ -353,7 +355,7 @@ void check_exp() {
 
 // ---- softmax -------------------------------------------------------------------------------------------------
 template <class T>
-void check_softmax_values(const sarnn::Kernels<T>& k, Worst& w, const std::vector<double>& scores, bool zero_padded,
+void check_softmax_values(const test::Ops<T>& k, Worst& w, const std::vector<double>& scores, bool zero_padded,
                           const char* what) {
     const std::size_t n = scores.size();
     // zero_padded: the layout of a padded row (the "exp(0) of empty lanes" trap); otherwise exactly n values
@@ -379,7 +381,7 @@ void check_softmax_values(const sarnn::Kernels<T>& k, Worst& w, const std::vecto
 
 template <class T>
 void check_softmax() {
-    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+    for_each_set<T>([](const test::Ops<T>& k) {
         std::mt19937 g(16);
         Worst w;
         for (std::size_t n : kSizes) {
@@ -440,7 +442,7 @@ constexpr std::array<std::size_t, 15> kRowCounts = {1, 2, 3, 5, 7, 15, 16, 17, 3
 
 template <class T>
 void check_weighted_sum() {
-    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+    for_each_set<T>([](const test::Ops<T>& k) {
         std::mt19937 g(17);
         Worst w;
         std::size_t case_index = 0;
@@ -475,7 +477,7 @@ void check_weighted_sum() {
 
 // ---- attend_dot ----------------------------------------------------------------------------------------------
 template <class T>
-void check_attend_case(const sarnn::Kernels<T>& k, Worst& w, const RingRows<T>& S, const Buffer<T>& q, T scale,
+void check_attend_case(const test::Ops<T>& k, Worst& w, const RingRows<T>& S, const Buffer<T>& q, T scale,
                        const char* what) {
     const std::size_t n = S.n, dim = S.dim;
     Buffer<T> alpha(n + kGuard), c(sarnn::padded<T>(dim));
@@ -517,7 +519,7 @@ void check_attend_case(const sarnn::Kernels<T>& k, Worst& w, const RingRows<T>& 
 
 template <class T>
 void check_attend_dot() {
-    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+    for_each_set<T>([](const test::Ops<T>& k) {
         std::mt19937 g(18);
         Worst w;
         std::size_t case_index = 0;
@@ -543,7 +545,7 @@ void check_attend_dot() {
 /// Scores of 1e4 (exact integers): the online softmax must subtract the running max, never overflow.
 template <class T>
 void check_attend_dot_huge_scores() {
-    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+    for_each_set<T>([](const test::Ops<T>& k) {
         std::mt19937 g(19);
         Worst w;
         std::size_t case_index = 0;
@@ -576,7 +578,7 @@ void check_attend_dot_huge_scores() {
 /// chunk) or one spike far above the rest late in the memory.
 template <class T>
 void check_attend_dot_long_memory() {
-    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+    for_each_set<T>([](const test::Ops<T>& k) {
         std::mt19937 g(20);
         Worst w;
         std::size_t case_index = 0;
@@ -616,7 +618,7 @@ void check_attend_dot_long_memory() {
 // ---- additive_scores -----------------------------------------------------------------------------------------
 template <class T>
 void check_additive_scores() {
-    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+    for_each_set<T>([](const test::Ops<T>& k) {
         std::mt19937 g(23);
         Worst w;
         std::size_t case_index = 0;
@@ -672,7 +674,7 @@ inline double sigmoid(double z) { return 1.0 / (1.0 + std::exp(-z)); }
 
 template <class T>
 void check_lstm_cell() {
-    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+    for_each_set<T>([](const test::Ops<T>& k) {
         std::mt19937 g(24);
         Worst w;
         std::size_t case_index = 0;
@@ -721,7 +723,7 @@ void check_lstm_cell() {
 /// written out here: e_j = P_j·u, alpha = exp(e - max e) / Σ, c = Σ alpha_j S_j. Also: alpha finite and summing to
 /// 1, padding lanes of c and u untouched, nothing written to alpha past n.
 template <class T>
-void check_keys_case(const sarnn::Kernels<T>& k, Worst& w, const RingRows<T>& P, const Buffer<T>& u,
+void check_keys_case(const test::Ops<T>& k, Worst& w, const RingRows<T>& P, const Buffer<T>& u,
                      const RingRows<T>& S, const char* what) {
     const std::size_t n = S.n, K = P.dim, dim = S.dim;
     Buffer<T> alpha(n + kGuard), c(sarnn::padded<T>(dim));
@@ -768,7 +770,7 @@ constexpr std::array<std::size_t, 5> kKeySizes = {1, 3, 7, 17, 33};
 /// the sizes a model makes (|P_j|, |u| up to about 1) or larger (scores in the tens).
 template <class T>
 void check_attend_keys() {
-    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+    for_each_set<T>([](const test::Ops<T>& k) {
         std::mt19937 g(21);
         Worst w;
         std::size_t case_index = 0;
@@ -795,7 +797,7 @@ void check_attend_keys() {
 /// scores: alpha must stay finite (exp of very negative differences 0, never NaN) and sum to 1.
 template <class T>
 void check_attend_keys_huge_scores() {
-    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+    for_each_set<T>([](const test::Ops<T>& k) {
         std::mt19937 g(22);
         Worst w;
         const double big = static_cast<double>(std::numeric_limits<T>::max()) / 4;
@@ -833,7 +835,7 @@ void check_attend_keys_huge_scores() {
 /// scores, scores rising by about 1 per state (the shift raised again and again) and one late spike.
 template <class T>
 void check_attend_keys_long_memory() {
-    for_each_set<T>([](const sarnn::Kernels<T>& k) {
+    for_each_set<T>([](const test::Ops<T>& k) {
         std::mt19937 g(23);
         Worst w;
         std::size_t case_index = 0;
@@ -936,22 +938,34 @@ TEST_CASE("Kernels: attend_keys over thousands of states", "[kernels]") {
     check_attend_keys_long_memory<float>();
     check_attend_keys_long_memory<double>();
 }
-TEST_CASE("Kernels: kernels<T>() is the active set", "[kernels]") {
+TEST_CASE("Kernels: kernels<T>() is the active set, and the run-time table holds what the models call", "[kernels]") {
     CHECK(test::set_reports<float>(sarnn::kernels<float>().arch, sarnn::active_arch()));
     CHECK(test::set_reports<double>(sarnn::kernels<double>().arch, sarnn::active_arch()));
     const sarnn::Kernels<float>* s = sarnn::kernels_for<float>(sarnn::Arch::scalar);
     REQUIRE(s != nullptr);
-    CHECK(s->dot != nullptr);
+    // the table is one pointer per model operation and the arch, nothing else
+    CHECK(sizeof(sarnn::Kernels<float>) <= 11 * sizeof(void*));
     CHECK(s->gemv != nullptr);
     CHECK(s->gemv_add != nullptr);
     CHECK(s->gemv_t != nullptr);
     CHECK(s->affine_tanh != nullptr);
-    CHECK(s->tanh != nullptr);
-    CHECK(s->exp != nullptr);
     CHECK(s->softmax != nullptr);
     CHECK(s->weighted_sum != nullptr);
     CHECK(s->additive_scores != nullptr);
     CHECK(s->lstm_cell != nullptr);
     CHECK(s->attend_dot != nullptr);
     CHECK(s->attend_keys != nullptr);
+    // the table of a set is that set's own functions
+    sarnn::kernel::for_each_set([](auto set) {
+        using Set = decltype(set);
+        const sarnn::Kernels<float>* t = sarnn::kernels_for<float>(Set::arch);
+        CHECK((t != nullptr) == Set::runs_here());
+        if (t == nullptr) return;
+        INFO("kernel set " << sarnn::arch_name(Set::arch));
+        CHECK(t->arch == Set::arch);
+        const test::Ops<float> own = test::ops_of<Set, float>();
+        CHECK(t->gemv == own.gemv);
+        CHECK(t->attend_dot == own.attend_dot);
+        CHECK(t->lstm_cell == own.lstm_cell);
+    });
 }

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
+#include <type_traits>
 
 #include <sarnn/sarnn.hpp>
 
@@ -241,10 +242,11 @@ void run_lstmn() {
 }  // namespace
 
 int main() {
-    std::printf("sarnn firmware: kernels %s, vector bytes %u\n", sarnn::arch_name(sarnn::active_arch()),
+    std::printf("sarnn firmware: kernels %s, vector bytes %u\n", sarnn::arch_name(sarnn::kernel::arch_in_use<sarnn::kernel::Default>()),
                 static_cast<unsigned>(SARNN_VECTOR_BYTES));
-    // Cortex-M has no SIMD set: the scalar kernels serve, with element-aligned storage.
-    expect(sarnn::active_arch() == sarnn::Arch::scalar && SARNN_VECTOR_BYTES == 0, "kernels", "scalar set", 0);
+    // Cortex-M has no SIMD set: the models call the scalar kernels directly, with element-aligned storage.
+    expect(std::is_same_v<sarnn::kernel::Default, sarnn::kernel::Scalar> && SARNN_VECTOR_BYTES == 0, "kernels",
+           "scalar set", 0);
 #define SARNN_FIRMWARE_RUN(id, runner)                                                     \
     {                                                                                       \
         const int failed_before = g_failed;                                                 \

@@ -75,7 +75,7 @@ int main() {
                 "kernels %s, RAM sizeof(model) %u bytes\n",
                 SARNN_RECALL_TARGET, static_cast<unsigned>(recall_model::in_size),
                 static_cast<unsigned>(hidden_size), static_cast<unsigned>(recall_model::capacity),
-                sarnn::arch_name(sarnn::active_arch()), static_cast<unsigned>(sizeof(g_model)));
+                sarnn::arch_name(sarnn::kernel::arch_in_use<sarnn::kernel::Default>()), static_cast<unsigned>(sizeof(g_model)));
     std::printf("PyTorch test accuracy (train.py --seed %u): SimpleRNN %.1f %%, SelfAttentionRNN %.1f %%\n",
                 recall_data::train_seed, percent(recall_data::accuracy_simple_rnn),
                 percent(recall_data::accuracy_attention));

@@ -5,11 +5,12 @@
 // keep between steps (nothing for the dot forms; a params reference, a transformed query or cached per-state
 // keys for the parameterised forms) is in it, so `sizeof(model)` still shows all the RAM. The model calls, in
 // this order, each step:
-//   state.query(k, slot, h)           h_i has just been written to the free memory row `slot`: compute what
+//   state.query<Set>(slot, h)         h_i has just been written to the free memory row `slot`: compute what
 //                                      this step's scores need (the query; the key of h_i, cached in row
 //                                      `slot`) and return Status::non_finite_result, changing nothing any view
 //                                      shows, if a score could overflow (|e_ij| > score_limit<T>())
-//   state.attend(k, memory, h, alpha, c)   alpha_i = softmax_j(align(h_j, h_i)), c_i = Σ_j alpha_ij h_j
+//   state.attend<Set>(memory, h, alpha, c)   alpha_i = softmax_j(align(h_j, h_i)), c_i = Σ_j alpha_ij h_j
+// (Set: the model's kernel set, see kernels.hpp)
 // and `reset()` on model reset. Every stored h_j is in [-1, 1], so a score e_ij = h_j·q is bounded by the
 // query's Σ|q_k|, and v·tanh(..) by Σ|v_k|: query() checks those sums, once per step, never per state.
 // `has_params` tells whether the model's constructor takes align params, `params_type` (for the parameterised
@@ -48,10 +49,14 @@ struct DotAlign {
         using params_type = void;
         void reset() noexcept {}
         // |e_ij| <= Hidden: nothing can overflow
-        Status query(const Kernels<T>&, std::size_t, const T*) noexcept { return Status::ok; }
+        template <class Set>
+        Status query(std::size_t, const T*) noexcept {
+            return Status::ok;
+        }
         // e_ij = h_j·h_i; alpha = softmax(e); c = Σ alpha_j h_j
-        void attend(const Kernels<T>& k, const Rows<T>& memory, const T* h, T* alpha, T* c) const noexcept {
-            k.attend_dot(memory, h, T(1), alpha, c);
+        template <class Set>
+        void attend(const Rows<T>& memory, const T* h, T* alpha, T* c) const noexcept {
+            Set::attend_dot(memory, h, T(1), alpha, c);
         }
     };
 };
@@ -65,10 +70,14 @@ struct ScaledDotAlign {
         using params_type = void;
         void reset() noexcept {}
         // |e_ij| <= sqrt(Hidden): nothing can overflow
-        Status query(const Kernels<T>&, std::size_t, const T*) noexcept { return Status::ok; }
+        template <class Set>
+        Status query(std::size_t, const T*) noexcept {
+            return Status::ok;
+        }
         // e_ij = h_j·h_i / sqrt(Hidden); alpha = softmax(e); c = Σ alpha_j h_j
-        void attend(const Kernels<T>& k, const Rows<T>& memory, const T* h, T* alpha, T* c) const noexcept {
-            k.attend_dot(memory, h, T(1) / std::sqrt(T(Hidden)), alpha, c);
+        template <class Set>
+        void attend(const Rows<T>& memory, const T* h, T* alpha, T* c) const noexcept {
+            Set::attend_dot(memory, h, T(1) / std::sqrt(T(Hidden)), alpha, c);
         }
     };
 };
@@ -87,15 +96,17 @@ struct BilinearAlign {
             for (T& v : q_) v = T(0);
         }
         void reset() noexcept {}
-        Status query(const Kernels<T>& k, std::size_t, const T* h) noexcept {
+        template <class Set>
+        Status query(std::size_t, const T* h) noexcept {
             // q = W h_i
-            k.gemv(&p_.W[0][0], Hidden, Hidden, Hidden, h, q_);
+            Set::gemv(&p_.W[0][0], Hidden, Hidden, Hidden, h, q_);
             // |e_ij| = |h_j·q| <= Σ|q_k|
             return detail::bounds_scores(q_, Hidden) ? Status::ok : Status::non_finite_result;
         }
-        void attend(const Kernels<T>& k, const Rows<T>& memory, const T*, T* alpha, T* c) const noexcept {
+        template <class Set>
+        void attend(const Rows<T>& memory, const T*, T* alpha, T* c) const noexcept {
             // e_ij = h_j·q; alpha = softmax(e); c = Σ alpha_j h_j
-            k.attend_dot(memory, q_, T(1), alpha, c);
+            Set::attend_dot(memory, q_, T(1), alpha, c);
         }
 
     private:
@@ -141,13 +152,14 @@ struct KeyQueryAlign {
         }
         // The step's query (and, when caching, the new state's key): h_i has just been written to the free row
         // `slot`. Refuses (Status::non_finite_result) when a score could overflow.
-        Status query(const Kernels<T>& k, std::size_t slot, const T* h) noexcept {
+        template <class Set>
+        Status query(std::size_t slot, const T* h) noexcept {
             // u = Wq h_i
-            k.gemv(&p_.Wq[0][0], K, Hidden, Hidden, h, u_);
+            Set::gemv(&p_.Wq[0][0], K, Hidden, Hidden, h, u_);
             if constexpr (caches_keys) {
                 // P_i = Wk h_i, once per state
                 T* key = buf_.rows[slot];
-                k.gemv(&p_.Wk[0][0], K, Hidden, Hidden, h, key);
+                Set::gemv(&p_.Wk[0][0], K, Hidden, Hidden, h, key);
                 // |e_ij| = |P_j·u| <= max_j |P_j|_inf · Σ|u_k|; the max runs over every key taken since reset()
                 if (!detail::all_finite(key, K) || !detail::all_finite(u_, K)) return Status::non_finite_result;
                 const T key_abs = detail::max_abs(key, K);
@@ -159,19 +171,20 @@ struct KeyQueryAlign {
             } else {
                 // q = Wkᵀ u, so that h_j·q = (Wk h_j)·(Wq h_i)
                 (void)slot;
-                k.gemv_t(&p_.Wk[0][0], K, Hidden, Hidden, u_, buf_.rows[0]);
+                Set::gemv_t(&p_.Wk[0][0], K, Hidden, Hidden, u_, buf_.rows[0]);
                 // |e_ij| = |h_j·q| <= Σ|q_k|
                 return detail::bounds_scores(buf_.rows[0], Hidden) ? Status::ok : Status::non_finite_result;
             }
         }
-        void attend(const Kernels<T>& k, const Rows<T>& memory, const T*, T* alpha, T* c) const noexcept {
+        template <class Set>
+        void attend(const Rows<T>& memory, const T*, T* alpha, T* c) const noexcept {
             if constexpr (caches_keys) {
                 // e_ij = P_j·u; alpha = softmax(e); c = Σ alpha_j h_j
                 const Rows<T> P{&buf_.rows[0][0], padded<T>(K), K, memory.cap, memory.first, memory.n};
-                k.attend_keys(P, u_, memory, alpha, c);
+                Set::attend_keys(P, u_, memory, alpha, c);
             } else {
                 // e_ij = h_j·q; alpha = softmax(e); c = Σ alpha_j h_j
-                k.attend_dot(memory, buf_.rows[0], T(1), alpha, c);
+                Set::attend_dot(memory, buf_.rows[0], T(1), alpha, c);
             }
         }
 
@@ -209,24 +222,26 @@ struct AdditiveAlign {
             for (T& v : q_) v = T(0);
         }
         void reset() noexcept {}
-        Status query(const Kernels<T>& k, std::size_t slot, const T* h) noexcept {
+        template <class Set>
+        Status query(std::size_t slot, const T* h) noexcept {
             // P_i = W[:, :Hidden] h_i, once per state, into the free row `slot`
-            k.gemv(&p_.W[0][0], K, Hidden, 2 * Hidden, h, P_[slot]);
+            Set::gemv(&p_.W[0][0], K, Hidden, 2 * Hidden, h, P_[slot]);
             // q = W[:, Hidden:] h_i
-            k.gemv(&p_.W[0][Hidden], K, Hidden, 2 * Hidden, h, q_);
+            Set::gemv(&p_.W[0][Hidden], K, Hidden, 2 * Hidden, h, q_);
             // P_j + q is finite or +-inf (tanh gives +-1), never NaN; |e_ij| = |v·tanh(..)| <= Σ|v_k|
             const bool ok = detail::all_finite(P_[slot], K) && detail::all_finite(q_, K) &&
                             detail::bounds_scores(p_.v, K);
             return ok ? Status::ok : Status::non_finite_result;
         }
-        void attend(const Kernels<T>& k, const Rows<T>& memory, const T*, T* alpha, T* c) const noexcept {
+        template <class Set>
+        void attend(const Rows<T>& memory, const T*, T* alpha, T* c) const noexcept {
             // e_ij = v·tanh(P_j + q)
             const Rows<T> P{&P_[0][0], padded<T>(K), K, memory.cap, memory.first, memory.n};
-            k.additive_scores(P, q_, p_.v, alpha);
+            Set::additive_scores(P, q_, p_.v, alpha);
             // alpha_ij = softmax_j(e_ij)
-            k.softmax(alpha, memory.n);
+            Set::softmax(alpha, memory.n);
             // c_i = Σ_j alpha_ij h_j
-            k.weighted_sum(alpha, memory, c);
+            Set::weighted_sum(alpha, memory, c);
         }
 
     private:

@@ -26,7 +26,8 @@ namespace sarnn {
 /// LSTM-network with compile-time sizes.
 ///
 /// Template parameters: T (float or double), In (size of x_t), Hidden (size of h_t and c_t), Capacity (tape
-/// length), K (attention size), Memory (Bounded or Window).
+/// length), K (attention size), Memory (Bounded or Window), Set (the kernel set: see kernels.hpp; kernel::Default is
+/// the build's choice).
 ///
 /// Static storage, all members (`sizeof` is the RAM it needs): the h and c tapes (2·Capacity padded rows of
 /// Hidden), the cached keys W_h h_j (Capacity padded rows of K) (Window: one spare row more in each), h~ (two
@@ -40,10 +41,12 @@ namespace sarnn {
 /// Cost of step() with n = t-1 tape entries: K·(In + Hidden) for the query, n·K tanh for the scores,
 /// 2·n·Hidden for the summaries, 4·Hidden·(In + Hidden) for the gates, K·Hidden to cache W_h h_t: O(n·(K +
 /// Hidden)) per step.
-template <class T, std::size_t In, std::size_t Hidden, std::size_t Capacity, std::size_t K, class Memory = Bounded>
+template <class T, std::size_t In, std::size_t Hidden, std::size_t Capacity, std::size_t K, class Memory = Bounded,
+          class Set = kernel::Default>
 class Lstmn {
 public:
     using value_type = T;
+    using kernel_set = Set;
     using Params = LstmnParams<T, In, Hidden, K>;
     static constexpr std::size_t in_size = In;
     static constexpr std::size_t hidden_size = Hidden;
@@ -87,32 +90,31 @@ public:
         if (ring_.refuses()) return Status::memory_full;
         const Status st = detail::check_input(x, In);
         if (st != Status::ok) return st;
-        const Kernels<T>& k = kernels<T>();
         const std::size_t n = ring_.count();
         const std::size_t next = n > 0 ? cur_ ^ 1u : cur_;  // h~_0 = 0 stays in the current buffer
         if (n > 0) {
             // q = W_x x_t + W_ht h~_{t-1}
-            k.gemv(&p_.W_x[0][0], K, In, In, x, q_);
-            k.gemv_add(&p_.W_ht[0][0], K, Hidden, Hidden, h_tilde_[cur_], q_);
+            Set::gemv(&p_.W_x[0][0], K, In, In, x, q_);
+            Set::gemv_add(&p_.W_ht[0][0], K, Hidden, Hidden, h_tilde_[cur_], q_);
             // W_h h_j + q is finite or +-inf (tanh gives +-1), never NaN; |a_j| = |v·tanh(..)| <= Σ|v_k|
             if (!detail::all_finite(q_, K) || !detail::bounds_scores(p_.v, K)) return Status::non_finite_result;
             // a_j = v·tanh(W_h h_j + q)
             const Rows<T> P{&P_[0][0], kStrideK, K, Ring::rows, ring_.first(), n};
-            k.additive_scores(P, q_, p_.v, s_[next]);
+            Set::additive_scores(P, q_, p_.v, s_[next]);
             // s = softmax(a)
-            k.softmax(s_[next], n);
+            Set::softmax(s_[next], n);
             // h~_t = Σ_j s_j h_j, c~_t = Σ_j s_j c_j
-            k.weighted_sum(s_[next], tape(h_), h_tilde_[next]);
-            k.weighted_sum(s_[next], tape(c_), c_tilde_);
+            Set::weighted_sum(s_[next], tape(h_), h_tilde_[next]);
+            Set::weighted_sum(s_[next], tape(c_), c_tilde_);
         }
         // z = W_ih x_t + W_hh h~_t
-        k.gemv(&p_.W_ih[0][0], 4 * Hidden, In, In, x, z_);
-        k.gemv_add(&p_.W_hh[0][0], 4 * Hidden, Hidden, Hidden, h_tilde_[next], z_);
+        Set::gemv(&p_.W_ih[0][0], 4 * Hidden, In, In, x, z_);
+        Set::gemv_add(&p_.W_hh[0][0], 4 * Hidden, Hidden, Hidden, h_tilde_[next], z_);
         const std::size_t slot = ring_.next_slot();
         // c_t = σ(z_f + b_f) ⊙ c~_t + σ(z_i + b_i) ⊙ tanh(z_g + b_g); h_t = σ(z_o + b_o) ⊙ tanh(c_t)
-        k.lstm_cell(z_, p_.b, c_tilde_, Hidden, c_[slot], h_[slot]);
+        Set::lstm_cell(z_, p_.b, c_tilde_, Hidden, c_[slot], h_[slot]);
         // the key of h_t, once: P_t = W_h h_t
-        k.gemv(&p_.W_h[0][0], K, Hidden, Hidden, h_[slot], P_[slot]);
+        Set::gemv(&p_.W_h[0][0], K, Hidden, Hidden, h_[slot], P_[slot]);
         // σ and tanh saturate at +-inf, so only a NaN pre-activation (inf - inf) or key is left to refuse
         if (!detail::all_finite(c_[slot], Hidden) || !detail::all_finite(h_[slot], Hidden) ||
             !detail::all_finite(P_[slot], K))

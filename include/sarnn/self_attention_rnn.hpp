@@ -26,7 +26,8 @@ namespace sarnn {
 ///
 /// Template parameters: T (float or double), In (size of x_i), Hidden (size of h_i and c_i), Capacity (how
 /// many states the memory holds), Align (DotAlign, ScaledDotAlign, BilinearAlign, KeyQueryAlign<K>,
-/// AdditiveAlign<K>: see align.hpp), Memory (Bounded or Window: see memory.hpp).
+/// AdditiveAlign<K>: see align.hpp), Memory (Bounded or Window: see memory.hpp), Set (the kernel set: see kernels.hpp;
+/// kernel::Default is the build's choice).
 ///
 /// Static storage, all members (`sizeof` is the RAM it needs): the memory of Capacity padded rows of Hidden
 /// (Window: one spare row more, so that a refused step loses nothing),
@@ -41,13 +42,14 @@ namespace sarnn {
 /// align's cost (2·i·Hidden multiply-adds and i exps for the dot forms): O(i) per step, O(n²) for a sequence
 /// of n (Bounded), O(Capacity) per step once a Window is full.
 template <class T, std::size_t In, std::size_t Hidden, std::size_t Capacity, class Align = DotAlign,
-          class Memory = Bounded>
+          class Memory = Bounded, class Set = kernel::Default>
 class SelfAttentionRnn {
     using Ring = detail::Ring<Capacity, Memory>;
     using AlignState = typename Align::template State<T, Hidden, Ring::rows>;
 
 public:
     using value_type = T;
+    using kernel_set = Set;
     using Params = RnnParams<T, In, Hidden>;
     using AlignParams = typename AlignState::params_type;
     static constexpr std::size_t in_size = In;
@@ -97,20 +99,19 @@ public:
         if (ring_.refuses()) return Status::memory_full;
         const Status s = detail::check_input(x, In);
         if (s != Status::ok) return s;
-        const Kernels<T>& k = kernels<T>();
         // the free row (see Ring): nothing is lost until ring_.push()
         const std::size_t slot = ring_.next_slot();
         T* h = memory_[slot];
         // h_i = tanh(A·[x_i; c_{i-1}] + b)
-        k.affine_tanh(&p_.A[0][0], p_.b, Hidden, x, In, c_, Hidden, h);
+        Set::affine_tanh(&p_.A[0][0], p_.b, Hidden, x, In, c_, Hidden, h);
         // tanh(+-inf) = +-1, so only an overflowed pre-activation (inf - inf) leaves h_i non-finite
         if (!detail::all_finite(h, Hidden)) return Status::non_finite_result;
-        const Status q = align_.query(k, slot, h);
+        const Status q = align_.template query<Set>(slot, h);
         if (q != Status::ok) return q;
         ring_.push();
         ++length_;
         // alpha_ij = softmax_j(align(h_j, h_i)); c_i = Σ_j alpha_ij h_j
-        align_.attend(k, rows(), h, alpha_, c_);
+        align_.template attend<Set>(rows(), h, alpha_, c_);
         return Status::ok;
     }
     Status step(const std::array<T, In>& x) noexcept { return step(x.data()); }

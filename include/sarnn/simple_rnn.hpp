@@ -17,14 +17,16 @@ namespace sarnn {
 
 /// SimpleRNN with compile-time sizes.
 ///
-/// Template parameters: T (float or double), In (size of x_i), Hidden (size of h_i).
+/// Template parameters: T (float or double), In (size of x_i), Hidden (size of h_i), Set (the kernel set: see
+/// kernels.hpp; kernel::Default is the build's choice).
 /// Static storage: two padded rows of Hidden values (h_{i-1} and h_i) plus a reference to the params and a
 /// step counter; `sizeof(SimpleRnn)` is all the RAM it uses. No heap, no exceptions.
 /// Cost of step(): Hidden·(In + Hidden) multiply-adds and Hidden tanh.
-template <class T, std::size_t In, std::size_t Hidden>
+template <class T, std::size_t In, std::size_t Hidden, class Set = kernel::Default>
 class SimpleRnn {
 public:
     using value_type = T;
+    using kernel_set = Set;
     using Params = RnnParams<T, In, Hidden>;
     static constexpr std::size_t in_size = In;
     static constexpr std::size_t hidden_size = Hidden;
@@ -50,7 +52,7 @@ public:
         if (s != Status::ok) return s;
         const std::size_t next = cur_ ^ 1u;
         // h_i = tanh(A·[x_i; h_{i-1}] + b), into the row that is not h_{i-1}
-        kernels<T>().affine_tanh(&p_.A[0][0], p_.b, Hidden, x, In, h_[cur_], Hidden, h_[next]);
+        Set::affine_tanh(&p_.A[0][0], p_.b, Hidden, x, In, h_[cur_], Hidden, h_[next]);
         // tanh(+-inf) = +-1, so only an overflowed pre-activation (inf - inf) leaves h_i non-finite
         if (!detail::all_finite(h_[next], Hidden)) return Status::non_finite_result;
         cur_ = next;

@@ -1,10 +1,16 @@
 // lib/kernels/arm_neon.cpp: the xsimd kernel set for 32-bit ARM NEON (compiled with -mfpu=neon).
-// ARMv7 NEON has no double-precision lanes, so double uses the plain C++ set.
+// ARMv7 NEON has no double-precision lanes, so double runs the plain C++ code (Neon::double_arch is scalar).
+#include <type_traits>
+
+#include "kernels/define_set.hpp"
 #include "kernels/scalar.hpp"
-#include "kernels/sets.hpp"
 #include "kernels/simd.hpp"
 
-namespace sarnn::sets {
-constexpr Kernels<float> neon_f = simd::Simd<xsimd::neon, float>::table(Arch::neon);
-constexpr Kernels<double> neon_d = scalar::table<double>();
-}  // namespace sarnn::sets
+namespace sarnn::kernel {
+namespace {
+template <class T>
+using Impl = std::conditional_t<std::is_same_v<T, float>, simd::Simd<xsimd::neon, float>, scalar::Plain<T>>;
+}  // namespace
+SARNN_DEFINE_SET(Neon)
+bool Neon::runs_here() noexcept { return true; }  // the build's -mfpu=neon already requires it
+}  // namespace sarnn::kernel

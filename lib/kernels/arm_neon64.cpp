@@ -1,8 +1,12 @@
-// lib/kernels/arm_neon64.cpp: the xsimd kernel set for AArch64 Advanced SIMD.
-#include "kernels/sets.hpp"
+// lib/kernels/arm_neon64.cpp: the xsimd kernel set for AArch64 Advanced SIMD (part of every AArch64 core).
+#include "kernels/define_set.hpp"
 #include "kernels/simd.hpp"
 
-namespace sarnn::sets {
-constexpr Kernels<float> neon64_f = simd::Simd<xsimd::neon64, float>::table(Arch::neon64);
-constexpr Kernels<double> neon64_d = simd::Simd<xsimd::neon64, double>::table(Arch::neon64);
-}  // namespace sarnn::sets
+namespace sarnn::kernel {
+namespace {
+template <class T>
+using Impl = simd::Simd<xsimd::neon64, T>;
+}  // namespace
+SARNN_DEFINE_SET(Neon64)
+bool Neon64::runs_here() noexcept { return true; }
+}  // namespace sarnn::kernel

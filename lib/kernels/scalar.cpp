@@ -1,8 +1,12 @@
 // lib/kernels/scalar.cpp: the plain C++ kernel set, present on every target.
+#include "kernels/define_set.hpp"
 #include "kernels/scalar.hpp"
-#include "kernels/sets.hpp"
 
-namespace sarnn::sets {
-constexpr Kernels<float> scalar_f = scalar::table<float>();
-constexpr Kernels<double> scalar_d = scalar::table<double>();
-}  // namespace sarnn::sets
+namespace sarnn::kernel {
+namespace {
+template <class T>
+using Impl = scalar::Plain<T>;
+}  // namespace
+SARNN_DEFINE_SET(Scalar)
+bool Scalar::runs_here() noexcept { return true; }
+}  // namespace sarnn::kernel

@@ -1,6 +1,6 @@
 // lib/kernels/scalar.hpp: the kernel set in plain C++. No xsimd, no intrinsics: this is what runs on
 // Cortex-M (where xsimd has no arch) and the path every SIMD set is tested against.
-// Contracts are those of sarnn::Kernels in include/sarnn/kernels.hpp.
+// Contracts: the operations listed in include/sarnn/kernels.hpp.
 #ifndef SARNN_LIB_KERNELS_SCALAR_HPP
 #define SARNN_LIB_KERNELS_SCALAR_HPP
 
@@ -150,12 +150,15 @@ void attend_keys(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c)
     attend_scored(S, [&](std::size_t j) { return dot(P.row(j), u, P.dim); }, alpha, c);
 }
 
+// The operations as one type (what lib/kernels/define_set.hpp forwards to): Plain<T>::op = scalar::op<T>.
 template <class T>
-constexpr Kernels<T> table() {
-    return {Arch::scalar,     &dot<T>,          &gemv<T>,           &gemv_add<T>,  &gemv_t<T>,
-            &affine_tanh<T>,  &tanh_map<T>,     &exp_map<T>,        &softmax<T>,   &weighted_sum<T>,
-            &additive_scores<T>, &lstm_cell<T>, &attend_dot<T>, &attend_keys<T>};
-}
+struct Plain {
+#define SARNN_PLAIN_OP_(T_, R, name, impl, params, args) \
+    static R impl params { return scalar::impl args; }
+    SARNN_MODEL_OPS(SARNN_PLAIN_OP_, T)
+    SARNN_SET_OPS(SARNN_PLAIN_OP_, T)
+#undef SARNN_PLAIN_OP_
+};
 
 }  // namespace sarnn::scalar
 

@@ -1,8 +1,8 @@
 // lib/kernels/simd.hpp: the kernel set on xsimd, templated on the xsimd arch tag. With xsimd_fixes.hpp
 // (its workarounds) the only file in sarnn that names xsimd. Each lib/kernels/<arch>.cpp includes it,
-// compiled with that arch's flags, and instantiates `Simd<Arch, T>::table()` once; nothing here is visible
-// outside lib/.
-// Contracts are those of sarnn::Kernels in include/sarnn/kernels.hpp.
+// compiled with that arch's flags, and forwards its set's operations to `Simd<Arch, T>` (define_set.hpp);
+// nothing here is visible outside lib/.
+// Contracts: the operations listed in include/sarnn/kernels.hpp.
 #ifndef SARNN_LIB_KERNELS_SIMD_HPP
 #define SARNN_LIB_KERNELS_SIMD_HPP
 
@@ -746,12 +746,6 @@ struct Simd {
             attend_keys_fixed<nv()>(P, u, S, alpha, c);
         });
         if (!fixed) attend_keys_any(P, u, S, alpha, c);
-    }
-
-    static constexpr Kernels<T> table(Arch arch) {
-        return {arch,         &dot,          &gemv,         &gemv_add,        &gemv_t,
-                &affine_tanh, &tanh_map,     &exp_map,      &softmax,         &weighted_sum,
-                &additive_scores, &lstm_cell, &attend_dot, &attend_keys};
     }
 };
 

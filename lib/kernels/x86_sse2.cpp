@@ -1,8 +1,16 @@
 // lib/kernels/x86_sse2.cpp: the xsimd kernel set for x86 SSE2 (compiled with -msse2).
-#include "kernels/sets.hpp"
+#include "kernels/define_set.hpp"
 #include "kernels/simd.hpp"
 
-namespace sarnn::sets {
-constexpr Kernels<float> sse2_f = simd::Simd<xsimd::sse2, float>::table(Arch::sse2);
-constexpr Kernels<double> sse2_d = simd::Simd<xsimd::sse2, double>::table(Arch::sse2);
-}  // namespace sarnn::sets
+namespace sarnn::kernel {
+namespace {
+template <class T>
+using Impl = simd::Simd<xsimd::sse2, T>;
+}  // namespace
+SARNN_DEFINE_SET(Sse2)
+#if defined(__x86_64__)
+bool Sse2::runs_here() noexcept { return __builtin_cpu_supports("sse2"); }
+#else
+bool Sse2::runs_here() noexcept { return true; }  // i686: the build's -msse2 already requires it
+#endif
+}  // namespace sarnn::kernel
