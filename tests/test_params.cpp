@@ -1,11 +1,17 @@
-// tests/test_params.cpp: RnnParams is a plain aggregate that can be constexpr (flash), and models run from it.
+// tests/test_params.cpp: RnnParams is a plain aggregate that can be constexpr (flash), and models run from it;
+// for_each_array() walks every params type's arrays.
 #include <catch2/catch.hpp>
 
 #include <sarnn/sarnn.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
+#include <memory>
+#include <string>
 #include <type_traits>
+#include <vector>
 
 #include "reference.hpp"
 #include "support.hpp"
@@ -63,5 +69,111 @@ TEST_CASE("Models run from constexpr params", "[params]") {
         // h_1 = tanh(A[:, :2]·x + b) since h_0 = 0
         CHECK(std::fabs(net.hidden()[0] - std::tanh(1.0 * 0.3 - 1.0 * -0.7 + 0.1)) <= ref::kDoubleTol);
         CHECK(std::fabs(net.hidden()[1] - std::tanh(0.0 * 0.3 + 2.0 * -0.7 - 0.2)) <= ref::kDoubleTol);
+    }
+}
+
+namespace {
+
+struct Visit {
+    std::string name;
+    std::ptrdiff_t offset;  // bytes from the start of the params
+    std::size_t count;
+};
+
+/// Every array for_each_array() shows of p, in order.
+template <class P>
+std::vector<Visit> visits(P& p) {
+    std::vector<Visit> v;
+    const auto* base = reinterpret_cast<const unsigned char*>(&p);
+    (void)sarnn::for_each_array(p, [&](const char* name, auto* data, std::size_t n) {
+        v.push_back({name, reinterpret_cast<const unsigned char*>(data) - base, n});
+        return false;
+    });
+    return v;
+}
+
+/// for_each_array(p) shows exactly `expected` (name, member address, count), in declaration order; the mutable walk
+/// writes through to the members; a true from f stops the walk at that array.
+template <class P, class T = std::remove_all_extents_t<decltype(P::b)>>
+void check_arrays(P& p, const std::vector<Visit>& expected) {
+    const std::vector<Visit> got = visits(static_cast<const P&>(p));
+    REQUIRE(got.size() == expected.size());
+    std::size_t values = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        INFO("array " << expected[i].name);
+        CHECK(got[i].name == expected[i].name);
+        CHECK(got[i].offset == expected[i].offset);
+        CHECK(got[i].count == expected[i].count);
+        values += got[i].count;
+    }
+    // every value of the aggregate, nothing else: the padding is at most one alignment's worth
+    CHECK(values * sizeof(T) <= sizeof(P));
+    CHECK(sizeof(P) - values * sizeof(T) < alignof(P));
+    // writing through the mutable walk: value k of array i becomes i·1000 + k, read back through the members below
+    std::size_t i = 0;
+    (void)sarnn::for_each_array(p, [&](const char*, T* data, std::size_t n) {
+        for (std::size_t k = 0; k < n; ++k) data[k] = T(double(i * 1000 + k));
+        ++i;
+        return false;
+    });
+    CHECK(i == expected.size());
+    // stopping: a true from the second array ends the walk there
+    std::size_t calls = 0;
+    const bool stopped = sarnn::for_each_array(p, [&](const char*, const T*, std::size_t) { return ++calls == 2; });
+    CHECK(calls == std::min<std::size_t>(2, expected.size()));
+    CHECK(stopped == (expected.size() >= 2));
+}
+
+template <class P, class M>
+std::ptrdiff_t offset_of(const P& p, const M& member) {
+    return reinterpret_cast<const unsigned char*>(&member) - reinterpret_cast<const unsigned char*>(&p);
+}
+
+}  // namespace
+
+TEST_CASE("for_each_array: every weight array of every params type, in declaration order", "[params]") {
+    {
+        auto p = std::make_unique<sarnn::RnnParams<float, 3, 7>>();
+        check_arrays(*p, {{"A", offset_of(*p, p->A), 7 * 10}, {"b", offset_of(*p, p->b), 7}});
+        CHECK(p->A[0][0] == 0.0f);
+        CHECK(p->A[6][9] == 69.0f);
+        CHECK(p->b[6] == 1006.0f);
+    }
+    {
+        auto p = std::make_unique<sarnn::BilinearParams<double, 17>>();
+        using P = sarnn::BilinearParams<double, 17>;
+        const std::vector<Visit> got = visits(static_cast<const P&>(*p));
+        REQUIRE(got.size() == 1);
+        CHECK(got[0].name == "W");
+        CHECK(got[0].offset == offset_of(*p, p->W));
+        CHECK(got[0].count == 17u * 17u);
+    }
+    {
+        auto p = std::make_unique<sarnn::KeyQueryParams<float, 17, 3>>();
+        using P = sarnn::KeyQueryParams<float, 17, 3>;
+        const std::vector<Visit> got = visits(static_cast<const P&>(*p));
+        REQUIRE(got.size() == 2);
+        CHECK((got[0].name == "Wk" && got[0].offset == offset_of(*p, p->Wk) && got[0].count == 3u * 17u));
+        CHECK((got[1].name == "Wq" && got[1].offset == offset_of(*p, p->Wq) && got[1].count == 3u * 17u));
+    }
+    {
+        auto p = std::make_unique<sarnn::AdditiveParams<double, 7, 33>>();
+        using P = sarnn::AdditiveParams<double, 7, 33>;
+        const std::vector<Visit> got = visits(static_cast<const P&>(*p));
+        REQUIRE(got.size() == 2);
+        CHECK((got[0].name == "W" && got[0].offset == offset_of(*p, p->W) && got[0].count == 33u * 14u));
+        CHECK((got[1].name == "v" && got[1].offset == offset_of(*p, p->v) && got[1].count == 33u));
+    }
+    {
+        auto p = std::make_unique<sarnn::LstmnParams<float, 3, 7, 5>>();
+        check_arrays(*p, {{"W_ih", offset_of(*p, p->W_ih), 28 * 3},
+                          {"W_hh", offset_of(*p, p->W_hh), 28 * 7},
+                          {"b", offset_of(*p, p->b), 28},
+                          {"W_h", offset_of(*p, p->W_h), 5 * 7},
+                          {"W_x", offset_of(*p, p->W_x), 5 * 3},
+                          {"W_ht", offset_of(*p, p->W_ht), 5 * 7},
+                          {"v", offset_of(*p, p->v), 5}});
+        CHECK(p->W_hh[27][6] == float(1000 + 27 * 7 + 6));
+        CHECK(p->v[4] == 6004.0f);
     }
 }

@@ -13,6 +13,7 @@
 #define SARNN_PARAMS_HPP
 
 #include <cstddef>
+#include <type_traits>
 
 #include "sarnn/detail/checks.hpp"
 #include "sarnn/kernels.hpp"  // storage_alignment
@@ -31,6 +32,12 @@ struct alignas(storage_alignment<T>()) RnnParams {
 
     T A[Hidden][In + Hidden];
     T b[Hidden];
+
+    /// Calls f(name, data, count) for each array in declaration order (see for_each_array()).
+    template <class P, class F>
+    static constexpr bool arrays(P& p, F&& f) {
+        return f("A", &p.A[0][0], Hidden * (In + Hidden)) || f("b", &p.b[0], Hidden);
+    }
 };
 
 /// Weights of BilinearAlign: e_ij = h_j^T W h_i (Luong's "general" score). W is Hidden x Hidden, row-major.
@@ -40,6 +47,12 @@ struct alignas(storage_alignment<T>()) BilinearParams {
     static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
 
     T W[Hidden][Hidden];
+
+    /// Calls f(name, data, count) for each array in declaration order (see for_each_array()).
+    template <class P, class F>
+    static constexpr bool arrays(P& p, F&& f) {
+        return f("W", &p.W[0][0], Hidden * Hidden);
+    }
 };
 
 /// Weights of KeyQueryAlign<K>: e_ij = (Wk h_j)·(Wq h_i). Both are K x Hidden, row-major. There is no
@@ -52,6 +65,12 @@ struct alignas(storage_alignment<T>()) KeyQueryParams {
 
     T Wk[K][Hidden];
     T Wq[K][Hidden];
+
+    /// Calls f(name, data, count) for each array in declaration order (see for_each_array()).
+    template <class P, class F>
+    static constexpr bool arrays(P& p, F&& f) {
+        return f("Wk", &p.Wk[0][0], K * Hidden) || f("Wq", &p.Wq[0][0], K * Hidden);
+    }
 };
 
 /// Weights of AdditiveAlign<K>: e_ij = v·tanh(W [h_j; h_i]) (Bahdanau). W is K x 2·Hidden, row-major; its first
@@ -64,6 +83,12 @@ struct alignas(storage_alignment<T>()) AdditiveParams {
 
     T W[K][2 * Hidden];
     T v[K];
+
+    /// Calls f(name, data, count) for each array in declaration order (see for_each_array()).
+    template <class P, class F>
+    static constexpr bool arrays(P& p, F&& f) {
+        return f("W", &p.W[0][0], K * 2 * Hidden) || f("v", &p.v[0], K);
+    }
 };
 
 /// Weights of Lstmn (Cheng, Dong and Lapata 2016). Gate rows are in PyTorch nn.LSTMCell's order i, f, g, o,
@@ -83,7 +108,24 @@ struct alignas(storage_alignment<T>()) LstmnParams {
     T W_x[K][In];
     T W_ht[K][Hidden];
     T v[K];
+
+    /// Calls f(name, data, count) for each array in declaration order (see for_each_array()).
+    template <class P, class F>
+    static constexpr bool arrays(P& p, F&& f) {
+        return f("W_ih", &p.W_ih[0][0], 4 * Hidden * In) || f("W_hh", &p.W_hh[0][0], 4 * Hidden * Hidden) ||
+               f("b", &p.b[0], 4 * Hidden) || f("W_h", &p.W_h[0][0], K * Hidden) || f("W_x", &p.W_x[0][0], K * In) ||
+               f("W_ht", &p.W_ht[0][0], K * Hidden) || f("v", &p.v[0], K);
+    }
 };
+
+/// Calls f(name, data, count) for every weight array of a params aggregate p, in declaration order: `name` as in
+/// the struct ("A", "W_hh", ...), `data` its first value (row-major; `const T*` when p is const, `T*` otherwise),
+/// `count` its number of values. f returns bool: true stops the walk. Returns whether an f returned true.
+/// O(number of arrays) calls; what f does with the values is its own cost. validate() is built on it.
+template <class P, class F>
+constexpr bool for_each_array(P& p, F&& f) {
+    return std::remove_const_t<P>::arrays(p, f);
+}
 
 }  // namespace sarnn
 

@@ -25,64 +25,44 @@ struct Validation {
 
 namespace detail {
 
-template <class T, std::size_t N>
-bool first_non_finite(const T (&a)[N], const char* name, Validation& v) noexcept {
-    for (std::size_t k = 0; k < N; ++k) {
-        if (!std::isfinite(a[k])) {
-            v = {Status::non_finite_param, name, k};
-            return true;
-        }
-    }
-    return false;
-}
-template <class T, std::size_t R, std::size_t C>
-bool first_non_finite(const T (&a)[R][C], const char* name, Validation& v) noexcept {
-    for (std::size_t r = 0; r < R; ++r) {
-        for (std::size_t c = 0; c < C; ++c) {
-            if (!std::isfinite(a[r][c])) {
-                v = {Status::non_finite_param, name, r * C + c};
+/// The first NaN/Inf of p, by array in declaration order, then by flat index.
+template <class P>
+Validation first_non_finite(const P& p) noexcept {
+    Validation v;
+    (void)for_each_array(p, [&v](const char* name, const auto* a, std::size_t n) noexcept {
+        for (std::size_t k = 0; k < n; ++k) {
+            if (!std::isfinite(a[k])) {
+                v = {Status::non_finite_param, name, k};
                 return true;
             }
         }
-    }
-    return false;
+        return false;
+    });
+    return v;
 }
 
 }  // namespace detail
 
-/// O(size of the params). Each overload checks every array in declaration order.
+/// O(size of the params). Each overload checks every array in declaration order (for_each_array()).
 template <class T, std::size_t In, std::size_t Hidden>
 Validation validate(const RnnParams<T, In, Hidden>& p) noexcept {
-    Validation v;
-    (void)(detail::first_non_finite(p.A, "A", v) || detail::first_non_finite(p.b, "b", v));
-    return v;
+    return detail::first_non_finite(p);
 }
 template <class T, std::size_t Hidden>
 Validation validate(const BilinearParams<T, Hidden>& p) noexcept {
-    Validation v;
-    (void)detail::first_non_finite(p.W, "W", v);
-    return v;
+    return detail::first_non_finite(p);
 }
 template <class T, std::size_t Hidden, std::size_t K>
 Validation validate(const KeyQueryParams<T, Hidden, K>& p) noexcept {
-    Validation v;
-    (void)(detail::first_non_finite(p.Wk, "Wk", v) || detail::first_non_finite(p.Wq, "Wq", v));
-    return v;
+    return detail::first_non_finite(p);
 }
 template <class T, std::size_t Hidden, std::size_t K>
 Validation validate(const AdditiveParams<T, Hidden, K>& p) noexcept {
-    Validation v;
-    (void)(detail::first_non_finite(p.W, "W", v) || detail::first_non_finite(p.v, "v", v));
-    return v;
+    return detail::first_non_finite(p);
 }
 template <class T, std::size_t In, std::size_t Hidden, std::size_t K>
 Validation validate(const LstmnParams<T, In, Hidden, K>& p) noexcept {
-    Validation v;
-    (void)(detail::first_non_finite(p.W_ih, "W_ih", v) || detail::first_non_finite(p.W_hh, "W_hh", v) ||
-           detail::first_non_finite(p.b, "b", v) || detail::first_non_finite(p.W_h, "W_h", v) ||
-           detail::first_non_finite(p.W_x, "W_x", v) || detail::first_non_finite(p.W_ht, "W_ht", v) ||
-           detail::first_non_finite(p.v, "v", v));
-    return v;
+    return detail::first_non_finite(p);
 }
 
 }  // namespace sarnn
