@@ -23,15 +23,15 @@ namespace sarnn_bench {
 
 std::vector<Variant> variants() {
     std::vector<Variant> vs;
-    const struct {
-        sarnn::Arch arch;
-        const char* label;
-    } arches[] = {{sarnn::Arch::scalar, "ours_scalar"},     {sarnn::Arch::sse2, "ours_sse2"},
-                  {sarnn::Arch::avx2_fma, "ours_avx2fma"}, {sarnn::Arch::avx512, "ours_avx512"},
-                  {sarnn::Arch::neon, "ours_neon"},         {sarnn::Arch::neon64, "ours_neon64"}};
-    for (const auto& a : arches)
-        if (sarnn::arch_available(a.arch))
-            vs.push_back({a.label, Kind::ours, a.arch});
+    // every set lib/ holds and the CPU runs, plainest first, as "ours_<arch name without '+'>" (ours_avx2fma)
+    sarnn::kernel::for_each_set([&](auto set) {
+        using Set = decltype(set);
+        if (!sarnn::arch_available(Set::arch)) return;
+        std::string label = "ours_";
+        for (const char* c = sarnn::arch_name(Set::arch); *c != 0; ++c)
+            if (*c != '+') label += *c;
+        vs.push_back({label, Kind::ours, Set::arch});
+    });
     vs.push_back({"eigen", Kind::eigen, sarnn::Arch::scalar});
     vs.push_back({"naive", Kind::naive, sarnn::Arch::scalar});
     return vs;
