@@ -35,6 +35,7 @@
 
 #include "sarnn/detail/finite.hpp"
 #include "sarnn/kernels.hpp"
+#include "sarnn/numeric.hpp"
 #include "sarnn/params.hpp"
 #include "sarnn/status.hpp"
 
@@ -45,18 +46,19 @@ namespace sarnn {
 struct DotAlign {
     template <class T, std::size_t Hidden, std::size_t NRows>
     struct State {
+        using V = activation_t<T>;  // h, queries, keys (numeric.hpp)
         static constexpr bool has_params = false;
         using params_type = void;
         void reset() noexcept {}
         // |e_ij| <= Hidden: nothing can overflow
         template <class Set>
-        Status query(std::size_t, const T*) noexcept {
+        Status query(std::size_t, const V*) noexcept {
             return Status::ok;
         }
         // e_ij = h_j·h_i; alpha = softmax(e); c = Σ alpha_j h_j
         template <class Set>
-        void attend(const Rows<T>& memory, const T* h, T* alpha, T* c) const noexcept {
-            Set::attend_dot(memory, h, T(1), alpha, c);
+        void attend(const Rows<V>& memory, const V* h, V* alpha, V* c) const noexcept {
+            Set::attend_dot(memory, h, scale_t<T>(1), alpha, c);
         }
     };
 };
@@ -66,18 +68,19 @@ struct DotAlign {
 struct ScaledDotAlign {
     template <class T, std::size_t Hidden, std::size_t NRows>
     struct State {
+        using V = activation_t<T>;  // h, queries, keys (numeric.hpp)
         static constexpr bool has_params = false;
         using params_type = void;
         void reset() noexcept {}
         // |e_ij| <= sqrt(Hidden): nothing can overflow
         template <class Set>
-        Status query(std::size_t, const T*) noexcept {
+        Status query(std::size_t, const V*) noexcept {
             return Status::ok;
         }
         // e_ij = h_j·h_i / sqrt(Hidden); alpha = softmax(e); c = Σ alpha_j h_j
         template <class Set>
-        void attend(const Rows<T>& memory, const T* h, T* alpha, T* c) const noexcept {
-            Set::attend_dot(memory, h, T(1) / std::sqrt(T(Hidden)), alpha, c);
+        void attend(const Rows<V>& memory, const V* h, V* alpha, V* c) const noexcept {
+            Set::attend_dot(memory, h, scale_t<T>(1) / std::sqrt(scale_t<T>(Hidden)), alpha, c);
         }
     };
 };
@@ -88,30 +91,31 @@ struct ScaledDotAlign {
 struct BilinearAlign {
     template <class T, std::size_t Hidden, std::size_t NRows>
     struct State {
+        using V = activation_t<T>;  // h, queries, keys (numeric.hpp)
         static constexpr bool has_params = true;
         using params_type = BilinearParams<T, Hidden>;
 
         State(const params_type&&) = delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary
         explicit State(const params_type& p) noexcept : p_(p) {
-            for (T& v : q_) v = T(0);
+            for (V& v : q_) v = V(0);
         }
         void reset() noexcept {}
         template <class Set>
-        Status query(std::size_t, const T* h) noexcept {
+        Status query(std::size_t, const V* h) noexcept {
             // q = W h_i
             Set::gemv(&p_.W[0][0], Hidden, Hidden, Hidden, h, q_);
             // |e_ij| = |h_j·q| <= Σ|q_k|
             return detail::bounds_scores(q_, Hidden) ? Status::ok : Status::non_finite_result;
         }
         template <class Set>
-        void attend(const Rows<T>& memory, const T*, T* alpha, T* c) const noexcept {
+        void attend(const Rows<V>& memory, const V*, V* alpha, V* c) const noexcept {
             // e_ij = h_j·q; alpha = softmax(e); c = Σ alpha_j h_j
-            Set::attend_dot(memory, q_, T(1), alpha, c);
+            Set::attend_dot(memory, q_, scale_t<T>(1), alpha, c);
         }
 
     private:
         const params_type& p_;
-        alignas(storage_alignment<T>()) T q_[padded<T>(Hidden)];
+        alignas(storage_alignment<V>()) V q_[padded<V>(Hidden)];
     };
 };
 
@@ -135,6 +139,7 @@ template <std::size_t K, KeyQueryPlan Plan = KeyQueryPlan::by_size>
 struct KeyQueryAlign {
     template <class T, std::size_t Hidden, std::size_t NRows>
     struct State {
+        using V = activation_t<T>;  // h, queries, keys (numeric.hpp)
         static constexpr bool has_params = true;
         using params_type = KeyQueryParams<T, Hidden, K>;
         /// true: keys cached per state; false: Wk folded into the query.
@@ -143,28 +148,28 @@ struct KeyQueryAlign {
 
         State(const params_type&&) = delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary
         explicit State(const params_type& p) noexcept : p_(p) {
-            for (T& v : u_) v = T(0);
+            for (V& v : u_) v = V(0);
             for (auto& row : buf_.rows)
-                for (T& v : row) v = T(0);
+                for (V& v : row) v = V(0);
         }
         void reset() noexcept {
-            if constexpr (caches_keys) buf_.key_max = T(0);
+            if constexpr (caches_keys) buf_.key_max = V(0);
         }
         // The step's query (and, when caching, the new state's key): h_i has just been written to the free row
         // `slot`. Refuses (Status::non_finite_result) when a score could overflow.
         template <class Set>
-        Status query(std::size_t slot, const T* h) noexcept {
+        Status query(std::size_t slot, const V* h) noexcept {
             // u = Wq h_i
             Set::gemv(&p_.Wq[0][0], K, Hidden, Hidden, h, u_);
             if constexpr (caches_keys) {
                 // P_i = Wk h_i, once per state
-                T* key = buf_.rows[slot];
+                V* key = buf_.rows[slot];
                 Set::gemv(&p_.Wk[0][0], K, Hidden, Hidden, h, key);
                 // |e_ij| = |P_j·u| <= max_j |P_j|_inf · Σ|u_k|; the max runs over every key taken since reset()
                 if (!detail::all_finite(key, K) || !detail::all_finite(u_, K)) return Status::non_finite_result;
-                const T key_abs = detail::max_abs(key, K);
-                const T key_max = key_abs > buf_.key_max ? key_abs : buf_.key_max;
-                if (key_max > T(0) && !(detail::sum_abs(u_, K) <= detail::score_limit<T>() / key_max))
+                const V key_abs = detail::max_abs(key, K);
+                const V key_max = key_abs > buf_.key_max ? key_abs : buf_.key_max;
+                if (key_max > V(0) && !(detail::sum_abs(u_, K) <= detail::score_limit<V>() / key_max))
                     return Status::non_finite_result;
                 buf_.key_max = key_max;
                 return Status::ok;
@@ -177,29 +182,29 @@ struct KeyQueryAlign {
             }
         }
         template <class Set>
-        void attend(const Rows<T>& memory, const T*, T* alpha, T* c) const noexcept {
+        void attend(const Rows<V>& memory, const V*, V* alpha, V* c) const noexcept {
             if constexpr (caches_keys) {
                 // e_ij = P_j·u; alpha = softmax(e); c = Σ alpha_j h_j
-                const Rows<T> P{&buf_.rows[0][0], padded<T>(K), K, memory.cap, memory.first, memory.n};
+                const Rows<V> P{&buf_.rows[0][0], padded<V>(K), K, memory.cap, memory.first, memory.n};
                 Set::attend_keys(P, u_, memory, alpha, c);
             } else {
                 // e_ij = h_j·q; alpha = softmax(e); c = Σ alpha_j h_j
-                Set::attend_dot(memory, buf_.rows[0], T(1), alpha, c);
+                Set::attend_dot(memory, buf_.rows[0], scale_t<T>(1), alpha, c);
             }
         }
 
     private:
         // cache: the keys P_j (row j of the memory's row j); fold: q in one row of Hidden
         struct Keys {
-            alignas(storage_alignment<T>()) T rows[NRows][padded<T>(K)];
-            T key_max = T(0);  ///< the largest |P_j,r| of the keys taken since reset()
+            alignas(storage_alignment<V>()) V rows[NRows][padded<V>(K)];
+            V key_max = V(0);  ///< the largest |P_j,r| of the keys taken since reset()
         };
         struct Query {
-            alignas(storage_alignment<T>()) T rows[1][padded<T>(Hidden)];
+            alignas(storage_alignment<V>()) V rows[1][padded<V>(Hidden)];
         };
 
         const params_type& p_;
-        alignas(storage_alignment<T>()) T u_[padded<T>(K)];
+        alignas(storage_alignment<V>()) V u_[padded<V>(K)];
         std::conditional_t<caches_keys, Keys, Query> buf_;
     };
 };
@@ -212,18 +217,19 @@ template <std::size_t K>
 struct AdditiveAlign {
     template <class T, std::size_t Hidden, std::size_t NRows>
     struct State {
+        using V = activation_t<T>;  // h, queries, keys (numeric.hpp)
         static constexpr bool has_params = true;
         using params_type = AdditiveParams<T, Hidden, K>;
 
         State(const params_type&&) = delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary
         explicit State(const params_type& p) noexcept : p_(p) {
             for (auto& row : P_)
-                for (T& v : row) v = T(0);
-            for (T& v : q_) v = T(0);
+                for (V& v : row) v = V(0);
+            for (V& v : q_) v = V(0);
         }
         void reset() noexcept {}
         template <class Set>
-        Status query(std::size_t slot, const T* h) noexcept {
+        Status query(std::size_t slot, const V* h) noexcept {
             // P_i = W[:, :Hidden] h_i, once per state, into the free row `slot`
             Set::gemv(&p_.W[0][0], K, Hidden, 2 * Hidden, h, P_[slot]);
             // q = W[:, Hidden:] h_i
@@ -234,9 +240,9 @@ struct AdditiveAlign {
             return ok ? Status::ok : Status::non_finite_result;
         }
         template <class Set>
-        void attend(const Rows<T>& memory, const T*, T* alpha, T* c) const noexcept {
+        void attend(const Rows<V>& memory, const V*, V* alpha, V* c) const noexcept {
             // e_ij = v·tanh(P_j + q)
-            const Rows<T> P{&P_[0][0], padded<T>(K), K, memory.cap, memory.first, memory.n};
+            const Rows<V> P{&P_[0][0], padded<V>(K), K, memory.cap, memory.first, memory.n};
             Set::additive_scores(P, q_, p_.v, alpha);
             // alpha_ij = softmax_j(e_ij)
             Set::softmax(alpha, memory.n);
@@ -246,8 +252,8 @@ struct AdditiveAlign {
 
     private:
         const params_type& p_;
-        alignas(storage_alignment<T>()) T P_[NRows][padded<T>(K)];
-        alignas(storage_alignment<T>()) T q_[padded<T>(K)];
+        alignas(storage_alignment<V>()) V P_[NRows][padded<V>(K)];
+        alignas(storage_alignment<V>()) V q_[padded<V>(K)];
     };
 };
 

@@ -15,6 +15,7 @@
 #include "sarnn/detail/finite.hpp"
 #include "sarnn/detail/input.hpp"
 #include "sarnn/kernels.hpp"
+#include "sarnn/numeric.hpp"
 #include "sarnn/memory.hpp"
 #include "sarnn/params.hpp"
 #include "sarnn/run.hpp"
@@ -44,6 +45,8 @@ namespace sarnn {
 template <class T, std::size_t In, std::size_t Hidden, std::size_t Capacity, std::size_t K, class Memory = Bounded,
           class Set = kernel::Default>
 class Lstmn {
+    static_assert(Numeric<T>::supported, "sarnn: T must be float or double (a type with a sarnn::Numeric policy)");
+    using V = activation_t<T>;  // x, h, c, alpha, the memory: the activations of T (numeric.hpp)
 public:
     using value_type = T;
     using kernel_set = Set;
@@ -57,13 +60,13 @@ public:
     explicit Lstmn(const Params& params) noexcept : p_(params) {
         for (auto* tape : {&h_, &c_})
             for (auto& row : *tape)
-                for (T& v : row) v = T(0);
+                for (V& v : row) v = V(0);
         for (auto& row : P_)
-            for (T& v : row) v = T(0);
+            for (V& v : row) v = V(0);
         for (auto& row : s_)
-            for (T& v : row) v = T(0);
-        for (T& v : q_) v = T(0);
-        for (T& v : z_) v = T(0);
+            for (V& v : row) v = V(0);
+        for (V& v : q_) v = V(0);
+        for (V& v : z_) v = V(0);
         reset();
     }
     /// Params are kept by reference, so a temporary would dangle: a compile-time error.
@@ -72,8 +75,8 @@ public:
     /// Back to empty tapes, h~_0 = 0 and length 0. O(Hidden).
     void reset() noexcept {
         for (auto& row : h_tilde_)
-            for (T& v : row) v = T(0);
-        for (T& v : c_tilde_) v = T(0);
+            for (V& v : row) v = V(0);
+        for (V& v : c_tilde_) v = V(0);
         ring_.reset();
         cur_ = 0;
         length_ = 0;
@@ -86,7 +89,7 @@ public:
     ///
     /// Nothing a view shows, and nothing the next step reads, is written before every check has passed: the
     /// new tape entries go to a free row (see Ring), s and h~ to the buffers not in use (flipped at the end).
-    Status step(const T* x) noexcept {
+    Status step(const V* x) noexcept {
         if (ring_.refuses()) return Status::memory_full;
         const Status st = detail::check_input(x, In);
         if (st != Status::ok) return st;
@@ -99,7 +102,7 @@ public:
             // W_h h_j + q is finite or +-inf (tanh gives +-1), never NaN; |a_j| = |v·tanh(..)| <= Σ|v_k|
             if (!detail::all_finite(q_, K) || !detail::bounds_scores(p_.v, K)) return Status::non_finite_result;
             // a_j = v·tanh(W_h h_j + q)
-            const Rows<T> P{&P_[0][0], kStrideK, K, Ring::rows, ring_.first(), n};
+            const Rows<V> P{&P_[0][0], kStrideK, K, Ring::rows, ring_.first(), n};
             Set::additive_scores(P, q_, p_.v, s_[next]);
             // s = softmax(a)
             Set::softmax(s_[next], n);
@@ -125,23 +128,23 @@ public:
         ++length_;
         return Status::ok;
     }
-    Status step(const std::array<T, In>& x) noexcept { return step(x.data()); }
+    Status step(const std::array<V, In>& x) noexcept { return step(x.data()); }
 
     /// Steps over n inputs xs[0..n·In) and, when out is not null, writes each step's h_t (Emit::hidden) or c_t
     /// (Emit::cell) to out[t·Hidden..(t+1)·Hidden). Stops at the first step that is not ok; returns its status
     /// and the number of steps taken. Emit::context gives {invalid_argument, 0}.
-    RunResult run(const T* xs, std::size_t n, T* out, Emit emit = Emit::hidden) noexcept {
+    RunResult run(const V* xs, std::size_t n, V* out, Emit emit = Emit::hidden) noexcept {
         if (emit == Emit::hidden) return detail::run_steps(*this, xs, n, out, [](const Lstmn& m) { return m.hidden(); });
         if (emit == Emit::cell) return detail::run_steps(*this, xs, n, out, [](const Lstmn& m) { return m.cell(); });
         return {Status::invalid_argument, 0};
     }
 
     /// h_t, Hidden values (zero before the first step).
-    View<T> hidden() const noexcept { return {ring_.count() ? h_[ring_.newest()] : h_tilde_[cur_], Hidden}; }
+    View<V> hidden() const noexcept { return {ring_.count() ? h_[ring_.newest()] : h_tilde_[cur_], Hidden}; }
     /// c_t, Hidden values (zero before the first step).
-    View<T> cell() const noexcept { return {ring_.count() ? c_[ring_.newest()] : c_tilde_, Hidden}; }
+    View<V> cell() const noexcept { return {ring_.count() ? c_[ring_.newest()] : c_tilde_, Hidden}; }
     /// s_j of the last step over the tape entries it attended (t-1 of them, at most Capacity), oldest first.
-    View<T> attention() const noexcept { return {s_[cur_], length_ ? attended_ : 0}; }
+    View<V> attention() const noexcept { return {s_[cur_], length_ ? attended_ : 0}; }
     /// t, the number of steps taken since construction or reset().
     std::size_t length() const noexcept { return length_; }
     /// Entries on the tapes now: min(length(), Capacity).
@@ -151,22 +154,22 @@ public:
     const Params& params() const noexcept { return p_; }
 
 private:
-    static constexpr std::size_t kStride = padded<T>(Hidden);
-    static constexpr std::size_t kStrideK = padded<T>(K);
+    static constexpr std::size_t kStride = padded<V>(Hidden);
+    static constexpr std::size_t kStrideK = padded<V>(K);
     using Ring = detail::Ring<Capacity, Memory>;
-    using Tape = T[Ring::rows][kStride];
+    using Tape = V[Ring::rows][kStride];
 
-    Rows<T> tape(const Tape& t) const noexcept { return {&t[0][0], kStride, Hidden, Ring::rows, ring_.first(), ring_.count()}; }
+    Rows<V> tape(const Tape& t) const noexcept { return {&t[0][0], kStride, Hidden, Ring::rows, ring_.first(), ring_.count()}; }
 
     const Params& p_;
-    alignas(storage_alignment<T>()) Tape h_;
-    alignas(storage_alignment<T>()) Tape c_;
-    alignas(storage_alignment<T>()) T P_[Ring::rows][kStrideK];
-    alignas(storage_alignment<T>()) T h_tilde_[2][kStride];
-    alignas(storage_alignment<T>()) T c_tilde_[kStride];
-    alignas(storage_alignment<T>()) T q_[kStrideK];
-    alignas(storage_alignment<T>()) T z_[4 * Hidden];
-    alignas(storage_alignment<T>()) T s_[2][padded<T>(Capacity)];
+    alignas(storage_alignment<V>()) Tape h_;
+    alignas(storage_alignment<V>()) Tape c_;
+    alignas(storage_alignment<V>()) V P_[Ring::rows][kStrideK];
+    alignas(storage_alignment<V>()) V h_tilde_[2][kStride];
+    alignas(storage_alignment<V>()) V c_tilde_[kStride];
+    alignas(storage_alignment<V>()) V q_[kStrideK];
+    alignas(storage_alignment<V>()) V z_[4 * Hidden];
+    alignas(storage_alignment<V>()) V s_[2][padded<V>(Capacity)];
     Ring ring_;
     std::size_t cur_ = 0;  ///< which of h~ and s is the current one
     std::size_t attended_ = 0;

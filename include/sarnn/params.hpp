@@ -15,8 +15,8 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "sarnn/detail/checks.hpp"
 #include "sarnn/kernels.hpp"  // storage_alignment
+#include "sarnn/numeric.hpp"
 
 namespace sarnn {
 
@@ -26,12 +26,12 @@ namespace sarnn {
 /// PyTorch nn.RNNCell: A = [W_ih | W_hh], b = b_ih + b_hh.
 template <class T, std::size_t In, std::size_t Hidden>
 struct alignas(storage_alignment<T>()) RnnParams {
-    static_assert(detail::supported_scalar<T>, "sarnn: T must be float or double");
+    static_assert(Numeric<T>::supported, "sarnn: T must be float or double (a type with a sarnn::Numeric policy)");
     static_assert(In > 0, "sarnn: In (input size) must be at least 1");
     static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
 
-    T A[Hidden][In + Hidden];
-    T b[Hidden];
+    weight_t<T> A[Hidden][In + Hidden];
+    weight_t<T> b[Hidden];
 
     /// Calls f(name, data, count) for each array in declaration order (see for_each_array()).
     template <class P, class F>
@@ -43,10 +43,10 @@ struct alignas(storage_alignment<T>()) RnnParams {
 /// Weights of BilinearAlign: e_ij = h_j^T W h_i (Luong's "general" score). W is Hidden x Hidden, row-major.
 template <class T, std::size_t Hidden>
 struct alignas(storage_alignment<T>()) BilinearParams {
-    static_assert(detail::supported_scalar<T>, "sarnn: T must be float or double");
+    static_assert(Numeric<T>::supported, "sarnn: T must be float or double (a type with a sarnn::Numeric policy)");
     static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
 
-    T W[Hidden][Hidden];
+    weight_t<T> W[Hidden][Hidden];
 
     /// Calls f(name, data, count) for each array in declaration order (see for_each_array()).
     template <class P, class F>
@@ -59,12 +59,12 @@ struct alignas(storage_alignment<T>()) BilinearParams {
 /// 1/sqrt(K): fold any scale into Wq.
 template <class T, std::size_t Hidden, std::size_t K>
 struct alignas(storage_alignment<T>()) KeyQueryParams {
-    static_assert(detail::supported_scalar<T>, "sarnn: T must be float or double");
+    static_assert(Numeric<T>::supported, "sarnn: T must be float or double (a type with a sarnn::Numeric policy)");
     static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
     static_assert(K > 0, "sarnn: K (key size) must be at least 1");
 
-    T Wk[K][Hidden];
-    T Wq[K][Hidden];
+    weight_t<T> Wk[K][Hidden];
+    weight_t<T> Wq[K][Hidden];
 
     /// Calls f(name, data, count) for each array in declaration order (see for_each_array()).
     template <class P, class F>
@@ -77,12 +77,12 @@ struct alignas(storage_alignment<T>()) KeyQueryParams {
 /// Hidden columns act on the stored state h_j, the others on the new state h_i.
 template <class T, std::size_t Hidden, std::size_t K>
 struct alignas(storage_alignment<T>()) AdditiveParams {
-    static_assert(detail::supported_scalar<T>, "sarnn: T must be float or double");
+    static_assert(Numeric<T>::supported, "sarnn: T must be float or double (a type with a sarnn::Numeric policy)");
     static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
     static_assert(K > 0, "sarnn: K (attention size) must be at least 1");
 
-    T W[K][2 * Hidden];
-    T v[K];
+    weight_t<T> W[K][2 * Hidden];
+    weight_t<T> v[K];
 
     /// Calls f(name, data, count) for each array in declaration order (see for_each_array()).
     template <class P, class F>
@@ -96,18 +96,18 @@ struct alignas(storage_alignment<T>()) AdditiveParams {
 /// W_ht h~_{t-1}).
 template <class T, std::size_t In, std::size_t Hidden, std::size_t K>
 struct alignas(storage_alignment<T>()) LstmnParams {
-    static_assert(detail::supported_scalar<T>, "sarnn: T must be float or double");
+    static_assert(Numeric<T>::supported, "sarnn: T must be float or double (a type with a sarnn::Numeric policy)");
     static_assert(In > 0, "sarnn: In (input size) must be at least 1");
     static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
     static_assert(K > 0, "sarnn: K (attention size) must be at least 1");
 
-    T W_ih[4 * Hidden][In];
-    T W_hh[4 * Hidden][Hidden];
-    T b[4 * Hidden];
-    T W_h[K][Hidden];
-    T W_x[K][In];
-    T W_ht[K][Hidden];
-    T v[K];
+    weight_t<T> W_ih[4 * Hidden][In];
+    weight_t<T> W_hh[4 * Hidden][Hidden];
+    weight_t<T> b[4 * Hidden];
+    weight_t<T> W_h[K][Hidden];
+    weight_t<T> W_x[K][In];
+    weight_t<T> W_ht[K][Hidden];
+    weight_t<T> v[K];
 
     /// Calls f(name, data, count) for each array in declaration order (see for_each_array()).
     template <class P, class F>

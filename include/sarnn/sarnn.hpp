@@ -8,6 +8,9 @@
 //                                                    h_i = tanh(A·[x_i; c_{i-1}] + b),
 //                                                    c_i = Σ_j softmax_j(align(h_j, h_i)) h_j
 //   Lstmn<T, In, Hidden, Capacity, K, Memory>         the LSTM-network of Cheng, Dong and Lapata (2016)
+//
+// Every model takes one more template parameter last, its kernel set (kernels.hpp; default kernel::Default), and
+// its value type T names its kinds of number through Numeric<T> (numeric.hpp).
 #ifndef SARNN_SARNN_HPP
 #define SARNN_SARNN_HPP
 
@@ -16,6 +19,7 @@
 #include "sarnn/kernels.hpp"
 #include "sarnn/lstmn.hpp"
 #include "sarnn/memory.hpp"
+#include "sarnn/numeric.hpp"
 #include "sarnn/params.hpp"
 #include "sarnn/run.hpp"
 #include "sarnn/self_attention_rnn.hpp"

@@ -14,6 +14,7 @@
 #include "sarnn/detail/finite.hpp"
 #include "sarnn/detail/input.hpp"
 #include "sarnn/kernels.hpp"
+#include "sarnn/numeric.hpp"
 #include "sarnn/memory.hpp"
 #include "sarnn/params.hpp"
 #include "sarnn/run.hpp"
@@ -44,6 +45,8 @@ namespace sarnn {
 template <class T, std::size_t In, std::size_t Hidden, std::size_t Capacity, class Align = DotAlign,
           class Memory = Bounded, class Set = kernel::Default>
 class SelfAttentionRnn {
+    static_assert(Numeric<T>::supported, "sarnn: T must be float or double (a type with a sarnn::Numeric policy)");
+    using V = activation_t<T>;  // x, h, c, alpha, the memory: the activations of T (numeric.hpp)
     using Ring = detail::Ring<Capacity, Memory>;
     using AlignState = typename Align::template State<T, Hidden, Ring::rows>;
 
@@ -84,7 +87,7 @@ public:
 
     /// Back to c_0 = 0, an empty memory and length 0. O(Hidden).
     void reset() noexcept {
-        for (T& v : c_) v = T(0);
+        for (V& v : c_) v = V(0);
         ring_.reset();
         length_ = 0;
         align_.reset();
@@ -95,13 +98,13 @@ public:
     /// null_input / non_finite_input / non_finite_result (a finite x for which A·[x_i; c_{i-1}] + b is NaN,
     /// e.g. inf - inf, or an align query so large that a score could overflow). A step that returns ok leaves
     /// h, c, alpha and the memory finite.
-    Status step(const T* x) noexcept {
+    Status step(const V* x) noexcept {
         if (ring_.refuses()) return Status::memory_full;
         const Status s = detail::check_input(x, In);
         if (s != Status::ok) return s;
         // the free row (see Ring): nothing is lost until ring_.push()
         const std::size_t slot = ring_.next_slot();
-        T* h = memory_[slot];
+        V* h = memory_[slot];
         // h_i = tanh(A·[x_i; c_{i-1}] + b)
         Set::affine_tanh(&p_.A[0][0], p_.b, Hidden, x, In, c_, Hidden, h);
         // tanh(+-inf) = +-1, so only an overflowed pre-activation (inf - inf) leaves h_i non-finite
@@ -114,12 +117,12 @@ public:
         align_.template attend<Set>(rows(), h, alpha_, c_);
         return Status::ok;
     }
-    Status step(const std::array<T, In>& x) noexcept { return step(x.data()); }
+    Status step(const std::array<V, In>& x) noexcept { return step(x.data()); }
 
     /// Steps over n inputs xs[0..n·In) and, when out is not null, writes each step's h_i (Emit::hidden) or
     /// c_i (Emit::context) to out[t·Hidden..(t+1)·Hidden). Stops at the first step that is not ok; returns
     /// its status and the number of steps taken. Emit::cell gives {invalid_argument, 0}.
-    RunResult run(const T* xs, std::size_t n, T* out, Emit emit = Emit::hidden) noexcept {
+    RunResult run(const V* xs, std::size_t n, V* out, Emit emit = Emit::hidden) noexcept {
         if (emit == Emit::hidden)
             return detail::run_steps(*this, xs, n, out, [](const SelfAttentionRnn& m) { return m.hidden(); });
         if (emit == Emit::context)
@@ -128,11 +131,11 @@ public:
     }
 
     /// h_i, Hidden values (zero before the first step).
-    View<T> hidden() const noexcept { return {ring_.count() ? memory_[ring_.newest()] : c_, Hidden}; }
+    View<V> hidden() const noexcept { return {ring_.count() ? memory_[ring_.newest()] : c_, Hidden}; }
     /// c_i, Hidden values (c_0 = 0 before the first step).
-    View<T> context() const noexcept { return {c_, Hidden}; }
+    View<V> context() const noexcept { return {c_, Hidden}; }
     /// alpha_ij of the last step over the states attended, oldest first; size() == attended().
-    View<T> attention() const noexcept { return {alpha_, ring_.count()}; }
+    View<V> attention() const noexcept { return {alpha_, ring_.count()}; }
     /// i, the number of steps taken since construction or reset() (keeps counting once a Window is full).
     std::size_t length() const noexcept { return length_; }
     /// The number of states in memory, attended by the last step: min(length(), Capacity).
@@ -142,21 +145,21 @@ public:
     const Params& params() const noexcept { return p_; }
 
 private:
-    static constexpr std::size_t kStride = padded<T>(Hidden);
+    static constexpr std::size_t kStride = padded<V>(Hidden);
 
     void init() noexcept {
         // Padding lanes are zero for good: kernels read whole vectors and write only valid lanes.
         for (auto& row : memory_)
-            for (T& v : row) v = T(0);
-        for (T& v : alpha_) v = T(0);
+            for (V& v : row) v = V(0);
+        for (V& v : alpha_) v = V(0);
         reset();
     }
-    Rows<T> rows() const noexcept { return {&memory_[0][0], kStride, Hidden, Ring::rows, ring_.first(), ring_.count()}; }
+    Rows<V> rows() const noexcept { return {&memory_[0][0], kStride, Hidden, Ring::rows, ring_.first(), ring_.count()}; }
 
     const Params& p_;
-    alignas(storage_alignment<T>()) T memory_[Ring::rows][kStride];
-    alignas(storage_alignment<T>()) T c_[kStride];
-    alignas(storage_alignment<T>()) T alpha_[padded<T>(Capacity)];
+    alignas(storage_alignment<V>()) V memory_[Ring::rows][kStride];
+    alignas(storage_alignment<V>()) V c_[kStride];
+    alignas(storage_alignment<V>()) V alpha_[padded<V>(Capacity)];
     Ring ring_;
     std::size_t length_ = 0;
     AlignState align_;

@@ -8,6 +8,7 @@
 #include "sarnn/detail/finite.hpp"
 #include "sarnn/detail/input.hpp"
 #include "sarnn/kernels.hpp"
+#include "sarnn/numeric.hpp"
 #include "sarnn/params.hpp"
 #include "sarnn/run.hpp"
 #include "sarnn/status.hpp"
@@ -24,6 +25,8 @@ namespace sarnn {
 /// Cost of step(): Hidden·(In + Hidden) multiply-adds and Hidden tanh.
 template <class T, std::size_t In, std::size_t Hidden, class Set = kernel::Default>
 class SimpleRnn {
+    static_assert(Numeric<T>::supported, "sarnn: T must be float or double (a type with a sarnn::Numeric policy)");
+    using V = activation_t<T>;  // x, h, c, alpha, the memory: the activations of T (numeric.hpp)
 public:
     using value_type = T;
     using kernel_set = Set;
@@ -39,7 +42,7 @@ public:
     /// Back to h_0 = 0 and length 0. O(Hidden).
     void reset() noexcept {
         for (auto& row : h_)
-            for (T& v : row) v = T(0);
+            for (V& v : row) v = V(0);
         cur_ = 0;
         length_ = 0;
     }
@@ -47,7 +50,7 @@ public:
     /// h_i = tanh(A·[x_i; h_{i-1}] + b). x points at In values.
     /// Returns Status::ok, or (changing nothing) null_input / non_finite_input / non_finite_result (a finite x
     /// for which A·[x_i; h_{i-1}] + b is NaN, e.g. inf - inf). A step that returns ok leaves h finite.
-    Status step(const T* x) noexcept {
+    Status step(const V* x) noexcept {
         const Status s = detail::check_input(x, In);
         if (s != Status::ok) return s;
         const std::size_t next = cur_ ^ 1u;
@@ -59,26 +62,26 @@ public:
         ++length_;
         return Status::ok;
     }
-    Status step(const std::array<T, In>& x) noexcept { return step(x.data()); }
+    Status step(const std::array<V, In>& x) noexcept { return step(x.data()); }
 
     /// Steps over n inputs xs[0..n·In) and, when out is not null, writes each h_i to
     /// out[t·Hidden..(t+1)·Hidden). Stops at the first step that is not ok; returns its status and the number
     /// of steps taken. Only Emit::hidden exists here; any other gives {invalid_argument, 0}.
-    RunResult run(const T* xs, std::size_t n, T* out, Emit emit = Emit::hidden) noexcept {
+    RunResult run(const V* xs, std::size_t n, V* out, Emit emit = Emit::hidden) noexcept {
         if (emit != Emit::hidden) return {Status::invalid_argument, 0};
         return detail::run_steps(*this, xs, n, out, [](const SimpleRnn& m) { return m.hidden(); });
     }
 
     /// h_i (h_0 = 0 before the first step), Hidden values.
-    View<T> hidden() const noexcept { return {h_[cur_], Hidden}; }
+    View<V> hidden() const noexcept { return {h_[cur_], Hidden}; }
     /// i, the number of steps taken since construction or reset().
     std::size_t length() const noexcept { return length_; }
     const Params& params() const noexcept { return p_; }
 
 private:
-    static constexpr std::size_t kStride = padded<T>(Hidden);
+    static constexpr std::size_t kStride = padded<V>(Hidden);
     const Params& p_;
-    alignas(storage_alignment<T>()) T h_[2][kStride];
+    alignas(storage_alignment<V>()) V h_[2][kStride];
     std::size_t cur_ = 0;
     std::size_t length_ = 0;
 };

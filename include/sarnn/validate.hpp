@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <type_traits>
 
 #include "sarnn/params.hpp"
 #include "sarnn/status.hpp"
@@ -30,6 +31,8 @@ template <class P>
 Validation first_non_finite(const P& p) noexcept {
     Validation v;
     (void)for_each_array(p, [&v](const char* name, const auto* a, std::size_t n) noexcept {
+        using W = std::remove_cv_t<std::remove_reference_t<decltype(*a)>>;
+        if constexpr (!std::is_floating_point_v<W>) return false;  // an integer weight is always finite
         for (std::size_t k = 0; k < n; ++k) {
             if (!std::isfinite(a[k])) {
                 v = {Status::non_finite_param, name, k};

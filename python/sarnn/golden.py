@@ -7,7 +7,7 @@ reference saw and differs from it only by its own arithmetic.
 import numpy as np
 import torch
 
-from sarnn.spec import DTYPES
+from sarnn.numeric import numeric
 from sarnn.store import from_config
 
 
@@ -19,7 +19,7 @@ def golden_run(spec):
     model.load_state_dict({key: torch.from_numpy(a) for key, a in spec.arrays.items()})
     generator = torch.Generator().manual_seed(spec.golden_seed)
     x = torch.rand(spec.golden_steps, spec.config["in_size"], generator=generator, dtype=torch.float64) * 2 - 1
-    x = x.numpy().astype(DTYPES[spec.dtype]).astype(np.float64)
+    x = x.numpy().astype(numeric(spec.dtype).activation).astype(np.float64)
     with torch.no_grad():
         h = model(torch.from_numpy(x)).numpy()
     return x, h

@@ -9,7 +9,7 @@ import re
 import numpy as np
 
 from sarnn.errors import ExportError
-from sarnn.spec import DTYPES
+from sarnn.numeric import numeric
 
 LINE_LIMIT = 119
 INDENT = "    "
@@ -35,14 +35,14 @@ def check_name(name):
 
 def literal(value, dtype):
     """The exact hex literal of `value` rounded to dtype ("float": with an f suffix; "double": none)."""
-    v = float(DTYPES[dtype](value))
+    v = float(numeric(dtype).weight(value))
     mantissa, exponent = v.hex().split("p")
     mantissa = mantissa.rstrip("0").rstrip(".")
-    return f"{mantissa}p{exponent}" + ("f" if dtype == "float" else "")
+    return f"{mantissa}p{exponent}" + numeric(dtype).literal_suffix
 
 
 def _decimal(value, dtype):
-    return np.format_float_scientific(value, trim="-", exp_digits=1) + ("f" if dtype == "float" else "")
+    return np.format_float_scientific(value, trim="-", exp_digits=1) + numeric(dtype).literal_suffix
 
 
 def _braced(values, dtype, indent, close):

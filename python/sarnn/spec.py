@@ -28,11 +28,10 @@ from sarnn.aligns import ALIGNS
 from sarnn.errors import ExportError
 from sarnn.importers import from_rnn, layer_name, rnn_problems
 from sarnn.modules import LSTMN, SelfAttentionRNN, SimpleRNN
+from sarnn.numeric import NUMERIC, numeric
 from sarnn.store import KINDS, from_config
 
-DTYPES = {"float": np.float32, "double": np.float64}
 DEFAULT_CAPACITY = 128
-DEFAULT_TOLERANCE = {"float": 1e-4, "double": 1e-10}
 
 
 @dataclass
@@ -102,7 +101,7 @@ def resolve(source, *, model=None, align=None, window=None, capacity=None, dtype
     if config["kind"] != "simple" and config["window"] is None:
         golden_steps = min(golden_steps, capacity)
     return Spec(config, capacity, dtype, arrays, golden_steps, golden_seed,
-                DEFAULT_TOLERANCE[dtype] if tolerance is None else float(tolerance), name, tuple(notes))
+                numeric(dtype).tolerance if tolerance is None else float(tolerance), name, tuple(notes))
 
 
 def _is_count(n, least):
@@ -114,8 +113,8 @@ def _check_options(model, align, window, capacity, dtype, golden_steps, golden_s
         raise ExportError(f"unknown model {model!r} (expected one of {', '.join(KINDS)})")
     if align is not None and align not in ALIGNS:
         raise ExportError(f"unknown align {align!r} (expected one of {', '.join(ALIGNS)})")
-    if dtype not in DTYPES:
-        raise ExportError(f"unknown dtype {dtype!r} (expected float or double)")
+    if dtype not in NUMERIC:
+        raise ExportError(f"unknown dtype {dtype!r} (expected one of {', '.join(NUMERIC)})")
     for option, value, least in (("window", window, 1), ("capacity", capacity, 1), ("golden_steps", golden_steps, 1),
                                  ("golden_seed", golden_seed, 0)):
         if value is not None and not _is_count(value, least):
@@ -331,7 +330,7 @@ def _rounded(key, tensor, dtype):
     a = tensor.detach().cpu().to(torch.float64).numpy()
     _first_non_finite(key, a)
     with np.errstate(over="ignore"):
-        rounded = a.astype(DTYPES[dtype]).astype(np.float64)
+        rounded = a.astype(numeric(dtype).weight).astype(np.float64)
     bad = np.flatnonzero(~np.isfinite(rounded))
     if bad.size:
         raise ExportError(f"{key}{_index(a.shape, bad[0])} (flat index {bad[0]}) is {a.flat[bad[0]]}, which "

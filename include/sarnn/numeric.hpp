@@ -1,0 +1,58 @@
+// sarnn/numeric.hpp: the numeric policy. A model's value type T (its first template parameter) names, through
+// Numeric<T>, every kind of number sarnn handles for it:
+//
+//   weight       what the params aggregates hold (A, b, W, v, ...), in flash
+//   activation   what a model takes and stores and shows: x, h, c, alpha, the memory rows
+//   accumulator  what the kernels sum products in (dot products, softmax sums)
+//   scale        the factor of a score (ScaledDotAlign's 1/sqrt(Hidden), attend_dot's `scale`)
+//
+// and whether they are floating point (`floating`: then validate() and the input check look for NaN/Inf, and a
+// step refuses a result that overflowed). For float and double every kind is T itself, so the policy changes no
+// bit of their arithmetic; a fixed-point value type adds its own specialization (narrow weights, wider
+// activations and accumulators, an integer scale) and the models take it unchanged.
+#ifndef SARNN_NUMERIC_HPP
+#define SARNN_NUMERIC_HPP
+
+namespace sarnn {
+
+/// The policy of value type T. Undefined members (the primary template) mean: not a sarnn value type.
+template <class T>
+struct Numeric {
+    static constexpr bool supported = false;
+};
+
+/// IEEE binary32: every kind of number is float.
+template <>
+struct Numeric<float> {
+    static constexpr bool supported = true;
+    static constexpr bool floating = true;
+    using weight = float;
+    using activation = float;
+    using accumulator = float;
+    using scale = float;
+};
+
+/// IEEE binary64: every kind of number is double.
+template <>
+struct Numeric<double> {
+    static constexpr bool supported = true;
+    static constexpr bool floating = true;
+    using weight = double;
+    using activation = double;
+    using accumulator = double;
+    using scale = double;
+};
+
+/// The kinds of number of value type T (see the table above).
+template <class T>
+using weight_t = typename Numeric<T>::weight;
+template <class T>
+using activation_t = typename Numeric<T>::activation;
+template <class T>
+using accumulator_t = typename Numeric<T>::accumulator;
+template <class T>
+using scale_t = typename Numeric<T>::scale;
+
+}  // namespace sarnn
+
+#endif
