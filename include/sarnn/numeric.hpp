@@ -21,27 +21,24 @@ struct Numeric {
     static constexpr bool supported = false;
 };
 
-/// IEEE binary32: every kind of number is float.
-template <>
-struct Numeric<float> {
+namespace detail {
+/// An IEEE floating-point value type: every kind of number is F itself.
+template <class F>
+struct FloatingNumeric {
     static constexpr bool supported = true;
     static constexpr bool floating = true;
-    using weight = float;
-    using activation = float;
-    using accumulator = float;
-    using scale = float;
+    using weight = F;
+    using activation = F;
+    using accumulator = F;
+    using scale = F;
 };
+}  // namespace detail
 
-/// IEEE binary64: every kind of number is double.
+/// IEEE binary32 and binary64.
 template <>
-struct Numeric<double> {
-    static constexpr bool supported = true;
-    static constexpr bool floating = true;
-    using weight = double;
-    using activation = double;
-    using accumulator = double;
-    using scale = double;
-};
+struct Numeric<float> : detail::FloatingNumeric<float> {};
+template <>
+struct Numeric<double> : detail::FloatingNumeric<double> {};
 
 /// The kinds of number of value type T (see the table above).
 template <class T>
