@@ -126,7 +126,7 @@ struct Rows {
 template <class T>
 struct Kernels {
     Arch arch;  ///< the set whose code runs (for double on ARMv7 NEON: Arch::scalar)
-#define SARNN_TABLE_FIELD_(T_, R, name, impl, params, args) R(*name) params noexcept;
+#define SARNN_TABLE_FIELD_(T_, R, name, impl, params, args) R(*name) params noexcept;  // NOLINT(bugprone-macro-parentheses): a declarator
     SARNN_MODEL_OPS(SARNN_TABLE_FIELD_, T)
 #undef SARNN_TABLE_FIELD_
 };
@@ -219,7 +219,7 @@ Arch arch_in_use() noexcept {
 /// Calls f(Set{}) for every set this lib/ holds, plainest first (the caller checks Set::runs_here()).
 template <class F>
 void for_each_set(F&& f) {
-#define SARNN_FOR_EACH_SET_(id, Type, double_id) f(Type{});
+#define SARNN_FOR_EACH_SET_(id, Type, double_id) f(Type{});  // NOLINT(bugprone-macro-parentheses): a type
     SARNN_SETS(SARNN_FOR_EACH_SET_)
 #undef SARNN_FOR_EACH_SET_
 }

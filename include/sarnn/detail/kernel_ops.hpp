@@ -13,6 +13,8 @@
 
 // What the models call: the whole of the run-time table. Parameter types by kind of number (numeric.hpp): weights
 // (what params hold), activations (what models store: x, h, c, alpha, queries, keys), accumulators, scales.
+// NOLINTBEGIN(bugprone-macro-parentheses): T and the parameter lists are types and declarators, which parentheses
+// would break
 #define SARNN_MODEL_OPS(X, T)                                                                                      \
     X(T, void, affine_tanh, affine_tanh,                                                                           \
       (const ::sarnn::weight_t<T>* A, const ::sarnn::weight_t<T>* b, std::size_t rows, const ::sarnn::activation_t<T>* x, std::size_t nx,                                 \
@@ -45,5 +47,6 @@
     X(T, ::sarnn::accumulator_t<T>, dot, dot, (const ::sarnn::activation_t<T>* a, const ::sarnn::activation_t<T>* b, std::size_t n), (a, b, n))                                    \
     X(T, void, tanh, tanh_map, (::sarnn::activation_t<T> * y, std::size_t n), (y, n))                                                   \
     X(T, void, exp, exp_map, (::sarnn::activation_t<T> * y, std::size_t n), (y, n))
+// NOLINTEND(bugprone-macro-parentheses)
 
 #endif
