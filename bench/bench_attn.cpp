@@ -8,13 +8,14 @@
 //   step/keyquery<K>[_cache|_fold]/H64/<variant>/n:<256|1024>, K = 24, 32, 64, 96: the crossover between the two
 //     key/query plans; keyquery<K> is the plan sarnn picks (with its peers), the suffixed one the other plan
 //     forced (ours only).
-//     Ours: OursStep (ours.hpp) with the align's own State, bit-identical to the real model (verified).
+//     Ours: the model's own step() (OursStep, ours.hpp); a model loaded so steps as one that took every step
+//     (verified).
 //     Flops: flops_step_bilinear / flops_step_keyquery / flops_step_additive (common.hpp). Items: n.
 //
 //   step/lstmn16/H64/<variant>/n:<n>
 //     One Lstmn step() when the tapes already hold n-1 entries (it attends over them and writes entry n;
-//     at n = 1 the tapes are empty and the step is the LSTM cell alone). Ours: OursLstmn (ours.hpp),
-//     bit-identical to sarnn::Lstmn (verified). Flops: flops_step_lstmn. Items: n.
+//     at n = 1 the tapes are empty and the step is the LSTM cell alone). Ours: the model's own step()
+//     (OursLstmn, ours.hpp); loaded so, it steps as a model that took every step (verified). Flops: flops_step_lstmn. Items: n.
 //
 // n = 1, 4, 16, ..., 4096 (powers of four: the fit needs no more points and the run stays short), fitted
 // with Complexity(oN). Peers: naive_attn.hpp (plain loops) and eigen_attn.hpp (Eigen 3.4).
@@ -355,8 +356,8 @@ bool verify_scored(const std::vector<Variant>& vs) {
                 dseq = std::fmax(dseq, max_abs_diff(model->context().data(), ref->context(), H));
                 dseq = std::fmax(dseq, max_abs_diff(model->attention().data(), ref->attention(), t));
                 if (model->attention().size() != t) dseq = INFINITY;
-                // The harness, loaded with the model's own h_1..h_{t-1} (its align caching what the model's
-                // cached) and c_{t-1}, must give exactly the model's step t.
+                // A second model, loaded (ours.hpp) with the first one's h_1..h_{t-1} (its align caching what
+                // the first one's cached) and c_{t-1}, must give exactly its step t.
                 if (is_checked_step(t)) {
                     prefill<H>(*harness, seen.get(), t - 1, c_prev);
                     harness->step(P.xs[t - 1]);
@@ -426,9 +427,9 @@ bool verify_lstmn(const std::vector<Variant>& vs) {
             auto s_prev = std::make_unique<float[]>(kVerifySteps);      // the attention of step t-1
             auto harness = std::make_unique<LstmnOurs>(Q.lstmn, v.arch);
             for (std::size_t t = 1; t <= kVerifySteps; ++t) {
-                // The harness, loaded with the model's tapes h_1..h_{t-1}, c_1..c_{t-1} and its h~_{t-1}
-                // (rebuilt with the model's kernel from step t-1's weights: zero before step 3), must give
-                // exactly the model's step t.
+                // A second model, loaded (ours.hpp) with the first one's tapes h_1..h_{t-1}, c_1..c_{t-1} and
+                // its h~_{t-1} (rebuilt with the model's kernel from step t-1's weights: zero before step 3),
+                // must give exactly its step t.
                 if (is_checked_step(t)) {
                     prefill_lstmn(*harness, seen_h.get(), seen_c.get(), t - 1, zero);
                     if (t >= 3) harness->set_tilde_from(s_prev.get(), t - 2);

@@ -11,9 +11,9 @@
 //   step/<align>/H<Hidden>/<variant>/n:<n>
 //     One step() when the memory already holds n-1 states: h_n = tanh(A·[x; c] + b) into the memory, then
 //     the context over the n states. Each iteration sets the length back to n-1 and steps again (the
-//     recurrence is live: c feeds the next iteration's h). Ours: OursStep (ours.hpp), which is
-//     SelfAttentionRnn::step() call for call (affine_tanh + attend_dot of one kernel set), proven
-//     bit-identical to the real model by verify(). Items: states attended (n). Flops: flops_step(n).
+//     recurrence is live: c feeds the next iteration's h). Ours: the model's own step() (OursStep,
+//     ours.hpp, sets the memory length back through sarnn::detail::Access); verify() proves that a model so
+//     loaded steps exactly as one that took every step. Items: states attended (n). Flops: flops_step(n).
 //
 //   sequence/<align>/H<Hidden>/<variant>/N:<N>
 //     A whole sequence from reset(): N steps of the real sarnn::SelfAttentionRnn (after set_arch(arch)),
@@ -300,8 +300,8 @@ bool verify_align(const std::vector<Variant>& vs) {
                 dseq = std::fmax(dseq, max_abs_diff(model->hidden().data(), ref->hidden(), H));
                 dseq = std::fmax(dseq, max_abs_diff(model->context().data(), ref->context(), H));
                 dseq = std::fmax(dseq, max_abs_diff(model->attention().data(), ref->attention(), t));
-                // The harness, loaded with the model's own h_1..h_{t-1} and c_{t-1}, must give exactly the
-                // model's step t: this is what makes the step/ benchmarks time step() itself.
+                // A second model, loaded (ours.hpp) with the first one's h_1..h_{t-1} and c_{t-1}, must give
+                // exactly its step t: the step/ benchmarks time a model so loaded.
                 if (t == 1 || t == 2 || t == 3 || t == 17 || t == 100 || t == kVerifySteps) {
                     prefill<H>(*harness, seen.get(), t - 1, c_prev);
                     harness->step(P.xs[t - 1]);

@@ -54,6 +54,7 @@ public:
     static constexpr std::size_t in_size = In;
     static constexpr std::size_t hidden_size = Hidden;
     static constexpr std::size_t capacity = Capacity;
+    static constexpr std::size_t key_size = K;
 
     /// Keeps a reference to `params` (which must outlive the model); copies nothing. O(Capacity·(Hidden + K))
     /// (zeroes the storage once).
@@ -154,6 +155,7 @@ public:
     const Params& params() const noexcept { return p_; }
 
 private:
+    friend struct detail::Access;  // bench/ours.hpp only (see memory.hpp)
     static constexpr std::size_t kStride = padded<V>(Hidden);
     static constexpr std::size_t kStrideK = padded<V>(K);
     using Ring = detail::Ring<Capacity, Memory>;

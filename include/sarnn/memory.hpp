@@ -17,6 +17,11 @@ struct Window {};
 
 namespace detail {
 
+/// Declared here and never defined by the library: a benchmark that must put a model's memory in a given state
+/// (to time step() at memory length n, again and again: bench/ours.hpp) defines it. Ring and the attention models
+/// name it a friend; nothing else can reach their private members through it unless a program defines it.
+struct Access;
+
 /// Which physical rows of a store hold states, oldest first. Storage lives with its owner (`rows` padded rows);
 /// this is two indices. Memory is Bounded or Window.
 ///
@@ -53,6 +58,7 @@ public:
     std::size_t count() const noexcept { return count_; }
 
 private:
+    friend struct Access;
     static std::size_t wrap(std::size_t p) noexcept { return p < rows ? p : p - rows; }
 
     std::size_t first_ = 0;

@@ -145,6 +145,7 @@ public:
     const Params& params() const noexcept { return p_; }
 
 private:
+    friend struct detail::Access;  // bench/ours.hpp only (see memory.hpp)
     static constexpr std::size_t kStride = padded<V>(Hidden);
 
     void init() noexcept {
