@@ -1,4 +1,4 @@
-// fuzz/limits.cpp: sarnn_limits, the numerical-limits report. For every model (SimpleRnn, SelfAttentionRnn with
+// tools/limits.cpp: sarnn_limits, the numerical-limits report. For every model (SimpleRnn, SelfAttentionRnn with
 // each align, Lstmn), float and double, every kernel set this CPU runs, and the weight distributions of the tests
 // (tests/support.hpp, tests/family_support.hpp), it measures the largest |library - double reference| over the
 // values a model shows (h, c, alpha):
