@@ -1,8 +1,8 @@
 # cmake/SarnnCross.cmake: what the top-level CMakeLists.txt switches for cross targets (toolchains/*.cmake).
 #   - Bare metal (CMAKE_SYSTEM_NAME Generic, e.g. toolchains/cortex-m4.cmake): the Catch2 suite and the
 #     benchmarks need an operating system, so they are off; SARNN_BUILD_FIRMWARE (default ON there when
-#     sarnn is the top project) builds examples/firmware: the qemu-run firmware test, the no-heap check and
-#     the footprint report.
+#     sarnn is the top project) builds the firmware: examples/firmware (a small firmware), tests/firmware
+#     (the on-target suite, run under qemu-system-arm, and the no-heap checks) and tools/footprint (the report).
 #   - A user's project built with the same toolchain file (test sarnn_toolchain_consumer): installs this
 #     build, consumes it with find_package(sarnn) (tests/install/consumer) and runs it under the emulator.
 #   - SARNN_BENCH_SYSROOT (the cross presets set it) names the Google Benchmark sysroot that
@@ -15,7 +15,7 @@ set(_sarnn_firmware_default OFF)
 if(_sarnn_top AND _sarnn_bare_metal)
   set(_sarnn_firmware_default ON)
 endif()
-option(SARNN_BUILD_FIRMWARE "Build examples/firmware and its tests under qemu-system-arm (bare-metal Cortex-M)"
+option(SARNN_BUILD_FIRMWARE "Build examples/firmware, tests/firmware and tools/footprint, run under qemu-system-arm (bare-metal Cortex-M)"
        ${_sarnn_firmware_default})
 
 if(_sarnn_bare_metal)

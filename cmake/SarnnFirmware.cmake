@@ -1,4 +1,5 @@
-# cmake/SarnnFirmware.cmake: helpers for bare-metal programs that link sarnn (examples/firmware).
+# cmake/SarnnFirmware.cmake: helpers for bare-metal programs that link sarnn (examples/firmware, tests/firmware,
+# tools/footprint).
 #
 #   sarnn_firmware_executable(<target> <sources>...)
 #       An ELF (<target>.elf) linked with sarnn, compiled the way firmware is: no exceptions, no RTTI, no

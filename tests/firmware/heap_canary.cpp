@@ -1,4 +1,4 @@
-// examples/firmware/heap_canary.cpp: a program that does use the heap and operator new, on purpose.
+// tests/firmware/heap_canary.cpp: a program that does use the heap and operator new, on purpose.
 // Its no-heap check is expected to fail (ctest WILL_FAIL): this proves the check sees what it looks for.
 // (libstdc++'s own operator new would also pull in the exception unwinder, which picolibc.ld discards:
 // this one is a plain malloc.)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""examples/firmware/footprint_report.py: flash, RAM and step() stack of sarnn's reference model on a Cortex-M.
+"""tools/footprint/footprint_report.py: flash, RAM and step() stack of sarnn's reference model on a Cortex-M.
 
 Run by the CMake target `sarnn_footprint` (and the ctest test of the same name) with the ELFs built from
 footprint.cpp: a baseline (start-up, semihosting printf, the input loop; no model) and one ELF per model.

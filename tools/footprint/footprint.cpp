@@ -1,4 +1,4 @@
-// examples/firmware/footprint.cpp: the program the footprint report measures (target sarnn_footprint).
+// tools/footprint/footprint.cpp: the program the footprint report measures (target sarnn_footprint).
 //
 // One ELF per model variant (SARNN_FOOTPRINT_MODEL) plus a baseline (0) that does everything else the same
 // way (start-up, semihosting printf, the input loop, the stack measurement), so that
