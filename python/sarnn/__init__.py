@@ -17,7 +17,7 @@ from sarnn.errors import ExportError
 
 # name -> the submodule that defines it, imported on first access (PEP 562). dir(sarnn) lists only what is
 # imported, so tools that getattr() every listed name (unittest discovery) work without torch.
-_LAZY = {"export_header": "exporter", "from_rnn": "importers", "from_lstm_cell": "importers",
+_LAZY = {"export_header": "export", "from_rnn": "importers", "from_lstm_cell": "importers",
          "keras_simple_rnn": "importers", "SimpleRNN": "modules", "SelfAttentionRNN": "modules", "LSTMN": "modules",
          "from_config": "store", "load": "store", "save": "store"}
 

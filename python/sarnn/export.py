@@ -1,7 +1,8 @@
-"""The exporter's command line: `python3 -m sarnn.export MODEL [--name NAME] [--out HEADER] [options]`.
+"""The exporter: export_header() writes a trained model as a C++ header, and its command line,
+`python3 -m sarnn.export MODEL [--name NAME] [--out HEADER] [options]`.
 
-Writes the C++ header for MODEL (a file of torch.save: a sarnn module, a sarnn.save() dict or a state
-dict); see sarnn.export_header. What it had to assume (the memory policy of a plain state dict given neither
+The command writes the C++ header for MODEL (a file of torch.save: a sarnn module, a sarnn.save() dict or a state
+dict); see export_header. What it had to assume (the memory policy of a plain state dict given neither
 --window nor --capacity, the tanh of the state dict of a torch.nn.RNN) it prints on stderr, one line
 "sarnn.export: note: <message>" each, and still exits with status 0. On an error (also a torch layer sarnn
 does not compute: relu, more layers, bidirectional, LSTM, GRU) it prints "sarnn.export: error: <message>"
@@ -10,11 +11,56 @@ to stderr, writes nothing and exits with status 2.
 import argparse
 import os
 import sys
+import tempfile
 
 from sarnn.errors import ExportError
-from sarnn.exporter import export_header
+from sarnn.golden import golden_run
+from sarnn.header import check_name, render
+from sarnn.spec import resolve
 
 __all__ = ["ExportError", "export_header", "main"]
+
+
+def export_header(source, name, path, *, generator="sarnn.export_header()", **options):
+    """Writes the C++ header for `source` to `path`, in namespace `name`, and returns the Spec it wrote.
+
+    source: a sarnn module, a sarnn.save() dict, a state dict, or the path of a file holding one (see
+    sarnn.spec). options: model, align, window, capacity, dtype, golden_steps, golden_seed, tolerance (see
+    sarnn.spec.resolve). generator names the tool in the header's first line.
+
+    The header declares the model type `Model`, its params as constexpr aggregates of exact hex literals,
+    a golden run (golden_x, golden_h: PyTorch's float64 outputs h_i for golden_steps inputs from reset()),
+    golden_error(model) and self_check(model). The text goes to a temporary file in the same directory that
+    then replaces `path`, so `path` is never half-written and is left as it was on any error.
+    Raises ExportError for anything that does not fit, with a message naming the key or option. The returned
+    Spec's notes say what was assumed rather than given (the memory policy of a plain state dict, the
+    nonlinearity of a torch.nn.RNN's state dict). A torch layer sarnn does not compute (relu, more layers,
+    bidirectional, LSTM, GRU) is refused with the check sarnn.from_rnn makes.
+    """
+    check_name(name)
+    spec = resolve(source, **options)
+    golden_x, golden_h = golden_run(spec)
+    text = render(spec, name, golden_x, golden_h, os.path.basename(os.fspath(path)), generator)
+    _write_atomic(os.fspath(path), text)
+    return spec
+
+
+def _write_atomic(path, text):
+    directory = os.path.dirname(os.path.abspath(path))
+    tmp = None
+    try:
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", newline="\n", dir=directory, delete=False,
+                                         prefix="." + os.path.basename(path) + ".", suffix=".tmp") as f:
+            tmp = f.name
+            f.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except OSError as e:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+        raise ExportError(f"cannot write {path}: {e.strerror or e}") from e
 
 
 def _parser():
