@@ -1,5 +1,5 @@
 // tests/family_support.hpp: helpers shared by the attention-family tests (test_aligns, test_window, test_lstmn,
-// test_run, test_bad_input): weights for every params type, a kit that builds a SelfAttentionRnn with any align,
+// test_run, test_bad_input, test_extreme_values, test_validate): weights for every params type, a kit that builds a SelfAttentionRnn with any align,
 // snapshots of what a model shows, and the checks of a recorded run against the double reference.
 #ifndef SARNN_TESTS_FAMILY_SUPPORT_HPP
 #define SARNN_TESTS_FAMILY_SUPPORT_HPP

@@ -238,6 +238,18 @@ std::vector<unsigned char> bytes_of(const sarnn::View<T>& v) {
     return b;
 }
 
+/// The non-finite values bad input is made of: quiet NaN, negative NaN, signalling NaN, +Inf, -Inf.
+template <class T>
+std::vector<T> non_finite_values() {
+    using L = std::numeric_limits<T>;
+    return {L::quiet_NaN(), -L::quiet_NaN(), L::signaling_NaN(), L::infinity(), -L::infinity()};
+}
+/// 1e-40f for float, 1e-310 for double: below the smallest normal, above the smallest denormal.
+template <class T>
+T denormal() {
+    return sizeof(T) == sizeof(float) ? static_cast<T>(1e-40f) : static_cast<T>(1e-310);
+}
+
 }  // namespace test
 
 #endif
