@@ -2,8 +2,8 @@
 // and run the benchmarks (Google Benchmark flags apply: --benchmark_filter, --benchmark_out, ...).
 //
 // Variants side by side in the same run: ours_<arch> (sarnn on each kernel set this CPU runs, through
-// kernels_for / set_arch), eigen (bench/eigen_peer.hpp, eigen_attn.hpp) and naive (bench/naive.hpp,
-// naive_attn.hpp); the Window benchmarks time ours only. If any of them
+// kernels_for / set_arch), eigen (bench/eigen_dot.hpp, eigen_scored.hpp) and naive (bench/naive_dot.hpp,
+// naive_scored.hpp); the Window benchmarks time ours only. If any of them
 // disagrees with the naive loops by more than 1e-4 on h, c or alpha, or the step harness differs from the
 // real model by a single bit, the binary prints what differs and exits with status 2 without timing anything.
 #include <benchmark/benchmark.h>

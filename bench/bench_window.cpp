@@ -22,7 +22,7 @@
 #include <sarnn/sarnn.hpp>
 
 #include "common.hpp"
-#include "naive.hpp"
+#include "naive_dot.hpp"
 
 namespace sarnn_bench {
 

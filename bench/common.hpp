@@ -41,9 +41,9 @@ constexpr double flops_sequence(std::size_t steps, std::size_t hidden) {
     return N * flops_recurrent(hidden) + 2.0 * N * (N + 1.0) * static_cast<double>(hidden);
 }
 
-// The parameterised aligns and the LSTMN (bench_attn.cpp), Hidden = kAttnHidden, K = kAttnK; counted the
+// The parameterised aligns and the LSTMN (bench_scored.cpp), Hidden = kAttnHidden, K = kAttnK; counted the
 // same way, by sarnn's algebra (align.hpp, lstmn.hpp), for every variant (the peers' key caches do other
-// work: see naive_attn.hpp), so GFLOP/s stays a rate of the same useful work across variants.
+// work: see naive_scored.hpp), so GFLOP/s stays a rate of the same useful work across variants.
 constexpr std::size_t kAttnHidden = 64;
 constexpr std::size_t kAttnK = 16;
 
@@ -108,7 +108,7 @@ inline float max_abs_diff(const float* a, const float* b, std::size_t count) {
     return d;
 }
 
-// ---- per-Hidden entry points (bench_h<Hidden>.cpp) ------------------------------------------------------
+// ---- per-Hidden entry points (bench_dot_h<Hidden>.cpp) ------------------------------------------------------
 /// Checks that every variant agrees with the naive loops (and that the step harness is the real model),
 /// for both aligns. Prints one line per shape to stderr; false when anything disagrees.
 template <std::size_t Hidden>
@@ -121,7 +121,7 @@ void register_step(const std::vector<Variant>& vs);
 template <std::size_t Hidden>
 void register_sequence(const std::vector<Variant>& vs);
 
-// ---- bench_attn.cpp: bilinear, key/query and additive aligns, the LSTMN (Hidden = kAttnHidden) --------------
+// ---- bench_scored.cpp: bilinear, key/query and additive aligns, the LSTMN (Hidden = kAttnHidden) --------------
 bool verify_attn(const std::vector<Variant>& vs);
 void register_attn(const std::vector<Variant>& vs);
 

@@ -5,7 +5,7 @@
 // Why: a model's step() at memory length n cannot be timed in a loop on its public interface alone, since each
 // step makes the memory one state longer and there is no way back but reset(). sarnn::detail::Access (declared by
 // the library, defined here only) sets the ring's count and writes memory rows as step() would, so what is timed
-// is the model's own step(), and the peers (naive.hpp, naive_attn.hpp, eigen_*.hpp) get the same states through
+// is the model's own step(), and the peers (naive_dot.hpp, naive_scored.hpp, eigen_*.hpp) get the same states through
 // the same calls (store, set_length, set_context / set_tilde).
 #ifndef SARNN_BENCH_OURS_HPP
 #define SARNN_BENCH_OURS_HPP

@@ -40,7 +40,7 @@ ISA_PEAK = {
 }
 TABLE_N = (16, 256, 1024)
 TABLE_HIDDEN = 64
-# The parameterised aligns and the LSTMN (bench/bench_attn.cpp): Hidden = 64, K = 16, n = 1, 4, ..., 4096.
+# The parameterised aligns and the LSTMN (bench/bench_scored.cpp): Hidden = 64, K = 16, n = 1, 4, ..., 4096.
 ATTN_FAMILIES = ("bilinear", "keyquery16", "additive16", "lstmn16")
 ATTN_LABEL = {"bilinear": "bilinear", "keyquery16": "key/query K=16", "additive16": "additive K=16",
               "lstmn16": "LSTMN K=16"}
@@ -288,7 +288,7 @@ def attn_tables(out, rows, fits, default):
     step = lambda f, v, n: find(rows, kind="step", align=f, hidden=TABLE_HIDDEN, variant=v, n=n)  # noqa: E731
     out.append(f"Per-step time, the parameterised aligns and the LSTMN (K = 16), Hidden = {TABLE_HIDDEN}, In = 32, "
                f"float (the LSTMN at n attends over its n - 1 tape entries); the peers cache keys as the textbook "
-               f"forms do (bench/naive_attn.hpp):")
+               f"forms do (bench/naive_scored.hpp):")
     out.append("")
     out.append("| model | variant | " + " | ".join(f"n = {n}" for n in TABLE_N) + " | fit (oN) RMS |")
     out.append("|---|---|" + "---:|" * (len(TABLE_N) + 1))

@@ -1,5 +1,5 @@
-// bench/families.hpp: the benchmark families and the agreement check, templated on Hidden. Each
-// bench_h<Hidden>.cpp includes this and instantiates it for one Hidden (so the build runs in parallel).
+// bench/dot_families.hpp: the benchmark families and the agreement check, templated on Hidden. Each
+// bench_dot_h<Hidden>.cpp includes this and instantiates it for one Hidden (so the build runs in parallel).
 //
 // What is timed (float, In = 32, Capacity = 4096):
 //
@@ -22,13 +22,13 @@
 // Complexity fits: oN for context and step (in n), oNSquared for sequence (in N).
 //
 // The parameterised aligns and the LSTMN (step/bilinear, step/keyquery16, step/additive16, step/lstmn16,
-// Hidden = 64 only) are in bench_attn.cpp, the Window memory (window/dot/H64) in bench_window.cpp; both use
+// Hidden = 64 only) are in bench_scored.cpp, the Window memory (window/dot/H64) in bench_window.cpp; both use
 // the helpers below.
-#ifndef SARNN_BENCH_FAMILIES_HPP
-#define SARNN_BENCH_FAMILIES_HPP
+#ifndef SARNN_BENCH_DOT_FAMILIES_HPP
+#define SARNN_BENCH_DOT_FAMILIES_HPP
 
-// eigen_peer.hpp must be the first Eigen include of the translation unit.
-#include "eigen_peer.hpp"
+// eigen_dot.hpp must be the first Eigen include of the translation unit.
+#include "eigen_dot.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -44,7 +44,7 @@
 #include <sarnn/sarnn.hpp>
 
 #include "common.hpp"
-#include "naive.hpp"
+#include "naive_dot.hpp"
 #include "ours.hpp"
 
 namespace sarnn_bench {

@@ -1,4 +1,4 @@
-// bench/naive_attn.hpp: the parameterised aligns and the LSTM-network written the way a user would write them
+// bench/naive_scored.hpp: the parameterised aligns and the LSTM-network written the way a user would write them
 // without sarnn: the formulas as plain loops over fixed-size arrays, float throughout, std::tanh / std::exp
 // from libm, a two-pass softmax that subtracts the max. No sarnn code, no intrinsics.
 //
@@ -10,12 +10,12 @@
 //   additive   e_ij = v·tanh(p_j + W[:, H:] h_i) with p_j = W[:, :H] h_j kept per state (Bahdanau's
 //              "pre-computed keys"; sarnn does the same)
 //   LSTMN      a_j = v·tanh(W_h h_j + W_x x_t + W_ht h~_{t-1}) with W_h h_j kept per tape entry (as sarnn)
-// The recurrent part of the self-attention RNN is as in naive.hpp: h_i = tanh(A·[x_i; c_{i-1}] + b).
+// The recurrent part of the self-attention RNN is as in naive_dot.hpp: h_i = tanh(A·[x_i; c_{i-1}] + b).
 //
 // The objects are large (Capacity rows): allocate them once, outside any timed region. Nothing in step()
 // touches the heap.
-#ifndef SARNN_BENCH_NAIVE_ATTN_HPP
-#define SARNN_BENCH_NAIVE_ATTN_HPP
+#ifndef SARNN_BENCH_NAIVE_SCORED_HPP
+#define SARNN_BENCH_NAIVE_SCORED_HPP
 
 #include <cmath>
 #include <cstddef>

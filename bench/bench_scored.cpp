@@ -1,8 +1,8 @@
-// bench/bench_attn.cpp: the per-step benchmarks and the agreement check of the parameterised aligns and the
+// bench/bench_scored.cpp: the per-step benchmarks and the agreement check of the parameterised aligns and the
 // LSTM-network, Hidden = 64, In = 32, K = 16, float, Capacity = 4096.
 //
 //   step/<align>/H64/<variant>/n:<n>      align: bilinear, keyquery16, additive16
-//     One SelfAttentionRnn step() when the memory already holds n-1 states, as step/dot (families.hpp).
+//     One SelfAttentionRnn step() when the memory already holds n-1 states, as step/dot (dot_families.hpp).
 //     keyquery16 is KeyQueryAlign<16> as sarnn picks it (keys cached, 4·K <= Hidden); keyquery16_fold the same
 //     with Wk folded into the query (KeyQueryPlan::fold), ours only.
 //   step/keyquery<K>[_cache|_fold]/H64/<variant>/n:<256|1024>, K = 24, 32, 64, 96: the crossover between the two
@@ -18,11 +18,11 @@
 //     (OursLstmn, ours.hpp); loaded so, it steps as a model that took every step (verified). Flops: flops_step_lstmn. Items: n.
 //
 // n = 1, 4, 16, ..., 4096 (powers of four: the fit needs no more points and the run stays short), fitted
-// with Complexity(oN). Peers: naive_attn.hpp (plain loops) and eigen_attn.hpp (Eigen 3.4).
-#include "families.hpp"  // first: it includes eigen_peer.hpp before any other Eigen header
+// with Complexity(oN). Peers: naive_scored.hpp (plain loops) and eigen_scored.hpp (Eigen 3.4).
+#include "dot_families.hpp"  // first: it includes eigen_dot.hpp before any other Eigen header
 
-#include "eigen_attn.hpp"
-#include "naive_attn.hpp"
+#include "eigen_scored.hpp"
+#include "naive_scored.hpp"
 
 namespace sarnn_bench {
 

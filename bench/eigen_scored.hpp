@@ -1,23 +1,23 @@
-// bench/eigen_attn.hpp: the parameterised aligns and the LSTM-network in Eigen 3.4 fixed-size types, written
-// the way a competent Eigen user would (as eigen_peer.hpp: row-major, noalias() on every product, Eigen's own
+// bench/eigen_scored.hpp: the parameterised aligns and the LSTM-network in Eigen 3.4 fixed-size types, written
+// the way a competent Eigen user would (as eigen_dot.hpp: row-major, noalias() on every product, Eigen's own
 // vectorised tanh / exp / logistic, a softmax from maxCoeff / exp / sum). Same algebra as the naive peers
-// (naive_attn.hpp): the query once per step, keys cached per stored state for keyquery, additive and LSTMN.
+// (naive_scored.hpp): the query once per step, keys cached per stored state for keyquery, additive and LSTMN.
 //   bilinear   q = W h_i,        e = M_{1..i} q
 //   keyquery   k_i = Wk h_i (row i of Keys, on push),  e = Keys_{1..i} (Wq h_i)
 //   additive   p_i = W_l h_i (row i of Keys, on push), e = tanh(Keys_{1..i} + 1 (W_r h_i)ᵀ) v
 //   LSTMN      keys W_h h_j per tape entry; a = tanh(Keys + 1 qᵀ) v; h~ = Hᵀ s, c~ = Cᵀ s; gates from
 //              z = W_ih x + W_hh h~ + b
-// eigen_peer.hpp raises Eigen's stack limit for fixed-size objects, so it is included first.
-#ifndef SARNN_BENCH_EIGEN_ATTN_HPP
-#define SARNN_BENCH_EIGEN_ATTN_HPP
+// eigen_dot.hpp raises Eigen's stack limit for fixed-size objects, so it is included first.
+#ifndef SARNN_BENCH_EIGEN_SCORED_HPP
+#define SARNN_BENCH_EIGEN_SCORED_HPP
 
-#include "eigen_peer.hpp"
+#include "eigen_dot.hpp"
 
 #include <cstddef>
 
 #include <Eigen/Core>
 
-#include "naive_attn.hpp"  // Score, ScoreWeights, score_width
+#include "naive_scored.hpp"  // Score, ScoreWeights, score_width
 
 namespace sarnn_bench {
 

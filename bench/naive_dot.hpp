@@ -1,4 +1,4 @@
-// bench/naive.hpp: the self-attention RNN written the way a user would write it without sarnn: the formulas
+// bench/naive_dot.hpp: the self-attention RNN written the way a user would write it without sarnn: the formulas
 // as plain loops over fixed-size arrays, float throughout, std::tanh / std::exp from libm, a two-pass softmax
 // that subtracts the max. No sarnn code, no intrinsics, no tricks: whatever the compiler makes of it at
 // -O3 -march=native is what the user gets (the dot products are reductions, so without -ffast-math GCC
@@ -10,8 +10,8 @@
 //
 // The object is large (Capacity x Hidden floats): allocate it once, outside any timed region. Nothing in
 // step() or attend() touches the heap.
-#ifndef SARNN_BENCH_NAIVE_HPP
-#define SARNN_BENCH_NAIVE_HPP
+#ifndef SARNN_BENCH_NAIVE_DOT_HPP
+#define SARNN_BENCH_NAIVE_DOT_HPP
 
 #include <cmath>
 #include <cstddef>

@@ -1,4 +1,4 @@
-// bench/eigen_peer.hpp: the self-attention RNN in Eigen 3.4 fixed-size types, written the way a competent
+// bench/eigen_dot.hpp: the self-attention RNN in Eigen 3.4 fixed-size types, written the way a competent
 // Eigen user would: row-major weights and memory, [x; c] stacked into one vector for a single product,
 // noalias() on every product, Eigen's own vectorised tanh and exp, a softmax from maxCoeff / exp / sum.
 //
@@ -11,11 +11,11 @@
 // stack: this file raises the limit (the objects are heap-allocated once, outside the timed code), so it
 // must be the first Eigen include of its translation unit. EIGEN_RUNTIME_NO_MALLOC lets the agreement check
 // assert that step() never allocates.
-#ifndef SARNN_BENCH_EIGEN_PEER_HPP
-#define SARNN_BENCH_EIGEN_PEER_HPP
+#ifndef SARNN_BENCH_EIGEN_DOT_HPP
+#define SARNN_BENCH_EIGEN_DOT_HPP
 
 #if defined(EIGEN_CORE_H) || defined(EIGEN_CORE_MODULE_H)
-#error "bench/eigen_peer.hpp must be included before any other Eigen header"
+#error "bench/eigen_dot.hpp must be included before any other Eigen header"
 #endif
 #ifndef EIGEN_STACK_ALLOCATION_LIMIT
 #define EIGEN_STACK_ALLOCATION_LIMIT (4 * 1024 * 1024)

@@ -1,0 +1,5 @@
+// bench/bench_dot_h16.cpp: the context, step and sequence benchmarks and the agreement check for Hidden = 16
+// (one translation unit per Hidden so the build runs in parallel; see dot_families.hpp for what is timed).
+#include "dot_families.hpp"
+
+SARNN_BENCH_INSTANTIATE(16)
