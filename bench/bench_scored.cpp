@@ -80,7 +80,7 @@ template <>
 struct AlignInfo<sarnn::BilinearAlign> {
     static constexpr Score score = Score::bilinear;
     static constexpr std::size_t key = K;
-    static const char* name() { return "bilinear"; }
+    static std::string name() { return kit::AlignTraits<sarnn::BilinearAlign>::slug(); }
     static const auto& params(const AttnProblem& a) { return a.bilinear; }
     static ScoreWeights weights(const AttnProblem& a) {
         ScoreWeights w;
@@ -116,14 +116,7 @@ template <std::size_t KK, sarnn::KeyQueryPlan Plan>
 struct AlignInfo<sarnn::KeyQueryAlign<KK, Plan>> {
     static constexpr Score score = Score::keyquery;
     static constexpr std::size_t key = KK;
-    static const std::string& label() {
-        static const std::string s = "keyquery" + std::to_string(KK) +
-                                     (Plan == sarnn::KeyQueryPlan::cache  ? "_cache"
-                                      : Plan == sarnn::KeyQueryPlan::fold ? "_fold"
-                                                                          : "");
-        return s;
-    }
-    static const char* name() { return label().c_str(); }
+    static std::string name() { return kit::AlignTraits<sarnn::KeyQueryAlign<KK, Plan>>::slug(); }
     static const auto& params(const AttnProblem& a) { return keyquery_params<KK>(a); }
     static ScoreWeights weights(const AttnProblem& a) {
         ScoreWeights w;
@@ -138,7 +131,7 @@ template <>
 struct AlignInfo<sarnn::AdditiveAlign<K>> {
     static constexpr Score score = Score::additive;
     static constexpr std::size_t key = K;
-    static const char* name() { return "additive16"; }
+    static std::string name() { return kit::AlignTraits<sarnn::AdditiveAlign<K>>::slug(); }
     static const auto& params(const AttnProblem& a) { return a.additive; }
     static ScoreWeights weights(const AttnProblem& a) {
         ScoreWeights w;

@@ -44,6 +44,7 @@
 #include <sarnn/sarnn.hpp>
 
 #include "common.hpp"
+#include "shared/aligns.hpp"  // tests/shared/: the aligns' names
 #include "naive_dot.hpp"
 #include "ours.hpp"
 
@@ -52,9 +53,10 @@ namespace sarnn_bench {
 template <class Align>
 constexpr bool kScaled = std::is_same_v<Align, sarnn::ScaledDotAlign>;
 
+/// "dot", "scaled_dot": the align's slug (tests/shared/aligns.hpp).
 template <class Align>
-const char* align_name() {
-    return kScaled<Align> ? "scaled_dot" : "dot";
+std::string align_name() {
+    return kit::AlignTraits<Align>::slug();
 }
 
 template <std::size_t H, class Align>
@@ -190,7 +192,7 @@ void bm_sequence(benchmark::State& st, const Variant& v) {
 }
 
 // ---- registration ---------------------------------------------------------------------------------------------
-inline std::string family(const char* what, const char* align, std::size_t hidden, const Variant& v) {
+inline std::string family(const char* what, const std::string& align, std::size_t hidden, const Variant& v) {
     return std::string(what) + "/" + align + "/H" + std::to_string(hidden) + "/" + v.label;
 }
 

@@ -18,10 +18,15 @@
 #include <vector>
 
 #include "fuzz_support.hpp"
+#include "shared/aligns.hpp"
+#include "shared/state_bytes.hpp"
 
 namespace fz {
 
 inline constexpr std::size_t kMaxOps = 600;
+
+using kit::abs_sum;
+using kit::row_abs;
 
 // ---- SimpleRnn -----------------------------------------------------------------------------------------------
 template <class T, std::size_t In, std::size_t Hidden>
@@ -45,13 +50,7 @@ struct SimpleKit {
     static bool refuses(const Model&) { return false; }
     static bool valid_emit(sarnn::Emit e) { return e == sarnn::Emit::hidden; }
     static sarnn::View<T> emitted(const Model& m, sarnn::Emit) { return m.hidden(); }
-    static std::vector<unsigned char> bytes(const Model& m) {
-        std::vector<unsigned char> out;
-        const std::size_t len = m.length();
-        put(out, &len, sizeof len);
-        put_view(out, m.hidden());
-        return out;
-    }
+    static std::vector<unsigned char> bytes(const Model& m) { return kit::state_bytes(m); }
     static void check_reset(const Model& m) {
         FZ_CHECK(m.length() == 0, "reset: length");
         for (const T& v : m.hidden()) FZ_CHECK(v == T(0), "reset: h");
@@ -76,65 +75,14 @@ struct SimpleKit {
 };
 
 // ---- SelfAttentionRnn ------------------------------------------------------------------------------------------
-struct NoAlignParams {};
-
-/// Per align: its params (if any) from bytes, and S, a bound on the magnitude of the terms of one score
-/// e_ij when |h| <= 1.
-template <class Align, class T, std::size_t Hidden>
-struct AlignInfo;
-
-template <class T, std::size_t Hidden>
-struct AlignInfo<sarnn::DotAlign, T, Hidden> {
-    using Params = NoAlignParams;
-    static void fill(Params&, Bytes&) {}
-    static bool finite(const Params&) { return true; }
-    static double wmax(const Params&) { return 0.0; }
-    static double score_bound(const Params&) { return static_cast<double>(Hidden); }
-};
-template <class T, std::size_t Hidden>
-struct AlignInfo<sarnn::ScaledDotAlign, T, Hidden> {
-    using Params = NoAlignParams;
-    static void fill(Params&, Bytes&) {}
-    static bool finite(const Params&) { return true; }
-    static double wmax(const Params&) { return 0.0; }
-    static double score_bound(const Params&) { return std::sqrt(static_cast<double>(Hidden)); }
-};
-template <class T, std::size_t Hidden>
-struct AlignInfo<sarnn::BilinearAlign, T, Hidden> {
-    using Params = sarnn::BilinearParams<T, Hidden>;
-    static void fill(Params& p, Bytes& in) { fill_params<T>(p, in, Hidden); }
-    static bool finite(const Params& p) { return static_cast<bool>(sarnn::validate(p)); }
-    static double wmax(const Params& p) { return max_abs<T>(p); }
-    // e = h_j·(W h_i): |W h_i| <= row_abs(W)
-    static double score_bound(const Params& p) { return static_cast<double>(Hidden) * row_abs(p.W); }
-};
-template <std::size_t K, class T, std::size_t Hidden>
-struct AlignInfo<sarnn::KeyQueryAlign<K>, T, Hidden> {
-    using Params = sarnn::KeyQueryParams<T, Hidden, K>;
-    static void fill(Params& p, Bytes& in) { fill_params<T>(p, in, Hidden); }
-    static bool finite(const Params& p) { return static_cast<bool>(sarnn::validate(p)); }
-    static double wmax(const Params& p) { return max_abs<T>(p); }
-    // e = h_j·(Wkᵀ (Wq h_i)): |Wq h_i| <= row_abs(Wq), |Wkᵀ u| <= col_abs(Wk)·max|u|
-    static double score_bound(const Params& p) {
-        return static_cast<double>(Hidden) * col_abs(p.Wk) * (1.0 + row_abs(p.Wq));
-    }
-};
-template <std::size_t K, class T, std::size_t Hidden>
-struct AlignInfo<sarnn::AdditiveAlign<K>, T, Hidden> {
-    using Params = sarnn::AdditiveParams<T, Hidden, K>;
-    static void fill(Params& p, Bytes& in) { fill_params<T>(p, in, 2 * Hidden); }
-    static bool finite(const Params& p) { return static_cast<bool>(sarnn::validate(p)); }
-    static double wmax(const Params& p) { return max_abs<T>(p); }
-    // e = v·tanh(W [h_j; h_i]): the tanh argument is at most row_abs(W)
-    static double score_bound(const Params& p) { return abs_sum(p.v) * (1.0 + row_abs(p.W)); }
-};
-
+/// The align's params, name and score bound: tests/shared/aligns.hpp. S (score_bound) bounds the magnitude of the
+/// terms of one score e_ij when |h| <= 1.
 template <class T, std::size_t In, std::size_t Hidden, std::size_t Capacity, class Align, class Memory>
 struct SarKit {
     using Model = sarnn::SelfAttentionRnn<T, In, Hidden, Capacity, Align, Memory>;
     using Params = typename Model::Params;
-    using Info = AlignInfo<Align, T, Hidden>;
-    using AP = typename Info::Params;
+    using Traits = kit::AlignTraits<Align>;
+    using AP = typename Traits::template Params<T, Hidden>;
     static constexpr bool kWindow = std::is_same_v<Memory, sarnn::Window>;
     struct Pre {
         double mz = 0.0;
@@ -148,13 +96,18 @@ struct SarKit {
 
     explicit SarKit(Bytes& in) {
         fill_params<T>(*p, in, In + Hidden);
-        Info::fill(*ap, in);
-        finite = static_cast<bool>(sarnn::validate(*p)) && Info::finite(*ap);
-        wmax = finite ? std::max(max_abs<T>(*p), Info::wmax(*ap)) : 0.0;
-        score = finite ? Info::score_bound(*ap) : 0.0;
+        if constexpr (Traits::has_params) {
+            fill_params<T>(*ap, in, Traits::fan_in(Hidden));
+            finite = static_cast<bool>(sarnn::validate(*p)) && static_cast<bool>(sarnn::validate(*ap));
+            wmax = finite ? std::max(max_abs<T>(*p), max_abs<T>(*ap)) : 0.0;
+        } else {
+            finite = static_cast<bool>(sarnn::validate(*p));
+            wmax = finite ? max_abs<T>(*p) : 0.0;
+        }
+        score = finite ? Traits::score_bound(*ap, Hidden) : 0.0;
     }
     std::unique_ptr<Model> make() const {
-        if constexpr (std::is_same_v<AP, NoAlignParams>)
+        if constexpr (!Traits::has_params)
             return std::make_unique<Model>(*p);
         else
             return std::make_unique<Model>(*p, *ap);
@@ -164,15 +117,7 @@ struct SarKit {
     static sarnn::View<T> emitted(const Model& m, sarnn::Emit e) {
         return e == sarnn::Emit::context ? m.context() : m.hidden();
     }
-    static std::vector<unsigned char> bytes(const Model& m) {
-        std::vector<unsigned char> out;
-        const std::size_t meta[3] = {m.length(), m.attended(), m.full() ? 1u : 0u};
-        put(out, meta, sizeof meta);
-        put_view(out, m.hidden());
-        put_view(out, m.context());
-        put_view(out, m.attention());
-        return out;
-    }
+    static std::vector<unsigned char> bytes(const Model& m) { return kit::state_bytes(m); }
     static void check_reset(const Model& m) {
         FZ_CHECK(m.length() == 0 && m.attended() == 0 && !m.full(), "reset: counters");
         FZ_CHECK(m.attention().empty(), "reset: attention");
@@ -242,15 +187,7 @@ struct LstmnKit {
     static bool refuses(const Model& m) { return !kWindow && m.full(); }
     static bool valid_emit(sarnn::Emit e) { return e == sarnn::Emit::hidden || e == sarnn::Emit::cell; }
     static sarnn::View<T> emitted(const Model& m, sarnn::Emit e) { return e == sarnn::Emit::cell ? m.cell() : m.hidden(); }
-    static std::vector<unsigned char> bytes(const Model& m) {
-        std::vector<unsigned char> out;
-        const std::size_t meta[3] = {m.length(), m.stored(), m.full() ? 1u : 0u};
-        put(out, meta, sizeof meta);
-        put_view(out, m.hidden());
-        put_view(out, m.cell());
-        put_view(out, m.attention());
-        return out;
-    }
+    static std::vector<unsigned char> bytes(const Model& m) { return kit::state_bytes(m); }
     static void check_reset(const Model& m) {
         FZ_CHECK(m.length() == 0 && m.stored() == 0 && !m.full(), "reset: counters");
         FZ_CHECK(m.attention().empty(), "reset: attention");
@@ -466,6 +403,13 @@ struct Configs {
         const std::size_t pick = selector % count;
         ((k++ == pick ? drive<Kits>(in) : void()), ...);
     }
+};
+/// Configs<Kits...> of a kit::TypeList<Kits...>.
+template <class List>
+struct ConfigsOf;
+template <class... Kits>
+struct ConfigsOf<kit::TypeList<Kits...>> {
+    using type = Configs<Kits...>;
 };
 
 }  // namespace fz

@@ -1,5 +1,5 @@
 // fuzz/fuzz_support.hpp: what the libFuzzer targets share: reading the fuzzer's bytes as weights, inputs and
-// operations, snapshots of what a model shows, and the invariants every step must keep.
+// operations, and the invariants every step must keep.
 //
 // How bytes become values: a byte b maps to (b - 127.5) / 127.5 · scale, where the scale is picked by a mode
 // byte among unit, 1/sqrt(fan-in), 3, 1e4, 1e30 (float: below FLT_MAX, products overflow), 1e-30 and subnormal,
@@ -136,35 +136,6 @@ double max_abs(const P& p) {
     return m;  // NaN never wins std::max here: NaN weights are caught by validate() first
 }
 
-/// Largest Σ_c |M[r][c]| over the rows (the most a row can amplify a vector bounded by 1).
-template <class T, std::size_t R, std::size_t C>
-double row_abs(const T (&M)[R][C], std::size_t c0 = 0, std::size_t c1 = C) {
-    double m = 0.0;
-    for (std::size_t r = 0; r < R; ++r) {
-        double s = 0.0;
-        for (std::size_t c = c0; c < c1; ++c) s += std::fabs(static_cast<double>(M[r][c]));
-        m = std::max(m, s);
-    }
-    return m;
-}
-/// Largest Σ_r |M[r][c]| over the columns.
-template <class T, std::size_t R, std::size_t C>
-double col_abs(const T (&M)[R][C]) {
-    double m = 0.0;
-    for (std::size_t c = 0; c < C; ++c) {
-        double s = 0.0;
-        for (std::size_t r = 0; r < R; ++r) s += std::fabs(static_cast<double>(M[r][c]));
-        m = std::max(m, s);
-    }
-    return m;
-}
-template <class T, std::size_t N>
-double abs_sum(const T (&v)[N]) {
-    double s = 0.0;
-    for (const T& x : v) s += std::fabs(static_cast<double>(x));
-    return s;
-}
-
 template <class T>
 void read_input(Bytes& in, const Mapping& m, std::size_t n, T* x, bool& finite, double& mx) {
     for (std::size_t k = 0; k < n; ++k) {
@@ -183,18 +154,6 @@ void read_input(Bytes& in, const Mapping& m, std::size_t n, T* x, bool& finite, 
 template <class T>
 constexpr double sane_limit() {
     return sizeof(T) == sizeof(float) ? 1e4 : 1e30;
-}
-
-// ---- snapshots ---------------------------------------------------------------------------------------------
-inline void put(std::vector<unsigned char>& out, const void* p, std::size_t n) {
-    const auto* b = static_cast<const unsigned char*>(p);
-    out.insert(out.end(), b, b + n);
-}
-template <class T>
-void put_view(std::vector<unsigned char>& out, const sarnn::View<T>& v) {
-    const std::size_t n = v.size();
-    put(out, &n, sizeof n);
-    if (n) put(out, v.data(), n * sizeof(T));
 }
 
 // ---- tolerance of the SIMD set vs the scalar set on one step --------------------------------------------------

@@ -22,19 +22,14 @@
 
 #include "reference.hpp"
 #include "reference_family.hpp"
+#include "shared/aligns.hpp"
+#include "shared/state_bytes.hpp"
+#include "shared/weights.hpp"
 #include "support.hpp"
 
 namespace fam {
 
-// ---- filling params --------------------------------------------------------------------------------------
-template <class T, std::size_t N>
-void fill(T (&a)[N], std::mt19937& g, double bound) {
-    for (T& v : a) v = static_cast<T>(test::uniform(g, -bound, bound));
-}
-template <class T, std::size_t R, std::size_t C>
-void fill(T (&a)[R][C], std::mt19937& g, double bound) {
-    for (auto& row : a) fill(row, g, bound);
-}
+// ---- weights --------------------------------------------------------------------------------------
 template <class T, std::size_t N>
 void fill_value(T (&a)[N], T value) {
     for (T& v : a) v = value;
@@ -44,100 +39,18 @@ void fill_value(T (&a)[R][C], T value) {
     for (auto& row : a) fill_value(row, value);
 }
 
-inline double inv_sqrt(std::size_t n) { return 1.0 / std::sqrt(static_cast<double>(n)); }
+using kit::draw;
+using kit::inv_sqrt;
+using kit::NoParams;
 
 /// How strong the align weights are: `gain` times the usual 1/sqrt(fan-in) bound.
 inline double align_gain(test::Weights kind) { return kind == test::Weights::large ? 3.0 : 1.0; }
 
-// ---- the aligns: params, the matching reference, a name ------------------------------------------------------
-struct NoParams {};
-
+// ---- the aligns: tests/shared/aligns.hpp ------------------------------------------------------------------------
 template <class Align>
-struct AlignKit;
+using AlignKit = kit::AlignTraits<Align>;
 
-template <>
-struct AlignKit<sarnn::DotAlign> {
-    static constexpr bool has_params = false;
-    template <class T, std::size_t Hidden>
-    using Params = NoParams;
-    template <class T, std::size_t Hidden>
-    static std::unique_ptr<NoParams> make(double, std::uint32_t) {
-        return std::make_unique<NoParams>();
-    }
-    static ref::Dot reference(const NoParams&) { return {}; }
-    static std::string name() { return "DotAlign"; }
-};
-template <>
-struct AlignKit<sarnn::ScaledDotAlign> {
-    static constexpr bool has_params = false;
-    template <class T, std::size_t Hidden>
-    using Params = NoParams;
-    template <class T, std::size_t Hidden>
-    static std::unique_ptr<NoParams> make(double, std::uint32_t) {
-        return std::make_unique<NoParams>();
-    }
-    static ref::ScaledDot reference(const NoParams&) { return {}; }
-    static std::string name() { return "ScaledDotAlign"; }
-};
-template <>
-struct AlignKit<sarnn::BilinearAlign> {
-    static constexpr bool has_params = true;
-    template <class T, std::size_t Hidden>
-    using Params = sarnn::BilinearParams<T, Hidden>;
-    template <class T, std::size_t Hidden>
-    static std::unique_ptr<Params<T, Hidden>> make(double gain, std::uint32_t seed) {
-        auto p = std::make_unique<Params<T, Hidden>>();
-        std::mt19937 g(seed);
-        fill(p->W, g, gain * inv_sqrt(Hidden));
-        return p;
-    }
-    template <class P>
-    static ref::Bilinear reference(const P& p) {
-        return ref::bilinear_of(p);
-    }
-    static std::string name() { return "BilinearAlign"; }
-};
-template <std::size_t K, sarnn::KeyQueryPlan Plan>
-struct AlignKit<sarnn::KeyQueryAlign<K, Plan>> {
-    static constexpr bool has_params = true;
-    template <class T, std::size_t Hidden>
-    using Params = sarnn::KeyQueryParams<T, Hidden, K>;
-    template <class T, std::size_t Hidden>
-    static std::unique_ptr<Params<T, Hidden>> make(double gain, std::uint32_t seed) {
-        auto p = std::make_unique<Params<T, Hidden>>();
-        std::mt19937 g(seed);
-        fill(p->Wk, g, gain * inv_sqrt(Hidden));
-        fill(p->Wq, g, gain * inv_sqrt(Hidden));
-        return p;
-    }
-    template <class P>
-    static ref::KeyQuery reference(const P& p) {
-        return ref::key_query_of(p);
-    }
-    static std::string name() {
-        const char* plan = Plan == sarnn::KeyQueryPlan::cache ? ", cache" : Plan == sarnn::KeyQueryPlan::fold ? ", fold" : "";
-        return "KeyQueryAlign<" + std::to_string(K) + plan + ">";
-    }
-};
-template <std::size_t K>
-struct AlignKit<sarnn::AdditiveAlign<K>> {
-    static constexpr bool has_params = true;
-    template <class T, std::size_t Hidden>
-    using Params = sarnn::AdditiveParams<T, Hidden, K>;
-    template <class T, std::size_t Hidden>
-    static std::unique_ptr<Params<T, Hidden>> make(double gain, std::uint32_t seed) {
-        auto p = std::make_unique<Params<T, Hidden>>();
-        std::mt19937 g(seed);
-        fill(p->W, g, gain * inv_sqrt(2 * Hidden));
-        fill(p->v, g, gain * inv_sqrt(K));
-        return p;
-    }
-    template <class P>
-    static ref::Additive reference(const P& p) {
-        return ref::additive_of(p);
-    }
-    static std::string name() { return "AdditiveAlign<" + std::to_string(K) + ">"; }
-};
+using kit::make_align_params;
 
 inline std::string memory_name(bool window) { return window ? "Window" : "Bounded"; }
 
@@ -154,7 +67,7 @@ struct Sar {
 
     Sar(test::Weights kind, std::uint32_t seed)
         : params(test::make_params<T, In, Hidden>(kind, seed)),
-          align_params(Kit::template make<T, Hidden>(align_gain(kind), seed + 7919)) {}
+          align_params(make_align_params<Align, T, Hidden>(align_gain(kind), seed + 7919)) {}
 
     std::unique_ptr<Model> make() const {
         if constexpr (Kit::has_params)
@@ -173,52 +86,8 @@ struct Sar {
     }
 };
 
-// ---- snapshots ------------------------------------------------------------------------------------------
-// (resize + memcpy rather than vector::insert: GCC 12 warns falsely about inserting into an empty vector at -O3)
-inline void append_bytes(std::vector<unsigned char>& out, const void* p, std::size_t n) {
-    const std::size_t at = out.size();
-    out.resize(at + n);
-    if (n != 0) std::memcpy(out.data() + at, p, n);
-}
-inline void append_size(std::vector<unsigned char>& out, std::size_t n) { append_bytes(out, &n, sizeof n); }
-template <class T>
-void append_view(std::vector<unsigned char>& out, const sarnn::View<T>& v) {
-    append_size(out, v.size());
-    append_bytes(out, v.data(), v.size() * sizeof(T));
-}
-
-/// Everything a SelfAttentionRnn shows, as bytes: length, attended, full, h, c, alpha.
-template <class T, std::size_t In, std::size_t Hidden, std::size_t Capacity, class Align, class Memory>
-std::vector<unsigned char> state_bytes(const sarnn::SelfAttentionRnn<T, In, Hidden, Capacity, Align, Memory>& m) {
-    std::vector<unsigned char> out;
-    append_size(out, m.length());
-    append_size(out, m.attended());
-    append_size(out, m.full() ? 1 : 0);
-    append_view(out, m.hidden());
-    append_view(out, m.context());
-    append_view(out, m.attention());
-    return out;
-}
-/// Everything an Lstmn shows: length, stored, full, h, c, s.
-template <class T, std::size_t In, std::size_t Hidden, std::size_t Capacity, std::size_t K, class Memory>
-std::vector<unsigned char> state_bytes(const sarnn::Lstmn<T, In, Hidden, Capacity, K, Memory>& m) {
-    std::vector<unsigned char> out;
-    append_size(out, m.length());
-    append_size(out, m.stored());
-    append_size(out, m.full() ? 1 : 0);
-    append_view(out, m.hidden());
-    append_view(out, m.cell());
-    append_view(out, m.attention());
-    return out;
-}
-/// What a SimpleRnn shows: length, h.
-template <class T, std::size_t In, std::size_t Hidden>
-std::vector<unsigned char> state_bytes(const sarnn::SimpleRnn<T, In, Hidden>& m) {
-    std::vector<unsigned char> out;
-    append_size(out, m.length());
-    append_view(out, m.hidden());
-    return out;
-}
+// ---- snapshots: tests/shared/state_bytes.hpp -------------------------------------------------------------------
+using kit::state_bytes;
 
 // ---- a recorded run ------------------------------------------------------------------------------------------
 /// What a model showed after one step. For Lstmn, `c` is cell() and `alpha` is attention() (s);
@@ -404,28 +273,10 @@ void check_sar_trace(const std::vector<Record>& trace, const std::vector<ref::Ve
     }
 }
 
-// ---- Lstmn params and checks ----------------------------------------------------------------------------------
-enum class LstmnWeightsKind {
-    scaled,  ///< PyTorch's init: ±1/sqrt(Hidden) for the LSTM, ±1/sqrt(fan-in) for the attention
-    large,   ///< ±2 everywhere: saturating gates, peaked attention (checked teacher-forced only)
-};
-inline const char* name(LstmnWeightsKind k) { return k == LstmnWeightsKind::scaled ? "scaled" : "large"; }
-
-template <class T, std::size_t In, std::size_t Hidden, std::size_t K>
-std::unique_ptr<sarnn::LstmnParams<T, In, Hidden, K>> make_lstmn_params(LstmnWeightsKind kind, std::uint32_t seed) {
-    auto p = std::make_unique<sarnn::LstmnParams<T, In, Hidden, K>>();
-    std::mt19937 g(seed);
-    const bool large = kind == LstmnWeightsKind::large;
-    const double lstm = large ? 2.0 : inv_sqrt(Hidden);
-    fill(p->W_ih, g, lstm);
-    fill(p->W_hh, g, lstm);
-    fill(p->b, g, lstm);
-    fill(p->W_h, g, large ? 2.0 : inv_sqrt(Hidden));
-    fill(p->W_x, g, large ? 2.0 : inv_sqrt(In));
-    fill(p->W_ht, g, large ? 2.0 : inv_sqrt(Hidden));
-    fill(p->v, g, large ? 2.0 : inv_sqrt(K));
-    return p;
-}
+// ---- Lstmn checks ------------------------------------------------------------------------------------------
+using kit::LstmnWeightsKind;
+using kit::make_lstmn_params;
+using kit::name;
 
 /// Checks an Lstmn run from the start (every step ok) against the reference, as check_sar_trace: teacher-forced
 /// (one step from the tapes the model showed, with h~_{t-1} = Σ s_j h_j over the tapes and weights it showed),

@@ -104,15 +104,23 @@ inline Vec rnn_cell(const Weights& w, const Vec& x, const Vec& r) {
 }
 
 // ---- aligns: e = align(h_j, h_i) -------------------------------------------------------------------------
+// Each align also splits its score as e = score(key(h_j), query(h_i)), so that a long run can keep the keys of
+// its stored states (tools/limits); operator() and the split are checked against each other there.
 /// e = h_j·h_i
 struct Dot {
     double operator()(const Vec& hj, const Vec& hi) const { return dot(hj, hi); }
+    Vec key(const Vec& h) const { return h; }
+    Vec query(const Vec& h) const { return h; }
+    double score(const Vec& key, const Vec& q) const { return dot(key, q); }
 };
 /// e = h_j·h_i / sqrt(Hidden)
 struct ScaledDot {
     double operator()(const Vec& hj, const Vec& hi) const {
         return dot(hj, hi) / std::sqrt(static_cast<double>(hi.size()));
     }
+    Vec key(const Vec& h) const { return h; }
+    Vec query(const Vec& h) const { return h; }
+    double score(const Vec& key, const Vec& q) const { return dot(key, q) / std::sqrt(static_cast<double>(q.size())); }
 };
 
 // ---- attention -------------------------------------------------------------------------------------------

@@ -66,12 +66,19 @@ struct Bilinear {
             for (std::size_t c = 0; c < hi.size(); ++c) e += hj[r] * W[r][c] * hi[c];
         return e;
     }
+    // e = h_j·(W h_i)
+    Vec key(const Vec& h) const { return h; }
+    Vec query(const Vec& h) const { return matvec(W, h); }
+    double score(const Vec& key, const Vec& q) const { return dot(key, q); }
 };
 
 /// e = (Wk h_j)·(Wq h_i)
 struct KeyQuery {
     Mat Wk, Wq;
     double operator()(const Vec& hj, const Vec& hi) const { return dot(matvec(Wk, hj), matvec(Wq, hi)); }
+    Vec key(const Vec& h) const { return matvec(Wk, h); }
+    Vec query(const Vec& h) const { return matvec(Wq, h); }
+    double score(const Vec& key, const Vec& q) const { return dot(key, q); }
 };
 
 /// e = v·tanh(W [h_j; h_i]), the first Hidden columns of W on h_j.
@@ -85,6 +92,21 @@ struct Additive {
         double e = 0.0;
         for (std::size_t k = 0; k < v.size(); ++k) e += v[k] * std::tanh(u[k]);
         return e;
+    }
+    // e = v·tanh(key + query), key = W[:, :Hidden] h_j, query = W[:, Hidden:] h_i
+    Vec key(const Vec& h) const { return half(h, 0); }
+    Vec query(const Vec& h) const { return half(h, h.size()); }
+    double score(const Vec& key, const Vec& q) const {
+        double e = 0.0;
+        for (std::size_t k = 0; k < v.size(); ++k) e += v[k] * std::tanh(key[k] + q[k]);
+        return e;
+    }
+    /// W's columns [from, from + h.size()) times h.
+    Vec half(const Vec& h, std::size_t from) const {
+        Vec u(W.size(), 0.0);
+        for (std::size_t r = 0; r < W.size(); ++r)
+            for (std::size_t c = 0; c < h.size(); ++c) u[r] += W[r][from + c] * h[c];
+        return u;
     }
 };
 

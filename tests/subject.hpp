@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "reference.hpp"
+#include "shared/state_bytes.hpp"
 #include "support.hpp"
 
 namespace test {
@@ -76,14 +77,11 @@ public:
         Record r;
         r.length = model_->length();
         r.h = to_vec(model_->hidden());
-        append(r.bytes, r.length);
-        append_view(r.bytes, model_->hidden());
+        r.bytes = kit::state_bytes(*model_);
         if constexpr (kAttention) {
             r.full = model_->full();
             r.c = to_vec(model_->context());
             r.alpha = to_vec(model_->attention());
-            append_view(r.bytes, model_->context());
-            append_view(r.bytes, model_->attention());
         }
         return r;
     }
@@ -102,15 +100,6 @@ public:
     const void* params_address() const override { return &model_->params(); }
 
 private:
-    static void append(std::vector<unsigned char>& out, std::size_t v) {
-        const auto* p = reinterpret_cast<const unsigned char*>(&v);
-        out.insert(out.end(), p, p + sizeof v);
-    }
-    static void append_view(std::vector<unsigned char>& out, const sarnn::View<T>& v) {
-        const auto b = bytes_of(v);
-        out.insert(out.end(), b.begin(), b.end());
-    }
-
     std::unique_ptr<Model> model_;  // on the heap: models with a large memory would crowd the stack
 };
 

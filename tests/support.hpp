@@ -22,6 +22,8 @@
 #include <vector>
 
 #include "reference.hpp"
+#include "shared/arches.hpp"
+#include "shared/weights.hpp"
 #include "skip_note.hpp"
 
 namespace test {
@@ -32,15 +34,7 @@ constexpr std::size_t params_size(std::size_t bytes) {
     return (bytes + alignof(P) - 1) / alignof(P) * alignof(P);
 }
 
-/// Every value of sarnn::Arch (from the one list, config.hpp); the tests skip those that are not available here.
-#define SARNN_TEST_ARCH_(id, name) sarnn::Arch::id,
-inline constexpr sarnn::Arch kArchList[] = {SARNN_ARCHES(SARNN_TEST_ARCH_)};
-#undef SARNN_TEST_ARCH_
-inline constexpr std::array<sarnn::Arch, sizeof kArchList / sizeof kArchList[0]> kAllArches = [] {
-    std::array<sarnn::Arch, sizeof kArchList / sizeof kArchList[0]> a{};
-    for (std::size_t i = 0; i < a.size(); ++i) a[i] = kArchList[i];
-    return a;
-}();
+using kit::kAllArches;  // tests/shared/arches.hpp
 
 /// Every operation of a kernel set for T (the model operations and the set-only ones), as pointers: what the kernel
 /// tests call, one set at a time. `arch` is the set whose code runs for T.
@@ -116,66 +110,14 @@ void for_each_arch(F&& f) {
     REQUIRE(ran >= 1);  // the scalar set at least
 }
 
-// ---- weights and inputs ------------------------------------------------------------------------------------
-enum class Weights {
-    scaled,   ///< uniform ±1/sqrt(In+Hidden): the usual initialisation, contracting dynamics
-    large,    ///< uniform ±3: tanh saturates; the dynamics are chaotic (see compare_teacher_forced)
-    extreme,  ///< x-columns ±20, recurrent columns ±0.01, b ±10, x in {-1,+1}: every h_k is ±(1 - tiny),
-              ///< so dot scores reach ±Hidden and the softmax is as peaked as the model can make it
-};
-
-inline const char* name(Weights w) {
-    switch (w) {
-    case Weights::scaled: return "scaled";
-    case Weights::large: return "large";
-    case Weights::extreme: return "extreme";
-    }
-    return "?";
-}
-
-inline constexpr std::array<Weights, 3> kAllWeights = {Weights::scaled, Weights::large, Weights::extreme};
-
-inline double uniform(std::mt19937& g, double lo, double hi) {
-    return std::uniform_real_distribution<double>(lo, hi)(g);
-}
-inline double random_sign(std::mt19937& g) { return (g() & 1u) ? 1.0 : -1.0; }
-
-/// Params on the heap (they can be large), filled from a fixed-seed generator.
-template <class T, std::size_t In, std::size_t Hidden>
-std::unique_ptr<sarnn::RnnParams<T, In, Hidden>> make_params(Weights kind, std::uint32_t seed) {
-    auto p = std::make_unique<sarnn::RnnParams<T, In, Hidden>>();
-    std::mt19937 g(seed);
-    const double s = 1.0 / std::sqrt(static_cast<double>(In + Hidden));
-    for (std::size_t r = 0; r < Hidden; ++r) {
-        for (std::size_t k = 0; k < In + Hidden; ++k) {
-            double v = 0.0;
-            switch (kind) {
-            case Weights::scaled: v = uniform(g, -s, s); break;
-            case Weights::large: v = uniform(g, -3.0, 3.0); break;
-            case Weights::extreme: v = k < In ? 20.0 * random_sign(g) : uniform(g, -0.01, 0.01); break;
-            }
-            p->A[r][k] = static_cast<T>(v);
-        }
-        double bv = 0.0;
-        switch (kind) {
-        case Weights::scaled: bv = uniform(g, -s, s); break;
-        case Weights::large: bv = uniform(g, -3.0, 3.0); break;
-        case Weights::extreme: bv = 10.0 * random_sign(g); break;
-        }
-        p->b[r] = static_cast<T>(bv);
-    }
-    return p;
-}
-
-/// A sequence of n inputs of `in` values: uniform [-1, 1], or ±1 for the extreme weights.
-template <class T>
-std::vector<std::vector<T>> make_inputs(Weights kind, std::size_t n, std::size_t in, std::uint32_t seed) {
-    std::mt19937 g(seed);
-    std::vector<std::vector<T>> xs(n, std::vector<T>(in));
-    for (auto& x : xs)
-        for (T& v : x) v = static_cast<T>(kind == Weights::extreme ? random_sign(g) : uniform(g, -1.0, 1.0));
-    return xs;
-}
+// ---- weights and inputs: tests/shared/weights.hpp -----------------------------------------------------------
+using kit::kAllWeights;
+using kit::make_inputs;
+using kit::make_params;
+using kit::name;
+using kit::random_sign;
+using kit::uniform;
+using kit::Weights;
 
 template <class T>
 ref::Vec to_vec(const std::vector<T>& x) {
@@ -225,17 +167,6 @@ struct MaxError {
 inline void report(const std::string& what, double err, const std::string& where = "") {
     if (std::getenv("SARNN_TEST_REPORT") != nullptr)
         std::printf("%-60s %.3g  %s\n", what.c_str(), err, where.c_str());
-}
-
-// ---- bit-exact snapshots ----------------------------------------------------------------------------------
-/// The bytes behind a view (size included), for bit-identical comparisons.
-template <class T>
-std::vector<unsigned char> bytes_of(const sarnn::View<T>& v) {
-    std::vector<unsigned char> b(sizeof(std::size_t) + v.size() * sizeof(T));
-    const std::size_t n = v.size();
-    std::memcpy(b.data(), &n, sizeof n);
-    if (n != 0) std::memcpy(b.data() + sizeof n, v.data(), n * sizeof(T));
-    return b;
 }
 
 /// The non-finite values bad input is made of: quiet NaN, negative NaN, signalling NaN, +Inf, -Inf.

@@ -149,7 +149,7 @@ TEST_CASE("Align params are kept by reference, not copied", "[align]") {
     test::for_each_arch([&](sarnn::Arch) {
         {
             INFO("BilinearAlign");
-            auto ap = fam::AlignKit<sarnn::BilinearAlign>::make<float, Hidden>(1.0, 13);
+            auto ap = fam::make_align_params<sarnn::BilinearAlign, float, Hidden>(1.0, 13);
             sarnn::SelfAttentionRnn<float, In, Hidden, Capacity, sarnn::BilinearAlign> model(*params, *ap);
             fam::fill_value(ap->W, 0.0f);
             for (std::size_t k = 0; k < Hidden; ++k) ap->W[k][k] = 4.0f;  // now 4·(h_j·h_i)
@@ -157,7 +157,7 @@ TEST_CASE("Align params are kept by reference, not copied", "[align]") {
         }
         {
             INFO("KeyQueryAlign");
-            auto ap = fam::AlignKit<sarnn::KeyQueryAlign<K>>::make<float, Hidden>(1.0, 14);
+            auto ap = fam::make_align_params<sarnn::KeyQueryAlign<K>, float, Hidden>(1.0, 14);
             sarnn::SelfAttentionRnn<float, In, Hidden, Capacity, sarnn::KeyQueryAlign<K>> model(*params, *ap);
             auto change = [&] {
                 for (auto& row : ap->Wq)
@@ -172,7 +172,7 @@ TEST_CASE("Align params are kept by reference, not copied", "[align]") {
             INFO("AdditiveAlign");
             // The cached keys W[:, :Hidden] h_j of the states already in memory were computed with the old
             // weights; change only the query half and v, which every step reads afresh.
-            auto ap = fam::AlignKit<sarnn::AdditiveAlign<K>>::make<float, Hidden>(1.0, 15);
+            auto ap = fam::make_align_params<sarnn::AdditiveAlign<K>, float, Hidden>(1.0, 15);
             sarnn::SelfAttentionRnn<float, In, Hidden, Capacity, sarnn::AdditiveAlign<K>> model(*params, *ap);
             auto change = [&] {
                 for (float& v : ap->v) v *= -2.0f;

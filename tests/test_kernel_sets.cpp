@@ -70,7 +70,7 @@ void check_models_on() {
         using Memory = decltype(memory);
         INFO(fam::AlignKit<Align>::name() << ", " << fam::memory_name(std::is_same_v<Memory, sarnn::Window>));
         const auto p = test::make_params<T, In, Hidden>(test::Weights::scaled, 5);
-        const auto ap = fam::AlignKit<Align>::template make<T, Hidden>(1.0, 17);
+        const auto ap = fam::make_align_params<Align, T, Hidden>(1.0, 17);
         using Fixed = sarnn::SelfAttentionRnn<T, In, Hidden, Capacity, Align, Memory, Set>;
         using Dispatched = sarnn::SelfAttentionRnn<T, In, Hidden, Capacity, Align, Memory, sarnn::kernel::Dispatch>;
         if constexpr (fam::AlignKit<Align>::has_params) {

@@ -125,16 +125,16 @@ TEST_CASE("validate() names the array and index of the first NaN/Inf weight", "[
         check_validate(*p, std::vector<Array<double>>{array("A", p->A), array("b", p->b)}, "RnnParams<double, 1, 1>");
     }
     {
-        auto p = fam::AlignKit<sarnn::BilinearAlign>::make<float, 7>(1.0, 72);
+        auto p = fam::make_align_params<sarnn::BilinearAlign, float, 7>(1.0, 72);
         check_validate(*p, std::vector<Array<float>>{array("W", p->W)}, "BilinearParams<float, 7>");
     }
     {
-        auto p = fam::AlignKit<sarnn::KeyQueryAlign<5>>::make<double, 3>(1.0, 73);
+        auto p = fam::make_align_params<sarnn::KeyQueryAlign<5>, double, 3>(1.0, 73);
         check_validate(*p, std::vector<Array<double>>{array("Wk", p->Wk), array("Wq", p->Wq)},
                        "KeyQueryParams<double, 3, 5>");
     }
     {
-        auto p = fam::AlignKit<sarnn::AdditiveAlign<4>>::make<float, 6>(1.0, 74);
+        auto p = fam::make_align_params<sarnn::AdditiveAlign<4>, float, 6>(1.0, 74);
         check_validate(*p, std::vector<Array<float>>{array("W", p->W), array("v", p->v)}, "AdditiveParams<float, 6, 4>");
     }
     {

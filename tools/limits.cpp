@@ -1,13 +1,13 @@
 // tools/limits.cpp: sarnn_limits, the numerical-limits report. For every model (SimpleRnn, SelfAttentionRnn with
-// each align, Lstmn), float and double, every kernel set this CPU runs, and the weight distributions of the tests
-// (tests/support.hpp, tests/family_support.hpp), it measures the largest |library - double reference| over the
+// each align of tests/shared/aligns.hpp, Lstmn), float and double, every kernel set this CPU runs, and the weight
+// distributions of the tests (tests/shared/weights.hpp), it measures the largest |library - double reference| over the
 // values a model shows (h, c, alpha):
 //   teacher-forced  each step recomputed in double from the state the model showed (one step's arithmetic),
 //   free-running    the double reference run on its own from the same inputs (error carried across steps),
 // at 16, 256 and 4096 steps, with In 8, Hidden 32, Capacity 4096, K 16. It prints markdown tables.
 //
 // The reference here is the formulas of tests/reference.hpp and tests/reference_family.hpp with the per-state
-// terms cached (W_h h_j, Wk h_j, W[:, :Hidden] h_j), so 4096 steps cost O(n²·Hidden) instead of O(n²·K·Hidden);
+// terms cached (the aligns' key(h_j), W_h h_j), so 4096 steps cost O(n²·Hidden) instead of O(n²·K·Hidden);
 // it is checked against those references (used as they are) over the first steps before anything is measured.
 //
 //   sarnn_limits [steps]      (default 4096; the table columns stop at the largest of 16, 256, 4096 <= steps)
@@ -29,6 +29,9 @@
 
 #include "reference.hpp"
 #include "reference_family.hpp"
+#include "shared/aligns.hpp"
+#include "shared/arches.hpp"
+#include "shared/weights.hpp"
 
 namespace {
 
@@ -37,49 +40,16 @@ constexpr std::array<std::size_t, 3> kMarks = {16, 256, 4096};
 using Vec = std::vector<double>;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// ---- the test distributions ------------------------------------------------------------------------------
-enum class Kind { scaled, large, extreme };
-const char* name(Kind k) { return k == Kind::scaled ? "scaled" : k == Kind::large ? "large" : "extreme"; }
+// ---- the test distributions: tests/shared/weights.hpp ----------------------------------------------------------
+using Kind = kit::Weights;
+using kit::name;
 
-double uni(std::mt19937& g, double b) { return std::uniform_real_distribution<double>(-b, b)(g); }
-double sign(std::mt19937& g) { return (g() & 1u) ? 1.0 : -1.0; }
-
-/// RnnParams as tests/support.hpp make_params draws them.
 template <class T>
 std::unique_ptr<sarnn::RnnParams<T, kIn, kHidden>> rnn_params(Kind kind, std::uint32_t seed) {
-    auto p = std::make_unique<sarnn::RnnParams<T, kIn, kHidden>>();
-    std::mt19937 g(seed);
-    const double s = 1.0 / std::sqrt(static_cast<double>(kIn + kHidden));
-    for (std::size_t r = 0; r < kHidden; ++r) {
-        for (std::size_t k = 0; k < kIn + kHidden; ++k) {
-            const double v = kind == Kind::scaled  ? uni(g, s)
-                             : kind == Kind::large ? uni(g, 3.0)
-                             : k < kIn             ? 20.0 * sign(g)
-                                                   : uni(g, 0.01);
-            p->A[r][k] = static_cast<T>(v);
-        }
-        p->b[r] = static_cast<T>(kind == Kind::scaled ? uni(g, s) : kind == Kind::large ? uni(g, 3.0) : 10.0 * sign(g));
-    }
-    return p;
+    return kit::make_params<T, kIn, kHidden>(kind, seed);
 }
-template <class T, std::size_t N>
-void fill(T (&a)[N], std::mt19937& g, double b) {
-    for (T& v : a) v = static_cast<T>(uni(g, b));
-}
-template <class T, std::size_t R, std::size_t C>
-void fill(T (&a)[R][C], std::mt19937& g, double b) {
-    for (auto& row : a) fill(row, g, b);
-}
-double inv_sqrt(std::size_t n) { return 1.0 / std::sqrt(static_cast<double>(n)); }
-
 /// Inputs: uniform [-1, 1], or +-1 for the extreme weights.
-std::vector<Vec> inputs(Kind kind, std::size_t n, std::uint32_t seed) {
-    std::mt19937 g(seed);
-    std::vector<Vec> xs(n, Vec(kIn));
-    for (auto& x : xs)
-        for (double& v : x) v = kind == Kind::extreme ? sign(g) : uni(g, 1.0);
-    return xs;
-}
+std::vector<Vec> inputs(Kind kind, std::size_t n, std::uint32_t seed) { return kit::make_inputs<double>(kind, n, kIn, seed); }
 
 template <class T>
 std::vector<T> cast(const Vec& x) {
@@ -100,47 +70,10 @@ double max_diff(const Vec& a, const Vec& b) {
 }
 
 // ---- the cached double reference of one attention step ------------------------------------------------------
-/// What an align needs per stored state (its key) and per new state (its query), in double.
-struct RefAlign {
-    enum class Form { dot, scaled_dot, bilinear, key_query, additive } form = Form::dot;
-    ref::Mat W, Wk, Wq;  // bilinear W; key/query Wk, Wq; additive W (K x 2H)
-    Vec v;
-    Vec key(const Vec& h) const {
-        switch (form) {
-        case Form::key_query: return ref::matvec(Wk, h);
-        case Form::additive: {
-            Vec k(W.size(), 0.0);
-            for (std::size_t r = 0; r < W.size(); ++r)
-                for (std::size_t c = 0; c < h.size(); ++c) k[r] += W[r][c] * h[c];
-            return k;
-        }
-        default: return h;
-        }
-    }
-    Vec query(const Vec& h) const {
-        switch (form) {
-        case Form::bilinear: return ref::matvec(W, h);
-        case Form::key_query: return ref::matvec(Wq, h);
-        case Form::additive: {
-            Vec q(W.size(), 0.0);
-            for (std::size_t r = 0; r < W.size(); ++r)
-                for (std::size_t c = 0; c < h.size(); ++c) q[r] += W[r][h.size() + c] * h[c];
-            return q;
-        }
-        default: return h;
-        }
-    }
-    double score(const Vec& key, const Vec& q) const {
-        if (form == Form::scaled_dot) return ref::dot(key, q) / std::sqrt(static_cast<double>(q.size()));
-        if (form != Form::additive) return ref::dot(key, q);
-        double e = 0.0;
-        for (std::size_t k = 0; k < v.size(); ++k) e += v[k] * std::tanh(key[k] + q[k]);
-        return e;
-    }
-};
-
-/// alpha = softmax_j(score(key_j, q)), c = Σ alpha_j h_j.
-ref::Attention attend(const std::vector<Vec>& hs, const std::vector<Vec>& keys, const Vec& q, const RefAlign& al) {
+/// alpha = softmax_j(score(key_j, q)), c = Σ alpha_j h_j, with the keys of the stored states kept (Align: a
+/// reference align of reference*.hpp, whose score is split as score(key(h_j), query(h_i))).
+template <class Align>
+ref::Attention attend(const std::vector<Vec>& hs, const std::vector<Vec>& keys, const Vec& q, const Align& al) {
     Vec e(hs.size());
     for (std::size_t j = 0; j < hs.size(); ++j) e[j] = al.score(keys[j], q);
     ref::Attention out;
@@ -183,95 +116,20 @@ Curve run_simple(Kind kind, std::size_t steps, std::uint32_t seed) {
     return cv;
 }
 
-template <class Align>
-struct AlignOf;
-template <>
-struct AlignOf<sarnn::DotAlign> {
-    static constexpr RefAlign::Form form = RefAlign::Form::dot;
-    static constexpr const char* name = "Dot";
-};
-template <>
-struct AlignOf<sarnn::ScaledDotAlign> {
-    static constexpr RefAlign::Form form = RefAlign::Form::scaled_dot;
-    static constexpr const char* name = "ScaledDot";
-};
-template <>
-struct AlignOf<sarnn::BilinearAlign> {
-    static constexpr RefAlign::Form form = RefAlign::Form::bilinear;
-    static constexpr const char* name = "Bilinear";
-};
-template <>
-struct AlignOf<sarnn::KeyQueryAlign<kK>> {
-    static constexpr RefAlign::Form form = RefAlign::Form::key_query;
-    static constexpr const char* name = "KeyQuery<16>";
-};
-template <>
-struct AlignOf<sarnn::AdditiveAlign<kK>> {
-    static constexpr RefAlign::Form form = RefAlign::Form::additive;
-    static constexpr const char* name = "Additive<16>";
-};
-
-/// The align params as tests/family_support.hpp AlignKit::make draws them (gain 3 for the large weights).
-template <class T, class Align>
-struct AlignSetup {
-    using Model = sarnn::SelfAttentionRnn<T, kIn, kHidden, kCap, Align, sarnn::Bounded>;
-    using AP = typename Model::AlignParams;
-    std::unique_ptr<std::conditional_t<std::is_void_v<AP>, int, AP>> ap;
-    RefAlign ra;
-
-    AlignSetup(Kind kind, std::uint32_t seed) {
-        ra.form = AlignOf<Align>::form;
-        const double gain = kind == Kind::large ? 3.0 : 1.0;
-        std::mt19937 g(seed);
-        if constexpr (std::is_void_v<AP>) {
-            ap = std::make_unique<int>(0);
-        } else {
-            ap = std::make_unique<AP>();
-            if constexpr (std::is_same_v<Align, sarnn::BilinearAlign>) {
-                fill(ap->W, g, gain * inv_sqrt(kHidden));
-                ra.W = ref::mat_of(ap->W);
-            } else if constexpr (std::is_same_v<Align, sarnn::KeyQueryAlign<kK>>) {
-                fill(ap->Wk, g, gain * inv_sqrt(kHidden));
-                fill(ap->Wq, g, gain * inv_sqrt(kHidden));
-                ra.Wk = ref::mat_of(ap->Wk);
-                ra.Wq = ref::mat_of(ap->Wq);
-            } else {
-                fill(ap->W, g, gain * inv_sqrt(2 * kHidden));
-                fill(ap->v, g, gain * inv_sqrt(kK));
-                ra.W = ref::mat_of(ap->W);
-                ra.v = ref::vec_of(ap->v);
-            }
-        }
-    }
-    std::unique_ptr<Model> make(const sarnn::RnnParams<T, kIn, kHidden>& p) const {
-        if constexpr (std::is_void_v<AP>)
-            return std::make_unique<Model>(p);
-        else
-            return std::make_unique<Model>(p, *ap);
-    }
-    /// The plain reference align of tests/reference*.hpp, for the cross-check.
-    template <class F>
-    void with_reference(F&& f) const {
-        if constexpr (std::is_same_v<Align, sarnn::DotAlign>)
-            f(ref::Dot{});
-        else if constexpr (std::is_same_v<Align, sarnn::ScaledDotAlign>)
-            f(ref::ScaledDot{});
-        else if constexpr (std::is_same_v<Align, sarnn::BilinearAlign>)
-            f(ref::bilinear_of(*ap));
-        else if constexpr (std::is_same_v<Align, sarnn::KeyQueryAlign<kK>>)
-            f(ref::key_query_of(*ap));
-        else
-            f(ref::additive_of(*ap));
-    }
-};
-
 template <class T, class Align>
 Curve run_sar(Kind kind, std::size_t steps, std::uint32_t seed, bool cross_check) {
+    using Traits = kit::AlignTraits<Align>;
+    using Model = sarnn::SelfAttentionRnn<T, kIn, kHidden, kCap, Align, sarnn::Bounded>;
     const auto p = rnn_params<T>(kind, seed);
     const ref::Weights w = ref::weights_of(*p, kIn, kHidden);
-    const AlignSetup<T, Align> setup(kind, seed + 7919);
-    const auto m = setup.make(*p);
-    const RefAlign& al = setup.ra;
+    // the align params as the tests draw them (gain 3 for the large weights)
+    const auto ap = kit::make_align_params<Align, T, kHidden>(kind == Kind::large ? 3.0 : 1.0, seed + 7919);
+    const auto al = Traits::reference(*ap);
+    std::unique_ptr<Model> m;
+    if constexpr (Traits::has_params)
+        m = std::make_unique<Model>(*p, *ap);
+    else
+        m = std::make_unique<Model>(*p);
     const std::vector<Vec> xs = inputs(kind, steps, seed + 1);
     Curve cv;
     std::vector<Vec> shown, shown_keys;  // teacher-forced memory: the states the model showed
@@ -299,46 +157,34 @@ Curve run_sar(Kind kind, std::size_t steps, std::uint32_t seed, bool cross_check
     }
     if (cross_check) {
         // the cached reference against tests/reference*.hpp as they are, over the first 64 steps
-        setup.with_reference([&](const auto& ra) {
-            ref::SelfAttentionRnn<std::decay_t<decltype(ra)>> plain(w, ra);
-            std::vector<Vec> mem, keys;
-            Vec cc(kHidden, 0.0);
-            for (std::size_t i = 0; i < std::min<std::size_t>(64, xs.size()); ++i) {
-                plain.step(xs[i]);
-                const Vec hh = ref::rnn_cell(w, xs[i], cc);
-                mem.push_back(hh);
-                keys.push_back(al.key(hh));
-                const ref::Attention a = attend(mem, keys, al.query(hh), al);
-                cc = a.c;
-                const double d = std::max({max_diff(hh, plain.hidden()), max_diff(a.alpha, plain.attention()),
-                                           max_diff(a.c, plain.context())});
-                if (!(d <= 1e-12)) {
-                    std::fprintf(stderr, "cached reference differs from tests/reference*.hpp: %g (%s)\n", d,
-                                 AlignOf<Align>::name);
-                    std::exit(1);
-                }
+        // the cached reference against tests/reference*.hpp as they are (the align's operator()), first 64 steps
+        ref::SelfAttentionRnn<std::decay_t<decltype(al)>> plain(w, al);
+        std::vector<Vec> mem, keys;
+        Vec cc(kHidden, 0.0);
+        for (std::size_t i = 0; i < std::min<std::size_t>(64, xs.size()); ++i) {
+            plain.step(xs[i]);
+            const Vec hh = ref::rnn_cell(w, xs[i], cc);
+            mem.push_back(hh);
+            keys.push_back(al.key(hh));
+            const ref::Attention a = attend(mem, keys, al.query(hh), al);
+            cc = a.c;
+            const double d = std::max({max_diff(hh, plain.hidden()), max_diff(a.alpha, plain.attention()),
+                                       max_diff(a.c, plain.context())});
+            if (!(d <= 1e-12)) {
+                std::fprintf(stderr, "cached reference differs from tests/reference*.hpp: %g (%s)\n", d,
+                             Traits::name().c_str());
+                std::exit(1);
             }
-        });
+        }
     }
     return cv;
 }
 
 template <class T>
 Curve run_lstmn(Kind kind, std::size_t steps, std::uint32_t seed, bool cross_check) {
-    using P = sarnn::LstmnParams<T, kIn, kHidden, kK>;
-    auto p = std::make_unique<P>();
-    {
-        // tests/family_support.hpp make_lstmn_params: PyTorch's init, or +-2 everywhere ("large")
-        std::mt19937 g(seed);
-        const bool large = kind != Kind::scaled;
-        fill(p->W_ih, g, large ? 2.0 : inv_sqrt(kHidden));
-        fill(p->W_hh, g, large ? 2.0 : inv_sqrt(kHidden));
-        fill(p->b, g, large ? 2.0 : inv_sqrt(kHidden));
-        fill(p->W_h, g, large ? 2.0 : inv_sqrt(kHidden));
-        fill(p->W_x, g, large ? 2.0 : inv_sqrt(kIn));
-        fill(p->W_ht, g, large ? 2.0 : inv_sqrt(kHidden));
-        fill(p->v, g, large ? 2.0 : inv_sqrt(kK));
-    }
+    // as the tests draw them: PyTorch's init, or +-2 everywhere ("large", also for the extreme row)
+    const auto p = kit::make_lstmn_params<T, kIn, kHidden, kK>(
+        kind == Kind::scaled ? kit::LstmnWeightsKind::scaled : kit::LstmnWeightsKind::large, seed);
     const ref::LstmnWeights w = ref::lstmn_weights_of(*p);
     const auto m = std::make_unique<sarnn::Lstmn<T, kIn, kHidden, kCap, kK, sarnn::Bounded>>(*p);
     const std::vector<Vec> xs = inputs(kind == Kind::extreme ? Kind::extreme : Kind::scaled, steps, seed + 1);
@@ -418,8 +264,7 @@ Curve run_lstmn(Kind kind, std::size_t steps, std::uint32_t seed, bool cross_che
 }
 
 // ---- the report -------------------------------------------------------------------------------------------------
-constexpr std::array<sarnn::Arch, 4> kArches = {sarnn::Arch::scalar, sarnn::Arch::sse2, sarnn::Arch::avx2_fma,
-                                                sarnn::Arch::avx512};
+constexpr auto kArches = kit::kAllArches;  // every set of the one list; those this CPU lacks are left out
 
 struct Row {
     std::string model;
@@ -449,11 +294,11 @@ std::vector<Row> measure_type(std::size_t steps, const std::vector<Kind>& kinds)
     };
     const std::uint32_t seed = 1234;
     each("SimpleRnn", [&](Kind k, bool) { return run_simple<T>(k, steps, seed); });
-    each("SAR Dot", [&](Kind k, bool x) { return run_sar<T, sarnn::DotAlign>(k, steps, seed, x); });
-    each("SAR ScaledDot", [&](Kind k, bool x) { return run_sar<T, sarnn::ScaledDotAlign>(k, steps, seed, x); });
-    each("SAR Bilinear", [&](Kind k, bool x) { return run_sar<T, sarnn::BilinearAlign>(k, steps, seed, x); });
-    each("SAR KeyQuery<16>", [&](Kind k, bool x) { return run_sar<T, sarnn::KeyQueryAlign<kK>>(k, steps, seed, x); });
-    each("SAR Additive<16>", [&](Kind k, bool x) { return run_sar<T, sarnn::AdditiveAlign<kK>>(k, steps, seed, x); });
+    kit::for_each_type(kit::Aligns<kK>{}, [&](auto tag) {
+        using Align = typename decltype(tag)::type;
+        each("SAR " + kit::AlignTraits<Align>::name(),
+             [&](Kind k, bool x) { return run_sar<T, Align>(k, steps, seed, x); });
+    });
     each("Lstmn K 16", [&](Kind k, bool x) { return run_lstmn<T>(k, steps, seed, x); });
     return rows;
 }
