@@ -1,0 +1,203 @@
+// lib/kernels/simd/gemv.hpp: dot, gemv, gemv_add, gemv_t: a matrix (rows of ld values) times a vector, W rows
+// at once with W independent FMA chains and one transposing sum (row_sums); rows of 1 to 8 whole vectors keep v in
+// registers.
+// Part of Simd<A, T> (lib/kernels/simd.hpp, which declares it and includes this file; include that one).
+#ifndef SARNN_LIB_KERNELS_SIMD_GEMV_HPP
+#define SARNN_LIB_KERNELS_SIMD_GEMV_HPP
+
+namespace sarnn::simd {
+namespace {  // NOLINT(cert-dcl59-cpp): the set's internal linkage, as in simd.hpp
+
+template <class A, class T>
+inline T Simd<A, T>::dot(const T* a, const T* b, std::size_t n) {
+    B acc0(T(0)), acc1(T(0));
+    std::size_t k = 0;
+    for (; k + 2 * W <= n; k += 2 * W) {
+        acc0 = xsimd::fma(load(a + k), load(b + k), acc0);
+        acc1 = xsimd::fma(load(a + k + W), load(b + k + W), acc1);
+    }
+    for (; k + W <= n; k += W) acc0 = xsimd::fma(load(a + k), load(b + k), acc0);
+    T s = xsimd::hadd(acc0 + acc1);
+    for (; k < n; ++k) s += a[k] * b[k];
+    return s;
+}
+
+// acc[k] += row_k[0..cols)·v over whole vectors, for the W rows row_k = first + k·ld (all of them exist).
+// One pass over the columns with W independent FMA chains; rows are addressed from one base pointer.
+template <class A, class T>
+SARNN_INLINE void Simd<A, T>::full_block_dots(const T* first, std::size_t ld, const T* v, std::size_t cols, B* acc) {
+    for (std::size_t j = 0; j + W <= cols; j += W) {
+        const B vj = load(v + j);
+        SARNN_UNROLL(16)
+        for (std::size_t k = 0; k < W; ++k) acc[k] = xsimd::fma(load(first + k * ld + j), vj, acc[k]);
+    }
+}
+
+// Lane k: row_k·v over the columns past the last whole vector (cols % W of them), rows as above.
+template <class A, class T>
+SARNN_INLINE auto Simd<A, T>::tail_dots(const T* first, std::size_t ld, const T* v, std::size_t cols) -> B {
+    alignas(A::alignment()) T t[W];
+    const std::size_t j0 = cols / W * W;
+    for (std::size_t k = 0; k < W; ++k) {
+        T s = T(0);
+        for (std::size_t j = j0; j < cols; ++j) s += first[k * ld + j] * v[j];
+        t[k] = s;
+    }
+    return load_a(t);
+}
+
+// Lane k: row_k·v for the W rows first + k·ld: the transposing sum of full_block_dots, plus the tail.
+template <class A, class T>
+SARNN_INLINE auto Simd<A, T>::block_dot(const T* first, std::size_t ld, const T* v, std::size_t cols) -> B {
+    B acc[W];
+    for (auto& a : acc) a = B(T(0));
+    full_block_dots(first, ld, v, cols, acc);
+    B s = row_sums(acc);
+    if (cols % W != 0) s += tail_dots(first, ld, v, cols);
+    return s;
+}
+
+// Lane k < count: row_k·v for the count < W rows first + k·ld (the last, partial block of a matrix; lanes
+// from count on are 0). Row count-1 stands in for the missing ones, whose sums are then dropped.
+template <class A, class T>
+inline auto Simd<A, T>::partial_block_dot(const T* first, std::size_t ld, std::size_t count, const T* v,
+                                          std::size_t cols) -> B {
+    alignas(A::alignment()) T out[W] = {};
+    B acc[W];
+    for (std::size_t k = 0; k < W; ++k) acc[k] = B(T(0));
+    for (std::size_t j = 0; j + W <= cols; j += W) {
+        const B vj = load(v + j);
+        for (std::size_t k = 0; k < W; ++k)
+            acc[k] = xsimd::fma(load(first + (k < count ? k : count - 1) * ld + j), vj, acc[k]);
+    }
+    row_sums(acc).store_aligned(out);
+    for (std::size_t k = 0; k < count; ++k)
+        for (std::size_t j = cols / W * W; j < cols; ++j) out[k] += first[k * ld + j] * v[j];
+    for (std::size_t k = count; k < W; ++k) out[k] = T(0);
+    return load_a(out);
+}
+
+// Lane k: row_k·v over NV whole vectors, for the W rows first + k·ld, with v's NV vectors in registers.
+// Row by row, so one row pointer is live at a time; the W rows' FMA chains overlap out of order.
+template <class A, class T>
+template <std::size_t NV>
+SARNN_INLINE auto Simd<A, T>::block_dot_fixed(const T* first, std::size_t ld, const B* vv) -> B {
+    B acc[W];
+    SARNN_UNROLL(16)
+    for (std::size_t k = 0; k < W; ++k) {
+        const T* row = first + k * ld;
+        acc[k] = load(row) * vv[0];
+        SARNN_UNROLL(8)
+        for (std::size_t u = 1; u < NV; ++u) acc[k] = xsimd::fma(load(row + u * W), vv[u], acc[k]);
+    }
+    return row_sums(acc);
+}
+
+// Rows of nv whole vectors, 1 <= nv <= 8 or one of the Extra widths a kernel asks for, take the paths with nv
+// known at compile time: f(std::integral_constant<std::size_t, nv>{}), and true. Other widths: false (the
+// caller's generic path).
+template <class A, class T>
+template <std::size_t... Extra, class F>
+SARNN_INLINE bool Simd<A, T>::with_fixed_width(std::size_t nv, F f) {
+    switch (nv) {
+    case 1: f(std::integral_constant<std::size_t, 1>{}); return true;
+    case 2: f(std::integral_constant<std::size_t, 2>{}); return true;
+    case 3: f(std::integral_constant<std::size_t, 3>{}); return true;
+    case 4: f(std::integral_constant<std::size_t, 4>{}); return true;
+    case 5: f(std::integral_constant<std::size_t, 5>{}); return true;
+    case 6: f(std::integral_constant<std::size_t, 6>{}); return true;
+    case 7: f(std::integral_constant<std::size_t, 7>{}); return true;
+    case 8: f(std::integral_constant<std::size_t, 8>{}); return true;
+    default: return ((nv == Extra && (f(std::integral_constant<std::size_t, Extra>{}), true)) || ...);
+    }
+}
+
+// y[r0..r0+count) = lanes of s (an unaligned destination may not take a full vector store).
+template <class A, class T>
+SARNN_INLINE void Simd<A, T>::store_rows(B s, T* y, std::size_t count) {
+    alignas(A::alignment()) T tmp[W];
+    s.store_aligned(tmp);
+    for (std::size_t k = 0; k < count; ++k) y[k] = tmp[k];
+}
+
+// y (+)= M·v for rows of NV whole vectors (plus a tail of cols % W), v in registers; full blocks of W rows.
+// Returns the rows done (a multiple of W).
+template <class A, class T>
+template <bool Add, std::size_t NV>
+SARNN_FLAT std::size_t Simd<A, T>::gemv_fixed(const T* M, std::size_t rows, std::size_t cols, std::size_t ld,
+                                              const T* v, T* y) {
+    B vv[NV];
+    for (std::size_t u = 0; u < NV; ++u) vv[u] = load(v + u * W);
+    std::size_t r0 = 0;
+    for (; r0 + W <= rows; r0 += W) {
+        B s = block_dot_fixed<NV>(M + r0 * ld, ld, vv);
+        if (cols % W != 0) s += tail_dots(M + r0 * ld, ld, v, cols);
+        if (Add) s += load(y + r0);
+        s.store_unaligned(y + r0);
+    }
+    return r0;
+}
+
+// y (+)= M·v, W rows at once: rows of 1 to 8 whole vectors (plus a tail) with v in registers, longer ones
+// through the generic loop.
+template <class A, class T>
+template <bool Add>
+SARNN_FLAT void Simd<A, T>::gemv_impl(const T* M, std::size_t rows, std::size_t cols, std::size_t ld,
+                                      const T* v, T* y) {
+    std::size_t r0 = 0;
+    const bool fixed = with_fixed_width(cols / W, [&](auto nv) {
+        r0 = gemv_fixed<Add, nv()>(M, rows, cols, ld, v, y);
+    });
+    if (!fixed) {
+        for (; r0 + W <= rows; r0 += W) {
+            B s = block_dot(M + r0 * ld, ld, v, cols);
+            if (Add) s += load(y + r0);
+            s.store_unaligned(y + r0);
+        }
+    }
+    if (r0 < rows) {
+        B s = partial_block_dot(M + r0 * ld, ld, rows - r0, v, cols);
+        if (Add) {
+            alignas(A::alignment()) T old[W] = {};
+            for (std::size_t k = 0; r0 + k < rows; ++k) old[k] = y[r0 + k];
+            s += load_a(old);
+        }
+        store_rows(s, y + r0, rows - r0);
+    }
+}
+
+template <class A, class T>
+inline void Simd<A, T>::gemv(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y) {
+    gemv_impl<false>(M, rows, cols, ld, v, y);
+}
+
+template <class A, class T>
+inline void Simd<A, T>::gemv_add(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y) {
+    gemv_impl<true>(M, rows, cols, ld, v, y);
+}
+
+template <class A, class T>
+inline void Simd<A, T>::gemv_t(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y) {
+    std::size_t d = 0;
+    for (; d + W <= cols; d += W) {
+        B even(T(0)), odd(T(0));
+        std::size_t r = 0;
+        // y[d..d+W) = Σ_r v_r M_r[d..d+W)
+        for (; r + 2 <= rows; r += 2) {
+            even = xsimd::fma(B(v[r]), load(M + r * ld + d), even);
+            odd = xsimd::fma(B(v[r + 1]), load(M + (r + 1) * ld + d), odd);
+        }
+        if (r < rows) even = xsimd::fma(B(v[r]), load(M + r * ld + d), even);
+        (even + odd).store_unaligned(y + d);
+    }
+    for (; d < cols; ++d) {
+        T s = T(0);
+        for (std::size_t r = 0; r < rows; ++r) s += v[r] * M[r * ld + d];
+        y[d] = s;
+    }
+}
+
+}  // namespace
+}  // namespace sarnn::simd
+
+#endif
