@@ -25,6 +25,11 @@
 // otherwise call xsimd::haddp out of line, and the W accumulators then go through the stack (seen: gemv for 64
 // rows of 96 columns 1.5x slower). Not inlined into its caller, so that each stays one compact function.
 #define SARNN_FLAT __attribute__((flatten, noinline))
+// The set's operations themselves: each one function, compiled on its own as when the run-time table pointed at it,
+// not inlined into the set's exported forwarders (define_set.hpp). Inlined there, GCC compiled weighted_sum for
+// AVX-512 differently (0x7b2 bytes instead of 0x86b) and the context of AdditiveAlign and the LSTMN took 30% longer
+// (step at n = 1024 on an EPYC: 3.50 instead of 3.15 µs).
+#define SARNN_OP __attribute__((noinline))
 // Loops over the W rows of a block are unrolled, so that the W accumulators stay in registers.
 #define SARNN_PRAGMA(x) _Pragma(#x)
 #define SARNN_UNROLL(n) SARNN_PRAGMA(GCC unroll n)
@@ -52,7 +57,7 @@ struct Simd {
     SARNN_INLINE static B load_a(const T* p) { return B::load_aligned(p); }
 
     // ---- matrix-vector products: simd/gemv.hpp ----------------------------------------------------------------------
-    static T dot(const T* a, const T* b, std::size_t n);
+    SARNN_OP static T dot(const T* a, const T* b, std::size_t n);
     SARNN_INLINE static void full_block_dots(const T* first, std::size_t ld, const T* v, std::size_t cols, B* acc);
     SARNN_INLINE static B tail_dots(const T* first, std::size_t ld, const T* v, std::size_t cols);
     SARNN_INLINE static B block_dot(const T* first, std::size_t ld, const T* v, std::size_t cols);
@@ -67,9 +72,9 @@ struct Simd {
                                              const T* v, T* y);
     template <bool Add>
     SARNN_FLAT static void gemv_impl(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y);
-    static void gemv(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y);
-    static void gemv_add(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y);
-    static void gemv_t(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y);
+    SARNN_OP static void gemv(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y);
+    SARNN_OP static void gemv_add(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y);
+    SARNN_OP static void gemv_t(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y);
 
     // ---- the recurrent product and its tanh: simd/affine_tanh.hpp ---------------------------------------------------
     SARNN_INLINE static B joined(const T* x, std::size_t nx, const T* r, std::size_t u);
@@ -84,24 +89,24 @@ struct Simd {
     SARNN_INLINE static T lane_max(const T* t);
     template <class F>
     static void map(T* y, std::size_t n, F f);
-    static void tanh_map(T* y, std::size_t n);
-    static void exp_map(T* y, std::size_t n);
+    SARNN_OP static void tanh_map(T* y, std::size_t n);
+    SARNN_OP static void exp_map(T* y, std::size_t n);
     static T max_of(const T* y, std::size_t n);
-    static void softmax(T* y, std::size_t n);
+    SARNN_OP static void softmax(T* y, std::size_t n);
 
     // ---- weighted sums of stored rows: simd/weighted_sum.hpp --------------------------------------------------------
     static void accumulate(const T* const* row, const T* p, std::size_t count, std::size_t stride, T* c);
     static void zero(T* c, std::size_t stride);
     static void scale_row(T* c, std::size_t stride, T f);
-    static void weighted_sum(const T* w, const Rows<T>& S, T* c);
+    SARNN_OP static void weighted_sum(const T* w, const Rows<T>& S, T* c);
 
     // ---- additive scores: simd/additive_scores.hpp ------------------------------------------------------------------
-    static void additive_scores(const Rows<T>& P, const T* q, const T* v, T* e);
+    SARNN_OP static void additive_scores(const Rows<T>& P, const T* q, const T* v, T* e);
 
     // ---- the LSTM cell: simd/lstm_cell.hpp --------------------------------------------------------------------------
     SARNN_INLINE static B sigmoid(B x);
     SARNN_INLINE static void cell(B zi, B zf, B zg, B zo, B c_prev, B& c, B& h);
-    static void lstm_cell(const T* z, const T* b, const T* c_prev, std::size_t H, T* c, T* h);
+    SARNN_OP static void lstm_cell(const T* z, const T* b, const T* c_prev, std::size_t H, T* c, T* h);
 
     // ---- the context kernels: simd/attend.hpp -----------------------------------------------------------------------
     template <class BlockScores>
@@ -114,13 +119,13 @@ struct Simd {
     SARNN_INLINE static void attend_chunks(const Rows<T>& S, Scores scores, T* alpha, T* c);
     template <std::size_t NV>
     static void attend_fixed(const Rows<T>& S, const T* q, T scale, T* alpha, T* c);
-    static void attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c);
+    SARNN_OP static void attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c);
     SARNN_INLINE static B key_scores(const T* blk, std::size_t stride_k, std::size_t nvk, std::size_t count,
                                      const T* u);
     template <std::size_t NV>
     static void attend_keys_fixed(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c);
     static void attend_keys_any(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c);
-    static void attend_keys(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c);
+    SARNN_OP static void attend_keys(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c);
 };
 
 }  // namespace
@@ -137,6 +142,7 @@ struct Simd {
 #undef SARNN_INLINE
 #undef SARNN_INLINE_LAMBDA
 #undef SARNN_FLAT
+#undef SARNN_OP
 #undef SARNN_UNROLL
 #undef SARNN_PRAGMA
 

@@ -8,7 +8,7 @@ namespace sarnn::simd {
 namespace {  // NOLINT(cert-dcl59-cpp): the set's internal linkage, as in simd.hpp
 
 template <class A, class T>
-inline void Simd<A, T>::additive_scores(const Rows<T>& P, const T* q, const T* v, T* e) {
+void Simd<A, T>::additive_scores(const Rows<T>& P, const T* q, const T* v, T* e) {
     const std::size_t K = P.dim, stride = P.stride, full = K / W * W;
     // v as whole vectors: its last partial vector through a zero-padded copy (v itself may end at K)
     alignas(A::alignment()) T v_tail[W] = {};

@@ -240,7 +240,7 @@ inline void Simd<A, T>::attend_fixed(const Rows<T>& S, const T* q, T scale, T* a
 }
 
 template <class A, class T>
-inline void Simd<A, T>::attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) {
+void Simd<A, T>::attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) {
     // Also rows of 16 vectors (Hidden = 128 on AVX2, 64 on SSE2 and NEON): faster with q partly read from L1
     // (more vectors than registers), 1.7-2x the generic path as measured. 32 vectors: slower, generic path.
     const bool fixed = with_fixed_width<16>(S.stride / W, [&](auto nv) {
@@ -306,7 +306,7 @@ inline void Simd<A, T>::attend_keys_any(const Rows<T>& P, const T* u, const Rows
 }
 
 template <class A, class T>
-inline void Simd<A, T>::attend_keys(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c) {
+void Simd<A, T>::attend_keys(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c) {
     const bool fixed = with_fixed_width<16>(S.stride / W, [&](auto nv) {
         attend_keys_fixed<nv()>(P, u, S, alpha, c);
     });

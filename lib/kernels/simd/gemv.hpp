@@ -9,7 +9,7 @@ namespace sarnn::simd {
 namespace {  // NOLINT(cert-dcl59-cpp): the set's internal linkage, as in simd.hpp
 
 template <class A, class T>
-inline T Simd<A, T>::dot(const T* a, const T* b, std::size_t n) {
+T Simd<A, T>::dot(const T* a, const T* b, std::size_t n) {
     B acc0(T(0)), acc1(T(0));
     std::size_t k = 0;
     for (; k + 2 * W <= n; k += 2 * W) {
@@ -167,17 +167,17 @@ SARNN_FLAT void Simd<A, T>::gemv_impl(const T* M, std::size_t rows, std::size_t 
 }
 
 template <class A, class T>
-inline void Simd<A, T>::gemv(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y) {
+void Simd<A, T>::gemv(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y) {
     gemv_impl<false>(M, rows, cols, ld, v, y);
 }
 
 template <class A, class T>
-inline void Simd<A, T>::gemv_add(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y) {
+void Simd<A, T>::gemv_add(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y) {
     gemv_impl<true>(M, rows, cols, ld, v, y);
 }
 
 template <class A, class T>
-inline void Simd<A, T>::gemv_t(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y) {
+void Simd<A, T>::gemv_t(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y) {
     std::size_t d = 0;
     for (; d + W <= cols; d += W) {
         B even(T(0)), odd(T(0));

@@ -17,7 +17,7 @@ SARNN_INLINE void Simd<A, T>::cell(B zi, B zf, B zg, B zo, B c_prev, B& c, B& h)
 }
 
 template <class A, class T>
-inline void Simd<A, T>::lstm_cell(const T* z, const T* b, const T* c_prev, std::size_t H, T* c, T* h) {
+void Simd<A, T>::lstm_cell(const T* z, const T* b, const T* c_prev, std::size_t H, T* c, T* h) {
     std::size_t d = 0;
     for (; d + W <= H; d += W) {
         B cv, hv;

@@ -34,12 +34,12 @@ inline void Simd<A, T>::map(T* y, std::size_t n, F f) {
 }
 
 template <class A, class T>
-inline void Simd<A, T>::tanh_map(T* y, std::size_t n) {
+void Simd<A, T>::tanh_map(T* y, std::size_t n) {
     map(y, n, [](B v) { return tanh_safe(v); });
 }
 
 template <class A, class T>
-inline void Simd<A, T>::exp_map(T* y, std::size_t n) {
+void Simd<A, T>::exp_map(T* y, std::size_t n) {
     map(y, n, [](B v) { return exp_safe(v); });
 }
 
@@ -60,7 +60,7 @@ inline T Simd<A, T>::max_of(const T* y, std::size_t n) {
 }
 
 template <class A, class T>
-inline void Simd<A, T>::softmax(T* y, std::size_t n) {
+void Simd<A, T>::softmax(T* y, std::size_t n) {
     const B m(max_of(y, n));
     // y_k = exp(y_k - max) (only the n valid values: the tail goes through map's temporary)
     map(y, n, [m](B v) { return exp_safe(v - m); });

@@ -47,7 +47,7 @@ inline void Simd<A, T>::scale_row(T* c, std::size_t stride, T f) {
 }
 
 template <class A, class T>
-inline void Simd<A, T>::weighted_sum(const T* w, const Rows<T>& S, T* c) {
+void Simd<A, T>::weighted_sum(const T* w, const Rows<T>& S, T* c) {
     const std::size_t stride = S.stride;
     zero(c, stride);
     for (std::size_t j0 = 0; j0 < S.n; j0 += W) {
