@@ -46,43 +46,14 @@ T draw(Scale s, std::mt19937& g) {
         return static_cast<T>(sign * test::uniform(g, 0.25, 1.0)) * std::numeric_limits<T>::max();
     return static_cast<T>(sign * test::uniform(g, 0.0, 3.0));
 }
-template <class T, std::size_t N>
-void fill(T (&a)[N], Scale s, std::mt19937& g) {
-    for (T& v : a) v = draw<T>(s, g);
-}
-template <class T, std::size_t R, std::size_t C>
-void fill(T (&a)[R][C], Scale s, std::mt19937& g) {
-    for (auto& row : a) fill(row, s, g);
-}
-
-template <class T, std::size_t In, std::size_t Hidden>
-void fill_params(sarnn::RnnParams<T, In, Hidden>& p, Scale s, std::mt19937& g) {
-    fill(p.A, s, g);
-    fill(p.b, s, g);
-}
-template <class T, std::size_t Hidden>
-void fill_params(sarnn::BilinearParams<T, Hidden>& p, Scale s, std::mt19937& g) {
-    fill(p.W, s, g);
-}
-template <class T, std::size_t Hidden, std::size_t K>
-void fill_params(sarnn::KeyQueryParams<T, Hidden, K>& p, Scale s, std::mt19937& g) {
-    fill(p.Wk, s, g);
-    fill(p.Wq, s, g);
-}
-template <class T, std::size_t Hidden, std::size_t K>
-void fill_params(sarnn::AdditiveParams<T, Hidden, K>& p, Scale s, std::mt19937& g) {
-    fill(p.W, s, g);
-    fill(p.v, s, g);
-}
-template <class T, std::size_t In, std::size_t Hidden, std::size_t K>
-void fill_params(sarnn::LstmnParams<T, In, Hidden, K>& p, Scale s, std::mt19937& g) {
-    fill(p.W_ih, s, g);
-    fill(p.W_hh, s, g);
-    fill(p.b, s, g);
-    fill(p.W_h, s, g);
-    fill(p.W_x, s, g);
-    fill(p.W_ht, s, g);
-    fill(p.v, s, g);
+/// Every weight of any params aggregate, array by array in declaration order.
+template <class P>
+void fill_params(P& p, Scale s, std::mt19937& g) {
+    (void)sarnn::for_each_array(p, [&](const char*, auto* a, std::size_t n) {
+        using T = std::remove_pointer_t<decltype(a)>;
+        for (std::size_t k = 0; k < n; ++k) a[k] = draw<T>(s, g);
+        return false;
+    });
 }
 inline void fill_params(fam::NoParams&, Scale, std::mt19937&) {}
 

@@ -115,6 +115,18 @@ void check_validate(P& p, const std::vector<Array<T>>& arrays, const std::string
 
 }  // namespace
 
+TEST_CASE("validate() takes every params aggregate and nothing else", "[validate]") {
+    using sarnn::detail::is_params;
+    STATIC_REQUIRE(is_params<sarnn::RnnParams<float, 3, 5>>::value);
+    STATIC_REQUIRE(is_params<sarnn::BilinearParams<double, 7>>::value);
+    STATIC_REQUIRE(is_params<sarnn::KeyQueryParams<float, 3, 5>>::value);
+    STATIC_REQUIRE(is_params<sarnn::AdditiveParams<float, 6, 4>>::value);
+    STATIC_REQUIRE(is_params<sarnn::LstmnParams<double, 1, 2, 3>>::value);
+    STATIC_REQUIRE_FALSE(is_params<int>::value);
+    STATIC_REQUIRE_FALSE(is_params<float[4]>::value);
+    STATIC_REQUIRE_FALSE(is_params<sarnn::Validation>::value);
+}
+
 TEST_CASE("validate() names the array and index of the first NaN/Inf weight", "[validate]") {
     {
         auto p = test::make_params<float, 3, 5>(test::Weights::scaled, 70);

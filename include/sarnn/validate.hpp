@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstddef>
 #include <type_traits>
+#include <utility>
 
 #include "sarnn/params.hpp"
 #include "sarnn/status.hpp"
@@ -25,6 +26,19 @@ struct Validation {
 };
 
 namespace detail {
+
+/// What for_each_array() calls f with: (name, data, count); true stops the walk.
+struct ArrayProbe {
+    template <class W>
+    constexpr bool operator()(const char*, const W*, std::size_t) const noexcept {
+        return false;
+    }
+};
+/// Whether P is a params aggregate: it has the static arrays() walk of params.hpp.
+template <class P, class = void>
+struct is_params : std::false_type {};
+template <class P>
+struct is_params<P, std::void_t<decltype(P::arrays(std::declval<const P&>(), ArrayProbe{}))>> : std::true_type {};
 
 /// The first NaN/Inf of p, by array in declaration order, then by flat index.
 template <class P>
@@ -46,25 +60,11 @@ Validation first_non_finite(const P& p) noexcept {
 
 }  // namespace detail
 
-/// O(size of the params). Each overload checks every array in declaration order (for_each_array()).
-template <class T, std::size_t In, std::size_t Hidden>
-Validation validate(const RnnParams<T, In, Hidden>& p) noexcept {
-    return detail::first_non_finite(p);
-}
-template <class T, std::size_t Hidden>
-Validation validate(const BilinearParams<T, Hidden>& p) noexcept {
-    return detail::first_non_finite(p);
-}
-template <class T, std::size_t Hidden, std::size_t K>
-Validation validate(const KeyQueryParams<T, Hidden, K>& p) noexcept {
-    return detail::first_non_finite(p);
-}
-template <class T, std::size_t Hidden, std::size_t K>
-Validation validate(const AdditiveParams<T, Hidden, K>& p) noexcept {
-    return detail::first_non_finite(p);
-}
-template <class T, std::size_t In, std::size_t Hidden, std::size_t K>
-Validation validate(const LstmnParams<T, In, Hidden, K>& p) noexcept {
+/// Checks every weight of a params aggregate P (RnnParams, BilinearParams, KeyQueryParams, AdditiveParams,
+/// LstmnParams, or any aggregate with their static `arrays` walk), array by array in declaration order
+/// (for_each_array()). O(size of the params); integer weights are always finite.
+template <class P, std::enable_if_t<detail::is_params<P>::value, int> = 0>
+Validation validate(const P& p) noexcept {
     return detail::first_non_finite(p);
 }
 
