@@ -62,14 +62,6 @@ T denormal_mix(T value, std::mt19937& g) {
     }
 }
 template <class T, std::size_t N>
-void denormal_mix(T (&a)[N], std::mt19937& g) {
-    for (T& v : a) v = denormal_mix(v, g);
-}
-template <class T, std::size_t R, std::size_t C>
-void denormal_mix(T (&a)[R][C], std::mt19937& g) {
-    for (auto& row : a) denormal_mix(row, g);
-}
-template <class T, std::size_t N>
 void random_signs(T (&a)[N], std::mt19937& g, T magnitude) {
     for (T& v : a) v = (g() & 1u) ? magnitude : -magnitude;
 }
@@ -95,93 +87,64 @@ std::vector<std::vector<T>> extreme_inputs(Extreme e, std::size_t n, std::size_t
     return xs;
 }
 
-/// RnnParams for a scenario (x-columns huge for huge_weights).
+// ---- params for a scenario ----------------------------------------------------------------------------------------
+// Denormals and -0.0 go into every weight of any params type alike; huge weights are placed per type, where they keep
+// the arithmetic exact (make_huge).
+
+/// RnnParams: the x-columns of A huge, and every third b.
 template <class T, std::size_t In, std::size_t Hidden>
-void make_extreme(sarnn::RnnParams<T, In, Hidden>& p, Extreme e, std::mt19937& g) {
+void make_huge(sarnn::RnnParams<T, In, Hidden>& p, std::mt19937& g) {
+    for (auto& row : p.A)
+        for (std::size_t k = 0; k < In; ++k)
+            row[k] = static_cast<T>(test::random_sign(g) * test::uniform(g, 0.5, 1.0)) * huge_weight<T>();
+    for (std::size_t r = 0; r < Hidden; r += 3) p.b[r] = static_cast<T>(test::random_sign(g) * 1e30);
+}
+template <class T, std::size_t Hidden>
+void make_huge(sarnn::BilinearParams<T, Hidden>& p, std::mt19937& g) {
+    random_signs(p.W, g, huge_weight<T>());  // scores: exact multiples of 2^100
+}
+template <class T, std::size_t Hidden, std::size_t K>
+void make_huge(sarnn::KeyQueryParams<T, Hidden, K>& p, std::mt19937& g) {
+    // Wk ±1, Wq ±2^100: (Wk h_j)·(Wq h_i) exact multiples of 2^100 (h = ±1)
+    random_signs(p.Wk, g, T(1));
+    random_signs(p.Wq, g, huge_weight<T>());
+}
+template <class T, std::size_t Hidden, std::size_t K>
+void make_huge(sarnn::AdditiveParams<T, Hidden, K>& p, std::mt19937& g) {
+    random_signs(p.W, g, huge_weight<T>());  // tanh of exact multiples of 2^100
+}
+/// LstmnParams: gates and attention saturate; W_hh, W_h, W_ht stay usual (their inputs are not exact).
+template <class T, std::size_t In, std::size_t Hidden, std::size_t K>
+void make_huge(sarnn::LstmnParams<T, In, Hidden, K>& p, std::mt19937& g) {
+    for (auto& row : p.W_ih)
+        for (T& v : row) v = static_cast<T>(test::random_sign(g) * test::uniform(g, 0.5, 1.0)) * huge_weight<T>();
+    for (auto& row : p.W_x)
+        for (T& v : row) v = static_cast<T>(test::random_sign(g) * test::uniform(g, 0.5, 1.0)) * huge_weight<T>();
+    for (std::size_t r = 0; r < 4 * Hidden; r += 5) p.b[r] = static_cast<T>(test::random_sign(g) * 1e30);
+}
+
+/// p for scenario e: denormals mixed into every weight, -0.0 everywhere, or huge weights where make_huge puts them.
+template <class P>
+void make_extreme(P& p, Extreme e, std::mt19937& g) {
     switch (e) {
     case Extreme::huge_inputs: break;
-    case Extreme::huge_weights:
-        for (auto& row : p.A)
-            for (std::size_t k = 0; k < In; ++k)
-                row[k] = static_cast<T>(test::random_sign(g) * test::uniform(g, 0.5, 1.0)) * huge_weight<T>();
-        for (std::size_t r = 0; r < Hidden; r += 3) p.b[r] = static_cast<T>(test::random_sign(g) * 1e30);
-        break;
+    case Extreme::huge_weights: make_huge(p, g); break;
     case Extreme::denormals:
-        denormal_mix(p.A, g);
-        denormal_mix(p.b, g);
+        (void)sarnn::for_each_array(p, [&g](const char*, auto* a, std::size_t n) {
+            for (std::size_t k = 0; k < n; ++k) a[k] = denormal_mix(a[k], g);
+            return false;
+        });
         break;
     case Extreme::negative_zero:
-        fam::fill_value(p.A, -T(0));
-        fam::fill_value(p.b, -T(0));
+        (void)sarnn::for_each_array(p, [](const char*, auto* a, std::size_t n) {
+            using T = std::remove_pointer_t<decltype(a)>;
+            for (std::size_t k = 0; k < n; ++k) a[k] = -T(0);
+            return false;
+        });
         break;
     }
 }
 inline void make_extreme(fam::NoParams&, Extreme, std::mt19937&) {}
-template <class T, std::size_t Hidden>
-void make_extreme(sarnn::BilinearParams<T, Hidden>& p, Extreme e, std::mt19937& g) {
-    if (e == Extreme::huge_weights) random_signs(p.W, g, huge_weight<T>());  // scores: exact multiples of 2^100
-    if (e == Extreme::denormals) denormal_mix(p.W, g);
-    if (e == Extreme::negative_zero) fam::fill_value(p.W, -T(0));
-}
-template <class T, std::size_t Hidden, std::size_t K>
-void make_extreme(sarnn::KeyQueryParams<T, Hidden, K>& p, Extreme e, std::mt19937& g) {
-    if (e == Extreme::huge_weights) {  // Wk ±1, Wq ±2^100: (Wk h_j)·(Wq h_i) exact multiples of 2^100 (h = ±1)
-        random_signs(p.Wk, g, T(1));
-        random_signs(p.Wq, g, huge_weight<T>());
-    }
-    if (e == Extreme::denormals) {
-        denormal_mix(p.Wk, g);
-        denormal_mix(p.Wq, g);
-    }
-    if (e == Extreme::negative_zero) {
-        fam::fill_value(p.Wk, -T(0));
-        fam::fill_value(p.Wq, -T(0));
-    }
-}
-template <class T, std::size_t Hidden, std::size_t K>
-void make_extreme(sarnn::AdditiveParams<T, Hidden, K>& p, Extreme e, std::mt19937& g) {
-    if (e == Extreme::huge_weights) random_signs(p.W, g, huge_weight<T>());  // tanh of exact multiples of 2^100
-    if (e == Extreme::denormals) {
-        denormal_mix(p.W, g);
-        denormal_mix(p.v, g);
-    }
-    if (e == Extreme::negative_zero) {
-        fam::fill_value(p.W, -T(0));
-        fam::fill_value(p.v, -T(0));
-    }
-}
-template <class T, std::size_t In, std::size_t Hidden, std::size_t K>
-void make_extreme(sarnn::LstmnParams<T, In, Hidden, K>& p, Extreme e, std::mt19937& g) {
-    switch (e) {
-    case Extreme::huge_inputs: break;
-    case Extreme::huge_weights:
-        // gates and attention saturate; W_hh, W_h, W_ht stay usual (their inputs are not exact)
-        for (auto& row : p.W_ih)
-            for (T& v : row) v = static_cast<T>(test::random_sign(g) * test::uniform(g, 0.5, 1.0)) * huge_weight<T>();
-        for (auto& row : p.W_x)
-            for (T& v : row) v = static_cast<T>(test::random_sign(g) * test::uniform(g, 0.5, 1.0)) * huge_weight<T>();
-        for (std::size_t r = 0; r < 4 * Hidden; r += 5) p.b[r] = static_cast<T>(test::random_sign(g) * 1e30);
-        break;
-    case Extreme::denormals:
-        denormal_mix(p.W_ih, g);
-        denormal_mix(p.W_hh, g);
-        denormal_mix(p.b, g);
-        denormal_mix(p.W_h, g);
-        denormal_mix(p.W_x, g);
-        denormal_mix(p.W_ht, g);
-        denormal_mix(p.v, g);
-        break;
-    case Extreme::negative_zero:
-        fam::fill_value(p.W_ih, -T(0));
-        fam::fill_value(p.W_hh, -T(0));
-        fam::fill_value(p.b, -T(0));
-        fam::fill_value(p.W_h, -T(0));
-        fam::fill_value(p.W_x, -T(0));
-        fam::fill_value(p.W_ht, -T(0));
-        fam::fill_value(p.v, -T(0));
-        break;
-    }
-}
 
 template <class T, std::size_t In, std::size_t Hidden, std::size_t Capacity, class Align, class Memory>
 void check_sar_extremes(std::uint32_t seed) {
