@@ -20,14 +20,15 @@
 #include <vector>
 
 #include "family_support.hpp"
+#include "model_checks.hpp"
 #include "reference.hpp"
 #include "reference_family.hpp"
 #include "support.hpp"
 
 namespace {
 
-/// Every weight kind, on every arch: Bounded runs Capacity steps (then must refuse); Window runs 3·Capacity + 2
-/// (wrapping the ring three times).
+/// Every weight kind, on every arch (model_checks.hpp): Bounded runs Capacity steps (then must refuse); Window
+/// runs 3·Capacity + 2 (wrapping the ring three times).
 template <class T, std::size_t In, std::size_t Hidden, std::size_t Capacity, class Align, class Memory>
 void check_align(std::uint32_t seed) {
     using S = fam::Sar<T, In, Hidden, Capacity, Align, Memory>;
@@ -35,40 +36,14 @@ void check_align(std::uint32_t seed) {
     for (test::Weights kind : test::kAllWeights) {
         const std::uint32_t s = seed + 100u * static_cast<std::uint32_t>(kind);
         const S sar(kind, s);
-        const auto xs = test::make_inputs<T>(kind, steps, In, s + 1);
-        const std::vector<ref::Vec> xs_d = fam::to_vecs(xs);
-        const ref::Weights w = sar.weights();
-        const auto align = sar.reference_align();
-        const std::string label = S::label() + ", weights " + test::name(kind);
-        std::vector<ref::Vec> scalar_trace;
-
-        test::for_each_arch([&](sarnn::Arch arch) {
-            auto model = sar.make();
-            REQUIRE(&model->params() == sar.params.get());
-            const std::vector<fam::Record> trace = fam::run_and_record(*model, xs);
-            fam::TraceSpec spec;
-            spec.capacity = Capacity;
-            spec.window = S::window;
-            spec.tol = ref::tol<T>();
-            spec.c1_tol = ref::c1_tol<T>();
-            spec.free_running = kind != test::Weights::large;
-            spec.arch = arch;
-            spec.label = label;
-            fam::check_sar_trace(trace, xs_d, w, align, spec, scalar_trace);
-
-            if (!S::window) {
-                // full: refused, nothing changes
-                const auto before = fam::state_bytes(*model);
-                CHECK(model->step(xs[0].data()) == sarnn::Status::memory_full);
-                CHECK(fam::state_bytes(*model) == before);
-            }
-            // reset(): the same sequence again gives bit-identical results
-            model->reset();
-            CHECK(fam::state_bytes(*model) == fam::state_bytes(*sar.make()));
-            const std::vector<fam::Record> again = fam::run_and_record(*model, xs);
-            INFO("re-run after reset() first differs at step " << fam::first_difference(trace, again));
-            CHECK(fam::first_difference(trace, again) == 0);
-        });
+        test::ReferenceCase rc;
+        rc.xs = test::to_vecs(test::make_inputs<T>(kind, steps, In, s + 1));
+        rc.tol = ref::tol<T>();
+        rc.c1_tol = ref::c1_tol<T>();
+        rc.free_running = kind != test::Weights::large;
+        rc.label = S::label() + ", weights " + test::name(kind);
+        test::check_against_reference(sar.factory(), rc);
+        CHECK(sar.factory()()->params_address() == sar.params.get());  // a reference, not a copy
     }
 }
 

@@ -156,28 +156,28 @@ void check_sar_extremes(std::uint32_t seed) {
         make_extreme(*kit.params, e, g);
         make_extreme(*kit.align_params, e, g);
         const auto xs = extreme_inputs<T>(e, steps, In, seed + 3);
-        const auto xs_d = fam::to_vecs(xs);
+        const auto xs_d = test::to_vecs(xs);
         const ref::Weights w = kit.weights();
         const auto align = kit.reference_align();
         std::vector<ref::Vec> scalar_trace;
         test::for_each_arch([&](sarnn::Arch arch) {
             auto model = kit.make();
-            const std::vector<fam::Record> trace = fam::run_and_record(*model, xs);
+            const std::vector<test::Record> trace = test::run_and_record(*model, xs);
             bool finite = true;
-            for (const fam::Record& r : trace)
+            for (const test::Record& r : trace)
                 for (const ref::Vec* v : {&r.h, &r.c, &r.alpha})
                     for (double d : *v)
                         if (!std::isfinite(d)) finite = false;
             INFO(S::label() << ", " << name(e));
             CHECK(finite);
-            fam::TraceSpec spec;
+            test::TraceSpec spec;
             spec.capacity = Capacity;
             spec.window = S::window;
             spec.tol = ref::tol<T>();
             spec.c1_tol = ref::c1_tol<T>();
             spec.arch = arch;
             spec.label = S::label() + ", " + name(e);
-            fam::check_sar_trace(trace, xs_d, w, align, spec, scalar_trace);
+            test::check_sar_trace(trace, xs_d, w, align, spec, scalar_trace);
         });
     }
 }
@@ -198,21 +198,21 @@ void check_lstmn_extremes(std::uint32_t seed) {
             std::string("Lstmn<") + (sizeof(T) == 4 ? "float" : "double") + ", " + fam::memory_name(window) + ">, " + name(e);
         test::for_each_arch([&](sarnn::Arch arch) {
             auto model = std::make_unique<M>(*p);
-            const std::vector<fam::Record> trace = fam::run_and_record(*model, xs);
+            const std::vector<test::Record> trace = test::run_and_record(*model, xs);
             bool finite = true;
-            for (const fam::Record& r : trace)
+            for (const test::Record& r : trace)
                 for (const ref::Vec* v : {&r.h, &r.c, &r.alpha})
                     for (double d : *v)
                         if (!std::isfinite(d)) finite = false;
             INFO(label);
             CHECK(finite);
-            fam::TraceSpec spec;
+            test::TraceSpec spec;
             spec.capacity = Capacity;
             spec.window = window;
             spec.tol = ref::tol<T>();
             spec.arch = arch;
             spec.label = label;
-            fam::check_lstmn_trace(trace, fam::to_vecs(xs), w, spec, scalar_trace);
+            test::check_lstmn_trace(trace, test::to_vecs(xs), w, spec, scalar_trace);
         });
     }
 }

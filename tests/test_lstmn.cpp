@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "family_support.hpp"
+#include "model_checks.hpp"
 #include "reference.hpp"
 #include "reference_family.hpp"
 #include "support.hpp"
@@ -64,13 +65,23 @@ void check_lstmn(std::uint32_t seed) {
         const std::uint32_t s = seed + 100u * static_cast<std::uint32_t>(kind);
         const auto params = fam::make_lstmn_params<T, In, Hidden, K>(kind, s);
         const auto xs = test::make_inputs<T>(test::Weights::scaled, steps, In, s + 1);
-        const std::vector<ref::Vec> xs_d = fam::to_vecs(xs);
+        const std::vector<ref::Vec> xs_d = test::to_vecs(xs);
         const ref::LstmnWeights w = ref::lstmn_weights_of(*params);
         const std::string label = os.str() + ", weights " + fam::name(kind);
         const ref::Vec first = plain_lstm_cell_from_zero(w, xs_d[0]);
-        std::vector<ref::Vec> scalar_trace;
 
+        // against the reference, full memory, reset (model_checks.hpp)
+        test::ReferenceCase rc;
+        rc.xs = xs_d;
+        rc.tol = ref::tol<T>();
+        rc.c1_tol = ref::c1_tol<T>();
+        rc.free_running = kind == fam::LstmnWeightsKind::scaled;
+        rc.label = label;
+        test::check_against_reference(test::factory<Model>(*params), rc);
+
+        // what only the Lstmn has
         test::for_each_arch([&](sarnn::Arch arch) {
+            INFO(label << " on " << sarnn::arch_name(arch));
             auto model = std::make_unique<Model>(*params);
             REQUIRE(&model->params() == params.get());
             // before the first step
@@ -80,17 +91,7 @@ void check_lstmn(std::uint32_t seed) {
             CHECK(model->attention().size() == 0);
             CHECK(test::to_vec(model->hidden()) == ref::Vec(Hidden, 0.0));
             CHECK(test::to_vec(model->cell()) == ref::Vec(Hidden, 0.0));
-
-            const std::vector<fam::Record> trace = fam::run_and_record(*model, xs);
-            fam::TraceSpec spec;
-            spec.capacity = Capacity;
-            spec.window = window;
-            spec.tol = ref::tol<T>();
-            spec.c1_tol = ref::c1_tol<T>();
-            spec.free_running = kind == fam::LstmnWeightsKind::scaled;
-            spec.arch = arch;
-            spec.label = label;
-            fam::check_lstmn_trace(trace, xs_d, w, spec, scalar_trace);
+            const std::vector<test::Record> trace = test::run_and_record(*model, xs);
 
             // t = 1: empty tapes, no attention, a plain LSTM cell from a zero state
             REQUIRE(!trace.empty());
@@ -109,16 +110,7 @@ void check_lstmn(std::uint32_t seed) {
                 CHECK(std::fabs(trace[1].alpha[0] - 1.0) <= ref::c1_tol<T>());
             }
 
-            if (!window) {
-                // full: refused, nothing changes
-                REQUIRE(model->full());
-                const auto before = fam::state_bytes(*model);
-                CHECK(model->step(xs[0].data()) == sarnn::Status::memory_full);
-                std::array<T, In> xa{};
-                CHECK(model->step(xa) == sarnn::Status::memory_full);
-                CHECK(fam::state_bytes(*model) == before);
-                CHECK(model->length() == Capacity);
-            } else {
+            if (window) {
                 CHECK(model->length() == steps);
                 CHECK(model->stored() == Capacity);
                 CHECK(model->attention().size() == Capacity);
@@ -131,13 +123,6 @@ void check_lstmn(std::uint32_t seed) {
                 const auto* b = reinterpret_cast<const unsigned char*>(p);
                 CHECK((b >= lo && b < hi));
             }
-
-            // reset(): the start exactly, then the same run again
-            model->reset();
-            CHECK(fam::state_bytes(*model) == fam::state_bytes(Model(*params)));
-            const std::vector<fam::Record> again = fam::run_and_record(*model, xs);
-            INFO("re-run after reset() first differs at step " << fam::first_difference(trace, again));
-            CHECK(fam::first_difference(trace, again) == 0);
         });
     }
 }
@@ -203,13 +188,13 @@ TEST_CASE("Lstmn Window over a long sequence matches the reference", "[lstmn][wi
     std::vector<ref::Vec> scalar_trace;
     test::for_each_arch([&](sarnn::Arch arch) {
         auto model = std::make_unique<sarnn::Lstmn<float, In, Hidden, Capacity, K, sarnn::Window>>(*params);
-        fam::TraceSpec spec;
+        test::TraceSpec spec;
         spec.capacity = Capacity;
         spec.window = true;
         spec.tol = ref::kFloatTol;
         spec.arch = arch;
         spec.label = "Lstmn<float, 3, 7, 5, 5, Window>, 200 steps";
-        fam::check_lstmn_trace(fam::run_and_record(*model, xs), fam::to_vecs(xs), ref::lstmn_weights_of(*params),
+        test::check_lstmn_trace(test::run_and_record(*model, xs), test::to_vecs(xs), ref::lstmn_weights_of(*params),
                                spec, scalar_trace);
     });
 }
@@ -222,13 +207,13 @@ TEST_CASE("Lstmn Window of Capacity 1 attends only the previous step", "[lstmn][
     std::vector<ref::Vec> scalar_trace;
     test::for_each_arch([&](sarnn::Arch arch) {
         auto model = std::make_unique<sarnn::Lstmn<double, In, Hidden, 1, K, sarnn::Window>>(*params);
-        fam::TraceSpec spec;
+        test::TraceSpec spec;
         spec.capacity = 1;
         spec.window = true;
         spec.tol = ref::kDoubleTol;
         spec.arch = arch;
         spec.label = "Lstmn<double, 3, 5, 1, 4, Window>";
-        fam::check_lstmn_trace(fam::run_and_record(*model, xs), fam::to_vecs(xs), ref::lstmn_weights_of(*params),
+        test::check_lstmn_trace(test::run_and_record(*model, xs), test::to_vecs(xs), ref::lstmn_weights_of(*params),
                                spec, scalar_trace);
     });
 }

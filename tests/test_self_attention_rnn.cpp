@@ -22,18 +22,15 @@ template <class T, std::size_t In, std::size_t Hidden, std::size_t Capacity, cla
 void check_against_reference(test::Weights kind, std::uint32_t seed) {
     using Model = sarnn::SelfAttentionRnn<T, In, Hidden, Capacity, Align>;
     static_assert(sizeof(Model) >= Capacity * Hidden * sizeof(T), "the memory is a member");
-    constexpr bool dot = std::is_same_v<Align, sarnn::DotAlign>;
 
     const auto params = test::make_params<T, In, Hidden>(kind, seed);
     test::ReferenceCase rc;
-    rc.which = dot ? test::Reference::attention_dot : test::Reference::attention_scaled_dot;
-    rc.weights = ref::weights_of(*params, In, Hidden);
     rc.xs = test::to_vecs(test::make_inputs<T>(kind, Capacity, In, seed + 1));
     rc.tol = ref::tol<T>();
     rc.c1_tol = ref::c1_tol<T>();
     rc.free_running = kind != test::Weights::large;
     rc.label = test::model_label("SelfAttentionRnn", sizeof(T), In, Hidden, Capacity,
-                                 dot ? "DotAlign" : "ScaledDotAlign", kind);
+                                 kit::AlignTraits<Align>::name(), kind);
     test::check_against_reference(test::factory<Model>(*params), rc);
     CHECK(test::ModelSubject<Model>(*params).params_address() == params.get());  // a reference, not a copy
 }

@@ -22,8 +22,6 @@ void check_against_reference(test::Weights kind, std::uint32_t seed, std::size_t
     using Model = sarnn::SimpleRnn<T, In, Hidden>;
     const auto params = test::make_params<T, In, Hidden>(kind, seed);
     test::ReferenceCase rc;
-    rc.which = test::Reference::simple;
-    rc.weights = ref::weights_of(*params, In, Hidden);
     rc.xs = test::to_vecs(test::make_inputs<T>(kind, steps, In, seed + 1));
     rc.tol = ref::tol<T>();
     rc.c1_tol = ref::c1_tol<T>();

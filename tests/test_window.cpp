@@ -33,15 +33,15 @@ void check_long_window(std::size_t steps, std::uint32_t seed,
         const std::uint32_t s = seed + 100u * static_cast<std::uint32_t>(kind);
         const S sar(kind, s);
         const auto xs = test::make_inputs<T>(kind, steps, In, s + 1);
-        const std::vector<ref::Vec> xs_d = fam::to_vecs(xs);
+        const std::vector<ref::Vec> xs_d = test::to_vecs(xs);
         const ref::Weights w = sar.weights();
         const auto align = sar.reference_align();
         std::vector<ref::Vec> scalar_trace;
 
         test::for_each_arch([&](sarnn::Arch arch) {
             auto model = sar.make();
-            const std::vector<fam::Record> trace = fam::run_and_record(*model, xs);
-            fam::TraceSpec spec;
+            const std::vector<test::Record> trace = test::run_and_record(*model, xs);
+            test::TraceSpec spec;
             spec.capacity = Capacity;
             spec.window = true;
             spec.tol = ref::tol<T>();
@@ -49,7 +49,7 @@ void check_long_window(std::size_t steps, std::uint32_t seed,
             spec.free_running = kind != test::Weights::large;
             spec.arch = arch;
             spec.label = S::label() + ", " + std::to_string(steps) + " steps, weights " + test::name(kind);
-            fam::check_sar_trace(trace, xs_d, w, align, spec, scalar_trace);
+            test::check_sar_trace(trace, xs_d, w, align, spec, scalar_trace);
             CHECK(model->length() == steps);
             CHECK(model->attended() == Capacity);
             CHECK(model->full());
@@ -60,9 +60,9 @@ void check_long_window(std::size_t steps, std::uint32_t seed,
             CHECK(model->attended() == 0);
             CHECK_FALSE(model->full());
             CHECK(fam::state_bytes(*model) == fam::state_bytes(*sar.make()));
-            const std::vector<fam::Record> again = fam::run_and_record(*model, xs);
-            INFO("re-run after reset() first differs at step " << fam::first_difference(trace, again));
-            CHECK(fam::first_difference(trace, again) == 0);
+            const std::vector<test::Record> again = test::run_and_record(*model, xs);
+            INFO("re-run after reset() first differs at step " << test::first_difference(trace, again));
+            CHECK(test::first_difference(trace, again) == 0);
         });
     }
 }
