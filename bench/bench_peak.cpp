@@ -15,9 +15,18 @@
 //                     FMA: the ceiling of a kernel that reads each stored value once per multiply-add, as the
 //                     context does (scores: S_j·q; weighted sum: Σ p_j S_j). Not a machine peak: reported
 //                     beside it.
+//   roofline/<align>/H64/read_avx512/n:N  only reading, once, the bytes a step at memory length n must read
+//                     (dot: the n stored states of Hidden 64; keyquery16: those plus the n cached keys of
+//                     K 16), L2-resident by repetition, 16 accumulators: no step with that memory can be
+//                     faster. (EPYC, AVX-512, 5 Dec: keyquery16 n = 1024, 320 KB, read in 1.96 us; the step
+//                     takes 3.09 us, Eigen 3.61 us.)
 #include <benchmark/benchmark.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <string>
 
 #include "common.hpp"
 
@@ -134,6 +143,18 @@ __attribute__((target("fma"))) float fma_scalar(float m0, float k0) {
     for (int i = 0; i < kChains; ++i) t += _mm_cvtss_f32(a[i]);
     return t;
 }
+
+// Σ of n floats (n a multiple of 256), every 64-byte line loaded once.
+__attribute__((target("avx512f"))) float read_avx512(const float* p, std::size_t n) {
+    constexpr int kAcc = 16;
+    __m512 a[kAcc];
+    for (auto& v : a) v = _mm512_setzero_ps();
+    for (std::size_t i = 0; i < n; i += 16 * kAcc) {
+#pragma GCC unroll 16
+        for (int k = 0; k < kAcc; ++k) a[k] = _mm512_add_ps(a[k], _mm512_load_ps(p + i + 16 * static_cast<std::size_t>(k)));
+    }
+    return sum_lanes(a, kAcc);
+}
 #else
 typedef float vec128 __attribute__((vector_size(16)));
 float fma_vec128(float m0, float k0) {
@@ -162,6 +183,26 @@ void run_peak(benchmark::State& st, float (*f)(float, float), double flops_per_c
                                                benchmark::Counter::kIsRate);
 }
 
+#if SARNN_BENCH_X86
+// The bytes of `floats_per_state` floats for each of n stored states (rounded up to whole 1 KB blocks).
+void add_roofline(const char* align, std::size_t floats_per_state, std::size_t n) {
+    const std::size_t floats = (n * floats_per_state + 255) / 256 * 256;
+    const std::string name = std::string("roofline/") + align + "/H64/read_avx512/n:" + std::to_string(n);
+    benchmark::RegisterBenchmark(name.c_str(), [floats](benchmark::State& st) {
+        std::unique_ptr<float[], void (*)(void*)> buf(
+            static_cast<float*>(std::aligned_alloc(64, floats * sizeof(float))), &std::free);
+        for (std::size_t i = 0; i < floats; ++i) buf[i] = 1e-3f * static_cast<float>(i % 61);
+        for (auto _ : st) {
+            const float r = read_avx512(buf.get(), floats);
+            benchmark::DoNotOptimize(r);
+        }
+        st.counters["GB/s"] = benchmark::Counter(static_cast<double>(st.iterations()) * static_cast<double>(floats) *
+                                                     sizeof(float) * 1e-9,
+                                                 benchmark::Counter::kIsRate);
+    });
+}
+#endif
+
 void add(const char* name, float (*f)(float, float), int lanes, int flops_per_lane_op) {
     const double flops = static_cast<double>(kReps) * kChains * lanes * flops_per_lane_op;
     benchmark::RegisterBenchmark(name, [f, flops](benchmark::State& st) { run_peak(st, f, flops); });
@@ -175,6 +216,12 @@ void register_peak() {
     if (__builtin_cpu_supports("avx512f")) {
         for (int i = 0; i < kL1Floats; ++i) g_l1[i] = 1e-3f * static_cast<float>(i % 61);
         add("peak/fma_l1_avx512", &fma_l1_avx512, 16, 2);
+    }
+    if (__builtin_cpu_supports("avx512f")) {
+        for (std::size_t n : {std::size_t{16}, std::size_t{256}, std::size_t{1024}}) {
+            add_roofline("dot", 64, n);
+            add_roofline("keyquery16", 64 + 16, n);
+        }
     }
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) add("peak/fma_avx2", &fma_avx2, 8, 2);
     add("peak/muladd_sse2", &muladd_sse2, 4, 2);  // per lane: one multiply and one add, in separate chains
