@@ -7,6 +7,9 @@
 # Memory map, start-up and I/O for a real part: see cortex-m.cmake next to this file.
 set(_sarnn_tc_cpu_flags "-mcpu=cortex-m0plus -mthumb -mfloat-abi=soft")
 set(_sarnn_tc_qemu_machine microbit)
+# bench/mcu counts instructions with SysTick, which the micro:bit lacks: on the MPS2 AN385 (its M3 runs ARMv6-M code)
+set(CORTEX_M_BENCH_MACHINE mps2-an385)
+set(CORTEX_M_BENCH_ICOUNT_SHIFT 5)  # its longest steps take 11 million instructions: see bench/mcu/CMakeLists.txt
 set(_sarnn_tc_flash_size 0x40000)
 set(_sarnn_tc_ram_size 0x4000)
 include(${CMAKE_CURRENT_LIST_DIR}/cortex-m.cmake)

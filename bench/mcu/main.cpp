@@ -1,0 +1,260 @@
+// bench/mcu/main.cpp: instructions per step() on a Cortex-M, counted under qemu-system-arm -icount shift=6
+// (counter.hpp). Every model and align at the sizes firmware uses (In 16; Hidden 16, 32, 64; Capacity 64; K 16),
+// side by side in one image: the formulas as plain loops (plain.hpp), sarnn's reference scalar set
+// (kernel::Scalar) and the build's default set (kernel::CortexM on these targets). Prints one markdown table; scripts/bench-mcu
+// runs it per core and writes bench/results/mcu.md.
+//
+// A row is one step(): of a SimpleRnn; of a SelfAttentionRnn whose Bounded memory goes from n-1 to n states
+// (the step attends over n), or of a full Window (attends over Capacity); of an Lstmn with n-1 tape entries.
+// Each figure is the mean over kReps such steps, each timed on its own (one SysTick tick is 40 instructions:
+// the mean is good to a few instructions). Weights: uniform in ±0.3 (in RAM here: the count does not depend on
+// where they are), inputs uniform in ±1.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <new>
+#include <type_traits>
+
+#include <sarnn/sarnn.hpp>
+
+#include "counter.hpp"
+#include "plain.hpp"
+
+namespace {
+
+constexpr std::size_t In = 16;
+constexpr std::size_t C = 64;
+constexpr std::size_t K = 16;
+constexpr std::uint32_t kReps = 8;
+constexpr std::size_t kInputs = 8;
+/// The set the build gives models by default: kernel::CortexM on the Cortex-M targets (lib/kernels/cortex_m.cpp).
+using Tuned = sarnn::kernel::Default;
+
+mcu::Calibration g_cal;
+int g_refused = 0;  // timed steps that did not return Status::ok (the figure would not be a step's)
+alignas(16) float g_x[kInputs][In];
+alignas(16) unsigned char g_arena[176 * 1024];  // params, align params and one model at a time
+
+std::uint32_t g_lcg = 12345u;
+float uniform() {  // in [-1, 1)
+    g_lcg = g_lcg * 1664525u + 1013904223u;
+    return static_cast<float>(static_cast<std::int32_t>(g_lcg >> 8) - (1 << 23)) / static_cast<float>(1 << 23);
+}
+
+/// Placement in the arena: params first, then the model.
+struct Arena {
+    std::size_t used = 0;
+    template <class T, class... Args>
+    T* make(Args&&... args) {
+        used = (used + alignof(T) - 1) / alignof(T) * alignof(T);
+        if (used + sizeof(T) > sizeof(g_arena)) {
+            std::printf("arena too small for %u bytes\n", static_cast<unsigned>(sizeof(T)));
+            return nullptr;
+        }
+        T* p = new (g_arena + used) T(static_cast<Args&&>(args)...);
+        used += sizeof(T);
+        return p;
+    }
+};
+
+template <class P>
+P* make_params(Arena& a) {
+    P* p = a.make<P>();
+    if (p != nullptr)
+        sarnn::for_each_array(*p, [](const char*, float* d, std::size_t n) {
+            for (std::size_t k = 0; k < n; ++k) d[k] = 0.3f * uniform();
+            return false;
+        });
+    return p;
+}
+
+/// Mean instructions of the step that follows `warm` steps from a reset model, over kReps resets.
+template <class Model>
+std::uint32_t step_after(Model& m, std::size_t warm) {
+    std::uint64_t ticks = 0;
+    for (std::uint32_t r = 0; r < kReps; ++r) {
+        m.reset();
+        for (std::size_t i = 0; i < warm; ++i) (void)m.step(g_x[i % kInputs]);
+        const std::uint32_t t0 = mcu::SysTick::now();
+        const sarnn::Status s = m.step(g_x[(warm + r) % kInputs]);
+        const std::uint32_t t1 = mcu::SysTick::now();
+        if (s != sarnn::Status::ok) ++g_refused;
+        ticks += mcu::SysTick::since(t0, t1);
+    }
+    return mcu::instructions(g_cal, ticks, kReps);
+}
+
+/// Mean instructions of kReps steps of a model that is already in its steady state (SimpleRnn, full Window).
+template <class Model>
+std::uint32_t steady_step(Model& m) {
+    std::uint64_t ticks = 0;
+    for (std::uint32_t r = 0; r < kReps; ++r) {
+        const std::uint32_t t0 = mcu::SysTick::now();
+        const sarnn::Status s = m.step(g_x[r % kInputs]);
+        const std::uint32_t t1 = mcu::SysTick::now();
+        if (s != sarnn::Status::ok) ++g_refused;
+        ticks += mcu::SysTick::since(t0, t1);
+    }
+    return mcu::instructions(g_cal, ticks, kReps);
+}
+
+constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+
+struct Row {
+    const char* model;
+    const char* align;
+    std::size_t hidden;
+    std::size_t n;             // states attended (0: SimpleRnn)
+    std::uint64_t macs;        // multiply-adds of the step (0: not stated)
+    std::uint32_t plain = kNone;
+    std::uint32_t scalar = kNone;
+    std::uint32_t tuned = kNone;
+};
+
+void print_count(std::uint32_t v) {
+    if (v == kNone) std::printf(" – |");
+    else std::printf(" %lu |", static_cast<unsigned long>(v));
+}
+void print_per_mac(std::uint32_t v, std::uint64_t macs) {
+    if (v == kNone || macs == 0) {
+        std::printf(" – |");
+    } else {
+        const unsigned long centi = static_cast<unsigned long>((std::uint64_t{v} * 100u + macs / 2) / macs);
+        std::printf(" %lu.%02lu |", centi / 100, centi % 100);
+    }
+}
+void print(const Row& r) {
+    std::printf("| %s | %s | %u | %u |", r.model, r.align, static_cast<unsigned>(r.hidden), static_cast<unsigned>(r.n));
+    print_count(r.plain);
+    print_count(r.scalar);
+    print_count(r.tuned);
+    print_per_mac(r.plain, r.macs);
+    print_per_mac(r.scalar, r.macs);
+    print_per_mac(r.tuned, r.macs);
+    std::printf("\n");
+}
+
+// ---- the rows ------------------------------------------------------------------------------------------------
+template <std::size_t H, class Set>
+std::uint32_t simple_rnn() {
+    Arena a;
+    auto* p = make_params<sarnn::RnnParams<float, In, H>>(a);
+    auto* m = a.make<sarnn::SimpleRnn<float, In, H, Set>>(*p);
+    return steady_step(*m);
+}
+
+template <std::size_t H>
+void simple_rows() {
+    Row r{"SimpleRnn", "–", H, 0, H * (In + H)};
+    {
+        Arena a;
+        auto* p = make_params<sarnn::RnnParams<float, In, H>>(a);
+        auto* m = a.make<plain::SimpleRnn<In, H, sarnn::RnnParams<float, In, H>>>(*p);
+        r.plain = steady_step(*m);
+    }
+    r.scalar = simple_rnn<H, sarnn::kernel::Scalar>();
+    r.tuned = simple_rnn<H, Tuned>();
+    print(r);
+}
+
+/// A SelfAttentionRnn step attending over n states (Bounded: after n-1 steps; Window: full, n = C).
+template <std::size_t H, class Align, class Memory, class Set>
+std::uint32_t sar_step(std::size_t n) {
+    using Model = sarnn::SelfAttentionRnn<float, In, H, C, Align, Memory, Set>;
+    Arena a;
+    auto* p = make_params<sarnn::RnnParams<float, In, H>>(a);
+    Model* m = nullptr;
+    if constexpr (std::is_void_v<typename Model::AlignParams>) {
+        m = a.make<Model>(*p);
+    } else {
+        auto* ap = make_params<typename Model::AlignParams>(a);
+        m = a.make<Model>(*p, *ap);
+    }
+    if constexpr (std::is_same_v<Memory, sarnn::Window>) {
+        for (std::size_t i = 0; i < C + 3; ++i) (void)m->step(g_x[i % kInputs]);
+        return steady_step(*m);
+    } else {
+        return step_after(*m, n - 1);
+    }
+}
+
+template <std::size_t H>
+std::uint32_t plain_dot(std::size_t n, float scale) {
+    using P = sarnn::RnnParams<float, In, H>;
+    Arena a;
+    auto* p = make_params<P>(a);
+    auto* m = a.make<plain::SelfAttentionRnn<In, H, C, P>>(*p, scale);
+    return step_after(*m, n - 1);
+}
+
+template <std::size_t H, class Align, class Memory = sarnn::Bounded>
+void sar_row(const char* align, std::size_t n, std::uint64_t align_macs, std::uint64_t per_state_macs,
+             float plain_scale = 0.0f) {
+    const bool window = std::is_same_v<Memory, sarnn::Window>;
+    Row r{window ? "SelfAttentionRnn, Window full" : "SelfAttentionRnn", align, H, n,
+          H * (In + H) + align_macs + n * per_state_macs};
+    if (plain_scale != 0.0f && !window) r.plain = plain_dot<H>(n, plain_scale);
+    r.scalar = sar_step<H, Align, Memory, sarnn::kernel::Scalar>(n);
+    r.tuned = sar_step<H, Align, Memory, Tuned>(n);
+    print(r);
+}
+
+template <std::size_t H, class Set>
+std::uint32_t lstmn_step(std::size_t n) {
+    using Model = sarnn::Lstmn<float, In, H, C, K, sarnn::Bounded, Set>;
+    Arena a;
+    auto* p = make_params<typename Model::Params>(a);
+    auto* m = a.make<Model>(*p);
+    return step_after(*m, n - 1);  // attends over the n - 1 tape entries of the steps before
+}
+
+template <std::size_t H>
+void lstmn_row(std::size_t n) {
+    // query K·(In + Hidden), scores n·K tanh (not counted), summaries 2·n·Hidden, gates 4·Hidden·(In + Hidden),
+    // the new key K·Hidden
+    Row r{"Lstmn", "K 16", H, n, K * (In + H) + 2 * (n - 1) * H + 4 * H * (In + H) + K * H};
+    r.scalar = lstmn_step<H, sarnn::kernel::Scalar>(n);
+    r.tuned = lstmn_step<H, Tuned>(n);
+    print(r);
+}
+
+template <std::size_t H>
+void rows_for() {
+    const float inv_sqrt_h = 1.0f / std::sqrt(static_cast<float>(H));
+    simple_rows<H>();
+    // dot forms: e_j = h_j·h_i: 2·n·H per step (scores and the weighted sum)
+    for (std::size_t n : {std::size_t{1}, std::size_t{16}, std::size_t{64}})
+        sar_row<H, sarnn::DotAlign>("dot", n, 0, 2 * H, 1.0f);
+    sar_row<H, sarnn::ScaledDotAlign>("scaled dot", 64, 0, 2 * H, inv_sqrt_h);
+    sar_row<H, sarnn::DotAlign, sarnn::Window>("dot", C, 0, 2 * H);
+    // bilinear: q = W h_i (H²), then as dot
+    sar_row<H, sarnn::BilinearAlign>("bilinear", 64, H * H, 2 * H);
+    // key/query: u = Wq h_i, and the key Wk h_i (cached) or q = Wkᵀ u (folded): 2·K·H, then n·(K + H) or 2·n·H
+    constexpr bool cached = sarnn::KeyQueryAlign<K>::template State<float, H, C>::caches_keys;
+    sar_row<H, sarnn::KeyQueryAlign<K>>(cached ? "key/query K 16 (keys cached)" : "key/query K 16 (folded)", 64,
+                                        2 * K * H, cached ? K + H : 2 * H);
+    // additive: q and the new key P_i, 2·K·H; n·K tanh (not counted) and K per state; the weighted sum n·H
+    sar_row<H, sarnn::AdditiveAlign<K>>("additive K 16", 64, 2 * K * H, K + H);
+    lstmn_row<H>(64);
+}
+
+}  // namespace
+
+int main() {
+    g_cal = mcu::calibrate();
+    for (auto& x : g_x)
+        for (float& v : x) v = uniform();
+    std::printf("instructions per tick: %lu/1024, empty span: %lu ticks\n\n",
+                static_cast<unsigned long>(g_cal.instr_per_1024_ticks), static_cast<unsigned long>(g_cal.empty_ticks));
+    const char* tuned = sarnn::arch_name(Tuned::arch);
+    std::printf("| model | align | Hidden | n | plain loops | scalar set | %s set | plain /MAC | scalar /MAC | %s /MAC |\n",
+                tuned, tuned);
+    std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    rows_for<16>();
+    rows_for<32>();
+    rows_for<64>();
+    if (g_refused != 0) std::printf("FAIL: %d timed steps did not return Status::ok\n", g_refused);
+    std::printf("\n%d passed, %d failed\n", g_refused == 0 ? 1 : 0, g_refused == 0 ? 0 : 1);
+    return g_refused == 0 ? 0 : 1;
+}
