@@ -21,10 +21,16 @@ function(_sarnn_target_has macro out)
 endfunction()
 
 # The target, as the TARGETS of the list name it.
-# any: every target; portable: every target unless SARNN_KERNELS=scalar (plain C++ sets besides the scalar one)
+# any: every target; portable: every target unless SARNN_KERNELS=scalar (plain C++ sets besides the scalar one);
+# hard_float: those of them with float arithmetic in hardware (all but ARM built for soft float: the M0/M0+)
 set(_sarnn_targets any)
 if(NOT SARNN_KERNELS STREQUAL "scalar")
   list(APPEND _sarnn_targets portable)
+  _sarnn_target_has(__arm__ SARNN_TARGET_ARM32)
+  _sarnn_target_has(__ARM_FP SARNN_TARGET_ARM_FP)
+  if(NOT SARNN_TARGET_ARM32 OR SARNN_TARGET_ARM_FP)
+    list(APPEND _sarnn_targets hard_float)
+  endif()
   _sarnn_target_has(__x86_64__ SARNN_TARGET_X86_64)
   _sarnn_target_has(__i386__ SARNN_TARGET_I386)
   _sarnn_target_has(__aarch64__ SARNN_TARGET_AARCH64)
@@ -90,9 +96,11 @@ endif()
 
 # ---- the list --------------------------------------------------------------------------------------------
 sarnn_kernel_set(scalar TYPE Scalar FILE scalar TARGETS any)
-# plain C++ tuned for in-order cores without SIMD (Cortex-M4F, M7, M0+): their default; built everywhere so that
-# every host tests it (on x86 and ARM Linux the SIMD sets below are preferred); double runs the scalar set's code
-sarnn_kernel_set(cortex_m TYPE CortexM FILE cortex_m TARGETS portable NAME "cortex-m" DOUBLE scalar)
+# plain C++ tuned for in-order cores without SIMD (lib/kernels/cortex_m.hpp), built everywhere so that every host
+# tests them (on x86 and ARM Linux the SIMD sets below are preferred); double runs the scalar set's code.
+# cortex_m0: sums of products in integers, the default without an FPU (M0, M0+); cortex_m: the FPU's (M4F, M7)
+sarnn_kernel_set(cortex_m0 TYPE CortexM0 FILE cortex_m0 TARGETS portable NAME "cortex-m0" DOUBLE scalar)
+sarnn_kernel_set(cortex_m TYPE CortexM FILE cortex_m TARGETS hard_float NAME "cortex-m" DOUBLE scalar)
 sarnn_kernel_set(sse2 TYPE Sse2 FILE x86_sse2 TARGETS x86_64 i386 FLAGS -msse2 VECTOR 16)
 sarnn_kernel_set(avx2_fma TYPE Avx2Fma FILE x86_avx2_fma TARGETS x86_64 NAME "avx2+fma" FLAGS -mavx2 -mfma VECTOR 32)
 # xsimd 8.1's avx512f haddp uses AVX-512DQ instructions

@@ -8,7 +8,7 @@
 #
 # Compiler: Arm's GNU toolchain as packaged by Debian (gcc-arm-none-eabi), C library: picolibc
 # (picolibc-arm-none-eabi), linked with its own picolibc.ld, which places flash and RAM from the symbols
-# below. sarnn needs nothing else: no xsimd (the library builds its scalar kernel set only), no heap, no
+# below. sarnn needs nothing else: no xsimd (the library builds its plain C++ sets only), no heap, no
 # exceptions. The defaults produce programs for qemu-system-arm with semihosting (stdout and exit status reach
 # the host); for a board, set (-D, before the first configure):
 #   CORTEX_M_FLASH_ORIGIN, CORTEX_M_FLASH_SIZE, CORTEX_M_RAM_ORIGIN, CORTEX_M_RAM_SIZE   the part's memory map

@@ -1,5 +1,5 @@
 # Toolchain file: bare-metal Cortex-M0+ (ARMv6-M, no FPU: soft float), arm-none-eabi-g++ with picolibc.
-# sarnn's kernels: the scalar set, all arithmetic in software (libgcc). The smallest parts sarnn serves.
+# sarnn's kernels: the cortex-m0 set (sums of products, exp and tanh in integers; the rest in software float).
 # QEMU has no M0+ board; its `-M microbit` (BBC micro:bit, nRF51822: a Cortex-M0, the same ARMv6-M
 # instruction set; 256 KiB flash at 0x0, 16 KiB RAM at 0x20000000) runs the programs, so anything beyond
 # ARMv6-M would fault there. The defaults below are that board's memory.

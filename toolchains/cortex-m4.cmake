@@ -1,6 +1,6 @@
 # Toolchain file: bare-metal Cortex-M4F (ARMv7E-M, single-precision FPU fpv4-sp-d16, hard-float ABI),
-# arm-none-eabi-g++ with picolibc. sarnn's kernels: the scalar set (float in FPU registers; double is
-# emulated in software). Programs run under `qemu-system-arm -M mps2-an386` (an Arm MPS2 board with a
+# arm-none-eabi-g++ with picolibc. sarnn's kernels: the cortex-m set (float in FPU registers; double, on the
+# scalar set's code, is emulated in software). Programs run under `qemu-system-arm -M mps2-an386` (an Arm MPS2 board with a
 # Cortex-M4F: 4 MiB at 0x0, 4 MiB at 0x20000000).
 #   cmake -S . -B build/cortex-m4 -G Ninja -DCMAKE_TOOLCHAIN_FILE=<sarnn>/toolchains/cortex-m4.cmake
 # Memory map, start-up and I/O for a real part: see cortex-m.cmake next to this file.

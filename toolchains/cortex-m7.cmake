@@ -1,5 +1,5 @@
 # Toolchain file: bare-metal Cortex-M7 with a double-precision FPU (ARMv7E-M, fpv5-d16, hard-float ABI),
-# arm-none-eabi-g++ with picolibc. sarnn's kernels: the scalar set (float and double in hardware). Programs
+# arm-none-eabi-g++ with picolibc. sarnn's kernels: the cortex-m set (float in hardware; double, on the scalar set's code, in hardware too). Programs
 # run under `qemu-system-arm -M mps2-an500` (an Arm MPS2 board with a Cortex-M7: 4 MiB at 0x0 and at
 # 0x20000000). For an M7 with the single-precision FPU only, use -mfpu=fpv5-sp-d16.
 #   cmake -S . -B build/cortex-m7 -G Ninja -DCMAKE_TOOLCHAIN_FILE=<sarnn>/toolchains/cortex-m7.cmake

@@ -244,10 +244,15 @@ void run_lstmn() {
 int main() {
     std::printf("sarnn firmware: kernels %s, vector bytes %u\n", sarnn::arch_name(sarnn::kernel::arch_in_use<sarnn::kernel::Default>()),
                 static_cast<unsigned>(SARNN_VECTOR_BYTES));
-    // Cortex-M has no SIMD set: the models call the cortex-m set (lib/kernels/cortex_m.cpp) directly, with
-    // element-aligned storage.
+    // Cortex-M has no SIMD set: the models call the cortex-m set (lib/kernels/cortex_m.cpp; cortex-m0 without an
+    // FPU) directly, with element-aligned storage.
+#if defined(__ARM_FP)
     expect(std::is_same_v<sarnn::kernel::Default, sarnn::kernel::CortexM> && SARNN_VECTOR_BYTES == 0, "kernels",
            "cortex-m set", 0);
+#else
+    expect(std::is_same_v<sarnn::kernel::Default, sarnn::kernel::CortexM0> && SARNN_VECTOR_BYTES == 0, "kernels",
+           "cortex-m0 set (no FPU)", 0);
+#endif
 #define SARNN_FIRMWARE_RUN(id, runner)                                                     \
     {                                                                                       \
         const int failed_before = g_failed;                                                 \
