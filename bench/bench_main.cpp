@@ -23,10 +23,13 @@ namespace sarnn_bench {
 
 std::vector<Variant> variants() {
     std::vector<Variant> vs;
-    // every set lib/ holds and the CPU runs, plainest first, as "ours_<arch name without '+'>" (ours_avx2fma)
+    // every set lib/ holds and the CPU runs, plainest first, as "ours_<arch name without '+'>" (ours_avx2fma); not
+    // the Cortex-M sets, which every host builds for its tests: they are measured in instructions on their own
+    // cores (bench/mcu, scripts/bench-mcu)
     sarnn::kernel::for_each_set([&](auto set) {
         using Set = decltype(set);
         if (!sarnn::arch_available(Set::arch)) return;
+        if (Set::arch == sarnn::Arch::cortex_m || Set::arch == sarnn::Arch::cortex_m0) return;
         std::string label = "ours_";
         for (const char* c = sarnn::arch_name(Set::arch); *c != 0; ++c)
             if (*c != '+') label += *c;

@@ -28,6 +28,7 @@ constexpr std::size_t C = 64;
 constexpr std::size_t K = 16;
 constexpr std::uint32_t kReps = 8;
 constexpr std::size_t kInputs = 8;
+constexpr std::size_t kStates[] = {1, 16, 64};  // n of the Bounded rows
 /// The set the build gives models by default: kernel::CortexM on the Cortex-M targets (lib/kernels/cortex_m.cpp).
 using Tuned = sarnn::kernel::Default;
 
@@ -179,22 +180,42 @@ std::uint32_t sar_step(std::size_t n) {
     }
 }
 
-template <std::size_t H>
-std::uint32_t plain_dot(std::size_t n, float scale) {
+/// The same step as plain loops (plain.hpp), with the score the align computes.
+template <std::size_t H, class Align>
+std::uint32_t plain_step(std::size_t n) {
     using P = sarnn::RnnParams<float, In, H>;
     Arena a;
     auto* p = make_params<P>(a);
-    auto* m = a.make<plain::SelfAttentionRnn<In, H, C, P>>(*p, scale);
-    return step_after(*m, n - 1);
+    if constexpr (std::is_same_v<Align, sarnn::DotAlign> || std::is_same_v<Align, sarnn::ScaledDotAlign>) {
+        const float scale = std::is_same_v<Align, sarnn::DotAlign> ? 1.0f : 1.0f / std::sqrt(static_cast<float>(H));
+        auto* m = a.make<plain::SelfAttentionRnn<In, H, C, P, plain::Dot<H>>>(*p, plain::Dot<H>{scale});
+        return step_after(*m, n - 1);
+    } else if constexpr (std::is_same_v<Align, sarnn::BilinearAlign>) {
+        using AP = sarnn::BilinearParams<float, H>;
+        auto* ap = make_params<AP>(a);
+        auto* m = a.make<plain::SelfAttentionRnn<In, H, C, P, plain::Bilinear<H, AP>>>(*p, plain::Bilinear<H, AP>{*ap});
+        return step_after(*m, n - 1);
+    } else if constexpr (std::is_same_v<Align, sarnn::KeyQueryAlign<K>>) {
+        using AP = sarnn::KeyQueryParams<float, H, K>;
+        using S = plain::KeyQuery<H, K, C, AP>;
+        auto* ap = make_params<AP>(a);
+        auto* m = a.make<plain::SelfAttentionRnn<In, H, C, P, S>>(*p, S{*ap});
+        return step_after(*m, n - 1);
+    } else {
+        using AP = sarnn::AdditiveParams<float, H, K>;
+        using S = plain::Additive<H, K, C, AP>;
+        auto* ap = make_params<AP>(a);
+        auto* m = a.make<plain::SelfAttentionRnn<In, H, C, P, S>>(*p, S{*ap});
+        return step_after(*m, n - 1);
+    }
 }
 
 template <std::size_t H, class Align, class Memory = sarnn::Bounded>
-void sar_row(const char* align, std::size_t n, std::uint64_t align_macs, std::uint64_t per_state_macs,
-             float plain_scale = 0.0f) {
+void sar_row(const char* align, std::size_t n, std::uint64_t align_macs, std::uint64_t per_state_macs) {
     const bool window = std::is_same_v<Memory, sarnn::Window>;
     Row r{window ? "SelfAttentionRnn, Window full" : "SelfAttentionRnn", align, H, n,
           H * (In + H) + align_macs + n * per_state_macs};
-    if (plain_scale != 0.0f && !window) r.plain = plain_dot<H>(n, plain_scale);
+    if (!window) r.plain = plain_step<H, Align>(n);
     r.scalar = sar_step<H, Align, Memory, sarnn::kernel::Scalar>(n);
     r.tuned = sar_step<H, Align, Memory, Tuned>(n);
     print(r);
@@ -214,6 +235,13 @@ void lstmn_row(std::size_t n) {
     // query K·(In + Hidden), scores n·K tanh (not counted), summaries 2·n·Hidden, gates 4·Hidden·(In + Hidden),
     // the new key K·Hidden
     Row r{"Lstmn", "K 16", H, n, K * (In + H) + 2 * (n - 1) * H + 4 * H * (In + H) + K * H};
+    {
+        using P = sarnn::LstmnParams<float, In, H, K>;
+        Arena a;
+        auto* p = make_params<P>(a);
+        auto* m = a.make<plain::Lstmn<In, H, C, K, P>>(*p);
+        r.plain = step_after(*m, n - 1);
+    }
     r.scalar = lstmn_step<H, sarnn::kernel::Scalar>(n);
     r.tuned = lstmn_step<H, Tuned>(n);
     print(r);
@@ -221,22 +249,22 @@ void lstmn_row(std::size_t n) {
 
 template <std::size_t H>
 void rows_for() {
-    const float inv_sqrt_h = 1.0f / std::sqrt(static_cast<float>(H));
     simple_rows<H>();
     // dot forms: e_j = h_j·h_i: 2·n·H per step (scores and the weighted sum)
-    for (std::size_t n : {std::size_t{1}, std::size_t{16}, std::size_t{64}})
-        sar_row<H, sarnn::DotAlign>("dot", n, 0, 2 * H, 1.0f);
-    sar_row<H, sarnn::ScaledDotAlign>("scaled dot", 64, 0, 2 * H, inv_sqrt_h);
+    for (std::size_t n : kStates) sar_row<H, sarnn::DotAlign>("dot", n, 0, 2 * H);
+    for (std::size_t n : kStates) sar_row<H, sarnn::ScaledDotAlign>("scaled dot", n, 0, 2 * H);
     sar_row<H, sarnn::DotAlign, sarnn::Window>("dot", C, 0, 2 * H);
     // bilinear: q = W h_i (H²), then as dot
-    sar_row<H, sarnn::BilinearAlign>("bilinear", 64, H * H, 2 * H);
+    for (std::size_t n : kStates) sar_row<H, sarnn::BilinearAlign>("bilinear", n, H * H, 2 * H);
     // key/query: u = Wq h_i, and the key Wk h_i (cached) or q = Wkᵀ u (folded): 2·K·H, then n·(K + H) or 2·n·H
+    // (the plain loops cache the keys)
     constexpr bool cached = sarnn::KeyQueryAlign<K>::template State<float, H, C>::caches_keys;
-    sar_row<H, sarnn::KeyQueryAlign<K>>(cached ? "key/query K 16 (keys cached)" : "key/query K 16 (folded)", 64,
-                                        2 * K * H, cached ? K + H : 2 * H);
+    for (std::size_t n : kStates)
+        sar_row<H, sarnn::KeyQueryAlign<K>>(cached ? "key/query K 16 (keys cached)" : "key/query K 16 (folded)", n,
+                                            2 * K * H, cached ? K + H : 2 * H);
     // additive: q and the new key P_i, 2·K·H; n·K tanh (not counted) and K per state; the weighted sum n·H
-    sar_row<H, sarnn::AdditiveAlign<K>>("additive K 16", 64, 2 * K * H, K + H);
-    lstmn_row<H>(64);
+    for (std::size_t n : kStates) sar_row<H, sarnn::AdditiveAlign<K>>("additive K 16", n, 2 * K * H, K + H);
+    for (std::size_t n : kStates) lstmn_row<H>(n);
 }
 
 }  // namespace
