@@ -273,11 +273,12 @@ inline float dot(const float* a, const float* b, std::size_t n) {
     return (s0 + s1) + (s2 + s3);
 }
 
-// ARMv7E-M with an FPU (M4F, M7): the inner loops of dot4 and add_rows4 load four consecutive floats with one
+// Thumb-2 with a single-precision FPU that has VFMA (VFPv4 and later: M4F, M7; not ARMv7-A's VFPv3): the inner
+// loops of dot4 and add_rows4 load four consecutive floats with one
 // VLDM, which the compiler does not emit by itself: 16 multiply-adds then take 21 instructions instead of 44.
 // Every other target (the M0+, hosts) runs the plain loops below them, which compute the same sums in the same
 // order.
-#if defined(__ARM_FP) && (__ARM_FP & 4) && defined(__thumb2__) && defined(__GNUC__)
+#if defined(__ARM_FP) && (__ARM_FP & 4) && defined(__ARM_FEATURE_FMA) && defined(__thumb2__) && defined(__GNUC__)
 #define SARNN_CM_VLDM 1
 #else
 #define SARNN_CM_VLDM 0
