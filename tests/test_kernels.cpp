@@ -353,6 +353,81 @@ void check_exp() {
     });
 }
 
+/// float exp and tanh over their whole range, densely (every set: the SIMD sets' own polynomials of
+/// lib/kernels/float_math.hpp, the Cortex-M approximations, libm): error within 3 ulp of float (3.6e-7) against
+/// double, exp on [-86, 88.7] relative, tanh on 0 and ±[1e-30, 20] relative (the Cortex-M sets: absolute, as
+/// lib/kernels/cortex_m.hpp documents); and the edges: exp(-inf) = 0, exp(+inf) = +inf, exp(x) = +inf above
+/// ln FLT_MAX, tanh(±inf) = ±1, tanh(±FLT_MAX) = ±1, NaN stays NaN.
+void check_float_math_dense() {
+    for_each_set<float>([](const test::Ops<float>& k) {
+        const bool absolute_tanh = std::string(sarnn::arch_name(k.arch)).rfind("cortex", 0) == 0;
+        constexpr std::size_t kN = 20000;
+        constexpr double kUlps3 = 3.0 * 0x1p-23;
+        Buffer<float> y(kN);
+        std::vector<double> in(kN);
+        double worst_exp = 0.0, worst_tanh = 0.0, at_exp = 0.0, at_tanh = 0.0;
+        for (int sweep = 0; sweep < 10; ++sweep) {
+            for (std::size_t i = 0; i < kN; ++i) {
+                const double t = (static_cast<double>(sweep * kN + i) + 0.5) / (10.0 * kN);
+                y[i] = static_cast<float>(-86.0 + t * (88.7 + 86.0));
+                in[i] = static_cast<double>(y[i]);
+            }
+            k.exp(y.data(), kN);
+            for (std::size_t i = 0; i < kN; ++i) {
+                const double err = std::fabs(static_cast<double>(y[i]) - std::exp(in[i])) / std::exp(in[i]);
+                if (!(err <= worst_exp)) {
+                    worst_exp = err;
+                    at_exp = in[i];
+                }
+            }
+            for (std::size_t i = 0; i < kN; ++i) {
+                // half linear in [-20, 20], half geometric in ±[1e-30, 1]
+                const double t = (static_cast<double>(sweep * kN + i) + 0.5) / (10.0 * kN);
+                const double v = i % 2 == 0 ? -20.0 + 40.0 * t : (i % 4 == 1 ? 1.0 : -1.0) * std::pow(10.0, -30.0 * t);
+                y[i] = static_cast<float>(v);
+                in[i] = static_cast<double>(y[i]);
+            }
+            k.tanh(y.data(), kN);
+            for (std::size_t i = 0; i < kN; ++i) {
+                const double want = std::tanh(in[i]);
+                const double scale = absolute_tanh ? 1.0 : std::fabs(want);
+                const double err = want == 0.0 ? std::fabs(static_cast<double>(y[i])) : std::fabs(static_cast<double>(y[i]) - want) / scale;
+                if (!(err <= worst_tanh)) {
+                    worst_tanh = err;
+                    at_tanh = in[i];
+                }
+            }
+        }
+        INFO("worst exp " << worst_exp << " at " << at_exp << ", worst tanh " << worst_tanh << " at " << at_tanh);
+        CHECK(worst_exp <= kUlps3);
+        CHECK(worst_tanh <= kUlps3);
+
+        constexpr float inf = std::numeric_limits<float>::infinity();
+        constexpr float big = std::numeric_limits<float>::max();
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        Buffer<float> e(6), t(7);
+        const float e_in[6] = {-inf, inf, 88.73f, 1000.0f, -1000.0f, nan};
+        const float t_in[7] = {-inf, inf, big, -big, 0.0f, nan, -0.0f};
+        for (std::size_t i = 0; i < 6; ++i) e[i] = e_in[i];
+        for (std::size_t i = 0; i < 7; ++i) t[i] = t_in[i];
+        k.exp(e.data(), 6);
+        k.tanh(t.data(), 7);
+        CHECK(e[0] == 0.0f);
+        CHECK(e[1] == inf);
+        CHECK(e[2] == inf);
+        CHECK(e[3] == inf);
+        CHECK(e[4] == 0.0f);
+        CHECK(std::isnan(e[5]));
+        CHECK(t[0] == -1.0f);
+        CHECK(t[1] == 1.0f);
+        CHECK(t[2] == 1.0f);
+        CHECK(t[3] == -1.0f);
+        CHECK(t[4] == 0.0f);
+        CHECK(std::isnan(t[5]));
+        CHECK(t[6] == 0.0f);
+    });
+}
+
 // ---- softmax -------------------------------------------------------------------------------------------------
 template <class T>
 void check_softmax_values(const test::Ops<T>& k, Worst& w, const std::vector<double>& scores, bool zero_padded,
@@ -897,6 +972,9 @@ TEST_CASE("Kernels: tanh", "[kernels]") {
 TEST_CASE("Kernels: exp", "[kernels]") {
     check_exp<float>();
     check_exp<double>();
+}
+TEST_CASE("Kernels: float exp and tanh within 3 ulp, densely, and at the edges", "[kernels]") {
+    check_float_math_dense();
 }
 TEST_CASE("Kernels: softmax", "[kernels]") {
     check_softmax<float>();

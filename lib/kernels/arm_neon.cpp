@@ -6,6 +6,15 @@
 #include "kernels/scalar.hpp"
 #include "kernels/simd.hpp"
 
+namespace sarnn::simd {
+namespace {  // NOLINT(cert-dcl59-cpp): the set's internal linkage, as in simd.hpp
+template <>
+struct Tuning<xsimd::neon> {
+    static constexpr std::size_t vector_registers = 16;
+};
+}  // namespace
+}  // namespace sarnn::simd
+
 namespace sarnn::kernel {
 namespace {
 template <class T>

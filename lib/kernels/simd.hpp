@@ -46,10 +46,24 @@ namespace sarnn::simd {
 // internal linkage: each arch TU keeps its own copies, so no inline function crosses arches
 namespace {  // NOLINT(cert-dcl59-cpp): unnamed on purpose, see above
 
+/// What the set's own file lib/kernels/<arch>.cpp says of its arch, before it defines the set, e.g.
+///   template <> struct Tuning<xsimd::neon64> { static constexpr std::size_t vector_registers = 32; };
+/// The kernels size their blocks of registers from it (the per-arch choices stay in the arch's file).
+template <class A>
+struct Tuning;
+
 template <class A, class T>
 struct Simd {
     using B = xsimd::batch<T, A>;
     static constexpr std::size_t W = B::size;
+    /// The vector registers of the arch, and the vectors of v a block of W rows keeps in registers while it goes
+    /// through the columns (full_block_dots): what the W accumulators, 4 loads in flight and a power of 2 leave,
+    /// at most 8 (16 on AArch64: GCC 12 then spills the loads it hoists; 1.3x the instructions of 8).
+    static constexpr std::size_t kRegisters = Tuning<A>::vector_registers;
+    static constexpr std::size_t kChunkVectors = kRegisters >= W + 4 + 8   ? 8
+                                                 : kRegisters >= W + 4 + 4 ? 4
+                                                 : kRegisters >= W + 4 + 2 ? 2
+                                                                           : 1;
     static_assert(W <= lanes<T>(), "sarnn: SARNN_VECTOR_BYTES is smaller than this arch's vector");
     static constexpr T kNegInf = -std::numeric_limits<T>::infinity();
 
@@ -98,6 +112,8 @@ struct Simd {
     static void accumulate(const T* const* row, const T* p, std::size_t count, std::size_t stride, T* c);
     static void zero(T* c, std::size_t stride);
     static void scale_row(T* c, std::size_t stride, T f);
+    template <std::size_t NV>
+    SARNN_INLINE static void weighted_columns(const T* w, const Rows<T>& S, std::size_t v0, T* c);
     SARNN_OP static void weighted_sum(const T* w, const Rows<T>& S, T* c);
 
     // ---- additive scores: simd/additive_scores.hpp ------------------------------------------------------------------
@@ -115,6 +131,8 @@ struct Simd {
     SARNN_INLINE static void store_run(const T* src, std::size_t n, T* dst);
     template <std::size_t NV>
     SARNN_INLINE static B block_scores(const T* blk, std::size_t count, const B* qv);
+    template <std::size_t G>
+    SARNN_INLINE static void add_weighted_rows(const T* rows, std::size_t stride, std::size_t cn, const T* p, T* c);
     template <std::size_t NV, std::size_t ChunkRows, class Scores>
     SARNN_INLINE static void attend_chunks(const Rows<T>& S, Scores scores, T* alpha, T* c);
     template <std::size_t NV>

@@ -2,6 +2,15 @@
 #include "kernels/define_set.hpp"
 #include "kernels/simd.hpp"
 
+namespace sarnn::simd {
+namespace {  // NOLINT(cert-dcl59-cpp): the set's internal linkage, as in simd.hpp
+template <>
+struct Tuning<xsimd::fma3<xsimd::avx2>> {
+    static constexpr std::size_t vector_registers = 16;
+};
+}  // namespace
+}  // namespace sarnn::simd
+
 namespace sarnn::kernel {
 namespace {
 template <class T>

@@ -3,6 +3,15 @@
 #include "kernels/define_set.hpp"
 #include "kernels/simd.hpp"
 
+namespace sarnn::simd {
+namespace {  // NOLINT(cert-dcl59-cpp): the set's internal linkage, as in simd.hpp
+template <>
+struct Tuning<xsimd::avx512f> {
+    static constexpr std::size_t vector_registers = 32;
+};
+}  // namespace
+}  // namespace sarnn::simd
+
 namespace sarnn::kernel {
 namespace {
 template <class T>

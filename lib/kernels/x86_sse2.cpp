@@ -2,6 +2,19 @@
 #include "kernels/define_set.hpp"
 #include "kernels/simd.hpp"
 
+namespace sarnn::simd {
+namespace {  // NOLINT(cert-dcl59-cpp): the set's internal linkage, as in simd.hpp
+template <>
+struct Tuning<xsimd::sse2> {
+#if defined(__x86_64__)
+    static constexpr std::size_t vector_registers = 16;
+#else
+    static constexpr std::size_t vector_registers = 8;  // i686
+#endif
+};
+}  // namespace
+}  // namespace sarnn::simd
+
 namespace sarnn::kernel {
 namespace {
 template <class T>

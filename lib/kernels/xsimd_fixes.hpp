@@ -6,6 +6,11 @@
 #include <type_traits>
 
 #include <xsimd/xsimd.hpp>
+
+#include "kernels/float_math.hpp"
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#endif
 #if defined(__AVX512F__)
 #include <immintrin.h>
 #endif
@@ -42,9 +47,16 @@ inline __attribute__((always_inline)) __m512 row_sums_avx512(const xsimd::batch<
 }
 #endif
 
-/// lane i = Σ row[i]: xsimd::haddp, except for batch<float, avx512f> (row_sums_avx512 above).
+/// lane i = Σ row[i]: xsimd::haddp, except for batch<float, avx512f> (row_sums_avx512 above) and
+/// batch<float, neon64>: xsimd's is ARMv7's form (pairwise adds of 64-bit halves: 11 instructions on AArch64, 4 of
+/// them moves of a high half), AArch64 adds pairs of whole vectors (FADDP): 3.
 template <class T, class A>
 __attribute__((always_inline)) inline xsimd::batch<T, A> row_sums(const xsimd::batch<T, A>* row) {
+#if defined(__aarch64__)
+    if constexpr (std::is_same_v<T, float> && std::is_base_of_v<xsimd::neon64, A>) {
+        return xsimd::batch<T, A>(vpaddq_f32(vpaddq_f32(row[0], row[1]), vpaddq_f32(row[2], row[3])));
+    } else
+#endif
 #if defined(__AVX512F__)
     if constexpr (std::is_same_v<T, float> && std::is_base_of_v<xsimd::avx512f, A>) {
         return row_sums_avx512(row);
@@ -61,7 +73,7 @@ __attribute__((always_inline)) inline xsimd::batch<T, A> row_sums(const xsimd::b
 /// that conversion is undefined behaviour (found by fuzz/: UBSan "outside the range of representable values of
 /// type 'long'"). The lanes it spoiled were then replaced by 0, inf or NaN, so results were right only by the
 /// hardware's grace. exp is 0 / inf beyond -+800 and tanh is exactly -+1 beyond -+40 in double, so clamping
-/// changes no result. float needs nothing: its conversion is one packed instruction.
+/// changes no result. float takes float_math.hpp (faster than xsimd's, NaN passed through).
 template <class T, class A>
 __attribute__((always_inline)) inline xsimd::batch<T, A> exp_safe(const xsimd::batch<T, A>& x) {
     if constexpr (std::is_same_v<T, double>) {
@@ -70,7 +82,7 @@ __attribute__((always_inline)) inline xsimd::batch<T, A> exp_safe(const xsimd::b
         const B clamped = xsimd::select(nan, B(0.0), xsimd::min(xsimd::max(x, B(-800.0)), B(800.0)));
         return xsimd::select(nan, x, xsimd::exp(clamped));
     } else {
-        return xsimd::exp(x);
+        return exp_float(x);
     }
 }
 template <class T, class A>
@@ -81,9 +93,9 @@ __attribute__((always_inline)) inline xsimd::batch<T, A> tanh_safe(const xsimd::
         const B clamped = xsimd::select(nan, B(0.0), xsimd::min(xsimd::max(x, B(-40.0)), B(40.0)));
         return xsimd::select(nan, x, xsimd::tanh(clamped));
     } else {
-        // xsimd 8.1's float tanh turns NaN into a finite value on AVX2/AVX-512 (its min/max clamp drops NaN):
-        // pass NaN through, as std::tanh does, so a step sees an overflowed pre-activation on every set alike
-        return xsimd::select(xsimd::isnan(x), x, xsimd::tanh(x));
+        // float: our own (float_math.hpp), which passes NaN through as std::tanh does, so a step sees an
+        // overflowed pre-activation on every set alike
+        return tanh_float(x);
     }
 }
 

@@ -5,7 +5,9 @@
  *
  * The plugin interface is declared here (the few calls used, as QEMU documents them for plugin API version 1);
  * Debian ships qemu-user built with plugin support but not the header. Build: cc -shared -fPIC -O2.
- * Use: qemu-aarch64 -plugin ./libinsn_regions.so ./program (the program linked with symbols, e.g. -static). */
+ * Use: qemu-aarch64 -plugin ./libinsn_regions.so ./program (the program linked with symbols, e.g. -static).
+ * With -plugin ./libinsn_regions.so,symbols=on it also prints, per region, the instructions of each function
+ * ("symbol <i> <instructions> <name>"): where a step's instructions go. */
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -40,14 +42,41 @@ static uint64_t g_begin;         /* g_count at the last sarnn_count_begin() */
 static uint64_t g_regions[4096]; /* instructions of each region, in order */
 static unsigned g_n;
 
+/* per function (the "symbols" argument): a counter per symbol name, snapshot at begin, printed at end */
+enum { kMaxSymbols = 2048 };
+static int g_symbols;
+static const char *g_sym_name[kMaxSymbols];
+static uint64_t g_sym_count[kMaxSymbols];
+static uint64_t g_sym_begin[kMaxSymbols];
+static unsigned g_sym_n;
+
+static uint64_t *symbol_counter(const char *name) {
+    if (name == NULL) name = "?";
+    for (unsigned i = 0; i < g_sym_n; ++i)
+        if (strcmp(g_sym_name[i], name) == 0) return &g_sym_count[i];
+    if (g_sym_n == kMaxSymbols) return &g_sym_count[kMaxSymbols - 1];
+    g_sym_name[g_sym_n] = strdup(name);
+    return &g_sym_count[g_sym_n++];
+}
+
 static void on_begin(unsigned int vcpu, void *u) {
     (void)vcpu;
     (void)u;
     g_begin = g_count;
+    if (g_symbols) memcpy(g_sym_begin, g_sym_count, sizeof g_sym_count);
 }
 static void on_end(unsigned int vcpu, void *u) {
     (void)vcpu;
     (void)u;
+    if (g_symbols) {
+        char line[512];
+        for (unsigned i = 0; i < g_sym_n; ++i)
+            if (g_sym_count[i] != g_sym_begin[i]) {
+                snprintf(line, sizeof line, "symbol %u %" PRIu64 " %s\n", g_n, g_sym_count[i] - g_sym_begin[i],
+                         g_sym_name[i]);
+                qemu_plugin_outs(line);
+            }
+    }
     if (g_n < sizeof g_regions / sizeof g_regions[0]) g_regions[g_n++] = g_count - g_begin;
 }
 
@@ -64,6 +93,8 @@ static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
         else if (sym != NULL && strcmp(sym, "sarnn_count_end") == 0)
             qemu_plugin_register_vcpu_insn_exec_cb(insn, on_end, QEMU_PLUGIN_CB_NO_REGS, NULL);
         qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &g_count, 1);
+        if (g_symbols)
+            qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, symbol_counter(sym), 1);
     }
 }
 
@@ -80,8 +111,8 @@ static void on_exit_cb(qemu_plugin_id_t id, void *u) {
 __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
                                                                int argc, char **argv) {
     (void)info;
-    (void)argc;
-    (void)argv;
+    for (int i = 0; i < argc; ++i)
+        if (strstr(argv[i], "symbols") != NULL) g_symbols = 1;
     qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb);
     qemu_plugin_register_atexit_cb(id, on_exit_cb, NULL);
     return 0;

@@ -23,7 +23,7 @@ void Simd<A, T>::additive_scores(const Rows<T>& P, const T* q, const T* v, T* e)
             const B vv = o < full ? load(v + o) : load_a(v_tail);
             const B qv = load_a(q + o);
             // e_j += v·tanh(P_j + q), W states at once
-            for (std::size_t k = 0; k < W; ++k) acc[k] = xsimd::fma(vv, tanh_safe(load_a(row[k] + o) + qv), acc[k]);
+            for (std::size_t k = 0; k < W; ++k) acc[k] = madd(vv, tanh_safe(load_a(row[k] + o) + qv), acc[k]);
         }
         store_rows(row_sums(acc), e + j0, count);
     }

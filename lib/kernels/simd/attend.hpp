@@ -59,7 +59,7 @@ inline void Simd<A, T>::attend_dot_any(const Rows<T>& S, const T* q, T scale, T*
         for (std::size_t v = 0; v < S.stride; v += W) {
             const B qv = load_a(q + v);
             SARNN_UNROLL(16)
-            for (std::size_t k = 0; k < W; ++k) acc[k] = xsimd::fma(load_a(row[k] + v), qv, acc[k]);
+            for (std::size_t k = 0; k < W; ++k) acc[k] = madd(load_a(row[k] + v), qv, acc[k]);
         }
         (row_sums(acc) * B(scale)).store_aligned(e);
     }, alpha, c);
@@ -80,20 +80,64 @@ template <std::size_t NV>
 SARNN_INLINE auto Simd<A, T>::block_scores(const T* blk, std::size_t count, const B* qv) -> B {
     constexpr std::size_t stride = NV * W;
     B acc[W];
-    if (count == W) {
+    if (count == W && NV + W + 2 > kRegisters) {
+        // q does not fit in registers beside the accumulators (ARMv7, Hidden 64): vector by vector, each vector
+        // of q loaded once for the W rows
+        for (std::size_t k = 0; k < W; ++k) acc[k] = load_a(blk + k * stride) * qv[0];
+        for (std::size_t u = 1; u < NV; ++u) {
+            const B qu = qv[u];
+            SARNN_UNROLL(16)
+            for (std::size_t k = 0; k < W; ++k) acc[k] = madd(load_a(blk + k * stride + u * W), qu, acc[k]);
+        }
+    } else if (count == W) {
         SARNN_UNROLL(16)
         for (std::size_t k = 0; k < W; ++k) {
             acc[k] = load_a(blk + k * stride) * qv[0];
-            for (std::size_t u = 1; u < NV; ++u) acc[k] = xsimd::fma(load_a(blk + k * stride + u * W), qv[u], acc[k]);
+            for (std::size_t u = 1; u < NV; ++u) acc[k] = madd(load_a(blk + k * stride + u * W), qv[u], acc[k]);
         }
     } else {
         for (std::size_t k = 0; k < W; ++k) {
             const T* row = blk + (k < count ? k : count - 1) * stride;
             acc[k] = load_a(row) * qv[0];
-            for (std::size_t u = 1; u < NV; ++u) acc[k] = xsimd::fma(load_a(row + u * W), qv[u], acc[k]);
+            for (std::size_t u = 1; u < NV; ++u) acc[k] = madd(load_a(row + u * W), qv[u], acc[k]);
         }
     }
     return row_sums(acc);
+}
+
+// c[0..G·W) += Σ_k p[k] row_k[0..G·W) for the cn rows row_k = rows + k·stride (a chunk of states, still in L1): the
+// G vectors of c in registers for the whole chunk; with few of them, several accumulators per vector (W states
+// apart) so that enough FMA chains overlap.
+template <class A, class T>
+template <std::size_t G>
+SARNN_INLINE void Simd<A, T>::add_weighted_rows(const T* rows, std::size_t stride, std::size_t cn, const T* p, T* c) {
+    constexpr std::size_t kChains = W * sizeof(T) == 64 ? 16 : 8;  // FMA chains to hide latency
+    constexpr std::size_t Split = kChains / G > 1 ? (kChains / G < W ? kChains / G : W) : 1;
+    B acc[Split][G];
+    for (std::size_t u = 0; u < G; ++u) {
+        acc[0][u] = load_a(c + u * W);
+        for (std::size_t sp = 1; sp < Split; ++sp) acc[sp][u] = B(T(0));
+    }
+    std::size_t k = 0;
+    for (; k + W <= cn; k += W) {
+        const T* blk = rows + k * stride;
+        SARNN_UNROLL(16)
+        for (std::size_t t = 0; t < W; ++t) {
+            const B pk(p[k + t]);
+            for (std::size_t u = 0; u < G; ++u)
+                acc[t % Split][u] = madd(pk, load_a(blk + t * stride + u * W), acc[t % Split][u]);
+        }
+    }
+    for (; k < cn; ++k) {
+        const B pk(p[k]);
+        const T* row = rows + k * stride;
+        for (std::size_t u = 0; u < G; ++u) acc[0][u] = madd(pk, load_a(row + u * W), acc[0][u]);
+    }
+    for (std::size_t u = 0; u < G; ++u) {
+        B sum = acc[0][u];
+        for (std::size_t sp = 1; sp < Split; ++sp) sum += acc[sp][u];
+        sum.store_aligned(c + u * W);
+    }
 }
 
 // The context for value rows S of NV whole vectors (NV known at compile time), over chunks of states that fit
@@ -101,7 +145,8 @@ SARNN_INLINE auto Simd<A, T>::block_scores(const T* blk, std::size_t count, cons
 // rows from row r of ring segment seg, lanes past count unspecified) and turns each block of W scores into
 // weights at once, pass B adds the chunk into c while its rows are still in L1 (attend_dot: pass A read
 // them; attend_keys: pass A read the keys, pass B streams the values). Each stored row is read from memory
-// once; the accumulators of c stay in registers for the whole pass.
+// once; c's accumulators stay in registers for a chunk's pass B (in groups of half the arch's registers), in c
+// between chunks, so that pass A has the registers to itself.
 // The weights are p_j = exp(e_j - m) with a lazy shift m: m is raised only when a score exceeds m + kTau
 // (then what was accumulated, and the chunk's earlier weights, are rescaled by exp(m_old - m_new)). So
 // p_j <= exp(kTau) never overflows, m <= max_j e_j never underflows more than the exact shift would, and the
@@ -116,16 +161,12 @@ template <class A, class T>
 template <std::size_t NV, std::size_t ChunkRows, class Scores>
 SARNN_INLINE void Simd<A, T>::attend_chunks(const Rows<T>& S, Scores scores, T* alpha, T* c) {
     constexpr std::size_t stride = NV * W;
-    constexpr std::size_t kChains = W * sizeof(T) == 64 ? 16 : 8;        // FMA chains to hide latency
-    constexpr std::size_t Split = kChains / NV > 1 ? kChains / NV : 1;    // accumulators per vector of c
     constexpr std::size_t kChunkBytes = std::size_t{24} * 1024;
     constexpr std::size_t kRaw = kChunkBytes / (stride * sizeof(T)) / W * W;
     constexpr std::size_t Chunk = ChunkRows != 0 ? ChunkRows : (kRaw < W ? W : (kRaw > 256 ? 256 : kRaw));
     static_assert(Chunk % W == 0, "sarnn: chunks are whole blocks");
     constexpr T kTau = T(16);  // weights up to exp(16) = 8.9e6: sums of millions of them stay finite
-    B acc_c[Split][NV];
-    for (std::size_t u = 0; u < NV; ++u)
-        for (std::size_t sp = 0; sp < Split; ++sp) acc_c[sp][u] = B(T(0));
+    for (std::size_t u = 0; u < NV; ++u) B(T(0)).store_aligned(c + u * W);  // c accumulates between chunks
     T m = kNegInf;  // the shift: every p_j so far is exp(e_j - m)
     B lv(T(0));     // lanes of Σ p_j
     alignas(A::alignment()) T p[Chunk];
@@ -164,8 +205,7 @@ SARNN_INLINE void Simd<A, T>::attend_chunks(const Rows<T>& S, Scores scores, T* 
                         // the shift grew: rescale what was accumulated by exp(m_old - m_new)
                         const B shrink_v(std::exp(m - bm));
                         lv *= shrink_v;
-                        for (std::size_t sp = 0; sp < Split; ++sp)
-                            for (std::size_t u = 0; u < NV; ++u) acc_c[sp][u] *= shrink_v;
+                        for (std::size_t u = 0; u < NV; ++u) (load_a(c + u * W) * shrink_v).store_aligned(c + u * W);
                         for (std::size_t k = 0; k < b0; k += W) (load_a(p + k) * shrink_v).store_aligned(p + k);
                     }
                     m = bm;
@@ -180,33 +220,18 @@ SARNN_INLINE void Simd<A, T>::attend_chunks(const Rows<T>& S, Scores scores, T* 
                 chunk_m[chunks] = m;
                 chunk_end[chunks++] = j + cn;
             }
-            // pass B: c += Σ_j p_j S_j, over rows still in L1
-            std::size_t k = 0;
-            for (; k + W <= cn; k += W) {
-                const T* blk = chunk + k * stride;
-                SARNN_UNROLL(16)
-                for (std::size_t t = 0; t < W; ++t) {
-                    const B pk(p[k + t]);
-                    for (std::size_t u = 0; u < NV; ++u)
-                        acc_c[t % Split][u] = xsimd::fma(pk, load_a(blk + t * stride + u * W), acc_c[t % Split][u]);
-                }
-            }
-            for (; k < cn; ++k) {
-                const B pk(p[k]);
-                const T* row = chunk + k * stride;
-                for (std::size_t u = 0; u < NV; ++u) acc_c[0][u] = xsimd::fma(pk, load_a(row + u * W), acc_c[0][u]);
-            }
+            // pass B: c += Σ_j p_j S_j, over rows still in L1, G vectors of c at a time in registers
+            constexpr std::size_t G = NV < kRegisters / 2 ? NV : kRegisters / 2;
+            for (std::size_t g = 0; g + G <= NV; g += G) add_weighted_rows<G>(chunk + g * W, stride, cn, p, c + g * W);
+            if constexpr (NV % G != 0)
+                add_weighted_rows<NV % G>(chunk + NV / G * G * W, stride, cn, p, c + NV / G * G * W);
             j += cn;
         }
     }
     const T inv = T(1) / xsimd::hadd(lv);
     const B inv_v(inv);
-    for (std::size_t u = 0; u < NV; ++u) {
-        B sum = acc_c[0][u];
-        for (std::size_t sp = 1; sp < Split; ++sp) sum += acc_c[sp][u];
-        // c = Σ_j exp(e_j - m) S_j / l
-        (sum * inv_v).store_aligned(c + u * W);
-    }
+    // c = Σ_j exp(e_j - m) S_j / l
+    for (std::size_t u = 0; u < NV; ++u) (load_a(c + u * W) * inv_v).store_aligned(c + u * W);
     if (direct) {
         // alpha_j = exp(e_j - m_c) · exp(m_c - m) / l for the states j of chunk c
         std::size_t j0 = 0;
@@ -262,13 +287,13 @@ SARNN_INLINE auto Simd<A, T>::key_scores(const T* blk, std::size_t stride_k, std
         for (std::size_t v = 1; v < nvk; ++v) {
             const B uv = load_a(u + v * W);
             SARNN_UNROLL(16)
-            for (std::size_t k = 0; k < W; ++k) acc[k] = xsimd::fma(load_a(blk + k * stride_k + v * W), uv, acc[k]);
+            for (std::size_t k = 0; k < W; ++k) acc[k] = madd(load_a(blk + k * stride_k + v * W), uv, acc[k]);
         }
     } else {
         for (std::size_t k = 0; k < W; ++k) {
             const T* row = blk + (k < count ? k : count - 1) * stride_k;
             acc[k] = load_a(row) * u0;
-            for (std::size_t v = 1; v < nvk; ++v) acc[k] = xsimd::fma(load_a(row + v * W), load_a(u + v * W), acc[k]);
+            for (std::size_t v = 1; v < nvk; ++v) acc[k] = madd(load_a(row + v * W), load_a(u + v * W), acc[k]);
         }
     }
     return row_sums(acc);
@@ -299,7 +324,7 @@ inline void Simd<A, T>::attend_keys_any(const Rows<T>& P, const T* u, const Rows
             // e_j = P_j·u
             const T* key = P.row(j0 + (k < count ? k : count - 1));
             acc[k] = load_a(key) * u0;
-            for (std::size_t v = 1; v < nvk; ++v) acc[k] = xsimd::fma(load_a(key + v * W), load_a(u + v * W), acc[k]);
+            for (std::size_t v = 1; v < nvk; ++v) acc[k] = madd(load_a(key + v * W), load_a(u + v * W), acc[k]);
         }
         row_sums(acc).store_aligned(e);
     }, alpha, c);

@@ -13,23 +13,39 @@ T Simd<A, T>::dot(const T* a, const T* b, std::size_t n) {
     B acc0(T(0)), acc1(T(0));
     std::size_t k = 0;
     for (; k + 2 * W <= n; k += 2 * W) {
-        acc0 = xsimd::fma(load(a + k), load(b + k), acc0);
-        acc1 = xsimd::fma(load(a + k + W), load(b + k + W), acc1);
+        acc0 = madd(load(a + k), load(b + k), acc0);
+        acc1 = madd(load(a + k + W), load(b + k + W), acc1);
     }
-    for (; k + W <= n; k += W) acc0 = xsimd::fma(load(a + k), load(b + k), acc0);
+    for (; k + W <= n; k += W) acc0 = madd(load(a + k), load(b + k), acc0);
     T s = xsimd::hadd(acc0 + acc1);
     for (; k < n; ++k) s += a[k] * b[k];
     return s;
 }
 
 // acc[k] += row_k[0..cols)·v over whole vectors, for the W rows row_k = first + k·ld (all of them exist).
-// One pass over the columns with W independent FMA chains; rows are addressed from one base pointer.
+// kChunkVectors vectors of v at a time in registers, each row's part of the chunk unrolled (AArch64 loads them in
+// pairs), W independent FMA chains; then the vectors left one at a time. Rows are addressed from one base pointer.
 template <class A, class T>
 SARNN_INLINE void Simd<A, T>::full_block_dots(const T* first, std::size_t ld, const T* v, std::size_t cols, B* acc) {
-    for (std::size_t j = 0; j + W <= cols; j += W) {
+    constexpr std::size_t CV = kChunkVectors;
+    std::size_t j = 0;
+    if constexpr (CV > 1) {
+        for (; j + CV * W <= cols; j += CV * W) {
+            B vv[CV];
+            for (std::size_t u = 0; u < CV; ++u) vv[u] = load(v + j + u * W);
+            SARNN_UNROLL(16)
+            for (std::size_t k = 0; k < W; ++k) {
+                // one pointer walked along the row: ARMv7's VLD1 has no offset, only a post-increment
+                const T* row = first + k * ld + j;
+                SARNN_UNROLL(16)
+                for (std::size_t u = 0; u < CV; ++u, row += W) acc[k] = madd(load(row), vv[u], acc[k]);
+            }
+        }
+    }
+    for (; j + W <= cols; j += W) {
         const B vj = load(v + j);
         SARNN_UNROLL(16)
-        for (std::size_t k = 0; k < W; ++k) acc[k] = xsimd::fma(load(first + k * ld + j), vj, acc[k]);
+        for (std::size_t k = 0; k < W; ++k) acc[k] = madd(load(first + k * ld + j), vj, acc[k]);
     }
 }
 
@@ -68,7 +84,7 @@ inline auto Simd<A, T>::partial_block_dot(const T* first, std::size_t ld, std::s
     for (std::size_t j = 0; j + W <= cols; j += W) {
         const B vj = load(v + j);
         for (std::size_t k = 0; k < W; ++k)
-            acc[k] = xsimd::fma(load(first + (k < count ? k : count - 1) * ld + j), vj, acc[k]);
+            acc[k] = madd(load(first + (k < count ? k : count - 1) * ld + j), vj, acc[k]);
     }
     row_sums(acc).store_aligned(out);
     for (std::size_t k = 0; k < count; ++k)
@@ -88,7 +104,7 @@ SARNN_INLINE auto Simd<A, T>::block_dot_fixed(const T* first, std::size_t ld, co
         const T* row = first + k * ld;
         acc[k] = load(row) * vv[0];
         SARNN_UNROLL(8)
-        for (std::size_t u = 1; u < NV; ++u) acc[k] = xsimd::fma(load(row + u * W), vv[u], acc[k]);
+        for (std::size_t u = 1; u < NV; ++u) acc[k] = madd(load(row + u * W), vv[u], acc[k]);
     }
     return row_sums(acc);
 }
@@ -184,10 +200,10 @@ void Simd<A, T>::gemv_t(const T* M, std::size_t rows, std::size_t cols, std::siz
         std::size_t r = 0;
         // y[d..d+W) = Σ_r v_r M_r[d..d+W)
         for (; r + 2 <= rows; r += 2) {
-            even = xsimd::fma(B(v[r]), load(M + r * ld + d), even);
-            odd = xsimd::fma(B(v[r + 1]), load(M + (r + 1) * ld + d), odd);
+            even = madd(B(v[r]), load(M + r * ld + d), even);
+            odd = madd(B(v[r + 1]), load(M + (r + 1) * ld + d), odd);
         }
-        if (r < rows) even = xsimd::fma(B(v[r]), load(M + r * ld + d), even);
+        if (r < rows) even = madd(B(v[r]), load(M + r * ld + d), even);
         (even + odd).store_unaligned(y + d);
     }
     for (; d < cols; ++d) {

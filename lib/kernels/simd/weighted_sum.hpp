@@ -23,13 +23,13 @@ inline void Simd<A, T>::accumulate(const T* const* row, const T* p, std::size_t 
         for (; k + 2 <= count; k += 2) {
             const B p0(p[k]), p1(p[k + 1]);
             for (std::size_t u = 0; u < nv; ++u) {
-                even[u] = xsimd::fma(p0, load_a(row[k] + v + u * W), even[u]);
-                odd[u] = xsimd::fma(p1, load_a(row[k + 1] + v + u * W), odd[u]);
+                even[u] = madd(p0, load_a(row[k] + v + u * W), even[u]);
+                odd[u] = madd(p1, load_a(row[k + 1] + v + u * W), odd[u]);
             }
         }
         if (k < count) {
             const B p0(p[k]);
-            for (std::size_t u = 0; u < nv; ++u) even[u] = xsimd::fma(p0, load_a(row[k] + v + u * W), even[u]);
+            for (std::size_t u = 0; u < nv; ++u) even[u] = madd(p0, load_a(row[k] + v + u * W), even[u]);
         }
         for (std::size_t u = 0; u < nv; ++u) (even[u] + odd[u]).store_aligned(c + v + u * W);
     }
@@ -46,17 +46,55 @@ inline void Simd<A, T>::scale_row(T* c, std::size_t stride, T f) {
     for (std::size_t v = 0; v < stride; v += W) (load_a(c + v) * fv).store_aligned(c + v);
 }
 
+// c[v0·W .. (v0 + NV)·W) = Σ_j w_j S_j over the same columns: the NV vectors of c in registers for the whole pass
+// over the states (both segments of the ring), one broadcast of w_j and NV loads and FMAs per state. Fewer than 4
+// vectors: two accumulators per vector, alternate states, so that the FMA chains overlap.
+template <class A, class T>
+template <std::size_t NV>
+SARNN_INLINE void Simd<A, T>::weighted_columns(const T* w, const Rows<T>& S, std::size_t v0, T* c) {
+    constexpr std::size_t Split = NV >= 4 ? 1 : 2;
+    const std::size_t stride = S.stride;
+    B acc[Split][NV];
+    for (auto& part : acc)
+        for (auto& a : part) a = B(T(0));
+    const std::size_t in_first = S.cap - S.first < S.n ? S.cap - S.first : S.n;
+    const T* const seg_base[2] = {S.base + S.first * stride + v0 * W, S.base + v0 * W};
+    const std::size_t seg_n[2] = {in_first, S.n - in_first};
+    const T* wj = w;
+    for (std::size_t seg = 0; seg < 2; ++seg) {
+        const T* row = seg_base[seg];
+        std::size_t k = 0;
+        // c += w_j S_j
+        if constexpr (Split == 2) {
+            for (; k + 2 <= seg_n[seg]; k += 2, wj += 2, row += 2 * stride) {
+                const B p0(wj[0]), p1(wj[1]);
+                for (std::size_t u = 0; u < NV; ++u) {
+                    acc[0][u] = madd(p0, load_a(row + u * W), acc[0][u]);
+                    acc[1][u] = madd(p1, load_a(row + stride + u * W), acc[1][u]);
+                }
+            }
+        }
+        for (; k < seg_n[seg]; ++k, ++wj, row += stride) {
+            const B p(*wj);
+            for (std::size_t u = 0; u < NV; ++u) acc[0][u] = madd(p, load_a(row + u * W), acc[0][u]);
+        }
+    }
+    for (std::size_t u = 0; u < NV; ++u) {
+        B sum = acc[0][u];
+        for (std::size_t sp = 1; sp < Split; ++sp) sum += acc[sp][u];
+        sum.store_aligned(c + (v0 + u) * W);
+    }
+}
+
+// c = Σ_j w_j S_j, 8 vectors of c at a time (in registers; 8 fit the 16 vector registers of SSE2, AVX2 and
+// ARMv7 NEON with room for the loads), the last 1-7 in one more pass.
 template <class A, class T>
 void Simd<A, T>::weighted_sum(const T* w, const Rows<T>& S, T* c) {
-    const std::size_t stride = S.stride;
-    zero(c, stride);
-    for (std::size_t j0 = 0; j0 < S.n; j0 += W) {
-        const std::size_t count = S.n - j0 < W ? S.n - j0 : W;
-        const T* row[W];
-        for (std::size_t k = 0; k < count; ++k) row[k] = S.row(j0 + k);
-        // c += Σ_j w_j S_j
-        accumulate(row, w + j0, count, stride, c);
-    }
+    constexpr std::size_t CV = 8;
+    const std::size_t nv = S.stride / W;
+    std::size_t v = 0;
+    for (; v + CV <= nv; v += CV) weighted_columns<CV>(w, S, v, c);
+    if (v < nv) with_fixed_width(nv - v, [&](auto k) { weighted_columns<k()>(w, S, v, c); });
 }
 
 }  // namespace
