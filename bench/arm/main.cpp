@@ -9,7 +9,10 @@
 // (n - 1 steps first; the LSTMN's over n - 1 tape entries). Instructions, not time: the ratios hold on a board
 // only as far as the instruction mixes are alike.
 //
-// Usage: sarnn_bench_arm [quick]   quick: two shapes of the dot align (the test command's smoke run)
+// Usage: sarnn_bench_arm [quick | only TEXT]
+//   quick: two shapes of the dot align (the test command's smoke run)
+//   only TEXT: count only the steps whose label holds TEXT (e.g. "dot In 32 Hidden 64 n 256 ours"), for reading the
+//   plugin's per-address counts (pcs=on) against a disassembly
 #include "eigen_dot.hpp"  // first: it sets Eigen's fixed-size limits
 #include "eigen_scored.hpp"
 #include "naive_dot.hpp"
@@ -30,6 +33,7 @@ extern "C" __attribute__((noinline)) void sarnn_count_end() { __asm__ volatile("
 namespace {
 
 int g_region = 0;
+const char* g_only = nullptr;  // "only <text>": count only the steps whose label holds it
 
 std::uint32_t g_lcg = 2024u;
 float uniform(float scale) {  // in [-scale, scale)
@@ -47,10 +51,16 @@ template <class M>
 void count(M& m, std::size_t n, std::size_t in, const char* model, std::size_t hidden, const char* variant) {
     const std::vector<float> xs = draw(n * in, 1.0f);
     for (std::size_t i = 0; i + 1 < n; ++i) (void)m.step(xs.data() + i * in);
-    std::printf("count %d %s In %u Hidden %u n %u %s\n", g_region++, model, static_cast<unsigned>(in),
-                static_cast<unsigned>(hidden), static_cast<unsigned>(n), variant);
-    std::fflush(stdout);
+    char label[160];
+    std::snprintf(label, sizeof label, "%s In %u Hidden %u n %u %s", model, static_cast<unsigned>(in),
+                  static_cast<unsigned>(hidden), static_cast<unsigned>(n), variant);
     const float* x = xs.data() + (n - 1) * in;
+    if (g_only != nullptr && std::strstr(label, g_only) == nullptr) {
+        (void)m.step(x);
+        return;
+    }
+    std::printf("count %d %s\n", g_region++, label);
+    std::fflush(stdout);
     sarnn_count_begin();
     (void)m.step(x);
     sarnn_count_end();
@@ -139,6 +149,7 @@ void lstmn(std::size_t n) {
 
 int main(int argc, char** argv) {
     const bool quick = argc > 1 && std::strcmp(argv[1], "quick") == 0;
+    if (argc > 2 && std::strcmp(argv[1], "only") == 0) g_only = argv[2];
     std::printf("sarnn_bench_arm: kernels %s\n", sarnn::arch_name(sarnn::kernel::Default::arch));
     // region 0: an empty one, the cost of the markers themselves (scripts/bench-arm subtracts it)
     std::printf("count %d empty\n", g_region++);

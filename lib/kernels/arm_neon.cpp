@@ -11,6 +11,8 @@ namespace {  // NOLINT(cert-dcl59-cpp): the set's internal linkage, as in simd.h
 template <>
 struct Tuning<xsimd::neon> {
     static constexpr std::size_t vector_registers = 16;
+    static constexpr bool walk_pointers = true;  // VLD1 has no offset form
+    static constexpr bool load_pairs = false;
 };
 }  // namespace
 }  // namespace sarnn::simd

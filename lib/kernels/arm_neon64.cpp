@@ -7,6 +7,8 @@ namespace {  // NOLINT(cert-dcl59-cpp): the set's internal linkage, as in simd.h
 template <>
 struct Tuning<xsimd::neon64> {
     static constexpr std::size_t vector_registers = 32;
+    static constexpr bool walk_pointers = false;
+    static constexpr bool load_pairs = true;  // LDP with post-index
 };
 }  // namespace
 }  // namespace sarnn::simd

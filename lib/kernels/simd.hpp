@@ -15,6 +15,7 @@
 
 #include <xsimd/xsimd.hpp>
 
+#include "kernels/load_next.hpp"
 #include "kernels/xsimd_fixes.hpp"
 #include "sarnn/kernels.hpp"
 
@@ -47,7 +48,11 @@ namespace sarnn::simd {
 namespace {  // NOLINT(cert-dcl59-cpp): unnamed on purpose, see above
 
 /// What the set's own file lib/kernels/<arch>.cpp says of its arch, before it defines the set, e.g.
-///   template <> struct Tuning<xsimd::neon64> { static constexpr std::size_t vector_registers = 32; };
+///   template <> struct Tuning<xsimd::neon64> {
+///       static constexpr std::size_t vector_registers = 32;
+///       static constexpr bool walk_pointers = false;  // see Simd::kWalkPointers
+///       static constexpr bool load_pairs = true;      // see Simd::kLoadPairs
+///   };
 /// The kernels size their blocks of registers from it (the per-arch choices stay in the arch's file).
 template <class A>
 struct Tuning;
@@ -60,6 +65,11 @@ struct Simd {
     /// through the columns (full_block_dots): what the W accumulators, 4 loads in flight and a power of 2 leave,
     /// at most 8 (16 on AArch64: GCC 12 then spills the loads it hoists; 1.3x the instructions of 8).
     static constexpr std::size_t kRegisters = Tuning<A>::vector_registers;
+    /// Loops that walk one pointer per row, load by load, rather than unrolled ones addressing a row at offsets:
+    /// for arches whose vector loads take no offset (ARMv7 NEON's VLD1: an address add per load otherwise).
+    static constexpr bool kWalkPointers = Tuning<A>::walk_pointers;
+    /// Loops that load two neighbouring vectors at once where they can (AArch64's LDP with post-index).
+    static constexpr bool kLoadPairs = Tuning<A>::load_pairs;
     static constexpr std::size_t kChunkVectors = kRegisters >= W + 4 + 8   ? 8
                                                  : kRegisters >= W + 4 + 4 ? 4
                                                  : kRegisters >= W + 4 + 2 ? 2
@@ -130,7 +140,9 @@ struct Simd {
     static void attend_dot_any(const Rows<T>& S, const T* q, T scale, T* alpha, T* c);
     SARNN_INLINE static void store_run(const T* src, std::size_t n, T* dst);
     template <std::size_t NV>
-    SARNN_INLINE static B block_scores(const T* blk, std::size_t count, const B* qv);
+    SARNN_INLINE static B block_scores(const T* blk, std::size_t count, const B* qv, const T* q);
+    template <std::size_t G>
+    SARNN_INLINE static void add_row(B pk, const T*& p, std::ptrdiff_t skip, B* acc);
     template <std::size_t G>
     SARNN_INLINE static void add_weighted_rows(const T* rows, std::size_t stride, std::size_t cn, const T* p, T* c);
     template <std::size_t NV, std::size_t ChunkRows, class Scores>

@@ -7,6 +7,8 @@ namespace {  // NOLINT(cert-dcl59-cpp): the set's internal linkage, as in simd.h
 template <>
 struct Tuning<xsimd::fma3<xsimd::avx2>> {
     static constexpr std::size_t vector_registers = 16;
+    static constexpr bool walk_pointers = false;
+    static constexpr bool load_pairs = false;
 };
 }  // namespace
 }  // namespace sarnn::simd

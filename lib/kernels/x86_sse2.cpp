@@ -11,6 +11,8 @@ struct Tuning<xsimd::sse2> {
 #else
     static constexpr std::size_t vector_registers = 8;  // i686
 #endif
+    static constexpr bool walk_pointers = false;
+    static constexpr bool load_pairs = false;
 };
 }  // namespace
 }  // namespace sarnn::simd

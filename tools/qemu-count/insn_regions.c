@@ -7,7 +7,8 @@
  * Debian ships qemu-user built with plugin support but not the header. Build: cc -shared -fPIC -O2.
  * Use: qemu-aarch64 -plugin ./libinsn_regions.so ./program (the program linked with symbols, e.g. -static).
  * With -plugin ./libinsn_regions.so,symbols=on it also prints, per region, the instructions of each function
- * ("symbol <i> <instructions> <name>"): where a step's instructions go. */
+ * ("symbol <i> <instructions> <name>"): where a step's instructions go. With pcs=on, at exit, the instructions
+ * executed inside any region per guest address ("pc <address> <count>"), for reading against a disassembly. */
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,6 +29,7 @@ void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, qemu_plugin_vcpu
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
 struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
 const char *qemu_plugin_insn_symbol(const struct qemu_plugin_insn *insn);
+uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
 void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn, enum qemu_plugin_op op, void *ptr,
                                                 uint64_t imm);
 void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn, qemu_plugin_vcpu_udata_cb_t cb,
@@ -50,6 +52,17 @@ static uint64_t g_sym_count[kMaxSymbols];
 static uint64_t g_sym_begin[kMaxSymbols];
 static unsigned g_sym_n;
 
+/* per address (the "pcs" argument): counted only inside a region */
+enum { kMaxPcs = 1 << 16 };
+static int g_pcs, g_in_region;
+static uint64_t g_pc_addr[kMaxPcs], g_pc_count[kMaxPcs];
+static unsigned g_pc_n;
+
+static void on_pc(unsigned int vcpu, void *u) {
+    (void)vcpu;
+    if (g_in_region) ++*(uint64_t *)u;
+}
+
 static uint64_t *symbol_counter(const char *name) {
     if (name == NULL) name = "?";
     for (unsigned i = 0; i < g_sym_n; ++i)
@@ -63,6 +76,7 @@ static void on_begin(unsigned int vcpu, void *u) {
     (void)vcpu;
     (void)u;
     g_begin = g_count;
+    g_in_region = 1;
     if (g_symbols) memcpy(g_sym_begin, g_sym_count, sizeof g_sym_count);
 }
 static void on_end(unsigned int vcpu, void *u) {
@@ -78,6 +92,7 @@ static void on_end(unsigned int vcpu, void *u) {
             }
     }
     if (g_n < sizeof g_regions / sizeof g_regions[0]) g_regions[g_n++] = g_count - g_begin;
+    g_in_region = 0;
 }
 
 static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
@@ -95,6 +110,12 @@ static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
         qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &g_count, 1);
         if (g_symbols)
             qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, symbol_counter(sym), 1);
+        if (g_pcs && g_pc_n < kMaxPcs) {
+            /* a new slot per translation: the same address may be translated again, summed at exit */
+            g_pc_addr[g_pc_n] = qemu_plugin_insn_vaddr(insn);
+            qemu_plugin_register_vcpu_insn_exec_cb(insn, on_pc, QEMU_PLUGIN_CB_NO_REGS, &g_pc_count[g_pc_n]);
+            ++g_pc_n;
+        }
     }
 }
 
@@ -106,6 +127,11 @@ static void on_exit_cb(qemu_plugin_id_t id, void *u) {
         snprintf(line, sizeof line, "region %u %" PRIu64 "\n", i, g_regions[i]);
         qemu_plugin_outs(line);
     }
+    for (unsigned i = 0; i < g_pc_n; ++i)
+        if (g_pc_count[i] != 0) {
+            snprintf(line, sizeof line, "pc %" PRIx64 " %" PRIu64 "\n", g_pc_addr[i], g_pc_count[i]);
+            qemu_plugin_outs(line);
+        }
 }
 
 __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
@@ -113,6 +139,7 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
     (void)info;
     for (int i = 0; i < argc; ++i)
         if (strstr(argv[i], "symbols") != NULL) g_symbols = 1;
+        else if (strstr(argv[i], "pcs") != NULL) g_pcs = 1;
     qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb);
     qemu_plugin_register_atexit_cb(id, on_exit_cb, NULL);
     return 0;

@@ -74,20 +74,44 @@ SARNN_INLINE void Simd<A, T>::store_run(const T* src, std::size_t n, T* dst) {
 }
 
 // Scores of the W rows at blk (rows of NV whole vectors; rows past count repeat the last one): lane k is
-// S_k·q. W independent FMA chains, one transposing sum.
+// S_k·q, q as qv (its NV vectors) and in memory. W independent FMA chains, one transposing sum.
 template <class A, class T>
 template <std::size_t NV>
-SARNN_INLINE auto Simd<A, T>::block_scores(const T* blk, std::size_t count, const B* qv) -> B {
+SARNN_INLINE auto Simd<A, T>::block_scores(const T* blk, std::size_t count, const B* qv, const T* q) -> B {
     constexpr std::size_t stride = NV * W;
     B acc[W];
-    if (count == W && NV + W + 2 > kRegisters) {
-        // q does not fit in registers beside the accumulators (ARMv7, Hidden 64): vector by vector, each vector
-        // of q loaded once for the W rows
-        for (std::size_t k = 0; k < W; ++k) acc[k] = load_a(blk + k * stride) * qv[0];
+    if (count == W && kWalkPointers) {
+        // q walked along beside one pointer going down the W rows and back up to the next vector (ARMv7)
+        const T* p = blk;
+        const T* qp = q;
+        constexpr auto down = static_cast<std::ptrdiff_t>(stride);
+        constexpr auto up = static_cast<std::ptrdiff_t>(W) - static_cast<std::ptrdiff_t>((W - 1) * stride);
+        const B q0 = load_next<A>(qp);
+        SARNN_UNROLL(16)
+        for (std::size_t k = 0; k < W; ++k) acc[k] = load_step<A>(p, k + 1 < W ? down : up) * q0;
+        SARNN_UNROLL(2)
         for (std::size_t u = 1; u < NV; ++u) {
-            const B qu = qv[u];
+            const B qu = load_next<A>(qp);
             SARNN_UNROLL(16)
-            for (std::size_t k = 0; k < W; ++k) acc[k] = madd(load_a(blk + k * stride + u * W), qu, acc[k]);
+            for (std::size_t k = 0; k < W; ++k) acc[k] = madd(load_step<A>(p, k + 1 < W ? down : up), qu, acc[k]);
+        }
+    } else if (count == W && kLoadPairs && NV % 2 == 0) {
+        // two vectors of q at a time for the W rows, each row walked by its own pointer, two vectors per load
+        // (AArch64's LDP with post-index): few registers live, so none spill
+        const T* rp[W];
+        for (std::size_t k = 0; k < W; ++k) rp[k] = blk + k * stride;
+        const T* qp = q;
+        for (auto& a : acc) a = B(T(0));
+        SARNN_UNROLL(16)
+        for (std::size_t u = 0; u < NV; u += 2) {
+            B q0, q1;
+            load_pair_next<A>(qp, q0, q1);
+            SARNN_UNROLL(16)
+            for (std::size_t k = 0; k < W; ++k) {
+                B a, b;
+                load_pair_next<A>(rp[k], a, b);
+                acc[k] = madd(b, q1, madd(a, q0, acc[k]));
+            }
         }
     } else if (count == W) {
         SARNN_UNROLL(16)
@@ -105,6 +129,32 @@ SARNN_INLINE auto Simd<A, T>::block_scores(const T* blk, std::size_t count, cons
     return row_sums(acc);
 }
 
+// acc[u] += pk · (the vector u of the row at p), u < G, then p advanced past the row's G vectors and skip more
+// elements: by load pairs with post-index (kLoadPairs), loads with writeback (kWalkPointers), or plain loads.
+template <class A, class T>
+template <std::size_t G>
+SARNN_INLINE void Simd<A, T>::add_row(B pk, const T*& p, std::ptrdiff_t skip, B* acc) {
+    if constexpr (kLoadPairs && G >= 2) {
+        SARNN_UNROLL(16)
+        for (std::size_t u = 0; u + 2 <= G; u += 2) {
+            B a, b;
+            load_pair_next<A>(p, a, b);
+            acc[u] = madd(pk, a, acc[u]);
+            acc[u + 1] = madd(pk, b, acc[u + 1]);
+        }
+        if constexpr (G % 2 != 0) acc[G - 1] = madd(pk, load_next<A>(p), acc[G - 1]);
+        p += skip;
+    } else if constexpr (kWalkPointers) {
+        constexpr auto w = static_cast<std::ptrdiff_t>(W);
+        SARNN_UNROLL(16)
+        for (std::size_t u = 0; u < G; ++u) acc[u] = madd(pk, load_step<A>(p, u + 1 < G ? w : w + skip), acc[u]);
+    } else {
+        SARNN_UNROLL(16)
+        for (std::size_t u = 0; u < G; ++u) acc[u] = madd(pk, load(p + u * W), acc[u]);
+        p += static_cast<std::ptrdiff_t>(G * W) + skip;
+    }
+}
+
 // c[0..G·W) += Σ_k p[k] row_k[0..G·W) for the cn rows row_k = rows + k·stride (a chunk of states, still in L1): the
 // G vectors of c in registers for the whole chunk; with few of them, several accumulators per vector (W states
 // apart) so that enough FMA chains overlap.
@@ -119,6 +169,16 @@ SARNN_INLINE void Simd<A, T>::add_weighted_rows(const T* rows, std::size_t strid
         for (std::size_t sp = 1; sp < Split; ++sp) acc[sp][u] = B(T(0));
     }
     std::size_t k = 0;
+    if constexpr (kWalkPointers || kLoadPairs) {
+        // one pointer along the rows (ARMv7: VLD1 with writeback; AArch64: LDP with post-index)
+        const T* rp = rows;
+        const auto skip = static_cast<std::ptrdiff_t>(stride) - static_cast<std::ptrdiff_t>(G * W);
+        for (; k + Split <= cn; k += Split) {
+            SARNN_UNROLL(16)
+            for (std::size_t t = 0; t < Split; ++t) add_row<G>(B(p[k + t]), rp, skip, acc[t]);
+        }
+        for (; k < cn; ++k) add_row<G>(B(p[k]), rp, skip, acc[0]);
+    }
     for (; k + W <= cn; k += W) {
         const T* blk = rows + k * stride;
         SARNN_UNROLL(16)
@@ -186,24 +246,27 @@ SARNN_INLINE void Simd<A, T>::attend_chunks(const Rows<T>& S, Scores scores, T* 
         for (std::size_t r0 = 0; r0 < seg_n[seg]; r0 += Chunk) {
             const std::size_t cn = seg_n[seg] - r0 < Chunk ? seg_n[seg] - r0 : Chunk;
             const T* chunk = seg_base[seg] + r0 * stride;
-            // pass A: the scores e_j and p_j = exp(e_j - m), W states at once
+            // pass A1: the scores e_j, W states at once, into p (lanes past the chunk: -inf, so exp gives 0)
             for (std::size_t b0 = 0; b0 < cn; b0 += W) {
                 const std::size_t count = cn - b0 < W ? cn - b0 : W;
-                B e = scores(seg, r0 + b0, count);
-                if (count < W) {
-                    alignas(A::alignment()) T et[W];
-                    e.store_aligned(et);
-                    for (std::size_t k = count; k < W; ++k) et[k] = kNegInf;  // exp(-inf) = 0
-                    e = load_a(et);
-                }
+                const B e = scores(seg, r0 + b0, count);
+                e.store_aligned(p + b0);
+                if (count < W)
+                    for (std::size_t k = count; k < W; ++k) p[b0 + k] = kNegInf;
                 if (!direct) store_rows(e, alpha + j + b0, count);
+            }
+            // pass A2: p_j = exp(e_j - m), the shift m raised where a score passes m + kTau. Apart from pass A1, so
+            // that the scores have the vector registers to themselves and exp's constants stay in registers here
+            // (AArch64, Hidden 64: 6 instructions per state fewer).
+            for (std::size_t b0 = 0; b0 < cn; b0 += W) {
+                const B e = load_a(p + b0);
                 if (xsimd::any(e > B(m + kTau))) {
-                    alignas(A::alignment()) T et[W];
-                    e.store_aligned(et);
-                    const T bm = lane_max<W>(et);
+                    const T bm = lane_max<W>(p + b0);
                     if (j + b0 > 0) {
                         // the shift grew: rescale what was accumulated by exp(m_old - m_new)
-                        const B shrink_v(std::exp(m - bm));
+                        // (exp of a vector, inline: a call to expf here would make the loop reload exp's
+                        // constants after it, AArch64 keeping only the low halves of vector registers across calls)
+                        const B shrink_v = exp_safe(B(m - bm));
                         lv *= shrink_v;
                         for (std::size_t u = 0; u < NV; ++u) (load_a(c + u * W) * shrink_v).store_aligned(c + u * W);
                         for (std::size_t k = 0; k < b0; k += W) (load_a(p + k) * shrink_v).store_aligned(p + k);
@@ -259,7 +322,7 @@ inline void Simd<A, T>::attend_fixed(const Rows<T>& S, const T* q, T scale, T* a
     attend_chunks<NV, 0>(
         S,
         [&](std::size_t seg, std::size_t r, std::size_t count) SARNN_INLINE_LAMBDA {
-            return block_scores<NV>(base[seg] + r * stride, count, qv) * scale_v;
+            return block_scores<NV>(base[seg] + r * stride, count, qv, q) * scale_v;
         },
         alpha, c);
 }
@@ -280,6 +343,25 @@ template <class A, class T>
 SARNN_INLINE auto Simd<A, T>::key_scores(const T* blk, std::size_t stride_k, std::size_t nvk, std::size_t count,
                                          const T* u) -> B {
     B acc[W];
+    if (count == W && kLoadPairs && nvk % 2 == 0) {
+        // two vectors of u at a time for the W keys, each key walked by its own pointer, two vectors per load
+        // (AArch64's LDP with post-index)
+        const T* rp[W];
+        for (std::size_t k = 0; k < W; ++k) rp[k] = blk + k * stride_k;
+        const T* up = u;
+        for (auto& a : acc) a = B(T(0));
+        for (std::size_t v = 0; v < nvk; v += 2) {
+            B u0, u1;
+            load_pair_next<A>(up, u0, u1);
+            SARNN_UNROLL(16)
+            for (std::size_t k = 0; k < W; ++k) {
+                B a, b;
+                load_pair_next<A>(rp[k], a, b);
+                acc[k] = madd(b, u1, madd(a, u0, acc[k]));
+            }
+        }
+        return row_sums(acc);
+    }
     const B u0 = load_a(u);
     if (count == W) {
         SARNN_UNROLL(16)
@@ -305,7 +387,10 @@ template <std::size_t NV>
 inline void Simd<A, T>::attend_keys_fixed(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c) {
     const std::size_t stride_k = P.stride, nvk = P.stride / W;
     const T* const base[2] = {P.base + P.first * stride_k, P.base};
-    attend_chunks<NV, W>(
+    // one block per chunk on x86 (measured there, see attend_chunks); on ARM, where c waits in memory between
+    // chunks, chunks as large as attend_dot's
+    constexpr std::size_t kChunkRows = kLoadPairs || kWalkPointers ? 0 : W;
+    attend_chunks<NV, kChunkRows>(
         S,
         [&](std::size_t seg, std::size_t r, std::size_t count) SARNN_INLINE_LAMBDA {
             return key_scores(base[seg] + r * stride_k, stride_k, nvk, count, u);

@@ -29,16 +29,41 @@ template <class A, class T>
 SARNN_INLINE void Simd<A, T>::full_block_dots(const T* first, std::size_t ld, const T* v, std::size_t cols, B* acc) {
     constexpr std::size_t CV = kChunkVectors;
     std::size_t j = 0;
+    if constexpr (kWalkPointers) {
+        // one pointer down the W rows and back up to the next column (ARMv7: VLD1 with writeback by a register,
+        // no address adds, few registers)
+        const T* p = first;
+        const T* vp = v;
+        const std::ptrdiff_t down = static_cast<std::ptrdiff_t>(ld);
+        const std::ptrdiff_t up = static_cast<std::ptrdiff_t>(W) - static_cast<std::ptrdiff_t>((W - 1) * ld);
+        SARNN_UNROLL(2)
+        for (; j + W <= cols; j += W) {
+            const B vj = load_next<A>(vp);
+            SARNN_UNROLL(16)
+            for (std::size_t k = 0; k < W; ++k) acc[k] = madd(load_step<A>(p, k + 1 < W ? down : up), vj, acc[k]);
+        }
+        return;
+    }
     if constexpr (CV > 1) {
         for (; j + CV * W <= cols; j += CV * W) {
             B vv[CV];
             for (std::size_t u = 0; u < CV; ++u) vv[u] = load(v + j + u * W);
             SARNN_UNROLL(16)
             for (std::size_t k = 0; k < W; ++k) {
-                // one pointer walked along the row: ARMv7's VLD1 has no offset, only a post-increment
                 const T* row = first + k * ld + j;
-                SARNN_UNROLL(16)
-                for (std::size_t u = 0; u < CV; ++u, row += W) acc[k] = madd(load(row), vv[u], acc[k]);
+                if constexpr (kLoadPairs && CV % 2 == 0) {
+                    // two vectors per load (AArch64's LDP with post-index)
+                    SARNN_UNROLL(16)
+                    for (std::size_t u = 0; u < CV; u += 2) {
+                        B a, b;
+                        load_pair_next<A>(row, a, b);
+                        acc[k] = madd(a, vv[u], acc[k]);
+                        acc[k] = madd(b, vv[u + 1], acc[k]);
+                    }
+                } else {
+                    SARNN_UNROLL(16)
+                    for (std::size_t u = 0; u < CV; ++u) acc[k] = madd(load(row + u * W), vv[u], acc[k]);
+                }
             }
         }
     }

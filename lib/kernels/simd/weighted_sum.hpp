@@ -65,6 +65,15 @@ SARNN_INLINE void Simd<A, T>::weighted_columns(const T* w, const Rows<T>& S, std
         const T* row = seg_base[seg];
         std::size_t k = 0;
         // c += w_j S_j
+        if constexpr (kWalkPointers || kLoadPairs) {
+            // one pointer along the rows (ARMv7: VLD1 with writeback; AArch64: LDP with post-index)
+            const auto skip = static_cast<std::ptrdiff_t>(stride) - static_cast<std::ptrdiff_t>(NV * W);
+            for (; k + Split <= seg_n[seg]; k += Split, wj += Split) {
+                SARNN_UNROLL(16)
+                for (std::size_t t = 0; t < Split; ++t) add_row<NV>(B(wj[t]), row, skip, acc[t]);
+            }
+            for (; k < seg_n[seg]; ++k, ++wj) add_row<NV>(B(*wj), row, skip, acc[0]);
+        }
         if constexpr (Split == 2) {
             for (; k + 2 <= seg_n[seg]; k += 2, wj += 2, row += 2 * stride) {
                 const B p0(wj[0]), p1(wj[1]);
