@@ -113,7 +113,7 @@ SARNN_FM_INLINE xsimd::batch<float, A> tanh_float(const xsimd::batch<float, A>& 
     const B small = madd(x * z, p, x);
     // the large branch: exp(2|x|) is +inf for |x| > 44.4, where 1 - 2 / (inf + 1) = 1
     const B e = exp_float(ax + ax);
-    const B large = B(1.0f) - B(2.0f) / (e + B(1.0f));
+    const B large = B(1.0f) - divide(B(2.0f), e + B(1.0f));
     const B signed_large = large | (x & sign_bit);
     // NaN: ax < 0.5 is false and e is NaN, so the large branch carries it
     return xsimd::select(ax < B(0.5f), small, signed_large);

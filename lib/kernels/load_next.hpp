@@ -73,6 +73,22 @@ __attribute__((always_inline)) inline void load_pair_next(const T*& p, xsimd::ba
     p += 2 * B::size;
 }
 
+/// Lane L of v in every lane. Only for AArch64 (kLoadPairs loops), where the FMA that takes it uses the lane
+/// directly (FMLA by element): no broadcast instruction, and one load for W weights.
+template <std::size_t L, class A, class T>
+__attribute__((always_inline)) inline xsimd::batch<T, A> lane(const xsimd::batch<T, A>& v) {
+#if defined(__aarch64__)
+    if constexpr (std::is_same_v<T, float> && std::is_base_of_v<xsimd::neon64, A>) {
+        return xsimd::batch<T, A>(vdupq_laneq_f32(v, static_cast<int>(L)));
+    } else
+#endif
+    {
+        alignas(A::alignment()) T t[xsimd::batch<T, A>::size];
+        v.store_aligned(t);
+        return xsimd::batch<T, A>(t[L]);
+    }
+}
+
 }  // namespace
 }  // namespace sarnn::simd
 

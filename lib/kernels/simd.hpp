@@ -83,6 +83,8 @@ struct Simd {
     // ---- matrix-vector products: simd/gemv.hpp ----------------------------------------------------------------------
     SARNN_OP static T dot(const T* a, const T* b, std::size_t n);
     SARNN_INLINE static void full_block_dots(const T* first, std::size_t ld, const T* v, std::size_t cols, B* acc);
+    template <std::size_t R>
+    SARNN_INLINE static void rows_dots_pairs(const T* first, std::size_t ld, const T* v, std::size_t cols, B* acc);
     SARNN_INLINE static B tail_dots(const T* first, std::size_t ld, const T* v, std::size_t cols);
     SARNN_INLINE static B block_dot(const T* first, std::size_t ld, const T* v, std::size_t cols);
     static B partial_block_dot(const T* first, std::size_t ld, std::size_t count, const T* v, std::size_t cols);

@@ -100,12 +100,10 @@ SARNN_INLINE auto Simd<A, T>::block_scores(const T* blk, std::size_t count, cons
         // (AArch64's LDP with post-index): few registers live, so none spill
         const T* rp[W];
         for (std::size_t k = 0; k < W; ++k) rp[k] = blk + k * stride;
-        const T* qp = q;
         for (auto& a : acc) a = B(T(0));
         SARNN_UNROLL(16)
         for (std::size_t u = 0; u < NV; u += 2) {
-            B q0, q1;
-            load_pair_next<A>(qp, q0, q1);
+            const B q0 = qv[u], q1 = qv[u + 1];
             SARNN_UNROLL(16)
             for (std::size_t k = 0; k < W; ++k) {
                 B a, b;
@@ -173,6 +171,16 @@ SARNN_INLINE void Simd<A, T>::add_weighted_rows(const T* rows, std::size_t strid
         // one pointer along the rows (ARMv7: VLD1 with writeback; AArch64: LDP with post-index)
         const T* rp = rows;
         const auto skip = static_cast<std::ptrdiff_t>(stride) - static_cast<std::ptrdiff_t>(G * W);
+        if constexpr (kLoadPairs && Split == 1 && W == 4) {
+            // W weights per load, each taken by lane (AArch64: FMLA by element)
+            for (; k + W <= cn; k += W) {
+                const B pv = load_a(p + k);
+                add_row<G>(lane<0>(pv), rp, skip, acc[0]);
+                add_row<G>(lane<1>(pv), rp, skip, acc[0]);
+                add_row<G>(lane<2>(pv), rp, skip, acc[0]);
+                add_row<G>(lane<3>(pv), rp, skip, acc[0]);
+            }
+        }
         for (; k + Split <= cn; k += Split) {
             SARNN_UNROLL(16)
             for (std::size_t t = 0; t < Split; ++t) add_row<G>(B(p[k + t]), rp, skip, acc[t]);

@@ -44,6 +44,10 @@ SARNN_INLINE void Simd<A, T>::full_block_dots(const T* first, std::size_t ld, co
         }
         return;
     }
+    if constexpr (kLoadPairs) {
+        rows_dots_pairs<W>(first, ld, v, cols, acc);
+        return;
+    }
     if constexpr (CV > 1) {
         for (; j + CV * W <= cols; j += CV * W) {
             B vv[CV];
@@ -71,6 +75,34 @@ SARNN_INLINE void Simd<A, T>::full_block_dots(const T* first, std::size_t ld, co
         const B vj = load(v + j);
         SARNN_UNROLL(16)
         for (std::size_t k = 0; k < W; ++k) acc[k] = madd(load(first + k * ld + j), vj, acc[k]);
+    }
+}
+
+// acc[k] += row_k[0..cols)·v over whole vectors, for the R rows row_k = first + k·ld: two vectors of v at a time
+// for the R rows, each row walked by its own pointer, two vectors per load (AArch64's LDP with post-index): 13
+// instructions per 8 FMAs, few registers live. (R = 2·W, each load of v for 8 rows, was tried for affine_tanh:
+// GCC 12 then spills, 1.5x the instructions.)
+template <class A, class T>
+template <std::size_t R>
+SARNN_INLINE void Simd<A, T>::rows_dots_pairs(const T* first, std::size_t ld, const T* v, std::size_t cols, B* acc) {
+    const T* rp[R];
+    for (std::size_t k = 0; k < R; ++k) rp[k] = first + k * ld;
+    const T* vp = v;
+    std::size_t j = 0;
+    for (; j + 2 * W <= cols; j += 2 * W) {
+        B v0, v1;
+        load_pair_next<A>(vp, v0, v1);
+        SARNN_UNROLL(16)
+        for (std::size_t k = 0; k < R; ++k) {
+            B a, b;
+            load_pair_next<A>(rp[k], a, b);
+            acc[k] = madd(b, v1, madd(a, v0, acc[k]));
+        }
+    }
+    if (j + W <= cols) {
+        const B vj = load(vp);
+        SARNN_UNROLL(16)
+        for (std::size_t k = 0; k < R; ++k) acc[k] = madd(load(rp[k]), vj, acc[k]);
     }
 }
 
