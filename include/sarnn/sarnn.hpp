@@ -16,6 +16,7 @@
 
 #include "sarnn/align.hpp"
 #include "sarnn/config.hpp"
+#include "sarnn/fixed.hpp"
 #include "sarnn/kernels.hpp"
 #include "sarnn/lstmn.hpp"
 #include "sarnn/memory.hpp"

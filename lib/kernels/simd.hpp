@@ -61,19 +61,16 @@ template <class A, class T>
 struct Simd {
     using B = xsimd::batch<T, A>;
     static constexpr std::size_t W = B::size;
-    /// The vector registers of the arch, and the vectors of v a block of W rows keeps in registers while it goes
-    /// through the columns (full_block_dots): what the W accumulators, 4 loads in flight and a power of 2 leave,
-    /// at most 8 (16 on AArch64: GCC 12 then spills the loads it hoists; 1.3x the instructions of 8).
+    /// The vector registers of the arch (the groups of c in registers: attend_chunks_split).
     static constexpr std::size_t kRegisters = Tuning<A>::vector_registers;
     /// Loops that walk one pointer per row, load by load, rather than unrolled ones addressing a row at offsets:
     /// for arches whose vector loads take no offset (ARMv7 NEON's VLD1: an address add per load otherwise).
     static constexpr bool kWalkPointers = Tuning<A>::walk_pointers;
     /// Loops that load two neighbouring vectors at once where they can (AArch64's LDP with post-index).
     static constexpr bool kLoadPairs = Tuning<A>::load_pairs;
-    static constexpr std::size_t kChunkVectors = kRegisters >= W + 4 + 8   ? 8
-                                                 : kRegisters >= W + 4 + 4 ? 4
-                                                 : kRegisters >= W + 4 + 2 ? 2
-                                                                           : 1;
+    /// The context in split passes (attend_chunks_split) rather than fused ones (attend_chunks): the ARM sets, whose
+    /// loops walk pointers or load pairs. See attend.hpp for what each gained where.
+    static constexpr bool kSplitContext = kWalkPointers || kLoadPairs;
     static_assert(W <= lanes<T>(), "sarnn: SARNN_VECTOR_BYTES is smaller than this arch's vector");
     static constexpr T kNegInf = -std::numeric_limits<T>::infinity();
 
@@ -149,6 +146,8 @@ struct Simd {
     SARNN_INLINE static void add_weighted_rows(const T* rows, std::size_t stride, std::size_t cn, const T* p, T* c);
     template <std::size_t NV, std::size_t ChunkRows, class Scores>
     SARNN_INLINE static void attend_chunks(const Rows<T>& S, Scores scores, T* alpha, T* c);
+    template <std::size_t NV, std::size_t ChunkRows, class Scores>
+    SARNN_INLINE static void attend_chunks_split(const Rows<T>& S, Scores scores, T* alpha, T* c);
     template <std::size_t NV>
     static void attend_fixed(const Rows<T>& S, const T* q, T scale, T* alpha, T* c);
     SARNN_OP static void attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c);

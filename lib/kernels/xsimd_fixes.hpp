@@ -73,7 +73,8 @@ __attribute__((always_inline)) inline xsimd::batch<T, A> row_sums(const xsimd::b
 /// that conversion is undefined behaviour (found by fuzz/: UBSan "outside the range of representable values of
 /// type 'long'"). The lanes it spoiled were then replaced by 0, inf or NaN, so results were right only by the
 /// hardware's grace. exp is 0 / inf beyond -+800 and tanh is exactly -+1 beyond -+40 in double, so clamping
-/// changes no result. float takes float_math.hpp (faster than xsimd's, NaN passed through).
+/// changes no result. float takes float_math.hpp's exp everywhere, its tanh on NEON (a third of xsimd's
+/// instructions there), NaN passed through.
 template <class T, class A>
 __attribute__((always_inline)) inline xsimd::batch<T, A> exp_safe(const xsimd::batch<T, A>& x) {
     if constexpr (std::is_same_v<T, double>) {
@@ -82,6 +83,8 @@ __attribute__((always_inline)) inline xsimd::batch<T, A> exp_safe(const xsimd::b
         const B clamped = xsimd::select(nan, B(0.0), xsimd::min(xsimd::max(x, B(-800.0)), B(800.0)));
         return xsimd::select(nan, x, xsimd::exp(clamped));
     } else {
+        // ours on every arch: xsimd 8.1's float exp is +inf from 88.38 on, below ln FLT_MAX = 88.72 (found by
+        // tests/test_kernels.cpp on x86)
         return exp_float(x);
     }
 }
@@ -92,10 +95,16 @@ __attribute__((always_inline)) inline xsimd::batch<T, A> tanh_safe(const xsimd::
         const auto nan = xsimd::isnan(x);
         const B clamped = xsimd::select(nan, B(0.0), xsimd::min(xsimd::max(x, B(-40.0)), B(40.0)));
         return xsimd::select(nan, x, xsimd::tanh(clamped));
-    } else {
-        // float: our own (float_math.hpp), which passes NaN through as std::tanh does, so a step sees an
-        // overflowed pre-activation on every set alike
+    } else if constexpr (std::is_base_of_v<xsimd::neon, A>) {
+        // NEON: our own (float_math.hpp), a third of xsimd's instructions; it passes NaN through as std::tanh does
         return tanh_float(x);
+    } else {
+        // x86 keeps xsimd's: ours evaluates both of its branches and divides on every vector, and the AVX-512
+        // division's throughput made the additive align's step 1.4x slower (measured side by side,
+        // scripts/bench-compare). xsimd 8.1's float tanh turns NaN into a finite value on AVX2/AVX-512 (its
+        // min/max clamp drops NaN): pass NaN through, as std::tanh does, so a step sees an overflowed
+        // pre-activation on every set alike
+        return xsimd::select(xsimd::isnan(x), x, xsimd::tanh(x));
     }
 }
 

@@ -17,6 +17,7 @@
 #include <sarnn/sarnn.hpp>
 
 #include "firmware_expected.hpp"
+#include "shared/fixed_digest.hpp"
 
 namespace {
 
@@ -261,6 +262,10 @@ int main() {
     }
     SARNN_FIRMWARE_CASES(SARNN_FIRMWARE_RUN)
 #undef SARNN_FIRMWARE_RUN
+    // the integer activations compute on the board what their Python twin computes (python/sarnn/fixed.py)
+    const bool digest_ok = test::fixed_digest() == test::kFixedDigest;
+    expect(digest_ok, "fixed", "integer activations: the Python twin's digest", 0);
+    std::printf("%-24s %s\n", "fixed_digest", digest_ok ? "ok" : "FAILED");
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
 }

@@ -213,8 +213,7 @@ SARNN_INLINE void Simd<A, T>::add_weighted_rows(const T* rows, std::size_t strid
 // rows from row r of ring segment seg, lanes past count unspecified) and turns each block of W scores into
 // weights at once, pass B adds the chunk into c while its rows are still in L1 (attend_dot: pass A read
 // them; attend_keys: pass A read the keys, pass B streams the values). Each stored row is read from memory
-// once; c's accumulators stay in registers for a chunk's pass B (in groups of half the arch's registers), in c
-// between chunks, so that pass A has the registers to itself.
+// once; the accumulators of c stay in registers for the whole pass.
 // The weights are p_j = exp(e_j - m) with a lazy shift m: m is raised only when a score exceeds m + kTau
 // (then what was accumulated, and the chunk's earlier weights, are rescaled by exp(m_old - m_new)). So
 // p_j <= exp(kTau) never overflows, m <= max_j e_j never underflows more than the exact shift would, and the
@@ -228,6 +227,122 @@ SARNN_INLINE void Simd<A, T>::add_weighted_rows(const T* rows, std::size_t strid
 template <class A, class T>
 template <std::size_t NV, std::size_t ChunkRows, class Scores>
 SARNN_INLINE void Simd<A, T>::attend_chunks(const Rows<T>& S, Scores scores, T* alpha, T* c) {
+    constexpr std::size_t stride = NV * W;
+    constexpr std::size_t kChains = W * sizeof(T) == 64 ? 16 : 8;        // FMA chains to hide latency
+    constexpr std::size_t Split = kChains / NV > 1 ? kChains / NV : 1;    // accumulators per vector of c
+    constexpr std::size_t kChunkBytes = std::size_t{24} * 1024;
+    constexpr std::size_t kRaw = kChunkBytes / (stride * sizeof(T)) / W * W;
+    constexpr std::size_t Chunk = ChunkRows != 0 ? ChunkRows : (kRaw < W ? W : (kRaw > 256 ? 256 : kRaw));
+    static_assert(Chunk % W == 0, "sarnn: chunks are whole blocks");
+    constexpr T kTau = T(16);  // weights up to exp(16) = 8.9e6: sums of millions of them stay finite
+    B acc_c[Split][NV];
+    for (std::size_t u = 0; u < NV; ++u)
+        for (std::size_t sp = 0; sp < Split; ++sp) acc_c[sp][u] = B(T(0));
+    T m = kNegInf;  // the shift: every p_j so far is exp(e_j - m)
+    B lv(T(0));     // lanes of Σ p_j
+    alignas(A::alignment()) T p[Chunk];
+    std::size_t j = 0;  // logical index of the next state
+    const std::size_t in_first = S.cap - S.first < S.n ? S.cap - S.first : S.n;
+    const T* const seg_base[2] = {S.base + S.first * stride, S.base};
+    const std::size_t seg_n[2] = {in_first, S.n - in_first};
+    // alpha: with few enough chunks, each chunk's p_j = exp(e_j - m_c) goes straight to alpha, and the end
+    // only scales chunk c by exp(m_c - m) / l (no second exp per state); otherwise alpha keeps the raw scores
+    // and the end takes exp(e_j - m) / l.
+    constexpr std::size_t kMaxChunks = 64;
+    const bool direct = (seg_n[0] + Chunk - 1) / Chunk + (seg_n[1] + Chunk - 1) / Chunk <= kMaxChunks;
+    T chunk_m[kMaxChunks];
+    std::size_t chunk_end[kMaxChunks];
+    std::size_t chunks = 0;
+    for (std::size_t seg = 0; seg < 2; ++seg) {
+        for (std::size_t r0 = 0; r0 < seg_n[seg]; r0 += Chunk) {
+            const std::size_t cn = seg_n[seg] - r0 < Chunk ? seg_n[seg] - r0 : Chunk;
+            const T* chunk = seg_base[seg] + r0 * stride;
+            // pass A: the scores e_j and p_j = exp(e_j - m), W states at once
+            for (std::size_t b0 = 0; b0 < cn; b0 += W) {
+                const std::size_t count = cn - b0 < W ? cn - b0 : W;
+                B e = scores(seg, r0 + b0, count);
+                if (count < W) {
+                    alignas(A::alignment()) T et[W];
+                    e.store_aligned(et);
+                    for (std::size_t k = count; k < W; ++k) et[k] = kNegInf;  // exp(-inf) = 0
+                    e = load_a(et);
+                }
+                if (!direct) store_rows(e, alpha + j + b0, count);
+                if (xsimd::any(e > B(m + kTau))) {
+                    alignas(A::alignment()) T et[W];
+                    e.store_aligned(et);
+                    const T bm = lane_max<W>(et);
+                    if (j + b0 > 0) {
+                        // the shift grew: rescale what was accumulated by exp(m_old - m_new)
+                        const B shrink_v(std::exp(m - bm));
+                        lv *= shrink_v;
+                        for (std::size_t sp = 0; sp < Split; ++sp)
+                            for (std::size_t u = 0; u < NV; ++u) acc_c[sp][u] *= shrink_v;
+                        for (std::size_t k = 0; k < b0; k += W) (load_a(p + k) * shrink_v).store_aligned(p + k);
+                    }
+                    m = bm;
+                }
+                // p_j = exp(e_j - m); l += Σ p_j
+                const B pb = exp_safe(e - B(m));
+                pb.store_aligned(p + b0);
+                lv += pb;
+            }
+            if (direct) {
+                store_run(p, cn, alpha + j);
+                chunk_m[chunks] = m;
+                chunk_end[chunks++] = j + cn;
+            }
+            // pass B: c += Σ_j p_j S_j, over rows still in L1
+            std::size_t k = 0;
+            for (; k + W <= cn; k += W) {
+                const T* blk = chunk + k * stride;
+                SARNN_UNROLL(16)
+                for (std::size_t t = 0; t < W; ++t) {
+                    const B pk(p[k + t]);
+                    for (std::size_t u = 0; u < NV; ++u)
+                        acc_c[t % Split][u] = madd(pk, load_a(blk + t * stride + u * W), acc_c[t % Split][u]);
+                }
+            }
+            for (; k < cn; ++k) {
+                const B pk(p[k]);
+                const T* row = chunk + k * stride;
+                for (std::size_t u = 0; u < NV; ++u) acc_c[0][u] = madd(pk, load_a(row + u * W), acc_c[0][u]);
+            }
+            j += cn;
+        }
+    }
+    const T inv = T(1) / xsimd::hadd(lv);
+    const B inv_v(inv);
+    for (std::size_t u = 0; u < NV; ++u) {
+        B sum = acc_c[0][u];
+        for (std::size_t sp = 1; sp < Split; ++sp) sum += acc_c[sp][u];
+        // c = Σ_j exp(e_j - m) S_j / l
+        (sum * inv_v).store_aligned(c + u * W);
+    }
+    if (direct) {
+        // alpha_j = exp(e_j - m_c) · exp(m_c - m) / l for the states j of chunk c
+        std::size_t j0 = 0;
+        for (std::size_t ch = 0; ch < chunks; ++ch) {
+            const B f(chunk_m[ch] == m ? inv : std::exp(chunk_m[ch] - m) * inv);
+            map(alpha + j0, chunk_end[ch] - j0, [f](B v) { return v * f; });
+            j0 = chunk_end[ch];
+        }
+    } else {
+        // alpha_j = exp(e_j - m) / l
+        const B mv(m);
+        map(alpha, S.n, [mv, inv_v](B v) { return exp_safe(v - mv) * inv_v; });
+    }
+}
+
+// attend_chunks_split: the same context as attend_chunks above, for the arches with fewer or narrower registers
+// (ARM: kSplitContext). A chunk's pass A is two loops, the scores (A1) and the weights (A2), so that each has the
+// registers to itself (exp's constants stay in registers in A2), and pass B keeps c in registers in groups of half
+// the registers for the chunk only (in c between chunks). Measured under qemu (instructions, AArch64, Hidden 64,
+// n = 256): 84 per state before, 74 after; on x86 the same change made the step 1.1-1.3x slower (side by side,
+// scripts/bench-compare), so x86 keeps attend_chunks.
+template <class A, class T>
+template <std::size_t NV, std::size_t ChunkRows, class Scores>
+SARNN_INLINE void Simd<A, T>::attend_chunks_split(const Rows<T>& S, Scores scores, T* alpha, T* c) {
     constexpr std::size_t stride = NV * W;
     constexpr std::size_t kChunkBytes = std::size_t{24} * 1024;
     constexpr std::size_t kRaw = kChunkBytes / (stride * sizeof(T)) / W * W;
@@ -327,12 +442,11 @@ inline void Simd<A, T>::attend_fixed(const Rows<T>& S, const T* q, T scale, T* a
     for (std::size_t u = 0; u < NV; ++u) qv[u] = load_a(q + u * W);
     const B scale_v(scale);
     const T* const base[2] = {S.base + S.first * stride, S.base};
-    attend_chunks<NV, 0>(
-        S,
-        [&](std::size_t seg, std::size_t r, std::size_t count) SARNN_INLINE_LAMBDA {
-            return block_scores<NV>(base[seg] + r * stride, count, qv, q) * scale_v;
-        },
-        alpha, c);
+    const auto scores = [&](std::size_t seg, std::size_t r, std::size_t count) SARNN_INLINE_LAMBDA {
+        return block_scores<NV>(base[seg] + r * stride, count, qv, q) * scale_v;
+    };
+    if constexpr (kSplitContext) attend_chunks_split<NV, 0>(S, scores, alpha, c);
+    else attend_chunks<NV, 0>(S, scores, alpha, c);
 }
 
 template <class A, class T>
@@ -351,23 +465,10 @@ template <class A, class T>
 SARNN_INLINE auto Simd<A, T>::key_scores(const T* blk, std::size_t stride_k, std::size_t nvk, std::size_t count,
                                          const T* u) -> B {
     B acc[W];
-    if (count == W && kLoadPairs && nvk % 2 == 0) {
-        // two vectors of u at a time for the W keys, each key walked by its own pointer, two vectors per load
-        // (AArch64's LDP with post-index)
-        const T* rp[W];
-        for (std::size_t k = 0; k < W; ++k) rp[k] = blk + k * stride_k;
-        const T* up = u;
+    if (count == W && kLoadPairs) {
+        // the W keys walked by load pairs (AArch64), as the rows of a matrix
         for (auto& a : acc) a = B(T(0));
-        for (std::size_t v = 0; v < nvk; v += 2) {
-            B u0, u1;
-            load_pair_next<A>(up, u0, u1);
-            SARNN_UNROLL(16)
-            for (std::size_t k = 0; k < W; ++k) {
-                B a, b;
-                load_pair_next<A>(rp[k], a, b);
-                acc[k] = madd(b, u1, madd(a, u0, acc[k]));
-            }
-        }
+        rows_dots_pairs<W>(blk, stride_k, u, nvk * W, acc);
         return row_sums(acc);
     }
     const B u0 = load_a(u);
@@ -395,15 +496,13 @@ template <std::size_t NV>
 inline void Simd<A, T>::attend_keys_fixed(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c) {
     const std::size_t stride_k = P.stride, nvk = P.stride / W;
     const T* const base[2] = {P.base + P.first * stride_k, P.base};
+    const auto scores = [&](std::size_t seg, std::size_t r, std::size_t count) SARNN_INLINE_LAMBDA {
+        return key_scores(base[seg] + r * stride_k, stride_k, nvk, count, u);
+    };
     // one block per chunk on x86 (measured there, see attend_chunks); on ARM, where c waits in memory between
     // chunks, chunks as large as attend_dot's
-    constexpr std::size_t kChunkRows = kLoadPairs || kWalkPointers ? 0 : W;
-    attend_chunks<NV, kChunkRows>(
-        S,
-        [&](std::size_t seg, std::size_t r, std::size_t count) SARNN_INLINE_LAMBDA {
-            return key_scores(base[seg] + r * stride_k, stride_k, nvk, count, u);
-        },
-        alpha, c);
+    if constexpr (kSplitContext) attend_chunks_split<NV, 0>(S, scores, alpha, c);
+    else attend_chunks<NV, W>(S, scores, alpha, c);
 }
 
 // attend_keys for value rows of any length.

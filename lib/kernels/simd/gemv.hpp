@@ -22,12 +22,11 @@ T Simd<A, T>::dot(const T* a, const T* b, std::size_t n) {
     return s;
 }
 
-// acc[k] += row_k[0..cols)·v over whole vectors, for the W rows row_k = first + k·ld (all of them exist).
-// kChunkVectors vectors of v at a time in registers, each row's part of the chunk unrolled (AArch64 loads them in
-// pairs), W independent FMA chains; then the vectors left one at a time. Rows are addressed from one base pointer.
+// acc[k] += row_k[0..cols)·v over whole vectors, for the W rows row_k = first + k·ld (all of them exist): one
+// pass over the columns with W independent FMA chains, rows addressed from one base pointer; on ARMv7 one pointer
+// walking down the rows and up (kWalkPointers), on AArch64 the rows walked by load pairs (kLoadPairs).
 template <class A, class T>
 SARNN_INLINE void Simd<A, T>::full_block_dots(const T* first, std::size_t ld, const T* v, std::size_t cols, B* acc) {
-    constexpr std::size_t CV = kChunkVectors;
     std::size_t j = 0;
     if constexpr (kWalkPointers) {
         // one pointer down the W rows and back up to the next column (ARMv7: VLD1 with writeback by a register,
@@ -47,29 +46,6 @@ SARNN_INLINE void Simd<A, T>::full_block_dots(const T* first, std::size_t ld, co
     if constexpr (kLoadPairs) {
         rows_dots_pairs<W>(first, ld, v, cols, acc);
         return;
-    }
-    if constexpr (CV > 1) {
-        for (; j + CV * W <= cols; j += CV * W) {
-            B vv[CV];
-            for (std::size_t u = 0; u < CV; ++u) vv[u] = load(v + j + u * W);
-            SARNN_UNROLL(16)
-            for (std::size_t k = 0; k < W; ++k) {
-                const T* row = first + k * ld + j;
-                if constexpr (kLoadPairs && CV % 2 == 0) {
-                    // two vectors per load (AArch64's LDP with post-index)
-                    SARNN_UNROLL(16)
-                    for (std::size_t u = 0; u < CV; u += 2) {
-                        B a, b;
-                        load_pair_next<A>(row, a, b);
-                        acc[k] = madd(a, vv[u], acc[k]);
-                        acc[k] = madd(b, vv[u + 1], acc[k]);
-                    }
-                } else {
-                    SARNN_UNROLL(16)
-                    for (std::size_t u = 0; u < CV; ++u) acc[k] = madd(load(row + u * W), vv[u], acc[k]);
-                }
-            }
-        }
     }
     for (; j + W <= cols; j += W) {
         const B vj = load(v + j);

@@ -1,0 +1,68 @@
+// lib/fixed.cpp: the integer activations of include/sarnn/fixed.hpp. Integers only: every line has its twin in
+// python/sarnn/fixed.py, which must compute the same integers (tests/test_fixed.cpp and python/tests/test_fixed.py).
+// Shifts are applied to non-negative values only (no implementation-defined right shift of a negative number),
+// and no intermediate can overflow (bounds beside each line).
+#include "sarnn/fixed.hpp"
+
+#include <cstdint>
+
+namespace sarnn::fixed {
+namespace {
+
+#include "fixed_tables.inc"
+
+constexpr int kTanhSegmentBits = 6;   // one table entry per 64 LSB of Q3.12 (1/64)
+constexpr int kExp2SegmentBits = 8;   // 2^(-i / 256)
+constexpr std::uint64_t kLog2eQ16 = 94548;  // round(log2(e) · 65536)
+constexpr std::uint32_t kExpZeroBelow = 12u * 65536u;  // e^-12 · 65536 = 0.40 < 0.5: the nearest Q16 value is 0
+
+/// table[i] + (table[i + 1] - table[i]) · frac / 2^bits, rounded half up; |difference| < 2^15 and frac < 2^bits
+/// <= 2^8, so the product fits in 24 bits. The rounded quotient of a negative product: floor division by the
+/// shift, done on the offset value to keep the shift on a non-negative number.
+template <class Entry>
+inline std::int32_t interpolate(const Entry* table, std::uint32_t i, std::uint32_t frac, int bits) noexcept {
+    const std::int32_t d = static_cast<std::int32_t>(table[i + 1]) - static_cast<std::int32_t>(table[i]);
+    const std::int32_t p = d * static_cast<std::int32_t>(frac) + (std::int32_t{1} << (bits - 1));
+    // floor(p / 2^bits) for any sign of p: p + 2^24 >= 0 (|p| < 2^24)
+    constexpr std::int32_t kOffset = std::int32_t{1} << 24;
+    const std::int32_t q = static_cast<std::int32_t>(static_cast<std::uint32_t>(p + kOffset) >> bits) - (kOffset >> bits);
+    return static_cast<std::int32_t>(table[i]) + q;
+}
+
+}  // namespace
+
+std::int16_t tanh_q15(std::int16_t z) noexcept {
+    // a = |z| in 0 .. 32768 (z / 4096 in [0, 8])
+    const std::uint32_t a = z < 0 ? static_cast<std::uint32_t>(-static_cast<std::int32_t>(z)) : static_cast<std::uint32_t>(z);
+    const std::uint32_t i = a >> kTanhSegmentBits, frac = a & ((1u << kTanhSegmentBits) - 1u);
+    // tanh(a / 4096), interpolated between tanh(i / 64) and tanh((i + 1) / 64)
+    const std::int32_t y = i >= 512u ? kTanhTable[512] : interpolate(kTanhTable, i, frac, kTanhSegmentBits);
+    return static_cast<std::int16_t>(z < 0 ? -y : y);
+}
+
+std::int16_t sigmoid_q15(std::int16_t z) noexcept {
+    const std::uint32_t a = z < 0 ? static_cast<std::uint32_t>(-static_cast<std::int32_t>(z)) : static_cast<std::uint32_t>(z);
+    // t = tanh(a / 8192): the table's entries every 128 LSB of a (a <= 32768: i <= 256)
+    const std::uint32_t i = a >> (kTanhSegmentBits + 1), frac = a & ((1u << (kTanhSegmentBits + 1)) - 1u);
+    const std::int32_t t = interpolate(kTanhTable, i, frac, kTanhSegmentBits + 1);
+    // sigmoid(z) = (1 + tanh(z / 2)) / 2, rounded half up; 32768 +- t is in 1 .. 65535
+    const std::int32_t y = static_cast<std::int32_t>(static_cast<std::uint32_t>(z >= 0 ? 32768 + t + 1 : 32768 - t + 1) >> 1);
+    return static_cast<std::int16_t>(y > 32767 ? 32767 : y);
+}
+
+std::int32_t exp_q16(std::int32_t d) noexcept {
+    if (d >= 0) return 65536;
+    // y = -d > 0; below -12 the nearest Q16 value is 0 (this also keeps -d from overflowing for INT32_MIN)
+    if (d <= -static_cast<std::int32_t>(kExpZeroBelow)) return 0;
+    const auto y = static_cast<std::uint32_t>(-d);  // < 12 · 2^16
+    // t = y · log2(e) in Q16, rounded: y · 94548 < 2^37, in 64 bits
+    const auto t = static_cast<std::uint32_t>((static_cast<std::uint64_t>(y) * kLog2eQ16 + (1u << 15)) >> 16);
+    // e^-y = 2^-t = 2^-k · 2^-f, k = t >> 16 (< 18), f = the fraction of t in Q16
+    const std::uint32_t k = t >> 16, f = t & 0xFFFFu;
+    const std::uint32_t i = f >> kExp2SegmentBits, frac = f & ((1u << kExp2SegmentBits) - 1u);
+    const auto m = static_cast<std::uint32_t>(interpolate(kExp2Table, i, frac, kExp2SegmentBits));  // 2^-f in Q16
+    // m · 2^-k, rounded half up
+    return static_cast<std::int32_t>(k > 0 ? (m + (1u << (k - 1))) >> k : m);
+}
+
+}  // namespace sarnn::fixed
