@@ -47,6 +47,9 @@ namespace sarnn::simd {
 // internal linkage: each arch TU keeps its own copies, so no inline function crosses arches
 namespace {  // NOLINT(cert-dcl59-cpp): unnamed on purpose, see above
 
+template <class T>
+struct ContextPlan;  // attend.hpp
+
 /// What the set's own file lib/kernels/<arch>.cpp says of its arch, before it defines the set, e.g.
 ///   template <> struct Tuning<xsimd::neon64> {
 ///       static constexpr std::size_t vector_registers = 32;
@@ -63,6 +66,7 @@ struct Simd {
     static constexpr std::size_t W = B::size;
     /// The vector registers of the arch (the groups of c in registers: attend_chunks_split).
     static constexpr std::size_t kRegisters = Tuning<A>::vector_registers;
+    static_assert(kRegisters >= 8, "sarnn: Tuning<A>::vector_registers: every arch sarnn has has 8 or more");
     /// Loops that walk one pointer per row, load by load, rather than unrolled ones addressing a row at offsets:
     /// for arches whose vector loads take no offset (ARMv7 NEON's VLD1: an address add per load otherwise).
     static constexpr bool kWalkPointers = Tuning<A>::walk_pointers;
@@ -73,6 +77,8 @@ struct Simd {
     static constexpr bool kSplitContext = kWalkPointers || kLoadPairs;
     static_assert(W <= lanes<T>(), "sarnn: SARNN_VECTOR_BYTES is smaller than this arch's vector");
     static constexpr T kNegInf = -std::numeric_limits<T>::infinity();
+    /// The context's lazy shift: weights up to exp(16) = 8.9e6, so sums of millions of them stay finite.
+    static constexpr T kTau = T(16);
 
     SARNN_INLINE static B load(const T* p) { return B::load_unaligned(p); }
     SARNN_INLINE static B load_a(const T* p) { return B::load_aligned(p); }
@@ -144,6 +150,9 @@ struct Simd {
     SARNN_INLINE static void add_row(B pk, const T*& p, std::ptrdiff_t skip, B* acc);
     template <std::size_t G>
     SARNN_INLINE static void add_weighted_rows(const T* rows, std::size_t stride, std::size_t cn, const T* p, T* c);
+    template <std::size_t NV, std::size_t ChunkRows>
+    static constexpr std::size_t chunk_rows();
+    SARNN_INLINE static void finish_alpha(const ContextPlan<T>& plan, T m, T inv, std::size_t n, T* alpha);
     template <std::size_t NV, std::size_t ChunkRows, class Scores>
     SARNN_INLINE static void attend_chunks(const Rows<T>& S, Scores scores, T* alpha, T* c);
     template <std::size_t NV, std::size_t ChunkRows, class Scores>

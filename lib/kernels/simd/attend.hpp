@@ -208,6 +208,64 @@ SARNN_INLINE void Simd<A, T>::add_weighted_rows(const T* rows, std::size_t strid
     }
 }
 
+// What both context loops (attend_chunks, attend_chunks_split) keep of the stored states and of alpha: the ring's
+// two segments (physical rows first..cap, then 0..), and alpha's way. With few enough chunks (direct), each
+// chunk's p_j = exp(e_j - m_c) goes straight to alpha and the end only scales chunk c by exp(m_c - m) / l (no
+// second exp per state); otherwise alpha keeps the raw scores and the end takes exp(e_j - m) / l.
+template <class T>
+struct ContextPlan {
+    static constexpr std::size_t kMaxChunks = 64;
+    const T* seg_base[2];
+    std::size_t seg_n[2];
+    bool direct;
+    // written as chunks are done, read only below `chunks`: left uninitialised (zeroing them cost a step 100-230
+    // instructions under qemu)
+    T chunk_m[kMaxChunks];             // the shift m when chunk c was done
+    std::size_t chunk_end[kMaxChunks];  // one past its last state
+    std::size_t chunks = 0;
+
+    ContextPlan(const Rows<T>& S, std::size_t stride, std::size_t chunk) noexcept
+        : seg_base{S.base + S.first * stride, S.base},
+          seg_n{S.cap - S.first < S.n ? S.cap - S.first : S.n, 0},
+          direct(false) {
+        seg_n[1] = S.n - seg_n[0];
+        direct = (seg_n[0] + chunk - 1) / chunk + (seg_n[1] + chunk - 1) / chunk <= kMaxChunks;
+    }
+    void chunk_done(T m, std::size_t end) noexcept {
+        chunk_m[chunks] = m;
+        chunk_end[chunks++] = end;
+    }
+};
+
+// The states of a chunk: ChunkRows, or 0 for as many as fill 24 KB (half of L1; at most 256), whole blocks of W.
+template <class A, class T>
+template <std::size_t NV, std::size_t ChunkRows>
+constexpr std::size_t Simd<A, T>::chunk_rows() {
+    constexpr std::size_t kChunkBytes = std::size_t{24} * 1024;
+    constexpr std::size_t kRaw = kChunkBytes / (NV * W * sizeof(T)) / W * W;
+    constexpr std::size_t rows = ChunkRows != 0 ? ChunkRows : (kRaw < W ? W : (kRaw > 256 ? 256 : kRaw));
+    static_assert(rows % W == 0, "sarnn: chunks are whole blocks");
+    return rows;
+}
+
+// alpha at the end of a context loop, m the final shift and inv = 1 / l (see ContextPlan).
+template <class A, class T>
+SARNN_INLINE void Simd<A, T>::finish_alpha(const ContextPlan<T>& plan, T m, T inv, std::size_t n, T* alpha) {
+    if (plan.direct) {
+        // alpha_j = exp(e_j - m_c) · exp(m_c - m) / l for the states j of chunk c
+        std::size_t j0 = 0;
+        for (std::size_t ch = 0; ch < plan.chunks; ++ch) {
+            const B f(plan.chunk_m[ch] == m ? inv : std::exp(plan.chunk_m[ch] - m) * inv);
+            map(alpha + j0, plan.chunk_end[ch] - j0, [f](B v) { return v * f; });
+            j0 = plan.chunk_end[ch];
+        }
+    } else {
+        // alpha_j = exp(e_j - m) / l
+        const B mv(m), iv(inv);
+        map(alpha, n, [mv, iv](B v) { return exp_safe(v - mv) * iv; });
+    }
+}
+
 // The context for value rows S of NV whole vectors (NV known at compile time), over chunks of states that fit
 // in L1: pass A scores a chunk (W states at once: scores(seg, r, count) gives the scores of the count <= W
 // rows from row r of ring segment seg, lanes past count unspecified) and turns each block of W scores into
@@ -230,11 +288,7 @@ SARNN_INLINE void Simd<A, T>::attend_chunks(const Rows<T>& S, Scores scores, T* 
     constexpr std::size_t stride = NV * W;
     constexpr std::size_t kChains = W * sizeof(T) == 64 ? 16 : 8;        // FMA chains to hide latency
     constexpr std::size_t Split = kChains / NV > 1 ? kChains / NV : 1;    // accumulators per vector of c
-    constexpr std::size_t kChunkBytes = std::size_t{24} * 1024;
-    constexpr std::size_t kRaw = kChunkBytes / (stride * sizeof(T)) / W * W;
-    constexpr std::size_t Chunk = ChunkRows != 0 ? ChunkRows : (kRaw < W ? W : (kRaw > 256 ? 256 : kRaw));
-    static_assert(Chunk % W == 0, "sarnn: chunks are whole blocks");
-    constexpr T kTau = T(16);  // weights up to exp(16) = 8.9e6: sums of millions of them stay finite
+    constexpr std::size_t Chunk = chunk_rows<NV, ChunkRows>();
     B acc_c[Split][NV];
     for (std::size_t u = 0; u < NV; ++u)
         for (std::size_t sp = 0; sp < Split; ++sp) acc_c[sp][u] = B(T(0));
@@ -242,17 +296,10 @@ SARNN_INLINE void Simd<A, T>::attend_chunks(const Rows<T>& S, Scores scores, T* 
     B lv(T(0));     // lanes of Σ p_j
     alignas(A::alignment()) T p[Chunk];
     std::size_t j = 0;  // logical index of the next state
-    const std::size_t in_first = S.cap - S.first < S.n ? S.cap - S.first : S.n;
-    const T* const seg_base[2] = {S.base + S.first * stride, S.base};
-    const std::size_t seg_n[2] = {in_first, S.n - in_first};
-    // alpha: with few enough chunks, each chunk's p_j = exp(e_j - m_c) goes straight to alpha, and the end
-    // only scales chunk c by exp(m_c - m) / l (no second exp per state); otherwise alpha keeps the raw scores
-    // and the end takes exp(e_j - m) / l.
-    constexpr std::size_t kMaxChunks = 64;
-    const bool direct = (seg_n[0] + Chunk - 1) / Chunk + (seg_n[1] + Chunk - 1) / Chunk <= kMaxChunks;
-    T chunk_m[kMaxChunks];
-    std::size_t chunk_end[kMaxChunks];
-    std::size_t chunks = 0;
+    ContextPlan<T> plan(S, stride, Chunk);
+    const auto& seg_base = plan.seg_base;
+    const auto& seg_n = plan.seg_n;
+    const bool direct = plan.direct;
     for (std::size_t seg = 0; seg < 2; ++seg) {
         for (std::size_t r0 = 0; r0 < seg_n[seg]; r0 += Chunk) {
             const std::size_t cn = seg_n[seg] - r0 < Chunk ? seg_n[seg] - r0 : Chunk;
@@ -289,8 +336,7 @@ SARNN_INLINE void Simd<A, T>::attend_chunks(const Rows<T>& S, Scores scores, T* 
             }
             if (direct) {
                 store_run(p, cn, alpha + j);
-                chunk_m[chunks] = m;
-                chunk_end[chunks++] = j + cn;
+                plan.chunk_done(m, j + cn);
             }
             // pass B: c += Σ_j p_j S_j, over rows still in L1
             std::size_t k = 0;
@@ -319,19 +365,7 @@ SARNN_INLINE void Simd<A, T>::attend_chunks(const Rows<T>& S, Scores scores, T* 
         // c = Σ_j exp(e_j - m) S_j / l
         (sum * inv_v).store_aligned(c + u * W);
     }
-    if (direct) {
-        // alpha_j = exp(e_j - m_c) · exp(m_c - m) / l for the states j of chunk c
-        std::size_t j0 = 0;
-        for (std::size_t ch = 0; ch < chunks; ++ch) {
-            const B f(chunk_m[ch] == m ? inv : std::exp(chunk_m[ch] - m) * inv);
-            map(alpha + j0, chunk_end[ch] - j0, [f](B v) { return v * f; });
-            j0 = chunk_end[ch];
-        }
-    } else {
-        // alpha_j = exp(e_j - m) / l
-        const B mv(m);
-        map(alpha, S.n, [mv, inv_v](B v) { return exp_safe(v - mv) * inv_v; });
-    }
+    finish_alpha(plan, m, inv, S.n, alpha);
 }
 
 // attend_chunks_split: the same context as attend_chunks above, for the arches with fewer or narrower registers
@@ -344,27 +378,16 @@ template <class A, class T>
 template <std::size_t NV, std::size_t ChunkRows, class Scores>
 SARNN_INLINE void Simd<A, T>::attend_chunks_split(const Rows<T>& S, Scores scores, T* alpha, T* c) {
     constexpr std::size_t stride = NV * W;
-    constexpr std::size_t kChunkBytes = std::size_t{24} * 1024;
-    constexpr std::size_t kRaw = kChunkBytes / (stride * sizeof(T)) / W * W;
-    constexpr std::size_t Chunk = ChunkRows != 0 ? ChunkRows : (kRaw < W ? W : (kRaw > 256 ? 256 : kRaw));
-    static_assert(Chunk % W == 0, "sarnn: chunks are whole blocks");
-    constexpr T kTau = T(16);  // weights up to exp(16) = 8.9e6: sums of millions of them stay finite
+    constexpr std::size_t Chunk = chunk_rows<NV, ChunkRows>();
     for (std::size_t u = 0; u < NV; ++u) B(T(0)).store_aligned(c + u * W);  // c accumulates between chunks
     T m = kNegInf;  // the shift: every p_j so far is exp(e_j - m)
     B lv(T(0));     // lanes of Σ p_j
     alignas(A::alignment()) T p[Chunk];
     std::size_t j = 0;  // logical index of the next state
-    const std::size_t in_first = S.cap - S.first < S.n ? S.cap - S.first : S.n;
-    const T* const seg_base[2] = {S.base + S.first * stride, S.base};
-    const std::size_t seg_n[2] = {in_first, S.n - in_first};
-    // alpha: with few enough chunks, each chunk's p_j = exp(e_j - m_c) goes straight to alpha, and the end
-    // only scales chunk c by exp(m_c - m) / l (no second exp per state); otherwise alpha keeps the raw scores
-    // and the end takes exp(e_j - m) / l.
-    constexpr std::size_t kMaxChunks = 64;
-    const bool direct = (seg_n[0] + Chunk - 1) / Chunk + (seg_n[1] + Chunk - 1) / Chunk <= kMaxChunks;
-    T chunk_m[kMaxChunks];
-    std::size_t chunk_end[kMaxChunks];
-    std::size_t chunks = 0;
+    ContextPlan<T> plan(S, stride, Chunk);
+    const auto& seg_base = plan.seg_base;
+    const auto& seg_n = plan.seg_n;
+    const bool direct = plan.direct;
     for (std::size_t seg = 0; seg < 2; ++seg) {
         for (std::size_t r0 = 0; r0 < seg_n[seg]; r0 += Chunk) {
             const std::size_t cn = seg_n[seg] - r0 < Chunk ? seg_n[seg] - r0 : Chunk;
@@ -403,8 +426,7 @@ SARNN_INLINE void Simd<A, T>::attend_chunks_split(const Rows<T>& S, Scores score
             }
             if (direct) {
                 store_run(p, cn, alpha + j);
-                chunk_m[chunks] = m;
-                chunk_end[chunks++] = j + cn;
+                plan.chunk_done(m, j + cn);
             }
             // pass B: c += Σ_j p_j S_j, over rows still in L1, G vectors of c at a time in registers
             constexpr std::size_t G = NV < kRegisters / 2 ? NV : kRegisters / 2;
@@ -418,19 +440,7 @@ SARNN_INLINE void Simd<A, T>::attend_chunks_split(const Rows<T>& S, Scores score
     const B inv_v(inv);
     // c = Σ_j exp(e_j - m) S_j / l
     for (std::size_t u = 0; u < NV; ++u) (load_a(c + u * W) * inv_v).store_aligned(c + u * W);
-    if (direct) {
-        // alpha_j = exp(e_j - m_c) · exp(m_c - m) / l for the states j of chunk c
-        std::size_t j0 = 0;
-        for (std::size_t ch = 0; ch < chunks; ++ch) {
-            const B f(chunk_m[ch] == m ? inv : std::exp(chunk_m[ch] - m) * inv);
-            map(alpha + j0, chunk_end[ch] - j0, [f](B v) { return v * f; });
-            j0 = chunk_end[ch];
-        }
-    } else {
-        // alpha_j = exp(e_j - m) / l
-        const B mv(m);
-        map(alpha, S.n, [mv, inv_v](B v) { return exp_safe(v - mv) * inv_v; });
-    }
+    finish_alpha(plan, m, inv, S.n, alpha);
 }
 
 // attend_dot for rows of NV whole vectors: e_j = scale·(S_j·q), q in registers.
