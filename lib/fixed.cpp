@@ -5,6 +5,7 @@
 #include "sarnn/fixed.hpp"
 
 #include <cstdint>
+#include <climits>
 
 namespace sarnn::fixed {
 namespace {
@@ -63,6 +64,21 @@ std::int32_t exp_q16(std::int32_t d) noexcept {
     const auto m = static_cast<std::uint32_t>(interpolate(kExp2Table, i, frac, kExp2SegmentBits));  // 2^-f in Q16
     // m · 2^-k, rounded half up
     return static_cast<std::int32_t>(k > 0 ? (m + (1u << (k - 1))) >> k : m);
+}
+
+std::int32_t requantize(std::int32_t acc, std::int32_t multiplier, int shift) noexcept {
+    const int s = 31 + (shift < -31 ? -31 : (shift > 31 ? 31 : shift));  // 0 .. 62
+    // p = acc · multiplier + 2^(s - 1): |acc · multiplier| <= 2^62 and the rounding term <= 2^61, so p fits
+    const std::int64_t half = s > 0 ? std::int64_t{1} << (s - 1) : 0;
+    const std::int64_t p = static_cast<std::int64_t>(acc) * multiplier + half;
+    // floor(p / 2^s), the shift on a non-negative number only: -p <= 2^62, and -p + 2^s - 1 < 2^63
+    const std::int64_t q = p >= 0 ? p >> s : -((-p + ((std::int64_t{1} << s) - 1)) >> s);
+    return static_cast<std::int32_t>(q > INT32_MAX ? INT32_MAX : (q < INT32_MIN ? INT32_MIN : q));
+}
+
+std::int16_t requantize_q15(std::int32_t acc, std::int32_t multiplier, int shift) noexcept {
+    const std::int32_t r = requantize(acc, multiplier, shift);
+    return static_cast<std::int16_t>(r > 32767 ? 32767 : (r < -32768 ? -32768 : r));
 }
 
 }  // namespace sarnn::fixed

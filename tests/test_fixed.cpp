@@ -6,6 +6,7 @@
 
 #include <sarnn/sarnn.hpp>
 
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -119,4 +120,24 @@ TEST_CASE("Fixed point: q15 conversions round to nearest and saturate", "[fixed]
     CHECK(round_trip);
     static_assert(sarnn::to_float(sarnn::q15{-32768}) == -1.0f);
     static_assert(sarnn::from_float(0.25f) == sarnn::q15{8192});
+}
+
+TEST_CASE("Fixed point: requantize rounds acc · M half up and saturates, exactly at the edges", "[fixed]") {
+    using sarnn::fixed::requantize;
+    using sarnn::fixed::requantize_q15;
+    constexpr std::int32_t kHalf = 1 << 30;  // M = 2^30 · 2^-31 = 0.5 with shift 0
+    CHECK(requantize(10, kHalf, 0) == 5);
+    CHECK(requantize(11, kHalf, 0) == 6);    // 5.5 -> 6 (half up)
+    CHECK(requantize(-11, kHalf, 0) == -5);  // -5.5 -> -5 (half up)
+    CHECK(requantize(-12, kHalf, 0) == -6);
+    CHECK(requantize(1000, kHalf, 3) == 63);  // 1000 / 16 = 62.5 -> 63
+    CHECK(requantize(7, kHalf, -1) == 7);     // M = 1
+    CHECK(requantize(7, kHalf, -5) == 112);   // M = 16
+    CHECK(requantize(INT32_MAX, kHalf, -31) == INT32_MAX);  // saturates
+    CHECK(requantize(INT32_MIN, kHalf, -31) == INT32_MIN);
+    CHECK(requantize(INT32_MIN, INT32_MIN, 31) == 1);  // the widest product, 2^62, over 2^62
+    CHECK(requantize(1, kHalf, 100) == 0);    // shift clamped to 31
+    CHECK(requantize_q15(1 << 20, kHalf, 0) == 32767);
+    CHECK(requantize_q15(-(1 << 20), kHalf, 0) == -32768);
+    CHECK(requantize_q15(-3, kHalf, 0) == -1);  // -1.5 -> -1
 }

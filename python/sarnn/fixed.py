@@ -58,10 +58,53 @@ def exp_q16(d):
     return (m + (1 << (k - 1))) >> k if k > 0 else m
 
 
+def requantize(acc, multiplier, shift):
+    """acc * multiplier / 2^(31 + shift), rounded half up, saturated to int32 (shift clamped to [-31, 31])."""
+    s = 31 + max(-31, min(31, shift))
+    p = acc * multiplier + ((1 << (s - 1)) if s > 0 else 0)
+    q = p >> s
+    return max(-(1 << 31), min((1 << 31) - 1, q))
+
+
+def requantize_q15(acc, multiplier, shift):
+    """requantize, saturated to int16."""
+    return max(-32768, min(32767, requantize(acc, multiplier, shift)))
+
+
+def quantize_multiplier(m):
+    """The (multiplier, shift) of a real factor m > 0 for requantize: m = multiplier * 2^-(31 + shift), multiplier
+    in [2^30, 2^31). For the host side (the exporter), not for the integer path."""
+    if m <= 0:
+        raise ValueError("quantize_multiplier: the factor must be positive")
+    mant, exp = math.frexp(m)            # m = mant * 2^exp, mant in [0.5, 1)
+    q = int(math.floor(mant * (1 << 31) + 0.5))
+    if q == 1 << 31:                     # mant rounded up to 1
+        q, exp = q >> 1, exp + 1
+    return q, -exp
+
+
+def _requantize_cases():
+    """The requantize inputs the digest covers: edges and a fixed pseudo-random spread (an LCG, no library)."""
+    edges = [0, 1, -1, 2, -2, 32767, -32768, (1 << 31) - 1, -(1 << 31), 123456789, -987654321]
+    mults = [1 << 30, (1 << 31) - 1, 1518500250, 1 << 30 | 1]
+    shifts = [-31, -5, -1, 0, 1, 7, 15, 30, 31]
+    for a in edges:
+        for m in mults:
+            for sh in shifts:
+                yield a, m, sh
+    x = 2024
+    for _ in range(20000):
+        x = (x * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+        a = ((x >> 32) & 0xFFFFFFFF) - (1 << 31)
+        m = (1 << 30) + ((x >> 2) & ((1 << 30) - 1))
+        sh = (x & 0x3F) - 31 if (x & 0x3F) <= 62 else 0
+        yield a, m, sh
+
+
 def digest():
     """FNV-1a (64 bit) of every output, in the order tests/test_fixed.cpp hashes them: tanh and sigmoid of all
     65,536 int16 inputs (as 16-bit two's complement, little endian), then exp of d = 0, -1, ..., -12·65536 - 15
-    (as 32-bit little endian)."""
+    (as 32-bit little endian), then requantize (32 bit) and requantize_q15 (16 bit) of _requantize_cases()."""
     h = 0xcbf29ce484222325
 
     def feed(value, nbytes):
@@ -78,6 +121,9 @@ def digest():
         feed(sigmoid_q15(z), 2)
     for y in range(EXP_ZERO_BELOW + 16):
         feed(exp_q16(-y), 4)
+    for a, m, sh in _requantize_cases():
+        feed(requantize(a, m, sh), 4)
+        feed(requantize_q15(a, m, sh), 2)
     return h
 
 
