@@ -224,6 +224,8 @@ struct ContextPlan {
     std::size_t chunk_end[kMaxChunks];  // one past its last state
     std::size_t chunks = 0;
 
+    // chunk_m and chunk_end stay uninitialised on purpose (see above)
+    // cppcheck-suppress uninitMemberVar
     ContextPlan(const Rows<T>& S, std::size_t stride, std::size_t chunk) noexcept
         : seg_base{S.base + S.first * stride, S.base},
           seg_n{S.cap - S.first < S.n ? S.cap - S.first : S.n, 0},
