@@ -128,7 +128,8 @@ SARNN_INLINE auto Simd<A, T>::block_scores(const T* blk, std::size_t count, cons
 }
 
 // acc[u] += pk · (the vector u of the row at p), u < G, then p advanced past the row's G vectors and skip more
-// elements: by load pairs with post-index (kLoadPairs), loads with writeback (kWalkPointers), or plain loads.
+// elements: by load pairs with post-index (kLoadPairs) or loads with writeback (kWalkPointers); the loops of the
+// other arches address their rows directly and do not call it.
 template <class A, class T>
 template <std::size_t G>
 SARNN_INLINE void Simd<A, T>::add_row(B pk, const T*& p, std::ptrdiff_t skip, B* acc) {
@@ -142,14 +143,11 @@ SARNN_INLINE void Simd<A, T>::add_row(B pk, const T*& p, std::ptrdiff_t skip, B*
         }
         if constexpr (G % 2 != 0) acc[G - 1] = madd(pk, load_next<A>(p), acc[G - 1]);
         p += skip;
-    } else if constexpr (kWalkPointers) {
+    } else {
+        static_assert(kWalkPointers || kLoadPairs, "sarnn: add_row is for the pointer-walking loops");
         constexpr auto w = static_cast<std::ptrdiff_t>(W);
         SARNN_UNROLL(16)
         for (std::size_t u = 0; u < G; ++u) acc[u] = madd(pk, load_step<A>(p, u + 1 < G ? w : w + skip), acc[u]);
-    } else {
-        SARNN_UNROLL(16)
-        for (std::size_t u = 0; u < G; ++u) acc[u] = madd(pk, load(p + u * W), acc[u]);
-        p += static_cast<std::ptrdiff_t>(G * W) + skip;
     }
 }
 
