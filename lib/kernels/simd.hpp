@@ -16,6 +16,7 @@
 #include <xsimd/xsimd.hpp>
 
 #include "kernels/load_next.hpp"
+#include "kernels/quad_fma.hpp"
 #include "kernels/xsimd_fixes.hpp"
 #include "sarnn/kernels.hpp"
 
@@ -148,6 +149,8 @@ struct Simd {
     SARNN_INLINE static B block_scores(const T* blk, std::size_t count, const B* qv, const T* q);
     template <std::size_t G>
     SARNN_INLINE static void add_row(B pk, const T*& p, std::ptrdiff_t skip, B* acc);
+    template <std::size_t G, std::size_t L>
+    SARNN_INLINE static void add_row_lane(B w, const T*& p, std::ptrdiff_t skip, B* acc);
     template <std::size_t G>
     SARNN_INLINE static void add_weighted_rows(const T* rows, std::size_t stride, std::size_t cn, const T* p, T* c);
     template <std::size_t NV, std::size_t ChunkRows>

@@ -95,6 +95,15 @@ SARNN_INLINE auto Simd<A, T>::block_scores(const T* blk, std::size_t count, cons
             SARNN_UNROLL(16)
             for (std::size_t k = 0; k < W; ++k) acc[k] = madd(load_step<A>(p, k + 1 < W ? down : up), qu, acc[k]);
         }
+    } else if (count == W && kLoadPairs && W == 4 && NV % 4 == 0) {
+        // four vectors of q, then of each row in turn, by one pointer down the rows and back up (AArch64: one LD1
+        // per four vectors, lib/kernels/quad_fma.hpp)
+        const T* rp = blk;
+        const T* qp = q;
+        constexpr auto down = static_cast<std::ptrdiff_t>(stride);
+        quad_block_dots<true, A>(rp, down, qp, acc);
+        SARNN_UNROLL(16)
+        for (std::size_t u = 4; u < NV; u += 4) quad_block_dots<false, A>(rp, down, qp, acc);
     } else if (count == W && kLoadPairs && NV % 2 == 0) {
         // two vectors of q at a time for the W rows, each row walked by its own pointer, two vectors per load
         // (AArch64's LDP with post-index): few registers live, so none spill
@@ -151,6 +160,20 @@ SARNN_INLINE void Simd<A, T>::add_row(B pk, const T*& p, std::ptrdiff_t skip, B*
     }
 }
 
+// add_row with the weight in lane L of w (AArch64: FMLA by element): rows of whole groups of four vectors by
+// four-vector loads (lib/kernels/quad_fma.hpp).
+template <class A, class T>
+template <std::size_t G, std::size_t L>
+SARNN_INLINE void Simd<A, T>::add_row_lane(B w, const T*& p, std::ptrdiff_t skip, B* acc) {
+    if constexpr (G % 4 == 0) {
+        SARNN_UNROLL(16)
+        for (std::size_t u = 0; u < G; u += 4) quad_add_lane<L, A>(p, w, acc + u);
+        p += skip;
+    } else {
+        add_row<G>(lane<L>(w), p, skip, acc);
+    }
+}
+
 // c[0..G·W) += Σ_k p[k] row_k[0..G·W) for the cn rows row_k = rows + k·stride (a chunk of states, still in L1): the
 // G vectors of c in registers for the whole chunk; with few of them, several accumulators per vector (W states
 // apart) so that enough FMA chains overlap.
@@ -173,10 +196,10 @@ SARNN_INLINE void Simd<A, T>::add_weighted_rows(const T* rows, std::size_t strid
             // W weights per load, each taken by lane (AArch64: FMLA by element)
             for (; k + W <= cn; k += W) {
                 const B pv = load_a(p + k);
-                add_row<G>(lane<0>(pv), rp, skip, acc[0]);
-                add_row<G>(lane<1>(pv), rp, skip, acc[0]);
-                add_row<G>(lane<2>(pv), rp, skip, acc[0]);
-                add_row<G>(lane<3>(pv), rp, skip, acc[0]);
+                add_row_lane<G, 0>(pv, rp, skip, acc[0]);
+                add_row_lane<G, 1>(pv, rp, skip, acc[0]);
+                add_row_lane<G, 2>(pv, rp, skip, acc[0]);
+                add_row_lane<G, 3>(pv, rp, skip, acc[0]);
             }
         }
         for (; k + Split <= cn; k += Split) {
@@ -392,15 +415,15 @@ SARNN_INLINE void Simd<A, T>::attend_chunks_split(const Rows<T>& S, Scores score
         for (std::size_t r0 = 0; r0 < seg_n[seg]; r0 += Chunk) {
             const std::size_t cn = seg_n[seg] - r0 < Chunk ? seg_n[seg] - r0 : Chunk;
             const T* chunk = seg_base[seg] + r0 * stride;
-            // pass A1: the scores e_j, W states at once, into p (lanes past the chunk: -inf, so exp gives 0)
-            for (std::size_t b0 = 0; b0 < cn; b0 += W) {
-                const std::size_t count = cn - b0 < W ? cn - b0 : W;
-                const B e = scores(seg, r0 + b0, count);
-                e.store_aligned(p + b0);
-                if (count < W)
-                    for (std::size_t k = count; k < W; ++k) p[b0 + k] = kNegInf;
-                if (!direct) store_rows(e, alpha + j + b0, count);
+            // pass A1: the scores e_j, W states at once, into p (lanes past the chunk: -inf, so exp gives 0); whole
+            // blocks first, in a loop of their own
+            std::size_t whole = 0;
+            for (; whole + W <= cn; whole += W) scores(seg, r0 + whole, W).store_aligned(p + whole);
+            if (whole < cn) {
+                scores(seg, r0 + whole, cn - whole).store_aligned(p + whole);
+                for (std::size_t k = cn - whole; k < W; ++k) p[whole + k] = kNegInf;
             }
+            if (!direct) store_run(p, cn, alpha + j);
             // pass A2: p_j = exp(e_j - m), the shift m raised where a score passes m + kTau. Apart from pass A1, so
             // that the scores have the vector registers to themselves and exp's constants stay in registers here
             // (AArch64, Hidden 64: 6 instructions per state fewer).

@@ -54,10 +54,10 @@ SARNN_INLINE void Simd<A, T>::full_block_dots(const T* first, std::size_t ld, co
     }
 }
 
-// acc[k] += row_k[0..cols)·v over whole vectors, for the R rows row_k = first + k·ld: two vectors of v at a time
-// for the R rows, each row walked by its own pointer, two vectors per load (AArch64's LDP with post-index): 13
-// instructions per 8 FMAs, few registers live. (R = 2·W, each load of v for 8 rows, was tried for affine_tanh:
-// GCC 12 then spills, 1.5x the instructions.)
+// acc[k] += row_k[0..cols)·v over whole vectors, for the R rows row_k = first + k·ld, each row walked by its own
+// pointer: four vectors at a time (R = 4: one LD1 per row and per v, in a loop of 23 instructions per 16 FMAs,
+// lib/kernels/quad_fma.hpp), then two (LDP with post-index: 13 instructions per 8 FMAs), few registers live.
+// (R = 2·W, each load of v for 8 rows, was tried for affine_tanh: GCC 12 then spills, 1.5x the instructions.)
 template <class A, class T>
 template <std::size_t R>
 SARNN_INLINE void Simd<A, T>::rows_dots_pairs(const T* first, std::size_t ld, const T* v, std::size_t cols, B* acc) {
@@ -65,6 +65,12 @@ SARNN_INLINE void Simd<A, T>::rows_dots_pairs(const T* first, std::size_t ld, co
     for (std::size_t k = 0; k < R; ++k) rp[k] = first + k * ld;
     const T* vp = v;
     std::size_t j = 0;
+    if constexpr (R == 4 && W == 4) {
+        // four vectors of v and of each of the four rows a step (AArch64: one LD1 each, lib/kernels/quad_fma.hpp)
+        const std::size_t quads = cols / (4 * W);
+        if (quads > 0) quad_rows_dots<A>(rp, vp, quads, acc);
+        j = quads * 4 * W;
+    }
     for (; j + 2 * W <= cols; j += 2 * W) {
         B v0, v1;
         load_pair_next<A>(vp, v0, v1);
