@@ -12,6 +12,9 @@
 #       A ctest test that fails when `nm -C` of the ELF shows a heap or exception symbol: malloc, free,
 #       calloc, realloc, memalign, sbrk (and their _r forms), operator new/delete, __cxa_throw,
 #       __cxa_allocate_exception.
+#   sarnn_add_no_float_check(<name> <target>)
+#       A ctest test that fails when `nm -C` of the ELF shows a soft-float routine (__aeabi_f*, __aeabi_d*, the int
+#       to float conversions, __addsf3 and its kin): for programs that must do no float arithmetic (the q15 path).
 set(_sarnn_firmware_check ${CMAKE_CURRENT_LIST_DIR}/SarnnFirmwareCheck.cmake)
 
 function(sarnn_firmware_executable target)
@@ -37,5 +40,10 @@ endfunction()
 
 function(sarnn_add_no_heap_check name target)
   add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -DMODE=nm -DNM=${CMAKE_NM} -DELF=$<TARGET_FILE:${target}>
+                                -P ${_sarnn_firmware_check})
+endfunction()
+
+function(sarnn_add_no_float_check name target)
+  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -DMODE=nofloat -DNM=${CMAKE_NM} -DELF=$<TARGET_FILE:${target}>
                                 -P ${_sarnn_firmware_check})
 endfunction()

@@ -3,6 +3,10 @@
 #       runs the ELF; passes when it exits with 0 and printed "N passed, 0 failed" (N >= 1).
 #   -DMODE=nm -DNM=<arm-none-eabi-nm> -DELF=<elf>
 #       fails when the ELF defines a heap or exception-throwing symbol.
+#   -DMODE=nofloat -DNM=<arm-none-eabi-nm> -DELF=<elf>
+#       fails when the ELF holds a soft-float routine: __aeabi_f*, __aeabi_d*, __aeabi_cf*, __aeabi_cd*, the
+#       conversions __aeabi_[u][il]2[fd], libgcc's __addsf3 .. __divdf3, __floatsisf .., __fixsfsi .., __extendsfdf2,
+#       __truncdfsf2 (any of them means some code does float arithmetic without an FPU).
 if(MODE STREQUAL "run")
   string(REPLACE "|" ";" _cmd "${EMULATOR}")
   if(NOT TIMEOUT)
@@ -39,6 +43,29 @@ elseif(MODE STREQUAL "nm")
     message(FATAL_ERROR "${ELF} uses the heap or throws:\n  ${_found}")
   endif()
   message(STATUS "${ELF}: no malloc/free/calloc/realloc/sbrk, operator new/delete, __cxa_throw, __cxa_allocate_exception")
+elseif(MODE STREQUAL "nofloat")
+  execute_process(COMMAND ${NM} ${ELF} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc STREQUAL "0" OR out STREQUAL "")
+    message(FATAL_ERROR "${NM} ${ELF} failed (${rc}): ${err}")
+  endif()
+  string(REPLACE "\n" ";" _lines "${out}")
+  set(_found "")
+  foreach(_l IN LISTS _lines)
+    if(_l MATCHES "^[0-9a-fA-F]* *[A-Za-z] (.*)$")
+      set(_name "${CMAKE_MATCH_1}")
+      if(_name MATCHES "^__aeabi_c?[fd][a-z0-9]*$" OR _name MATCHES "^__aeabi_u?[il]2[fd]$"
+         OR _name MATCHES "^__(add|sub|mul|div|neg)[sd]f3$" OR _name MATCHES "^__(float|floatun)[sd]i[sd]f$"
+         OR _name MATCHES "^__fix(uns)?[sd]f[sd]i$" OR _name MATCHES "^__(extendsfdf2|truncdfsf2)$"
+         OR _name MATCHES "^__(eq|ne|lt|le|gt|ge|unord)[sd]f2$")
+        list(APPEND _found "${_l}")
+      endif()
+    endif()
+  endforeach()
+  if(_found)
+    string(REPLACE ";" "\n  " _found "${_found}")
+    message(FATAL_ERROR "${ELF} does float arithmetic in software:\n  ${_found}")
+  endif()
+  message(STATUS "${ELF}: no soft-float routine (__aeabi_f*, __aeabi_d*, conversions, libgcc's sf/df helpers)")
 else()
-  message(FATAL_ERROR "SarnnFirmwareCheck.cmake: MODE must be run or nm")
+  message(FATAL_ERROR "SarnnFirmwareCheck.cmake: MODE must be run, nm or nofloat")
 endif()

@@ -35,6 +35,7 @@ using Tuned = sarnn::kernel::Default;
 mcu::Calibration g_cal;
 int g_refused = 0;  // timed steps that did not return Status::ok (the figure would not be a step's)
 alignas(16) float g_x[kInputs][In];
+sarnn::q15 g_xq[kInputs][In];  // the q15 models' inputs
 alignas(16) unsigned char g_arena[176 * 1024];  // params, align params and one model at a time
 
 std::uint32_t g_lcg = 12345u;
@@ -93,6 +94,20 @@ std::uint32_t steady_step(Model& m) {
     for (std::uint32_t r = 0; r < kReps; ++r) {
         const std::uint32_t t0 = mcu::SysTick::now();
         const sarnn::Status s = m.step(g_x[r % kInputs]);
+        const std::uint32_t t1 = mcu::SysTick::now();
+        if (s != sarnn::Status::ok) ++g_refused;
+        ticks += mcu::SysTick::since(t0, t1);
+    }
+    return mcu::instructions(g_cal, ticks, kReps);
+}
+
+/// steady_step for the q15 models (their inputs are g_xq).
+template <class Model>
+std::uint32_t steady_step_q15(Model& m) {
+    std::uint64_t ticks = 0;
+    for (std::uint32_t r = 0; r < kReps; ++r) {
+        const std::uint32_t t0 = mcu::SysTick::now();
+        const sarnn::Status s = m.step(g_xq[r % kInputs]);
         const std::uint32_t t1 = mcu::SysTick::now();
         if (s != sarnn::Status::ok) ++g_refused;
         ticks += mcu::SysTick::since(t0, t1);
@@ -267,6 +282,73 @@ void rows_for() {
     for (std::size_t n : kStates) lstmn_row<H>(n);
 }
 
+// ---- q15 (integers only: kernel::Q15) -------------------------------------------------------------------------
+
+template <std::size_t H>
+sarnn::RnnParams<sarnn::q15, In, H>* make_q15_params(Arena& a) {
+    auto* p = a.make<sarnn::RnnParams<sarnn::q15, In, H>>();
+    if (p == nullptr) return nullptr;
+    // int8 weights, b in +-0.5, the row factors of weights of about +-0.3 (a_r = 0.3 / 127): pre-activations
+    // in the range a trained model has
+    for (auto& row : p->A)
+        for (auto& w : row) w = static_cast<std::int8_t>(uniform() * 127.0f);
+    for (std::size_t r = 0; r < H; ++r) {
+        p->b[r] = static_cast<std::int32_t>(uniform() * 2048.0f);
+        p->m[r] = 1267449479;  // 0.3 / 127 / 8 = 1267449479 · 2^-(31 + 10)
+        p->shift[r] = 10;
+    }
+    p->x_m = 1073741824;  // inputs in Q15: the factor 1
+    p->x_shift = -1;
+    return p;
+}
+
+template <std::size_t H, class Align, class Memory>
+std::uint32_t q15_step(std::size_t n) {
+    Arena a;
+    auto* p = make_q15_params<H>(a);
+    auto* m = a.make<sarnn::SelfAttentionRnn<sarnn::q15, In, H, C, Align, Memory>>(*p);
+    std::uint64_t ticks = 0;
+    const std::size_t warm = std::is_same_v<Memory, sarnn::Window> ? C + 3 : n - 1;
+    for (std::uint32_t r = 0; r < kReps; ++r) {
+        m->reset();
+        for (std::size_t i = 0; i < warm; ++i) (void)m->step(g_xq[i % kInputs]);
+        const std::uint32_t t0 = mcu::SysTick::now();
+        const sarnn::Status s = m->step(g_xq[(warm + r) % kInputs]);
+        const std::uint32_t t1 = mcu::SysTick::now();
+        if (s != sarnn::Status::ok) ++g_refused;
+        ticks += mcu::SysTick::since(t0, t1);
+    }
+    return mcu::instructions(g_cal, ticks, kReps);
+}
+
+void print_q15(const char* model, const char* align, std::size_t h, std::size_t n, std::uint32_t v, std::uint64_t macs,
+               std::size_t ram) {
+    std::printf("| %s | %s | %u | %u | %lu |", model, align, static_cast<unsigned>(h), static_cast<unsigned>(n),
+                static_cast<unsigned long>(v));
+    print_per_mac(v, macs);
+    std::printf(" %u |\n", static_cast<unsigned>(ram));
+}
+
+template <std::size_t H>
+void q15_rows() {
+    {
+        Arena a;
+        auto* p = make_q15_params<H>(a);
+        auto* m = a.make<sarnn::SimpleRnn<sarnn::q15, In, H>>(*p);
+        print_q15("SimpleRnn", "–", H, 0, steady_step_q15(*m), H * (In + H), sizeof(*m));
+    }
+    using Dot = sarnn::SelfAttentionRnn<sarnn::q15, In, H, C, sarnn::DotAlign>;
+    using Scaled = sarnn::SelfAttentionRnn<sarnn::q15, In, H, C, sarnn::ScaledDotAlign>;
+    using Win = sarnn::SelfAttentionRnn<sarnn::q15, In, H, C, sarnn::DotAlign, sarnn::Window>;
+    for (std::size_t n : kStates)
+        print_q15("SelfAttentionRnn", "dot", H, n, q15_step<H, sarnn::DotAlign, sarnn::Bounded>(n),
+                  H * (In + H) + 2 * n * H, sizeof(Dot));
+    print_q15("SelfAttentionRnn", "scaled dot", H, C, q15_step<H, sarnn::ScaledDotAlign, sarnn::Bounded>(C),
+              H * (In + H) + 2 * C * H, sizeof(Scaled));
+    print_q15("SelfAttentionRnn, Window full", "dot", H, C, q15_step<H, sarnn::DotAlign, sarnn::Window>(C),
+              H * (In + H) + 2 * C * H, sizeof(Win));
+}
+
 }  // namespace
 
 int main() {
@@ -282,6 +364,15 @@ int main() {
     rows_for<16>();
     rows_for<32>();
     rows_for<64>();
+    // q15: the same sizes in integers (kernel::Q15), with each model's RAM
+    for (auto& x : g_xq)
+        for (sarnn::q15& v : x) v = sarnn::q15{static_cast<std::int16_t>(uniform() * 32767.0f)};
+    std::printf("\nq15 (int8 weights, int16 activations; kernel::Q15):\n\n");
+    std::printf("| model | align | Hidden | n | instructions | /MAC | RAM (sizeof) |\n");
+    std::printf("|---|---|---:|---:|---:|---:|---:|\n");
+    q15_rows<16>();
+    q15_rows<32>();
+    q15_rows<64>();
     if (g_refused != 0) std::printf("FAIL: %d timed steps did not return Status::ok\n", g_refused);
     std::printf("\n%d passed, %d failed\n", g_refused == 0 ? 1 : 0, g_refused == 0 ? 0 : 1);
     return g_refused == 0 ? 0 : 1;

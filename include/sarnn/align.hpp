@@ -34,6 +34,7 @@
 #include <type_traits>
 
 #include "sarnn/detail/finite.hpp"
+#include "sarnn/fixed.hpp"
 #include "sarnn/kernels.hpp"
 #include "sarnn/numeric.hpp"
 #include "sarnn/params.hpp"
@@ -58,15 +59,16 @@ struct DotAlign {
         // e_ij = h_j·h_i; alpha = softmax(e); c = Σ alpha_j h_j
         template <class Set>
         void attend(const Rows<V>& memory, const V* h, V* alpha, V* c) const noexcept {
-            Set::attend_dot(memory, h, scale_t<T>(1), alpha, c);
+            if constexpr (Numeric<T>::floating) Set::attend_dot(memory, h, scale_t<T>(1), alpha, c);
+            else Set::attend_dot(memory, h, alpha, c);
         }
     };
 };
 
 /// e_ij = h_j · h_i / sqrt(Hidden) (the scaled dot product of Transformers; Keras MultiHeadAttention).
-/// Cost per step: as DotAlign. No extra RAM.
+/// Cost per step: as DotAlign. No extra RAM (q15: one padded row, the query h_i / sqrt(Hidden) in Q15).
 struct ScaledDotAlign {
-    template <class T, std::size_t Hidden, std::size_t NRows>
+    template <class T, std::size_t Hidden, std::size_t NRows, bool Floating = Numeric<T>::floating>
     struct State {
         using V = activation_t<T>;  // h, queries, keys (numeric.hpp)
         static constexpr bool has_params = false;
@@ -83,6 +85,34 @@ struct ScaledDotAlign {
             Set::attend_dot(memory, h, scale_t<T>(1) / std::sqrt(scale_t<T>(Hidden)), alpha, c);
         }
     };
+    /// q15: the query q = h_i / sqrt(Hidden), rounded half up to Q15 once per step, then the dot context over it.
+    template <class T, std::size_t Hidden, std::size_t NRows>
+    struct State<T, Hidden, NRows, false> {
+        using V = activation_t<T>;
+        static constexpr bool has_params = false;
+        using params_type = void;
+        /// round(32768 / sqrt(Hidden)), from an integer square root at compile time
+        static constexpr std::int32_t kScale = fixed::inv_sqrt_q15(Hidden);
+
+        State() noexcept {
+            for (V& v : q_) v = V{};
+        }
+        void reset() noexcept {}
+        // q = h_i / sqrt(Hidden): |e_ij| <= sqrt(Hidden), nothing can overflow
+        template <class Set>
+        Status query(std::size_t, const V* h) noexcept {
+            for (std::size_t k = 0; k < Hidden; ++k) q_[k] = fixed::mul_q15(h[k], kScale);
+            return Status::ok;
+        }
+        // e_ij = h_j·q; alpha = softmax(e); c = Σ alpha_j h_j
+        template <class Set>
+        void attend(const Rows<V>& memory, const V*, V* alpha, V* c) const noexcept {
+            Set::attend_dot(memory, q_, alpha, c);
+        }
+
+    private:
+        alignas(storage_alignment<V>()) V q_[padded<V>(Hidden)];
+    };
 };
 
 /// e_ij = h_j^T W h_i (Luong's "general" score), params BilinearParams<T, Hidden>.
@@ -93,6 +123,8 @@ struct BilinearAlign {
     struct State {
         using V = activation_t<T>;  // h, queries, keys (numeric.hpp)
         static constexpr bool has_params = true;
+        static_assert(Numeric<T>::floating,
+                      "sarnn: this align is float and double only so far; q15 models take DotAlign or ScaledDotAlign");
         using params_type = BilinearParams<T, Hidden>;
 
         State(const params_type&&) = delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary
@@ -141,6 +173,8 @@ struct KeyQueryAlign {
     struct State {
         using V = activation_t<T>;  // h, queries, keys (numeric.hpp)
         static constexpr bool has_params = true;
+        static_assert(Numeric<T>::floating,
+                      "sarnn: this align is float and double only so far; q15 models take DotAlign or ScaledDotAlign");
         using params_type = KeyQueryParams<T, Hidden, K>;
         /// true: keys cached per state; false: Wk folded into the query.
         static constexpr bool caches_keys =
@@ -219,6 +253,8 @@ struct AdditiveAlign {
     struct State {
         using V = activation_t<T>;  // h, queries, keys (numeric.hpp)
         static constexpr bool has_params = true;
+        static_assert(Numeric<T>::floating,
+                      "sarnn: this align is float and double only so far; q15 models take DotAlign or ScaledDotAlign");
         using params_type = AdditiveParams<T, Hidden, K>;
 
         State(const params_type&&) = delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary

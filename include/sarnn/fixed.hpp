@@ -45,6 +45,26 @@ constexpr q15 from_float(float v) noexcept {
 
 namespace fixed {
 
+/// a · b / 32768 rounded half up, saturated to q15: a Q15 value times a Q15 factor b in [-32768, 32768] (32768 is
+/// 1: the result is a). |a · b| <= 2^30, so nothing overflows; the floor is taken on a non-negative number.
+constexpr q15 mul_q15(q15 a, std::int32_t b) noexcept {
+    const std::int32_t p = static_cast<std::int32_t>(a.raw) * b + 16384;
+    const std::int32_t f = p >= 0 ? p / 32768 : -((-p + 32767) / 32768);
+    return q15{static_cast<std::int16_t>(f > 32767 ? 32767 : (f < -32768 ? -32768 : f))};
+}
+
+/// round(32768 / sqrt(n)) for n >= 1, from integers only (a compile-time constant where n is): the r with
+/// n·(2r - 1)^2 <= 2^32 < n·(2r + 1)^2. In [1, 32768].
+constexpr std::int32_t inv_sqrt_q15(std::uint32_t n) noexcept {
+    std::uint64_t lo = 0, hi = 32768;  // the smallest r with n·(2r + 1)^2 > 2^32 is in [lo, hi]
+    while (lo < hi) {
+        const std::uint64_t mid = (lo + hi) / 2, odd = 2 * mid + 1;
+        if (static_cast<std::uint64_t>(n) * odd * odd > (std::uint64_t{1} << 32)) hi = mid;
+        else lo = mid + 1;
+    }
+    return static_cast<std::int32_t>(lo);
+}
+
 /// tanh(z / 4096) in Q15: z in Q3.12, the result odd, in [-32767, 32767], within 1.53 LSB.
 std::int16_t tanh_q15(std::int16_t z) noexcept;
 

@@ -46,6 +46,7 @@ template <class T, std::size_t In, std::size_t Hidden, std::size_t Capacity, std
           class Set = kernel::Default>
 class Lstmn {
     static_assert(Numeric<T>::supported, "sarnn: T must be float or double (a type with a sarnn::Numeric policy)");
+    static_assert(Numeric<T>::floating, "sarnn: the LSTMN is float and double only so far");
     using V = activation_t<T>;  // x, h, c, alpha, the memory: the activations of T (numeric.hpp)
 public:
     using value_type = T;

@@ -13,6 +13,10 @@
 #ifndef SARNN_NUMERIC_HPP
 #define SARNN_NUMERIC_HPP
 
+#include <cstdint>
+
+#include "sarnn/fixed.hpp"
+
 namespace sarnn {
 
 /// The policy of value type T. Undefined members (the primary template) mean: not a sarnn value type.
@@ -39,6 +43,18 @@ template <>
 struct Numeric<float> : detail::FloatingNumeric<float> {};
 template <>
 struct Numeric<double> : detail::FloatingNumeric<double> {};
+
+/// Q15 fixed point (fixed.hpp): int8 weights (with integer requantisation constants in the params: params.hpp),
+/// q15 activations, int32 sums (int64 where a sum of Q15 x Q15 products could pass int32: the scores). No float.
+template <>
+struct Numeric<q15> {
+    static constexpr bool supported = true;
+    static constexpr bool floating = false;
+    using weight = std::int8_t;
+    using activation = q15;
+    using accumulator = std::int32_t;
+    using scale = std::int32_t;  ///< a Q15 factor (scaled dot: 32768 / sqrt(Hidden), rounded)
+};
 
 /// The kinds of number of value type T (see the table above).
 template <class T>

@@ -13,8 +13,10 @@
 #define SARNN_PARAMS_HPP
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
+#include "sarnn/fixed.hpp"
 #include "sarnn/kernels.hpp"  // storage_alignment
 #include "sarnn/numeric.hpp"
 
@@ -37,6 +39,38 @@ struct alignas(storage_alignment<T>()) RnnParams {
     template <class P, class F>
     static constexpr bool arrays(P& p, F&& f) {
         return f("A", &p.A[0][0], Hidden * (In + Hidden)) || f("b", &p.b[0], Hidden);
+    }
+};
+
+/// Weights of SimpleRnn<q15> and SelfAttentionRnn<q15>: the same h_i = tanh(A·[x_i; r_{i-1}] + b) in integers.
+/// Row r of A is int8 with a real scale a_r of its own (A ≈ A_q·a_r), the input x arrives as int16 raw values of
+/// real value raw·x_scale (an ADC's counts), r (h or c) is Q15. Per row, exactly (kernels_q15.hpp):
+///   s_x = Σ_k A[r][k]·x_k, s_r = Σ_k A[r][In + k]·r_k                        (int32, exact)
+///   z   = requantize(s_x, x_m, x_shift) + s_r      (x_m·2^-(31 + x_shift) = x_scale·32768: s_x in s_r's units)
+///   pre = requantize(z, m[r], shift[r]) + b[r]     (m[r]·2^-(31 + shift[r]) = a_r / 8: Q3.12, saturated)
+///   h_r = tanh_q15(pre)
+/// (requantize: fixed.hpp.) The multipliers and shifts come from the exporter (python3 -m sarnn.export --quantize)
+/// or sarnn.fixed.quantize_multiplier; x_scale is there for the host side (to quantise inputs) and is never read by
+/// the model. Headroom: In <= 511 and Hidden <= 256 keep both sums and z within int32 (128·32768·511 < 2^31).
+template <std::size_t In, std::size_t Hidden>
+struct alignas(4) RnnParams<q15, In, Hidden> {
+    static_assert(In > 0, "sarnn: In (input size) must be at least 1");
+    static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
+    static_assert(In <= 511 && Hidden <= 256, "sarnn: q15 models take In <= 511 and Hidden <= 256 (int32 headroom)");
+
+    std::int32_t b[Hidden];      ///< Q3.12
+    std::int32_t m[Hidden];      ///< requantisation multiplier of row r, in [2^30, 2^31)
+    std::int32_t x_m;            ///< the input's factor, in [2^30, 2^31)
+    float x_scale;               ///< real value of one raw input unit (host side only)
+    std::int8_t A[Hidden][In + Hidden];
+    std::int8_t shift[Hidden];   ///< in [-31, 31]
+    std::int8_t x_shift;         ///< in [-31, 31]
+
+    /// Calls f(name, data, count) for each array in declaration order (see for_each_array()).
+    template <class P, class F>
+    static constexpr bool arrays(P& p, F&& f) {
+        return f("b", &p.b[0], Hidden) || f("m", &p.m[0], Hidden) || f("A", &p.A[0][0], Hidden * (In + Hidden)) ||
+               f("shift", &p.shift[0], Hidden);
     }
 };
 

@@ -11,6 +11,7 @@
 #include <cstddef>
 
 #include "sarnn/align.hpp"
+#include "sarnn/detail/affine.hpp"
 #include "sarnn/detail/finite.hpp"
 #include "sarnn/detail/input.hpp"
 #include "sarnn/kernels.hpp"
@@ -25,7 +26,8 @@ namespace sarnn {
 
 /// Self-attention RNN with compile-time sizes.
 ///
-/// Template parameters: T (float or double), In (size of x_i), Hidden (size of h_i and c_i), Capacity (how
+/// Template parameters: T (float, double, or sarnn::q15 with DotAlign or ScaledDotAlign: integers only, see
+/// RnnParams<q15> in params.hpp and kernels_q15.hpp), In (size of x_i), Hidden (size of h_i and c_i), Capacity (how
 /// many states the memory holds), Align (DotAlign, ScaledDotAlign, BilinearAlign, KeyQueryAlign<K>,
 /// AdditiveAlign<K>: see align.hpp), Memory (Bounded or Window: see memory.hpp), Set (the kernel set: see kernels.hpp;
 /// kernel::Default is the build's choice).
@@ -45,8 +47,10 @@ namespace sarnn {
 template <class T, std::size_t In, std::size_t Hidden, std::size_t Capacity, class Align = DotAlign,
           class Memory = Bounded, class Set = kernel::Default>
 class SelfAttentionRnn {
-    static_assert(Numeric<T>::supported, "sarnn: T must be float or double (a type with a sarnn::Numeric policy)");
+    static_assert(Numeric<T>::supported, "sarnn: T must be float, double or sarnn::q15 (a type with a sarnn::Numeric policy)");
     using V = activation_t<T>;  // x, h, c, alpha, the memory: the activations of T (numeric.hpp)
+    using Ops = kernel::set_for_t<T, Set>;  // the kernels it runs: Set, or kernel::Q15 for q15 (kernels_q15.hpp)
+    static_assert(Numeric<T>::floating || Capacity < 32768, "sarnn: q15 models hold at most 32767 states");
     using Ring = detail::Ring<Capacity, Memory>;
     using AlignState = typename Align::template State<T, Hidden, Ring::rows>;
 
@@ -87,7 +91,7 @@ public:
 
     /// Back to c_0 = 0, an empty memory and length 0. O(Hidden).
     void reset() noexcept {
-        for (V& v : c_) v = V(0);
+        for (V& v : c_) v = V{};
         ring_.reset();
         length_ = 0;
         align_.reset();
@@ -106,15 +110,15 @@ public:
         const std::size_t slot = ring_.next_slot();
         V* h = memory_[slot];
         // h_i = tanh(A·[x_i; c_{i-1}] + b)
-        Set::affine_tanh(&p_.A[0][0], p_.b, Hidden, x, In, c_, Hidden, h);
+        detail::affine_tanh<Ops>(p_, x, c_, h);
         // tanh(+-inf) = +-1, so only an overflowed pre-activation (inf - inf) leaves h_i non-finite
         if (!detail::all_finite(h, Hidden)) return Status::non_finite_result;
-        const Status q = align_.template query<Set>(slot, h);
+        const Status q = align_.template query<Ops>(slot, h);
         if (q != Status::ok) return q;
         ring_.push();
         ++length_;
         // alpha_ij = softmax_j(align(h_j, h_i)); c_i = Σ_j alpha_ij h_j
-        align_.template attend<Set>(rows(), h, alpha_, c_);
+        align_.template attend<Ops>(rows(), h, alpha_, c_);
         return Status::ok;
     }
     Status step(const std::array<V, In>& x) noexcept { return step(x.data()); }
@@ -151,8 +155,8 @@ private:
     void init() noexcept {
         // Padding lanes are zero for good: kernels read whole vectors and write only valid lanes.
         for (auto& row : memory_)
-            for (V& v : row) v = V(0);
-        for (V& v : alpha_) v = V(0);
+            for (V& v : row) v = V{};
+        for (V& v : alpha_) v = V{};
         reset();
     }
     Rows<V> rows() const noexcept { return {&memory_[0][0], kStride, Hidden, Ring::rows, ring_.first(), ring_.count()}; }

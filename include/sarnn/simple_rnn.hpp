@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 
+#include "sarnn/detail/affine.hpp"
 #include "sarnn/detail/finite.hpp"
 #include "sarnn/detail/input.hpp"
 #include "sarnn/kernels.hpp"
@@ -18,15 +19,17 @@ namespace sarnn {
 
 /// SimpleRNN with compile-time sizes.
 ///
-/// Template parameters: T (float or double), In (size of x_i), Hidden (size of h_i), Set (the kernel set: see
-/// kernels.hpp; kernel::Default is the build's choice).
+/// Template parameters: T (float, double, or sarnn::q15: integers only, see RnnParams<q15> in params.hpp), In (size
+/// of x_i), Hidden (size of h_i), Set (the kernel set: see kernels.hpp; kernel::Default is the build's choice; q15
+/// models run kernel::Q15, kernels_q15.hpp).
 /// Static storage: two padded rows of Hidden values (h_{i-1} and h_i) plus a reference to the params and a
 /// step counter; `sizeof(SimpleRnn)` is all the RAM it uses. No heap, no exceptions.
 /// Cost of step(): Hidden·(In + Hidden) multiply-adds and Hidden tanh.
 template <class T, std::size_t In, std::size_t Hidden, class Set = kernel::Default>
 class SimpleRnn {
-    static_assert(Numeric<T>::supported, "sarnn: T must be float or double (a type with a sarnn::Numeric policy)");
+    static_assert(Numeric<T>::supported, "sarnn: T must be float, double or sarnn::q15 (a type with a sarnn::Numeric policy)");
     using V = activation_t<T>;  // x, h, c, alpha, the memory: the activations of T (numeric.hpp)
+    using Ops = kernel::set_for_t<T, Set>;  // the kernels it runs: Set, or kernel::Q15 for q15 (kernels_q15.hpp)
 public:
     using value_type = T;
     using kernel_set = Set;
@@ -42,7 +45,7 @@ public:
     /// Back to h_0 = 0 and length 0. O(Hidden).
     void reset() noexcept {
         for (auto& row : h_)
-            for (V& v : row) v = V(0);
+            for (V& v : row) v = V{};
         cur_ = 0;
         length_ = 0;
     }
@@ -55,7 +58,7 @@ public:
         if (s != Status::ok) return s;
         const std::size_t next = cur_ ^ 1u;
         // h_i = tanh(A·[x_i; h_{i-1}] + b), into the row that is not h_{i-1}
-        Set::affine_tanh(&p_.A[0][0], p_.b, Hidden, x, In, h_[cur_], Hidden, h_[next]);
+        detail::affine_tanh<Ops>(p_, x, h_[cur_], h_[next]);
         // tanh(+-inf) = +-1, so only an overflowed pre-activation (inf - inf) leaves h_i non-finite
         if (!detail::all_finite(h_[next], Hidden)) return Status::non_finite_result;
         cur_ = next;

@@ -71,6 +71,23 @@ def requantize_q15(acc, multiplier, shift):
     return max(-32768, min(32767, requantize(acc, multiplier, shift)))
 
 
+def mul_q15(a, b):
+    """a * b / 32768 rounded half up, saturated to int16 (a Q15 value times a Q15 factor b in [-32768, 32768])."""
+    return max(-32768, min(32767, (a * b + 16384) >> 15))
+
+
+def inv_sqrt_q15(n):
+    """round(32768 / sqrt(n)) for n >= 1, from integers: the r with n(2r - 1)^2 <= 2^32 < n(2r + 1)^2."""
+    lo, hi = 0, 32768
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if n * (2 * mid + 1) ** 2 > 1 << 32:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
 def quantize_multiplier(m):
     """The (multiplier, shift) of a real factor m > 0 for requantize: m = multiplier * 2^-(31 + shift), multiplier
     in [2^30, 2^31). For the host side (the exporter), not for the integer path."""

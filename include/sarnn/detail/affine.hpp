@@ -1,0 +1,26 @@
+// sarnn/detail/affine.hpp: the recurrent step of both RNNs, y = tanh(A·[x; r] + b), for every value type: the one
+// kernel call, with what the params of T hold (float and double: A and b; q15: A, b and the requantisation constants).
+#ifndef SARNN_DETAIL_AFFINE_HPP
+#define SARNN_DETAIL_AFFINE_HPP
+
+#include <cstddef>
+
+#include "sarnn/kernels_q15.hpp"
+#include "sarnn/numeric.hpp"
+#include "sarnn/params.hpp"
+
+namespace sarnn::detail {
+
+/// y = tanh(A·[x; r] + b) on the kernel set Ops: x has In values, r and y are padded rows of Hidden.
+template <class Ops, class T, std::size_t In, std::size_t Hidden>
+void affine_tanh(const RnnParams<T, In, Hidden>& p, const activation_t<T>* x, const activation_t<T>* r,
+                 activation_t<T>* y) noexcept {
+    if constexpr (Numeric<T>::floating)
+        Ops::affine_tanh(&p.A[0][0], p.b, Hidden, x, In, r, Hidden, y);
+    else
+        Ops::affine_tanh(QAffine{&p.A[0][0], p.b, p.m, p.shift, p.x_m, p.x_shift}, Hidden, x, In, r, Hidden, y);
+}
+
+}  // namespace sarnn::detail
+
+#endif

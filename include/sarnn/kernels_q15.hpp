@@ -1,0 +1,63 @@
+// sarnn/kernels_q15.hpp: the kernel set of the q15 models (SimpleRnn<q15, ...>, SelfAttentionRnn<q15, ...>). Integer
+// arithmetic only: no float, no division but one 32-bit division per attention step; every function has its twin
+// in python/sarnn/fixed.py, which computes the same integers (tests/test_q15_models.cpp, python/tests/test_fixed.py).
+//
+// A model names a float set as `Set`; for T = q15 it runs kernel::Q15 instead (kernel::set_for_t<T, Set>): lib/'s
+// one q15 set, plain C++ (lib/kernels/q15.cpp), the same on every target.
+//
+// The operations, and what each rounds (Q15: raw / 32768; Q3.12: raw / 4096; see fixed.hpp):
+//   affine_tanh(a, rows, x, nx, r, nr, y)   y = tanh(A·[x; r] + b) for the int8 A of RnnParams<q15> (params.hpp):
+//        per row, s_x = Σ A_x·x (int32), s_r = Σ A_r·r (int32: both exact), z = requantize(s_x, x_m, x_shift)
+//        (clamped to +-2^30) + s_r, pre = requantize(z, m[row], shift[row]) + b[row] saturated to Q3.12, y =
+//        tanh_q15(pre). y is a padded row of rows values (lanes past rows untouched), r of nr; O(rows·(nx + nr)).
+//   attend_dot(S, q, alpha, c)              the dot context over the n = S.n >= 1 stored states:
+//        e_j = S_j·q (exact, int64), kept to 16 bits in a format Q(f) chosen per step from Σ|q_k| (f <= 15, so
+//        that no e_j can pass 32767; rounded half up); alpha = softmax(e) with the max subtracted (exp_q16 of
+//        the differences, one reciprocal of their sum, alpha_j floored to Q15); c = Σ_j alpha_j S_j rounded half
+//        up to Q15. n = 1: alpha_1 = 32767 (the largest q15) and c = S_1 exactly. O(2·n·dim) + n exp_q16.
+#ifndef SARNN_KERNELS_Q15_HPP
+#define SARNN_KERNELS_Q15_HPP
+
+#include <cstddef>
+#include <cstdint>
+
+#include "sarnn/fixed.hpp"
+#include "sarnn/kernels.hpp"
+
+namespace sarnn {
+
+/// What affine_tanh reads of RnnParams<q15> (params.hpp): pointers into the params, which stay where they are.
+struct QAffine {
+    const std::int8_t* A;      ///< rows x (nx + nr), row-major
+    const std::int32_t* b;     ///< rows, Q3.12
+    const std::int32_t* m;     ///< rows: requantisation multiplier of row r
+    const std::int8_t* shift;  ///< rows: and its shift
+    std::int32_t x_m;          ///< the x part's factor to the r part's units
+    int x_shift;
+};
+
+namespace kernel {
+
+/// The q15 set (see above). Plain C++, no heap, integer arithmetic only.
+struct Q15 {
+    static void affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r,
+                            std::size_t nr, q15* y) noexcept;
+    static void attend_dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexcept;
+};
+
+/// The set a model of value type T runs: Set itself for float and double, Q15 for q15.
+template <class T, class Set>
+struct set_for {
+    using type = Set;
+};
+template <class Set>
+struct set_for<q15, Set> {
+    using type = Q15;
+};
+template <class T, class Set>
+using set_for_t = typename set_for<T, Set>::type;
+
+}  // namespace kernel
+}  // namespace sarnn
+
+#endif

@@ -1,0 +1,205 @@
+"""sarnn.q15: the Python twin of sarnn's q15 models (SimpleRnn<q15>, SelfAttentionRnn<q15> with DotAlign or
+ScaledDotAlign: include/sarnn/kernels_q15.hpp, lib/kernels/q15.cpp, include/sarnn/align.hpp).
+
+Integers only, the same operations in the same order as the C++, so that it predicts a q15 model's h, c and alpha
+bit for bit (tests/test_q15_models.cpp and python/tests/test_q15.py pin both to one digest of many runs). Use it to
+measure a quantised model's accuracy in Python before flashing it; quantize_rnn() makes its params from float
+weights as the exporter does.
+
+Params (RnnParams<q15, In, Hidden> in include/sarnn/params.hpp), a dict:
+  A        Hidden rows of In + Hidden int8           b        Hidden int32, Q3.12
+  m, shift Hidden requantisation multipliers/shifts  x_m, x_shift   the input's factor to the r part's units
+  x_scale  the real value of one raw input unit (host side)
+"""
+from sarnn.fixed import exp_q16, inv_sqrt_q15, mul_q15, quantize_multiplier, requantize, tanh_q15
+
+INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
+
+
+def _clamp(v, lo, hi):
+    return lo if v < lo else hi if v > hi else v
+
+
+def _round_shift(v, s):
+    """floor((v + 2^(s-1)) / 2^s): v rounded half up, then divided by 2^s."""
+    return (v + (1 << (s - 1))) >> s
+
+
+def affine_tanh_q15(p, x, r):
+    """y = tanh(A·[x; r] + b) for q15 params p, raw int16 inputs x and Q15 r (lists of ints)."""
+    nx = len(x)
+    y = []
+    for row, w in enumerate(p["A"]):
+        s_x = sum(w[k] * x[k] for k in range(nx))
+        s_r = sum(w[nx + k] * r[k] for k in range(len(r)))
+        xq = _clamp(requantize(s_x, p["x_m"], p["x_shift"]), -(1 << 30), 1 << 30)
+        z = _clamp(xq + s_r, INT32_MIN, INT32_MAX)
+        t = requantize(z, p["m"][row], p["shift"][row])
+        pre = _clamp(t + p["b"][row], -32768, 32767)
+        y.append(tanh_q15(pre))
+    return y
+
+
+def attend_dot_q15(states, q):
+    """(alpha, c) of the dot context over `states` (lists of Q15 ints, oldest first) for the query q."""
+    n, dim = len(states), len(q)
+    if n == 1:
+        return [32767], list(states[0])
+    qsum = sum(abs(v) for v in q)
+    f = 15
+    while f > 0 and qsum > (1073709056 >> f):
+        f -= 1
+    e = [_round_shift(sum(s[k] * q[k] for k in range(dim)), 30 - f) for s in states]
+    m = max(e)
+    to_q16 = 1 << (16 - f)
+    p = [min(exp_q16((ej - m) * to_q16), 65535) for ej in e]
+    l = sum(p)
+    sh = 0
+    while (l << sh) < (1 << 30):
+        sh += 1
+    den = (l << sh) >> 15
+    rec = min((1 << 31) // den, 65535)
+    alpha = [min((pj * rec) >> (31 - sh), 32767) for pj in p]
+    c = []
+    for k in range(dim):
+        acc = sum(alpha[j] * states[j][k] for j in range(n))
+        c.append(_clamp(_round_shift(acc, 15), -32767, 32767))
+    return alpha, c
+
+
+class SimpleRnnQ15:
+    """SimpleRnn<q15, In, Hidden>: h_i = tanh(A·[x_i; h_{i-1}] + b)."""
+
+    def __init__(self, params):
+        self.p = params
+        self.hidden_size = len(params["A"])
+        self.reset()
+
+    def reset(self):
+        self.h = [0] * self.hidden_size
+
+    def step(self, x):
+        self.h = affine_tanh_q15(self.p, x, self.h)
+        return self.h
+
+
+class SelfAttentionRnnQ15:
+    """SelfAttentionRnn<q15, In, Hidden, Capacity, DotAlign | ScaledDotAlign, Bounded | Window>."""
+
+    def __init__(self, params, capacity, align="dot", window=False):
+        if align not in ("dot", "scaled_dot"):
+            raise ValueError("SelfAttentionRnnQ15: align is 'dot' or 'scaled_dot'")
+        self.p = params
+        self.hidden_size = len(params["A"])
+        self.capacity = capacity
+        self.scale = inv_sqrt_q15(self.hidden_size) if align == "scaled_dot" else None
+        self.window = window
+        self.reset()
+
+    def reset(self):
+        self.memory = []
+        self.c = [0] * self.hidden_size
+        self.alpha = []
+        self.h = [0] * self.hidden_size
+
+    def step(self, x):
+        """One step; returns False (changing nothing) where the C++ returns Status::memory_full."""
+        if not self.window and len(self.memory) == self.capacity:
+            return False
+        h = affine_tanh_q15(self.p, x, self.c)
+        self.memory.append(h)
+        if len(self.memory) > self.capacity:
+            self.memory.pop(0)
+        q = h if self.scale is None else [mul_q15(v, self.scale) for v in h]
+        self.alpha, self.c = attend_dot_q15(self.memory, q)
+        self.h = h
+        return True
+
+
+def quantize_rnn(A, b, x_scale):
+    """q15 params from float weights A (Hidden rows of In + Hidden) and b (Hidden), for inputs of real value
+    raw·x_scale: A per row to int8 with the scale max|row| / 127, b to Q3.12, and the requantisation constants."""
+    hidden = len(A)
+    params = {"A": [], "b": [], "m": [], "shift": [], "x_scale": float(x_scale)}
+    params["x_m"], params["x_shift"] = quantize_multiplier(x_scale * 32768.0)
+    for r in range(hidden):
+        big = max(abs(v) for v in A[r])
+        a_r = big / 127.0 if big > 0 else 2.0 ** -20
+        params["A"].append([max(-127, min(127, int(round(v / a_r)))) for v in A[r]])
+        m, sh = quantize_multiplier(a_r / 8.0)
+        params["m"].append(m)
+        params["shift"].append(sh)
+        params["b"].append(max(INT32_MIN, min(INT32_MAX, int(round(b[r] * 4096.0)))))
+    return params
+
+
+# ---- the digest of many runs, which tests/test_q15_models.cpp computes from the C++ models ----------------------
+class _Lcg:
+    def __init__(self, seed):
+        self.x = seed
+
+    def next(self):
+        """31 pseudo-random bits."""
+        self.x = (self.x * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+        return self.x >> 33
+
+
+def digest_params(rng, n_in, hidden):
+    """Params drawn from the LCG, in the order the C++ draws them (tests/shared/q15_digest.hpp)."""
+    p = {"A": [[rng.next() % 255 - 127 for _ in range(n_in + hidden)] for _ in range(hidden)]}
+    p["b"] = [rng.next() % 16385 - 8192 for _ in range(hidden)]
+    p["m"] = [(1 << 30) + rng.next() % (1 << 30) for _ in range(hidden)]
+    p["shift"] = [9 + rng.next() % 4 for _ in range(hidden)]
+    p["x_m"] = (1 << 30) + rng.next() % (1 << 30)
+    p["x_shift"] = -(rng.next() % 3)
+    p["x_scale"] = 0.0
+    return p
+
+
+DIGEST_CASES = [  # (kind, In, Hidden, Capacity, steps, seed): kind simple / dot / scaled_dot / dot_window / ...
+    ("simple", 3, 5, 0, 40, 11),
+    ("simple", 16, 33, 0, 20, 12),
+    ("dot", 4, 7, 16, 16, 13),
+    ("scaled_dot", 1, 1, 4, 6, 14),
+    ("scaled_dot_window", 5, 17, 8, 30, 15),
+    ("dot_window", 3, 3, 3, 12, 16),
+    ("dot", 16, 32, 64, 64, 17),
+]
+
+
+def digest():
+    """FNV-1a (64 bit) of every step's h (and c, alpha) of DIGEST_CASES, 16 bits each, little endian."""
+    h = 0xcbf29ce484222325
+
+    def feed(values):
+        nonlocal h
+        for value in values:
+            v = value & 0xFFFF
+            for _ in range(2):
+                h ^= v & 0xFF
+                h = (h * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+                v >>= 8
+
+    for kind, n_in, hidden, capacity, steps, seed in DIGEST_CASES:
+        rng = _Lcg(seed)
+        p = digest_params(rng, n_in, hidden)
+        if kind == "simple":
+            model = SimpleRnnQ15(p)
+        else:
+            model = SelfAttentionRnnQ15(p, capacity, "scaled_dot" if kind.startswith("scaled") else "dot",
+                                        window=kind.endswith("window"))
+        for _ in range(steps):
+            x = [rng.next() % 65536 - 32768 for _ in range(n_in)]
+            if kind == "simple":
+                feed(model.step(x))
+            else:
+                ok = model.step(x)
+                feed([1 if ok else 0])
+                feed(model.h)
+                feed(model.c)
+                feed(model.alpha)
+    return h
+
+
+if __name__ == "__main__":
+    print(f"0x{digest():016x}")

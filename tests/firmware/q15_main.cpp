@@ -1,0 +1,38 @@
+// tests/firmware/q15_main.cpp: the q15 models on a bare-metal Cortex-M, with no float anywhere in the program.
+// Runs the digest of many runs of SimpleRnn<q15> and SelfAttentionRnn<q15> (tests/shared/q15_digest.hpp) and of the
+// integer activations (tests/shared/fixed_digest.hpp), and compares them with what the Python twin computes
+// (python/sarnn/q15.py, python/sarnn/fixed.py): the board computes the same integers. Prints with puts only (a
+// printf would link the float formatting), so that the ELF's symbols show whether the q15 path pulls in soft float:
+// ctest's no-float check of this ELF (cmake/SarnnFirmwareCheck.cmake, MODE=nofloat) fails on any __aeabi_f*/d*;
+// q15_float_canary.cpp is this program plus one float multiply, whose check must fail.
+#include <cstdio>
+
+#include <sarnn/sarnn.hpp>
+
+#include "shared/fixed_digest.hpp"
+#include "shared/q15_digest.hpp"
+
+#ifdef SARNN_Q15_FLOAT_CANARY
+volatile float g_canary = 3.0f;
+#endif
+
+int main() {
+    int failed = 0;
+    if (test::q15_digest() == test::kQ15Digest) {
+        std::puts("q15_digest               ok");
+    } else {
+        std::puts("q15_digest               FAILED");
+        ++failed;
+    }
+    if (test::fixed_digest() == test::kFixedDigest) {
+        std::puts("fixed_digest             ok");
+    } else {
+        std::puts("fixed_digest             FAILED");
+        ++failed;
+    }
+#ifdef SARNN_Q15_FLOAT_CANARY
+    g_canary = g_canary * 1.5f;
+#endif
+    std::puts(failed == 0 ? "2 passed, 0 failed" : "0 passed, 2 failed");
+    return failed == 0 ? 0 : 1;
+}

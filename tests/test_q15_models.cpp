@@ -1,0 +1,294 @@
+// tests/test_q15_models.cpp: the q15 models (SimpleRnn<q15>, SelfAttentionRnn<q15> with DotAlign and ScaledDotAlign,
+// Bounded and Window) and their kernels (kernel::Q15, lib/kernels/q15.cpp).
+// - Against the independent double reference (tests/reference.hpp) run on the model's own weights dequantised
+//   (A_q·a_r, b / 4096, x_raw·x_factor), over the suite's shapes: what the integer arithmetic adds (rounding of
+//   the pre-activation, tanh_q15, the scores, exp_q16, alpha and c) stays within kQ15Tol of h, c and alpha.
+// - Against the float model on the original float weights, the reference model (In 16, Hidden 32, Capacity 64,
+//   dot): what quantising to int8 costs, within issue 17's 0.02 over 64 steps.
+// - Properties: alpha sums to one within kAlphaSumTol, c_1 = h_1 exactly, reset() restores the start state bit for
+//   bit, a full Bounded memory refuses and changes nothing, saturated weights and inputs at Hidden 256 (no
+//   signed overflow: the asan jobs run this under UBSan).
+// - The digest of many runs (tests/shared/q15_digest.hpp), which python/tests/test_q15.py computes from the Python
+//   twin (python/sarnn/q15.py): the two agree bit for bit.
+#include <catch2/catch.hpp>
+
+#include <sarnn/sarnn.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "reference.hpp"
+#include "shared/q15_digest.hpp"
+
+namespace {
+
+/// |h, c, alpha (q15 model) - the same (double reference of the dequantised weights)|, in real units.
+constexpr double kQ15Tol = 2e-3;
+/// |Σ_j alpha_j - 1|, in real units: each alpha_j is floored (n LSB at most) and the reciprocal is good to 2^-15.
+constexpr double kAlphaSumTolPerState = 1.0 / 32768.0;
+
+using sarnn::q15;
+
+/// (multiplier, shift) with multiplier·2^-(31 + shift) = f, multiplier in [2^30, 2^31) (a plain rewrite of the
+/// exporter's quantize_multiplier, from frexp).
+void quantize_multiplier(double f, std::int32_t& m, int& shift) {
+    int e = 0;
+    const double mant = std::frexp(f, &e);  // f = mant·2^e, mant in [0.5, 1)
+    auto q = static_cast<std::int64_t>(std::floor(mant * 2147483648.0 + 0.5));
+    if (q == (std::int64_t{1} << 31)) {
+        q >>= 1;
+        ++e;
+    }
+    m = static_cast<std::int32_t>(q);
+    shift = -e;
+}
+double multiplier_value(std::int32_t m, int shift) { return std::ldexp(static_cast<double>(m), -(31 + shift)); }
+
+/// A q15 model's params from double weights (per row: int8 at the scale max|row| / 127), and the double weights
+/// they stand for (what the reference runs), and the real value of one raw input unit as the model sees it.
+template <std::size_t In, std::size_t Hidden>
+struct Quantised {
+    std::unique_ptr<sarnn::RnnParams<q15, In, Hidden>> p = std::make_unique<sarnn::RnnParams<q15, In, Hidden>>();
+    ref::Weights dequantised;
+    double x_factor = 0.0;  ///< real value of one raw input unit, x_m·2^-(31 + x_shift) / 32768
+
+    Quantised(const ref::Weights& w, double x_scale) {
+        int sh = 0;
+        quantize_multiplier(x_scale * 32768.0, p->x_m, sh);
+        p->x_shift = static_cast<std::int8_t>(sh);
+        p->x_scale = static_cast<float>(x_scale);
+        x_factor = multiplier_value(p->x_m, sh) / 32768.0;
+        dequantised = w;
+        for (std::size_t r = 0; r < Hidden; ++r) {
+            double big = 0.0;
+            for (std::size_t k = 0; k < In + Hidden; ++k) big = std::max(big, std::fabs(w.a(r, k)));
+            const double a_r = big > 0.0 ? big / 127.0 : std::ldexp(1.0, -20);
+            quantize_multiplier(a_r / 8.0, p->m[r], sh);
+            p->shift[r] = static_cast<std::int8_t>(sh);
+            const double a_exact = 8.0 * multiplier_value(p->m[r], sh);  // the row scale the integers apply
+            for (std::size_t k = 0; k < In + Hidden; ++k) {
+                const double q = std::max(-127.0, std::min(127.0, std::round(w.a(r, k) / a_r)));
+                p->A[r][k] = static_cast<std::int8_t>(q);
+                dequantised.A[r * (In + Hidden) + k] = q * a_exact;
+            }
+            p->b[r] = static_cast<std::int32_t>(std::lround(w.b[r] * 4096.0));
+            dequantised.b[r] = p->b[r] / 4096.0;
+        }
+    }
+};
+
+/// Weights normal with std 1/sqrt(In + Hidden) (issue 17's "random weights"), b the same.
+ref::Weights normal_weights(std::size_t in, std::size_t hidden, std::uint32_t seed) {
+    std::mt19937 g(seed);
+    std::normal_distribution<double> d(0.0, 1.0 / std::sqrt(static_cast<double>(in + hidden)));
+    ref::Weights w;
+    w.in = in;
+    w.hidden = hidden;
+    w.A.resize(hidden * (in + hidden));
+    w.b.resize(hidden);
+    for (double& a : w.A) a = d(g);
+    for (double& b : w.b) b = d(g);
+    return w;
+}
+
+/// Raw inputs, uniform over int16.
+std::vector<std::vector<q15>> raw_inputs(std::size_t in, std::size_t steps, std::uint32_t seed) {
+    std::mt19937 g(seed);
+    std::uniform_int_distribution<int> d(-32768, 32767);
+    std::vector<std::vector<q15>> xs(steps, std::vector<q15>(in));
+    for (auto& x : xs)
+        for (q15& v : x) v = q15{static_cast<std::int16_t>(d(g))};
+    return xs;
+}
+
+ref::Vec real(const std::vector<q15>& x, double factor) {
+    ref::Vec r(x.size());
+    for (std::size_t k = 0; k < x.size(); ++k) r[k] = x[k].raw * factor;
+    return r;
+}
+
+template <class V>
+double worst_diff(const V& got, const ref::Vec& want) {
+    REQUIRE(got.size() == want.size());
+    double w = 0.0;
+    for (std::size_t k = 0; k < want.size(); ++k) w = std::max(w, std::fabs(got[k].raw / 32768.0 - want[k]));
+    return w;
+}
+
+template <std::size_t In, std::size_t Hidden>
+void check_simple(std::uint32_t seed, double x_scale, std::size_t steps) {
+    const Quantised<In, Hidden> qm(normal_weights(In, Hidden, seed), x_scale);
+    sarnn::SimpleRnn<q15, In, Hidden> model(*qm.p);
+    ref::SimpleRnn reference(qm.dequantised);
+    double worst = 0.0;
+    for (const auto& x : raw_inputs(In, steps, seed + 1)) {
+        REQUIRE(model.step(x.data()) == sarnn::Status::ok);
+        reference.step(real(x, qm.x_factor));
+        worst = std::max(worst, worst_diff(model.hidden(), reference.hidden()));
+    }
+    INFO("SimpleRnn<q15, " << In << ", " << Hidden << ">: worst |h - reference| " << worst);
+    CHECK(worst <= kQ15Tol);
+}
+
+template <class Align, class Memory, class RefAlign, std::size_t In, std::size_t Hidden, std::size_t Capacity>
+void check_attention(std::uint32_t seed, double x_scale, std::size_t steps) {
+    constexpr bool window = std::is_same_v<Memory, sarnn::Window>;
+    const Quantised<In, Hidden> qm(normal_weights(In, Hidden, seed), x_scale);
+    auto model = std::make_unique<sarnn::SelfAttentionRnn<q15, In, Hidden, Capacity, Align, Memory>>(*qm.p);
+    ref::SelfAttentionRnn<RefAlign> reference(qm.dequantised, RefAlign{}, window ? Capacity : 0);
+    double worst_h = 0.0, worst_c = 0.0, worst_alpha = 0.0, worst_sum = 0.0;
+    std::size_t t = 0;
+    for (const auto& x : raw_inputs(In, steps, seed + 1)) {
+        if (!window && model->full()) break;
+        REQUIRE(model->step(x.data()) == sarnn::Status::ok);
+        reference.step(real(x, qm.x_factor));
+        worst_h = std::max(worst_h, worst_diff(model->hidden(), reference.hidden()));
+        worst_c = std::max(worst_c, worst_diff(model->context(), reference.context()));
+        worst_alpha = std::max(worst_alpha, worst_diff(model->attention(), reference.attention()));
+        double sum = 0.0;
+        for (const q15& a : model->attention()) sum += a.raw / 32768.0;
+        worst_sum = std::max(worst_sum, std::fabs(sum - 1.0) / static_cast<double>(model->attended() + 1));
+        if (t++ == 0) {
+            // c_1 = h_1, exactly
+            CHECK(std::memcmp(model->context().data(), model->hidden().data(), Hidden * sizeof(q15)) == 0);
+        }
+    }
+    INFO("SelfAttentionRnn<q15, " << In << ", " << Hidden << ", " << Capacity << ">: worst |h|, |c|, |alpha| "
+                                  << worst_h << ", " << worst_c << ", " << worst_alpha << "; |Σ alpha - 1| / (n + 1) "
+                                  << worst_sum);
+    CHECK(worst_h <= kQ15Tol);
+    CHECK(worst_c <= kQ15Tol);
+    CHECK(worst_alpha <= kQ15Tol);
+    CHECK(worst_sum <= kAlphaSumTolPerState);
+}
+
+}  // namespace
+
+TEST_CASE("q15: the C++ models and the Python twin agree bit for bit (one digest of many runs)", "[q15]") {
+    const std::uint64_t h = test::q15_digest();
+    INFO("digest 0x" << std::hex << h << " (python3 -m sarnn.q15 gives the Python twin's)");
+    CHECK(h == test::kQ15Digest);
+}
+
+TEST_CASE("q15: SimpleRnn against the double reference of its dequantised weights", "[q15]") {
+    check_simple<1, 1>(1, 1.0 / 32768.0, 64);
+    check_simple<3, 7>(2, 2.0 / 32768.0, 64);
+    check_simple<7, 17>(3, 1.0 / 32768.0, 64);
+    check_simple<16, 33>(4, 4.0 / 32768.0, 200);
+    check_simple<17, 64>(5, 1.0 / 32768.0, 64);
+    check_simple<33, 3>(6, 0.5 / 32768.0, 64);
+}
+
+TEST_CASE("q15: SelfAttentionRnn (dot, scaled dot; Bounded, Window) against the double reference", "[q15]") {
+    using sarnn::Bounded;
+    using sarnn::DotAlign;
+    using sarnn::ScaledDotAlign;
+    using sarnn::Window;
+    check_attention<DotAlign, Bounded, ref::Dot, 1, 1, 8>(11, 1.0 / 32768.0, 8);
+    check_attention<DotAlign, Bounded, ref::Dot, 3, 7, 33>(12, 2.0 / 32768.0, 33);
+    check_attention<ScaledDotAlign, Bounded, ref::ScaledDot, 7, 17, 17>(13, 1.0 / 32768.0, 17);
+    check_attention<DotAlign, Bounded, ref::Dot, 16, 32, 64>(14, 2.0 / 32768.0, 64);
+    check_attention<ScaledDotAlign, Window, ref::ScaledDot, 16, 33, 7>(15, 1.0 / 32768.0, 100);
+    check_attention<DotAlign, Window, ref::Dot, 17, 64, 16>(16, 1.0 / 32768.0, 80);
+    check_attention<DotAlign, Window, ref::Dot, 3, 3, 1>(17, 1.0 / 32768.0, 20);
+}
+
+TEST_CASE("q15: the reference model quantised from float weights stays within 0.02 of float over 64 steps", "[q15]") {
+    constexpr std::size_t In = 16, Hidden = 32, Capacity = 64;
+    double worst = 0.0;
+    for (std::uint32_t seed = 100; seed < 110; ++seed) {
+        const ref::Weights w = normal_weights(In, Hidden, seed);
+        const double x_scale = 1.0 / 32768.0;  // inputs uniform in [-1, 1): the int16 range as Q15
+        const Quantised<In, Hidden> qm(w, x_scale);
+        auto fp = std::make_unique<sarnn::RnnParams<float, In, Hidden>>();
+        for (std::size_t r = 0; r < Hidden; ++r) {
+            for (std::size_t k = 0; k < In + Hidden; ++k) fp->A[r][k] = static_cast<float>(w.a(r, k));
+            fp->b[r] = static_cast<float>(w.b[r]);
+        }
+        auto q = std::make_unique<sarnn::SelfAttentionRnn<q15, In, Hidden, Capacity>>(*qm.p);
+        auto f = std::make_unique<sarnn::SelfAttentionRnn<float, In, Hidden, Capacity>>(*fp);
+        for (const auto& x : raw_inputs(In, 64, seed + 1)) {
+            float xf[In];
+            for (std::size_t k = 0; k < In; ++k) xf[k] = static_cast<float>(x[k].raw * x_scale);
+            REQUIRE(q->step(x.data()) == sarnn::Status::ok);
+            REQUIRE(f->step(xf) == sarnn::Status::ok);
+            for (std::size_t k = 0; k < Hidden; ++k)
+                worst = std::max(worst, std::fabs(q->hidden()[k].raw / 32768.0 - static_cast<double>(f->hidden()[k])));
+        }
+    }
+    INFO("worst |h_q15 - h_float| over 10 models x 64 steps: " << worst);
+    CHECK(worst <= 0.02);
+}
+
+TEST_CASE("q15: reset() restores the start state bit for bit; a full Bounded memory refuses and changes nothing",
+          "[q15]") {
+    constexpr std::size_t In = 5, Hidden = 9, Capacity = 4;
+    const Quantised<In, Hidden> qm(normal_weights(In, Hidden, 7), 1.0 / 32768.0);
+    using Model = sarnn::SelfAttentionRnn<q15, In, Hidden, Capacity>;
+    auto fresh = std::make_unique<Model>(*qm.p);
+    auto model = std::make_unique<Model>(*qm.p);
+    const auto xs = raw_inputs(In, Capacity + 1, 8);
+    for (std::size_t t = 0; t < Capacity; ++t) REQUIRE(model->step(xs[t].data()) == sarnn::Status::ok);
+    REQUIRE(model->full());
+    const auto before = std::make_unique<Model>(*model);
+    CHECK(model->step(xs[Capacity].data()) == sarnn::Status::memory_full);
+    CHECK(std::memcmp(before->hidden().data(), model->hidden().data(), Hidden * sizeof(q15)) == 0);
+    CHECK(std::memcmp(before->context().data(), model->context().data(), Hidden * sizeof(q15)) == 0);
+    CHECK(std::memcmp(before->attention().data(), model->attention().data(), Capacity * sizeof(q15)) == 0);
+    CHECK(model->length() == Capacity);
+    model->reset();
+    CHECK(model->length() == 0);
+    CHECK(model->attended() == 0);
+    CHECK(std::memcmp(fresh->context().data(), model->context().data(), Hidden * sizeof(q15)) == 0);
+    CHECK(std::memcmp(fresh->hidden().data(), model->hidden().data(), Hidden * sizeof(q15)) == 0);
+    // and the same run again gives the same bits
+    for (std::size_t t = 0; t < Capacity; ++t) {
+        REQUIRE(model->step(xs[t].data()) == sarnn::Status::ok);
+        REQUIRE(fresh->step(xs[t].data()) == sarnn::Status::ok);
+        CHECK(std::memcmp(fresh->context().data(), model->context().data(), Hidden * sizeof(q15)) == 0);
+    }
+    sarnn::SimpleRnn<q15, In, Hidden> simple(*qm.p);
+    REQUIRE(simple.step(xs[0].data()) == sarnn::Status::ok);
+    simple.reset();
+    for (const q15& v : simple.hidden()) CHECK(v.raw == 0);
+}
+
+TEST_CASE("q15: saturated weights and inputs at Hidden 256 drive every lane to +-1 without overflow", "[q15]") {
+    constexpr std::size_t In = 511, Hidden = 256, Capacity = 8;
+    auto p = std::make_unique<sarnn::RnnParams<q15, In, Hidden>>();
+    for (auto& row : p->A)
+        for (auto& a : row) a = -128;
+    for (std::size_t r = 0; r < Hidden; ++r) {
+        p->b[r] = 0;
+        p->m[r] = INT32_MAX;
+        p->shift[r] = -31;
+    }
+    p->x_m = INT32_MAX;
+    p->x_shift = -31;
+    std::vector<q15> x(In);
+    // b = 0: every pre-activation saturates, every lane is +-1; then b at the int32 extremes: the sums, the
+    // requantisations and the bias stay in range (the asan jobs run this under UBSan)
+    for (const std::int32_t b : {std::int32_t{0}, INT32_MAX, INT32_MIN}) {
+        for (auto& v : p->b) v = b;
+        sarnn::SimpleRnn<q15, In, Hidden> simple(*p);
+        auto model = std::make_unique<sarnn::SelfAttentionRnn<q15, In, Hidden, Capacity, sarnn::DotAlign, sarnn::Window>>(*p);
+        auto scaled = std::make_unique<sarnn::SelfAttentionRnn<q15, In, Hidden, Capacity, sarnn::ScaledDotAlign>>(*p);
+        for (int t = 0; t < 12; ++t) {
+            for (auto& v : x) v = q15{static_cast<std::int16_t>(t % 2 == 0 ? -32768 : 32767)};
+            REQUIRE(simple.step(x.data()) == sarnn::Status::ok);
+            REQUIRE(model->step(x.data()) == sarnn::Status::ok);
+            if (!scaled->full()) REQUIRE(scaled->step(x.data()) == sarnn::Status::ok);
+            for (const q15& v : simple.hidden()) CHECK((b == 0 ? std::abs(v.raw) == 32767 : std::abs(v.raw) <= 32767));
+            for (const q15& v : model->hidden()) CHECK((b == 0 ? std::abs(v.raw) == 32767 : std::abs(v.raw) <= 32767));
+            double sum = 0.0;
+            for (const q15& a : model->attention()) sum += a.raw / 32768.0;
+            CHECK(std::fabs(sum - 1.0) <= static_cast<double>(model->attended() + 1) * kAlphaSumTolPerState);
+            for (const q15& v : model->context()) CHECK(std::abs(v.raw) <= 32767);
+        }
+    }
+}
