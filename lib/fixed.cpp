@@ -4,6 +4,8 @@
 // and no intermediate can overflow (bounds beside each line).
 #include "sarnn/fixed.hpp"
 
+#include "kernels/requantize.hpp"
+
 #include <cstdint>
 #include <climits>
 
@@ -14,7 +16,7 @@ namespace {
 
 constexpr int kTanhSegmentBits = 6;   // one table entry per 64 LSB of Q3.12 (1/64)
 constexpr int kExp2SegmentBits = 8;   // 2^(-i / 256)
-constexpr std::uint64_t kLog2eQ16 = 94548;  // round(log2(e) · 65536)
+constexpr std::uint32_t kLog2eQ16 = 94548;  // round(log2(e) · 65536)
 constexpr std::uint32_t kExpZeroBelow = 12u * 65536u;  // e^-12 · 65536 = 0.40 < 0.5: the nearest Q16 value is 0
 
 /// table[i] + (table[i + 1] - table[i]) · frac / 2^bits, rounded half up; |difference| < 2^15 and frac < 2^bits
@@ -56,8 +58,11 @@ std::int32_t exp_q16(std::int32_t d) noexcept {
     // y = -d > 0; below -12 the nearest Q16 value is 0 (this also keeps -d from overflowing for INT32_MIN)
     if (d <= -static_cast<std::int32_t>(kExpZeroBelow)) return 0;
     const auto y = static_cast<std::uint32_t>(-d);  // < 12 · 2^16
-    // t = y · log2(e) in Q16, rounded: y · 94548 < 2^37, in 64 bits
-    const auto t = static_cast<std::uint32_t>((static_cast<std::uint64_t>(y) * kLog2eQ16 + (1u << 15)) >> 16);
+    // t = y · log2(e) in Q16, rounded: y · 94548 < 2^37, in 32-bit pieces (a 64-bit multiply is a library call on
+    // the M0/M0+): y = yh·2^10 + yl, a = yh·94548 < 2^27, b = yl·94548 + 2^15 < 2^27, and
+    // (a·2^10 + b) >> 16 = (a >> 6) + (((a & 63) << 10) + b) >> 16
+    const std::uint32_t a = (y >> 10) * kLog2eQ16, b = (y & 1023u) * kLog2eQ16 + (1u << 15);
+    const std::uint32_t t = (a >> 6) + ((((a & 63u) << 10) + b) >> 16);
     // e^-y = 2^-t = 2^-k · 2^-f, k = t >> 16 (< 18), f = the fraction of t in Q16
     const std::uint32_t k = t >> 16, f = t & 0xFFFFu;
     const std::uint32_t i = f >> kExp2SegmentBits, frac = f & ((1u << kExp2SegmentBits) - 1u);
@@ -67,13 +72,8 @@ std::int32_t exp_q16(std::int32_t d) noexcept {
 }
 
 std::int32_t requantize(std::int32_t acc, std::int32_t multiplier, int shift) noexcept {
-    const int s = 31 + (shift < -31 ? -31 : (shift > 31 ? 31 : shift));  // 0 .. 62
-    // p = acc · multiplier + 2^(s - 1): |acc · multiplier| <= 2^62 and the rounding term <= 2^61, so p fits
-    const std::int64_t half = s > 0 ? std::int64_t{1} << (s - 1) : 0;
-    const std::int64_t p = static_cast<std::int64_t>(acc) * multiplier + half;
-    // floor(p / 2^s), the shift on a non-negative number only: -p <= 2^62, and -p + 2^s - 1 < 2^63
-    const std::int64_t q = p >= 0 ? p >> s : -((-p + ((std::int64_t{1} << s) - 1)) >> s);
-    return static_cast<std::int32_t>(q > INT32_MAX ? INT32_MAX : (q < INT32_MIN ? INT32_MIN : q));
+    // in 32-bit operations only (lib/kernels/requantize.hpp), as the q15 kernels call it
+    return detail::requantize(acc, multiplier, shift);
 }
 
 std::int16_t requantize_q15(std::int32_t acc, std::int32_t multiplier, int shift) noexcept {

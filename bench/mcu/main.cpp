@@ -302,6 +302,16 @@ sarnn::RnnParams<sarnn::q15, In, H>* make_q15_params(Arena& a) {
     return p;
 }
 
+#ifdef SARNN_BENCH_MCU_Q15_ONLY
+// markers for qemu's instruction-count plugin (tools/qemu-count: symbols=on gives a step's instructions per
+// function under qemu-system-arm -plugin ...); each timed q15 step is between them
+extern "C" __attribute__((noinline)) void sarnn_count_begin() { __asm__ volatile(""); }
+extern "C" __attribute__((noinline)) void sarnn_count_end() { __asm__ volatile(""); }
+#else
+inline void sarnn_count_begin() {}
+inline void sarnn_count_end() {}
+#endif
+
 template <std::size_t H, class Align, class Memory>
 std::uint32_t q15_step(std::size_t n) {
     Arena a;
@@ -312,9 +322,11 @@ std::uint32_t q15_step(std::size_t n) {
     for (std::uint32_t r = 0; r < kReps; ++r) {
         m->reset();
         for (std::size_t i = 0; i < warm; ++i) (void)m->step(g_xq[i % kInputs]);
+        sarnn_count_begin();
         const std::uint32_t t0 = mcu::SysTick::now();
         const sarnn::Status s = m->step(g_xq[(warm + r) % kInputs]);
         const std::uint32_t t1 = mcu::SysTick::now();
+        sarnn_count_end();
         if (s != sarnn::Status::ok) ++g_refused;
         ticks += mcu::SysTick::since(t0, t1);
     }
@@ -357,6 +369,7 @@ int main() {
         for (float& v : x) v = uniform();
     std::printf("instructions per tick: %lu/1024, empty span: %lu ticks\n\n",
                 static_cast<unsigned long>(g_cal.instr_per_1024_ticks), static_cast<unsigned long>(g_cal.empty_ticks));
+#ifndef SARNN_BENCH_MCU_Q15_ONLY  // sarnn_bench_mcu_q15: the q15 table alone
     const char* tuned = sarnn::arch_name(Tuned::arch);
     std::printf("| model | align | Hidden | n | plain loops | scalar set | %s set | plain /MAC | scalar /MAC | %s /MAC |\n",
                 tuned, tuned);
@@ -364,6 +377,7 @@ int main() {
     rows_for<16>();
     rows_for<32>();
     rows_for<64>();
+#endif
     // q15: the same sizes in integers (kernel::Q15), with each model's RAM
     for (auto& x : g_xq)
         for (sarnn::q15& v : x) v = sarnn::q15{static_cast<std::int16_t>(uniform() * 32767.0f)};

@@ -88,15 +88,19 @@ constexpr bool arch_compiled_in(Arch a) noexcept {
     return false;
 }
 
+/// The bytes rows are padded and aligned to: the widest vector of lib/'s kernels, and at least a 32-bit word (so
+/// that the q15 kernels load two int16 at a time; for float and double, whose elements are that wide already,
+/// this changes nothing).
+constexpr std::size_t row_bytes() noexcept { return SARNN_VECTOR_BYTES > 4 ? SARNN_VECTOR_BYTES : 4; }
 /// Elements of T per padded vector: rows are padded to a multiple of this.
 template <class T>
 constexpr std::size_t lanes() noexcept {
-    return SARNN_VECTOR_BYTES > sizeof(T) ? SARNN_VECTOR_BYTES / sizeof(T) : 1;
+    return row_bytes() > sizeof(T) ? row_bytes() / sizeof(T) : 1;
 }
 /// Alignment of every buffer a model owns.
 template <class T>
 constexpr std::size_t storage_alignment() noexcept {
-    return SARNN_VECTOR_BYTES > alignof(T) ? SARNN_VECTOR_BYTES : alignof(T);
+    return row_bytes() > alignof(T) ? row_bytes() : alignof(T);
 }
 /// n rounded up to a whole number of vectors.
 template <class T>

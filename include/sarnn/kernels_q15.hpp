@@ -11,10 +11,13 @@
 //        (clamped to +-2^30) + s_r, pre = requantize(z, m[row], shift[row]) + b[row] saturated to Q3.12, y =
 //        tanh_q15(pre). y is a padded row of rows values (lanes past rows untouched), r of nr; O(rows·(nx + nr)).
 //   attend_dot(S, q, alpha, c)              the dot context over the n = S.n >= 1 stored states:
-//        e_j = S_j·q (exact, int64), kept to 16 bits in a format Q(f) chosen per step from Σ|q_k| (f <= 15, so
-//        that no e_j can pass 32767; rounded half up); alpha = softmax(e) with the max subtracted (exp_q16 of
-//        the differences, one reciprocal of their sum, alpha_j floored to Q15); c = Σ_j alpha_j S_j rounded half
-//        up to Q15. n = 1: alpha_1 = 32767 (the largest q15) and c = S_1 exactly. O(2·n·dim) + n exp_q16.
+//        q' = q / 2^s rounded half up, s the least with Σ|q'_k| <= 65536 (0 unless Σ|q_k| is near 2^16), so that
+//        e_j = S_j·q' is exact in int32; e_j kept to 16 bits, rounded half up, in a format Q(f) chosen per step
+//        from Σ|q'_k| (f <= 15, so that none can pass 32767); alpha = softmax(e) with the max subtracted (exp_q16
+//        of the differences, one reciprocal of their sum, alpha_j floored to Q15); c = Σ_j alpha_j S_j rounded
+//        half up to Q15 (c holds q' until then). n = 1: alpha_1 = 32767 (the largest q15) and c = S_1 exactly.
+//        S and c padded rows (word aligned: their zero padding lane is read where dim is odd). O(2·n·dim) +
+//        n exp_q16 + one 32-bit division.
 #ifndef SARNN_KERNELS_Q15_HPP
 #define SARNN_KERNELS_Q15_HPP
 

@@ -45,7 +45,7 @@ template <>
 struct Numeric<double> : detail::FloatingNumeric<double> {};
 
 /// Q15 fixed point (fixed.hpp): int8 weights (with integer requantisation constants in the params: params.hpp),
-/// q15 activations, int32 sums (int64 where a sum of Q15 x Q15 products could pass int32: the scores). No float.
+/// q15 activations, int32 sums (exact: the scores' query is rounded where their sum could pass int32). No float.
 template <>
 struct Numeric<q15> {
     static constexpr bool supported = true;

@@ -1,27 +1,39 @@
 // lib/kernels/q15.cpp: kernel::Q15, the kernels of the q15 models (contracts: include/sarnn/kernels_q15.hpp). Plain
-// C++, integers only; every line has its twin in python/sarnn/fixed.py (affine_tanh_q15, attend_dot_q15), which
-// must compute the same integers. As in lib/fixed.cpp, right shifts are taken of non-negative numbers only, and
-// the bound of each intermediate is given beside it.
+// C++, integers only; every result has its twin in python/sarnn/q15.py (affine_tanh_q15, attend_dot_q15), which
+// computes the same integers. Written for the cores without an FPU that run them (the M0/M0+: eight low registers,
+// a 32 x 32 -> 32 bit multiply, loads with small immediate offsets): the loops walk pointers, read two int16 in
+// one 32-bit load where the rows are word aligned (the models' are: kernels.hpp pads rows to 32-bit words), and
+// keep every sum in 32 bits. As in lib/fixed.cpp, the bound of each intermediate is given beside it.
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/q15_thumb.hpp"
+#include "kernels/requantize.hpp"
 #include "sarnn/fixed.hpp"
 #include "sarnn/kernels_q15.hpp"
 
 namespace sarnn::kernel {
 namespace {
 
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "sarnn: the q15 kernels read int16 pairs little endian");
+
 constexpr std::int32_t kMax30 = std::int32_t{1} << 30;
 
-/// floor((v + 2^(s - 1)) / 2^s) for 1 <= s <= 62: v rounded half up to a multiple of 2^s, then divided.
-/// |v| < 2^62, so v + 2^(s - 1) and its negation fit.
-inline std::int64_t round_shift(std::int64_t v, int s) noexcept {
-    const std::int64_t p = v + (std::int64_t{1} << (s - 1));
-    return p >= 0 ? p >> s : -((-p + ((std::int64_t{1} << s) - 1)) >> s);
+/// floor((v + 2^(s - 1)) / 2^s) for 1 <= s <= 30, v + 2^(s - 1) < 2^31: v rounded half up, then divided. The
+/// shift of a negative number is arithmetic, a floor (GCC and Clang define it so, C++20 requires it; two
+/// instructions where the floor of the magnitude took eight): the one place the kernels rely on it.
+__attribute__((always_inline)) inline std::int32_t round_shift(std::int32_t v, int s) noexcept {
+    return (v + (std::int32_t{1} << (s - 1))) >> s;
 }
 
-inline std::int32_t clamp32(std::int64_t v, std::int32_t lo, std::int32_t hi) noexcept {
-    return static_cast<std::int32_t>(v < lo ? lo : (v > hi ? hi : v));
+__attribute__((always_inline)) inline bool word_aligned(const void* p) noexcept { return (reinterpret_cast<std::uintptr_t>(p) & 3u) == 0; }
+
+/// Σ_k w_k·v_k over n int8 weights and q15 values (|.| <= 2^22 n: exact in int32 for n <= 511): the last row of
+/// an odd number of rows.
+inline std::int32_t dot_w8(const std::int8_t* w, const q15* v, std::size_t n) noexcept {
+    std::int32_t s = 0;
+    for (std::size_t k = 0; k < n; ++k) s += w[k] * v[k].raw;
+    return s;
 }
 
 /// The two segments of a ring of rows (physical rows first.. then 0..), as in the float kernels.
@@ -36,25 +48,55 @@ inline Segments segments(const Rows<q15>& S) noexcept {
 
 }  // namespace
 
+namespace {
+
+/// requantize, by its shorter form where the factor is below 1/2 (the rows' factors always are: a_r / 8).
+__attribute__((always_inline)) inline std::int32_t rescale(std::int32_t acc, std::int32_t m, int shift) noexcept {
+    return shift >= 1 && m >= 0 ? fixed::detail::requantize_down(acc, m, shift) : fixed::detail::requantize(acc, m, shift);
+}
+
+/// One row's h from its two sums (see affine_tanh below).
+__attribute__((always_inline)) inline q15 finish_row(const QAffine& a, std::size_t row, std::int32_t s_x, std::int32_t s_r) noexcept {
+    // z = s_x in s_r's units (clamped to +-2^30) + s_r: |s_r| <= 2^22·256 = 2^30 (r in (-1, 1): < 2^30), so
+    // |z| < 2^31
+    std::int32_t xq = rescale(s_x, a.x_m, a.x_shift);
+    xq = xq > kMax30 ? kMax30 : (xq < -kMax30 ? -kMax30 : xq);
+    const std::int32_t z = xq + s_r;
+    // pre = requantize(z, m_r, shift_r) + b_r, in Q3.12, saturated (the sum in 64 bits: both may be extreme)
+    const std::int64_t t = static_cast<std::int64_t>(rescale(z, a.m[row], a.shift[row])) + a.b[row];
+    const std::int32_t pre = t > 32767 ? 32767 : (t < -32768 ? -32768 : static_cast<std::int32_t>(t));
+    // h = tanh(pre)
+    return q15{fixed::tanh_q15(static_cast<std::int16_t>(pre))};
+}
+
+/// acc0 += w0·v, acc1 += w1·v over n values: the two-row loop over the even part, then the last column.
+inline void dot2(const std::int8_t* w0, const std::int8_t* w1, const q15* v, std::size_t n, std::int32_t& acc0,
+                 std::int32_t& acc1) noexcept {
+    const std::size_t even = n & ~std::size_t{1};
+    if (even > 0) thumb::dot2_w8(w0, w1, v, even, acc0, acc1);
+    if (n != even) {
+        acc0 += w0[even] * v[even].raw;
+        acc1 += w1[even] * v[even].raw;
+    }
+}
+
+}  // namespace
+
 void Q15::affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r, std::size_t nr,
                       q15* y) noexcept {
     const std::size_t ld = nx + nr;
-    for (std::size_t row = 0; row < rows; ++row) {
-        const std::int8_t* w = a.A + row * ld;
-        // s_x = A_x·x, s_r = A_r·r: |terms| <= 128·32768 = 2^22, nx <= 511 and nr <= 256 terms (params.hpp)
-        std::int32_t s_x = 0, s_r = 0;
-        for (std::size_t k = 0; k < nx; ++k) s_x += static_cast<std::int32_t>(w[k]) * x[k].raw;
-        for (std::size_t k = 0; k < nr; ++k) s_r += static_cast<std::int32_t>(w[nx + k]) * r[k].raw;
-        // z = s_x in s_r's units (clamped to +-2^30) + s_r: |s_r| <= 2^22·256 = 2^30, so |z| <= 2^31, in 64 bits
-        const std::int32_t xq = clamp32(fixed::requantize(s_x, a.x_m, a.x_shift), -kMax30, kMax30);
-        const std::int64_t z = static_cast<std::int64_t>(xq) + s_r;
-        // pre = requantize(z, m_r, shift_r) + b_r, in Q3.12 (saturated); z is clamped to int32 first (beyond it the
-        // pre-activation saturates anyway: |m_r·2^-(31 + shift_r)| = a_r / 8 and |a_r| >= 2^-16 in practice)
-        const std::int32_t t = fixed::requantize(clamp32(z, INT32_MIN, INT32_MAX), a.m[row], a.shift[row]);
-        const std::int32_t pre = clamp32(static_cast<std::int64_t>(t) + a.b[row], -32768, 32767);
-        // h = tanh(pre)
-        y[row] = q15{fixed::tanh_q15(static_cast<std::int16_t>(pre))};
+    const std::int8_t* w = a.A;
+    std::size_t row = 0;
+    // two rows at a time, sharing each load of x and r. s_x = A_x·x, s_r = A_r·r: |terms| <= 128·32768 = 2^22, nx
+    // <= 511 and nr <= 256 terms (params.hpp), exact in int32
+    for (; row + 2 <= rows; row += 2, w += 2 * ld) {
+        std::int32_t sx0 = 0, sx1 = 0, sr0 = 0, sr1 = 0;
+        dot2(w, w + ld, x, nx, sx0, sx1);
+        dot2(w + nx, w + ld + nx, r, nr, sr0, sr1);
+        y[row] = finish_row(a, row, sx0, sr0);
+        y[row + 1] = finish_row(a, row + 1, sx1, sr1);
     }
+    if (row < rows) y[row] = finish_row(a, row, dot_w8(w, x, nx), dot_w8(w + nx, r, nr));
 }
 
 void Q15::attend_dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexcept {
@@ -66,58 +108,125 @@ void Q15::attend_dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexc
         for (std::size_t k = 0; k < dim; ++k) c[k] = seg.base[0][k];
         return;
     }
-    // The scores' format Q(f): |e_j| <= Σ|q_k|·32767/32768 (stored states are in (-1, 1)), so f is the largest
-    // f <= 15 with Σ|q_k|·2^f <= 32767·32768: e_j then fits int16. Σ|q_k| <= 32768·256 = 2^23, so f >= 6.
+    // q' = q / 2^s rounded, with s the least for which Σ|q'_k| <= 65536, so that every S_j·q' is exact in int32
+    // (|S_j,k| <= 32767): Σ|q_k| <= 32768·256 = 2^23 gives s <= 8. q' goes into c, free until the end.
     std::uint32_t qsum = 0;
     for (std::size_t k = 0; k < dim; ++k) qsum += static_cast<std::uint32_t>(q[k].raw < 0 ? -q[k].raw : q[k].raw);
-    int f = 15;
-    while (f > 0 && qsum > (std::uint32_t{1073709056u} >> f)) --f;  // 32767·32768
-    // e_j = S_j·q / 2^(30 - f), rounded half up: the exact dot (|.| < 2^30·256 = 2^38, int64), into alpha for now
+    int s = 0;
+    while ((qsum >> s) + dim + 1 > 65536u) ++s;
+    std::uint32_t qsum2 = 0;
+    for (std::size_t k = 0; k < dim; ++k) {
+        const std::int32_t v = s == 0 ? q[k].raw : round_shift(q[k].raw, s);
+        c[k] = q15{static_cast<std::int16_t>(v)};
+        qsum2 += static_cast<std::uint32_t>(v < 0 ? -v : v);
+    }
+    // e_j = S_j·q' / 2^t rounded, t = ceil(log2 Σ|q'_k|) (so |e_j| <= 32767) and at least 15 - s: the scores in
+    // Q(f), f = 30 - s - t <= 15, kept in alpha for now
+    int t = 0;
+    while ((std::uint32_t{1} << t) < qsum2) ++t;
+    if (t < 15 - s) t = 15 - s;
+    const int f = 30 - s - t;
+    const bool pairs = word_aligned(S.base) && word_aligned(c) && S.stride % 2 == 0;
+    const std::size_t npairs = (dim + 1) / 2;  // an odd dim reads the zero padding lane of the rows and of c
     std::int32_t m = -32768;
     std::size_t j = 0;
-    for (int s = 0; s < 2; ++s) {
-        const q15* row = seg.base[s];
-        for (std::size_t i = 0; i < seg.n[s]; ++i, ++j, row += S.stride) {
-            std::int64_t d = 0;
-            for (std::size_t k = 0; k < dim; ++k) d += static_cast<std::int64_t>(static_cast<std::int32_t>(row[k].raw) * q[k].raw);
-            const auto e = static_cast<std::int32_t>(round_shift(d, 30 - f));
-            alpha[j].raw = static_cast<std::int16_t>(e);
-            m = e > m ? e : m;
+    // (t >= 15 - s >= 7)
+    const auto score = [&](std::int32_t d) __attribute__((always_inline)) {
+        const std::int32_t e = round_shift(d, t);
+        alpha[j++].raw = static_cast<std::int16_t>(e);
+        m = e > m ? e : m;
+    };
+    for (int g = 0; g < 2; ++g) {
+        const q15* row = seg.base[g];
+        std::size_t i = 0;
+        if (pairs) {
+            // two states at a time, sharing each load of q'
+            for (; i + 2 <= seg.n[g]; i += 2, row += 2 * S.stride) {
+                std::int32_t d0 = 0, d1 = 0;
+                thumb::dot2_pairs(row, row + S.stride, c, npairs, d0, d1);
+                score(d0);
+                score(d1);
+            }
+        }
+        for (; i < seg.n[g]; ++i, row += S.stride) {
+            std::int32_t d = 0;
+            for (std::size_t k = 0; k < dim; ++k) d += row[k].raw * c[k].raw;
+            score(d);
         }
     }
     // p_j = e^(e_j - m) in Q16 (exp_q16 of the difference in Q16: |e_j - m| <= 65535, times 2^(16 - f) <= 2^10,
     // so < 2^26), at most 65535 so that p_j - 32768 fits the int16 of alpha until alpha replaces it; l = Σ p_j
-    // (< 65536·n, n < 65536)
+    // (< 65536·n, n < 32768)
     const std::int32_t to_q16 = std::int32_t{1} << (16 - f);
     std::uint32_t l = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        const std::int32_t p0 = fixed::exp_q16((alpha[i].raw - m) * to_q16);
-        const std::int32_t p = p0 > 65535 ? 65535 : p0;
-        alpha[i].raw = static_cast<std::int16_t>(p - 32768);
+    // (e_j - m)·2^(16 - f) <= -12·65536: exp_q16 gives 0, without the call
+    const std::int32_t zero_below = -((std::int32_t{12} << 16) >> (16 - f));
+    q15* const alpha_end = alpha + n;
+    for (q15* ap = alpha; ap != alpha_end; ++ap) {
+        const std::int32_t d = ap->raw - m;
+        std::int32_t p = 0;
+        if (d > zero_below) {
+            p = fixed::exp_q16(d * to_q16);
+            p = p > 65535 ? 65535 : p;
+        }
+        ap->raw = static_cast<std::int16_t>(p - 32768);
         l += static_cast<std::uint32_t>(p);
     }
     // 1 / l: l·2^sh in [2^30, 2^31) (l >= 65535, the max's own term, so sh <= 15); den = its top 16 bits, in
-    // [2^15, 2^16); rec = 2^31 / den in (2^15, 2^16], at most 65535
+    // [2^15, 2^16); rec = 2^31 / den in (2^15, 2^16], at most 65535 (the one division of a step)
     int sh = 0;
     while ((l << sh) < (std::uint32_t{1} << 30)) ++sh;
     const std::uint32_t den = (l << sh) >> 15;
     const std::uint32_t rec0 = (std::uint32_t{1} << 31) / den;
     const std::uint32_t rec = rec0 > 65535u ? 65535u : rec0;
     // alpha_j = p_j / l in Q15 = p_j·rec / 2^(31 - sh), floored (p_j·rec < 2^32), at most 32767
-    for (std::size_t i = 0; i < n; ++i) {
-        const auto p = static_cast<std::uint32_t>(alpha[i].raw + 32768);
-        const std::uint32_t a = (p * rec) >> (31 - sh);
-        alpha[i].raw = static_cast<std::int16_t>(a > 32767u ? 32767u : a);
+    const int down = 31 - sh;
+    for (q15* ap = alpha; ap != alpha_end; ++ap) {
+        const auto p = static_cast<std::uint32_t>(ap->raw + 32768);
+        const std::uint32_t av = (p * rec) >> down;
+        ap->raw = static_cast<std::int16_t>(av > 32767u ? 32767u : av);
     }
-    // c_k = Σ_j alpha_j S_j,k / 32768, rounded half up: |Σ| <= 32767·Σ alpha_j < 2^31 (Σ alpha_j <= 32768 + 1)
-    for (std::size_t k = 0; k < dim; ++k) {
-        std::int32_t acc = 0;
-        std::size_t jj = 0;
-        for (int s = 0; s < 2; ++s) {
-            const q15* v = seg.base[s] + k;
-            for (std::size_t i = 0; i < seg.n[s]; ++i, ++jj, v += S.stride) acc += static_cast<std::int32_t>(alpha[jj].raw) * v->raw;
+    // c_k = Σ_j alpha_j S_j,k / 32768, rounded half up: |Σ| <= 32767·Σ alpha_j < 2^31 (Σ alpha_j <= 32768 + 1).
+    // Two columns at a time where the rows allow (each row read once per pair of columns).
+    std::size_t k = 0;
+    if (pairs && word_aligned(alpha)) {
+        for (; k + 2 <= dim; k += 2) {
+            std::int32_t acc0 = 0, acc1 = 0;
+            const q15* ap = alpha;
+            for (int g = 0; g < 2; ++g) {
+                const q15* v = seg.base[g] + k;
+                std::size_t cnt = seg.n[g];
+                // a state alone where alpha's pairs do not start (segment 2 after an odd segment 1) or end
+                if (cnt > 0 && !word_aligned(ap)) {
+                    acc0 += ap->raw * v[0].raw;
+                    acc1 += ap->raw * v[1].raw;
+                    ++ap;
+                    v += S.stride;
+                    --cnt;
+                }
+                const std::size_t even = cnt & ~std::size_t{1};
+                if (even > 0) thumb::columns2(ap, v, S.stride, even, acc0, acc1);
+                ap += even;
+                v += even * S.stride;
+                if (cnt != even) {
+                    acc0 += ap->raw * v[0].raw;
+                    acc1 += ap->raw * v[1].raw;
+                    ++ap;
+                }
+            }
+            const std::int32_t c0 = round_shift(acc0, 15), c1 = round_shift(acc1, 15);
+            c[k] = q15{static_cast<std::int16_t>(c0 > 32767 ? 32767 : (c0 < -32767 ? -32767 : c0))};
+            c[k + 1] = q15{static_cast<std::int16_t>(c1 > 32767 ? 32767 : (c1 < -32767 ? -32767 : c1))};
         }
-        const auto ck = static_cast<std::int32_t>(round_shift(acc, 15));
+    }
+    for (; k < dim; ++k) {
+        std::int32_t acc = 0;
+        const q15* ap = alpha;
+        for (int g = 0; g < 2; ++g) {
+            const q15* v = seg.base[g] + k;
+            for (std::size_t i = 0; i < seg.n[g]; ++i, ++ap, v += S.stride) acc += ap->raw * v->raw;
+        }
+        const std::int32_t ck = round_shift(acc, 15);
         c[k] = q15{static_cast<std::int16_t>(ck > 32767 ? 32767 : (ck < -32767 ? -32767 : ck))};
     }
 }

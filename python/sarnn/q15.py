@@ -46,10 +46,19 @@ def attend_dot_q15(states, q):
     if n == 1:
         return [32767], list(states[0])
     qsum = sum(abs(v) for v in q)
-    f = 15
-    while f > 0 and qsum > (1073709056 >> f):
-        f -= 1
-    e = [_round_shift(sum(s[k] * q[k] for k in range(dim)), 30 - f) for s in states]
+    s = 0
+    while (qsum >> s) + dim + 1 > 65536:
+        s += 1
+    qq = list(q) if s == 0 else [_round_shift(v, s) for v in q]
+    t = 0
+    while (1 << t) < sum(abs(v) for v in qq):
+        t += 1
+    t = max(t, 15 - s)
+    f = 30 - s - t
+    e = []
+    for st in states:
+        d = sum(st[k] * qq[k] for k in range(dim))
+        e.append(_round_shift(d, t) if t > 0 else d)
     m = max(e)
     to_q16 = 1 << (16 - f)
     p = [min(exp_q16((ej - m) * to_q16), 65535) for ej in e]

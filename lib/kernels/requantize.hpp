@@ -1,0 +1,83 @@
+// lib/kernels/requantize.hpp: requantize (include/sarnn/fixed.hpp), inline, in 32-bit operations only: the one
+// definition behind fixed::requantize (lib/fixed.cpp) and the q15 kernels (lib/kernels/q15.cpp). The exact 62-bit
+// product |acc|·|multiplier| from four 16 x 16 -> 32 bit products (on the M0/M0+ a 64-bit multiply is a library
+// call of about 40 instructions; this is about 25), the rounding term added, the shift taken of the magnitude.
+#ifndef SARNN_LIB_KERNELS_REQUANTIZE_HPP
+#define SARNN_LIB_KERNELS_REQUANTIZE_HPP
+
+#include <cstdint>
+
+namespace sarnn::fixed::detail {
+
+/// acc · multiplier / 2^(31 + shift) rounded half up, saturated to int32 (shift clamped to [-31, 31]).
+inline std::int32_t requantize(std::int32_t acc, std::int32_t multiplier, int shift) noexcept {
+    const int s = 31 + (shift < -31 ? -31 : (shift > 31 ? 31 : shift));  // 0 .. 62
+    const bool neg = (acc < 0) != (multiplier < 0);
+    const std::uint32_t a = acc < 0 ? 0u - static_cast<std::uint32_t>(acc) : static_cast<std::uint32_t>(acc);  // <= 2^31
+    const std::uint32_t m = multiplier < 0 ? 0u - static_cast<std::uint32_t>(multiplier)
+                                           : static_cast<std::uint32_t>(multiplier);  // <= 2^31
+    // P = a·m = hi·2^32 + lo: the halves' products are < 2^32 each (a_h, m_h <= 2^15), mid < 2^32
+    const std::uint32_t al = a & 0xFFFFu, ah = a >> 16, ml = m & 0xFFFFu, mh = m >> 16;
+    const std::uint32_t ll = al * ml, mid = al * mh + ah * ml;
+    std::uint32_t lo = ll + (mid << 16);
+    std::uint32_t hi = ah * mh + (mid >> 16) + (lo < ll ? 1u : 0u);
+    // the rounding term: floor((P + 2^(s-1)) / 2^s) for a positive value; a negative one, -P, rounds half up to
+    // -floor((P + 2^(s-1) - 1) / 2^s). P <= 2^62, so P + the term < 2^63.
+    if (s > 0) {
+        // the term as two words: 2^(s-1) (positive) or 2^(s-1) - 1 (negative)
+        std::uint32_t add_lo, add_hi;
+        if (s - 1 < 32) {
+            add_lo = (std::uint32_t{1} << (s - 1)) - (neg ? 1u : 0u);
+            add_hi = 0;
+        } else {
+            add_lo = neg ? 0xFFFFFFFFu : 0u;
+            add_hi = (std::uint32_t{1} << (s - 33)) - (neg ? 1u : 0u);
+        }
+        const std::uint32_t old = lo;
+        lo += add_lo;
+        hi += add_hi + (lo < old ? 1u : 0u);
+    }
+    // q = P' >> s, in 64 bits as two words; beyond 2^31 (2^31 for a negative value) it saturates
+    std::uint32_t q_hi, q_lo;
+    if (s >= 32) {
+        q_hi = 0;
+        q_lo = hi >> (s - 32);
+    } else if (s > 0) {
+        q_hi = hi >> s;
+        q_lo = (lo >> s) | (hi << (32 - s));
+    } else {
+        q_hi = hi;
+        q_lo = lo;
+    }
+    if (neg) return q_hi != 0 || q_lo > 0x80000000u ? INT32_MIN : static_cast<std::int32_t>(0u - q_lo);
+    return q_hi != 0 || q_lo > 0x7FFFFFFFu ? INT32_MAX : static_cast<std::int32_t>(q_lo);
+}
+
+/// requantize for a multiplier >= 0 and a shift of 1 to 31 (a factor below 1/2: the rows of the q15 models): the
+/// same result in about a third of the instructions. The quotient is at most 2^30 + 1 (P <= 2^62, s >= 32), so
+/// nothing saturates, and of the low word only its carry counts.
+inline std::int32_t requantize_down(std::int32_t acc, std::int32_t multiplier, int shift) noexcept {
+    const bool neg = acc < 0;
+    const std::uint32_t a = neg ? 0u - static_cast<std::uint32_t>(acc) : static_cast<std::uint32_t>(acc);
+    const auto m = static_cast<std::uint32_t>(multiplier);
+    const std::uint32_t al = a & 0xFFFFu, ah = a >> 16, ml = m & 0xFFFFu, mh = m >> 16;
+    const std::uint32_t ll = al * ml, mid = al * mh + ah * ml;
+    const std::uint32_t lo = ll + (mid << 16);
+    const std::uint32_t hi = ah * mh + (mid >> 16) + (lo < ll ? 1u : 0u);
+    // (P + t) >> s, s = 31 + shift = 32 + r: t = 2^(s-1) (positive) or 2^(s-1) - 1 (negative)
+    const int r = shift - 1;  // 0 .. 30
+    std::uint32_t q;
+    if (r == 0) {
+        // t = 2^31 (- 1) in the low word: q = hi + its carry
+        const std::uint32_t t = neg ? 0x7FFFFFFFu : 0x80000000u;
+        q = hi + (lo > 0xFFFFFFFFu - t ? 1u : 0u);
+    } else {
+        // t = 2^(r-1)·2^32 (positive), or (2^(r-1) - 1)·2^32 + 2^32 - 1 (negative: a carry when lo > 0)
+        q = (hi + (std::uint32_t{1} << (r - 1)) - (neg && lo == 0 ? 1u : 0u)) >> r;
+    }
+    return neg ? -static_cast<std::int32_t>(q) : static_cast<std::int32_t>(q);
+}
+
+}  // namespace sarnn::fixed::detail
+
+#endif
