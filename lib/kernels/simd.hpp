@@ -160,12 +160,12 @@ struct Simd {
     template <std::size_t NV>
     static void attend_fixed(const Rows<T>& S, const T* q, T scale, T* alpha, T* c);
     SARNN_OP static void attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c);
-    SARNN_INLINE static B key_scores(const T* blk, std::size_t stride_k, std::size_t nvk, std::size_t count,
-                                     const T* u);
+    SARNN_INLINE static B key_group(const KeyBlocks<T>& P, std::size_t r, const T* u);
+    SARNN_INLINE static B key_scores(const KeyBlocks<T>& P, std::size_t r, std::size_t count, const T* u);
     template <std::size_t NV>
-    static void attend_keys_fixed(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c);
-    static void attend_keys_any(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c);
-    SARNN_OP static void attend_keys(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c);
+    static void attend_keys_fixed(const KeyBlocks<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c);
+    static void attend_keys_any(const KeyBlocks<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c);
+    SARNN_OP static void attend_keys(const KeyBlocks<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c);
 };
 
 }  // namespace

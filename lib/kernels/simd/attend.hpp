@@ -469,45 +469,45 @@ void Simd<A, T>::attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* 
     if (!fixed) attend_dot_any(S, q, scale, alpha, c);
 }
 
-// Scores of the W key rows at blk (rows stride_k apart, nvk whole vectors each; rows past count repeat the
-// last one): lane k is P_k·u. One pass over the key's vectors with W independent chains, one transposing sum.
+// Scores of the W states at physical rows r..r+W-1 (r a multiple of W): lane t is P_{r+t}·u. Value k of the W keys
+// is one vector of their block, so the scores are K multiply-adds with u_k broadcast, no horizontal step.
 template <class A, class T>
-SARNN_INLINE auto Simd<A, T>::key_scores(const T* blk, std::size_t stride_k, std::size_t nvk, std::size_t count,
-                                         const T* u) -> B {
-    B acc[W];
-    if (count == W && kLoadPairs) {
-        // the W keys walked by load pairs (AArch64), as the rows of a matrix
-        for (auto& a : acc) a = B(T(0));
-        rows_dots_pairs<W>(blk, stride_k, u, nvk * W, acc);
-        return row_sums(acc);
+SARNN_INLINE auto Simd<A, T>::key_group(const KeyBlocks<T>& P, std::size_t r, const T* u) -> B {
+    constexpr std::size_t L = KeyBlocks<T>::L;
+    const T* g = P.at(r);
+    const std::size_t K = P.dim;
+    // e = Σ_k u_k P_k, in two chains
+    B e0 = load_a(g) * B(u[0]);
+    B e1(T(0));
+    std::size_t k = 1;
+    for (; k + 2 <= K; k += 2) {
+        e1 = madd(load_a(g + k * L), B(u[k]), e1);
+        e0 = madd(load_a(g + (k + 1) * L), B(u[k + 1]), e0);
     }
-    const B u0 = load_a(u);
-    if (count == W) {
-        SARNN_UNROLL(16)
-        for (std::size_t k = 0; k < W; ++k) acc[k] = load_a(blk + k * stride_k) * u0;
-        for (std::size_t v = 1; v < nvk; ++v) {
-            const B uv = load_a(u + v * W);
-            SARNN_UNROLL(16)
-            for (std::size_t k = 0; k < W; ++k) acc[k] = madd(load_a(blk + k * stride_k + v * W), uv, acc[k]);
-        }
-    } else {
-        for (std::size_t k = 0; k < W; ++k) {
-            const T* row = blk + (k < count ? k : count - 1) * stride_k;
-            acc[k] = load_a(row) * u0;
-            for (std::size_t v = 1; v < nvk; ++v) acc[k] = madd(load_a(row + v * W), load_a(u + v * W), acc[k]);
-        }
-    }
-    return row_sums(acc);
+    if (k < K) e1 = madd(load_a(g + k * L), B(u[k]), e1);
+    return e0 + e1;
+}
+
+// Scores of the count <= W states from physical row r on (lane t: P_{r+t}·u; lanes past count unspecified). Rows
+// past count are read (whole groups, within the blocks' padded(cap) rows) but never reach a score.
+template <class A, class T>
+SARNN_INLINE auto Simd<A, T>::key_scores(const KeyBlocks<T>& P, std::size_t r, std::size_t count, const T* u) -> B {
+    const std::size_t off = r % W;
+    if (off == 0) return key_group(P, r, u);
+    // the states straddle two groups (a ring whose oldest state is not at a group's start): both, from lane off
+    alignas(A::alignment()) T e[2 * W];
+    key_group(P, r - off, u).store_aligned(e);
+    (off + count > W ? key_group(P, r - off + W, u) : B(T(0))).store_aligned(e + W);
+    return load(e + off);
 }
 
 // attend_keys for value rows of NV whole vectors (keys of any width).
 template <class A, class T>
 template <std::size_t NV>
-inline void Simd<A, T>::attend_keys_fixed(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c) {
-    const std::size_t stride_k = P.stride, nvk = P.stride / W;
-    const T* const base[2] = {P.base + P.first * stride_k, P.base};
+inline void Simd<A, T>::attend_keys_fixed(const KeyBlocks<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c) {
+    const std::size_t start[2] = {P.first, 0};  // the physical row of each ring segment's first state
     const auto scores = [&](std::size_t seg, std::size_t r, std::size_t count) SARNN_INLINE_LAMBDA {
-        return key_scores(base[seg] + r * stride_k, stride_k, nvk, count, u);
+        return key_scores(P, start[seg] + r, count, u);
     };
     // one block per chunk on x86 (measured there, see attend_chunks); on ARM, where c waits in memory between
     // chunks, chunks as large as attend_dot's
@@ -517,23 +517,18 @@ inline void Simd<A, T>::attend_keys_fixed(const Rows<T>& P, const T* u, const Ro
 
 // attend_keys for value rows of any length.
 template <class A, class T>
-inline void Simd<A, T>::attend_keys_any(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c) {
-    const std::size_t nvk = P.stride / W;
+inline void Simd<A, T>::attend_keys_any(const KeyBlocks<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c) {
     attend_any(S, [&](std::size_t j0, std::size_t count, T* e) {
-        B acc[W];
-        const B u0 = load_a(u);
-        for (std::size_t k = 0; k < W; ++k) {
-            // e_j = P_j·u
-            const T* key = P.row(j0 + (k < count ? k : count - 1));
-            acc[k] = load_a(key) * u0;
-            for (std::size_t v = 1; v < nvk; ++v) acc[k] = madd(load_a(key + v * W), load_a(u + v * W), acc[k]);
-        }
-        row_sums(acc).store_aligned(e);
+        // e_j = P_j·u for the states j0..j0+count-1, in one or (where the ring wraps) two runs of physical rows
+        const std::size_t r = P.first + j0 < P.cap ? P.first + j0 : P.first + j0 - P.cap;
+        const std::size_t run = P.cap - r < count ? P.cap - r : count;
+        key_scores(P, r, run, u).store_aligned(e);
+        if (run < count) store_rows(key_scores(P, 0, count - run, u), e + run, count - run);
     }, alpha, c);
 }
 
 template <class A, class T>
-void Simd<A, T>::attend_keys(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c) {
+void Simd<A, T>::attend_keys(const KeyBlocks<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c) {
     const bool fixed = with_fixed_width<16>(S.stride / W, [&](auto nv) {
         attend_keys_fixed<nv()>(P, u, S, alpha, c);
     });
