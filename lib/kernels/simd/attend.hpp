@@ -237,13 +237,13 @@ struct ContextPlan {
     }
 };
 
-// The states of a chunk: ChunkRows, or 0 for as many as fill 24 KB (half of L1; at most 256), whole blocks of W.
+// The states of a chunk: as many as fill 24 KB (half of L1; at most 256), whole blocks of W.
 template <class A, class T>
-template <std::size_t NV, std::size_t ChunkRows>
+template <std::size_t NV>
 constexpr std::size_t Simd<A, T>::chunk_rows() {
     constexpr std::size_t kChunkBytes = std::size_t{24} * 1024;
     constexpr std::size_t kRaw = kChunkBytes / (NV * W * sizeof(T)) / W * W;
-    constexpr std::size_t rows = ChunkRows != 0 ? ChunkRows : (kRaw < W ? W : (kRaw > 256 ? 256 : kRaw));
+    constexpr std::size_t rows = kRaw < W ? W : (kRaw > 256 ? 256 : kRaw);
     static_assert(rows % W == 0, "sarnn: chunks are whole blocks");
     return rows;
 }
@@ -270,25 +270,20 @@ SARNN_INLINE void Simd<A, T>::finish_alpha(const ContextPlan<T>& plan, T m, T in
 // in L1: pass A scores a chunk (W states at once: scores(seg, r, count) gives the scores of the count <= W
 // rows from row r of ring segment seg, lanes past count unspecified) and turns each block of W scores into
 // weights at once, pass B adds the chunk into c while its rows are still in L1 (attend_dot: pass A read
-// them; attend_keys: pass A read the keys, pass B streams the values). Each stored row is read from memory
-// once; the accumulators of c stay in registers for the whole pass.
+// them; attend_keys on ARM: pass A reads the scores back from alpha, pass B streams the values). Each stored row is
+// read from memory once; the accumulators of c stay in registers for the whole pass.
 // The weights are p_j = exp(e_j - m) with a lazy shift m: m is raised only when a score exceeds m + kTau
 // (then what was accumulated, and the chunk's earlier weights, are rescaled by exp(m_old - m_new)). So
 // p_j <= exp(kTau) never overflows, m <= max_j e_j never underflows more than the exact shift would, and the
 // weights of a block wait for no chunk-wide max: pass B of a chunk and pass A of the next overlap out of
 // order. (Measured, Xeon AVX-512, Hidden 64: n = 256..1024 5-9% faster than an exact running max.)
-// ChunkRows: the rows of a chunk, 0 for as many as fill 24 KB (half of L1; at most 256). attend_dot takes the
-// default (pass B re-reads what pass A read); attend_keys takes W: its pass B streams rows that pass A did not
-// touch, and one block per chunk lets the two passes of neighbouring blocks overlap best (measured, Xeon
-// AVX-512, Hidden 64, K 16, step at n = 1024, against Eigen in the same run: 24 KB chunks 1.04x, 8 KB 1.08x, one
-// block 1.21x; prefetching the states in pass A 0.93-1.0x).
 template <class A, class T>
-template <std::size_t NV, std::size_t ChunkRows, class Scores>
+template <std::size_t NV, class Scores>
 SARNN_INLINE void Simd<A, T>::attend_chunks(const Rows<T>& S, Scores scores, T* alpha, T* c) {
     constexpr std::size_t stride = NV * W;
     constexpr std::size_t kChains = W * sizeof(T) == 64 ? 16 : 8;        // FMA chains to hide latency
     constexpr std::size_t Split = kChains / NV > 1 ? kChains / NV : 1;    // accumulators per vector of c
-    constexpr std::size_t Chunk = chunk_rows<NV, ChunkRows>();
+    constexpr std::size_t Chunk = chunk_rows<NV>();
     B acc_c[Split][NV];
     for (std::size_t u = 0; u < NV; ++u)
         for (std::size_t sp = 0; sp < Split; ++sp) acc_c[sp][u] = B(T(0));
@@ -375,10 +370,10 @@ SARNN_INLINE void Simd<A, T>::attend_chunks(const Rows<T>& S, Scores scores, T* 
 // n = 256): 84 per state before, 74 after; on x86 the same change made the step 1.1-1.3x slower (side by side,
 // scripts/bench-compare), so x86 keeps attend_chunks.
 template <class A, class T>
-template <std::size_t NV, std::size_t ChunkRows, class Scores>
+template <std::size_t NV, class Scores>
 SARNN_INLINE void Simd<A, T>::attend_chunks_split(const Rows<T>& S, Scores scores, T* alpha, T* c) {
     constexpr std::size_t stride = NV * W;
-    constexpr std::size_t Chunk = chunk_rows<NV, ChunkRows>();
+    constexpr std::size_t Chunk = chunk_rows<NV>();
     for (std::size_t u = 0; u < NV; ++u) B(T(0)).store_aligned(c + u * W);  // c accumulates between chunks
     T m = kNegInf;  // the shift: every p_j so far is exp(e_j - m)
     B lv(T(0));     // lanes of Σ p_j
@@ -455,8 +450,8 @@ inline void Simd<A, T>::attend_fixed(const Rows<T>& S, const T* q, T scale, T* a
     const auto scores = [&](std::size_t seg, std::size_t r, std::size_t count) SARNN_INLINE_LAMBDA {
         return block_scores<NV>(base[seg] + r * stride, count, qv, q) * scale_v;
     };
-    if constexpr (kSplitContext) attend_chunks_split<NV, 0>(S, scores, alpha, c);
-    else attend_chunks<NV, 0>(S, scores, alpha, c);
+    if constexpr (kSplitContext) attend_chunks_split<NV>(S, scores, alpha, c);
+    else attend_chunks<NV>(S, scores, alpha, c);
 }
 
 template <class A, class T>
@@ -488,51 +483,57 @@ SARNN_INLINE auto Simd<A, T>::key_group(const KeyBlocks<T>& P, std::size_t r, co
     return e0 + e1;
 }
 
-// Scores of the count <= W states from physical row r on (lane t: P_{r+t}·u; lanes past count unspecified). Rows
-// past count are read (whole groups, within the blocks' padded(cap) rows) but never reach a score.
+// e_j = P_j·u for the n states, in ring order: the whole groups of W physical rows that hold the states of each ring
+// segment (key_group; rows that hold no state are read too, never stored), each group's valid lanes stored at their
+// logical index.
 template <class A, class T>
-SARNN_INLINE auto Simd<A, T>::key_scores(const KeyBlocks<T>& P, std::size_t r, std::size_t count, const T* u) -> B {
-    const std::size_t off = r % W;
-    if (off == 0) return key_group(P, r, u);
-    // the states straddle two groups (a ring whose oldest state is not at a group's start): both, from lane off
-    alignas(A::alignment()) T e[2 * W];
-    key_group(P, r - off, u).store_aligned(e);
-    (off + count > W ? key_group(P, r - off + W, u) : B(T(0))).store_aligned(e + W);
-    return load(e + off);
+SARNN_INLINE void Simd<A, T>::key_scores(const KeyBlocks<T>& P, const T* u, T* e) {
+    const std::size_t in_first = P.cap - P.first < P.n ? P.cap - P.first : P.n;
+    // the physical rows [lo, hi) of the segments: the oldest states from first on, then those from row 0 on
+    const std::size_t lo[2] = {P.first, 0};
+    const std::size_t hi[2] = {P.first + in_first, P.n - in_first};
+    for (std::size_t seg = 0; seg < 2; ++seg) {
+        for (std::size_t r = lo[seg] / W * W; r < hi[seg]; r += W) {
+            const B s = key_group(P, r, u);
+            const std::size_t a = r > lo[seg] ? r : lo[seg];
+            const std::size_t b = r + W < hi[seg] ? r + W : hi[seg];
+            if (b - a == W) {
+                s.store_unaligned(e);
+            } else {
+                alignas(A::alignment()) T t[W];
+                s.store_aligned(t);
+                for (std::size_t k = a; k < b; ++k) e[k - a] = t[k - r];
+            }
+            e += b - a;
+        }
+    }
 }
 
-// attend_keys for value rows of NV whole vectors (keys of any width).
-template <class A, class T>
-template <std::size_t NV>
-inline void Simd<A, T>::attend_keys_fixed(const KeyBlocks<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c) {
-    const std::size_t start[2] = {P.first, 0};  // the physical row of each ring segment's first state
-    const auto scores = [&](std::size_t seg, std::size_t r, std::size_t count) SARNN_INLINE_LAMBDA {
-        return key_scores(P, start[seg] + r, count, u);
-    };
-    // one block per chunk on x86 (measured there, see attend_chunks); on ARM, where c waits in memory between
-    // chunks, chunks as large as attend_dot's
-    if constexpr (kSplitContext) attend_chunks_split<NV, 0>(S, scores, alpha, c);
-    else attend_chunks<NV, W>(S, scores, alpha, c);
-}
-
-// attend_keys for value rows of any length.
-template <class A, class T>
-inline void Simd<A, T>::attend_keys_any(const KeyBlocks<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c) {
-    attend_any(S, [&](std::size_t j0, std::size_t count, T* e) {
-        // e_j = P_j·u for the states j0..j0+count-1, in one or (where the ring wraps) two runs of physical rows
-        const std::size_t r = P.first + j0 < P.cap ? P.first + j0 : P.first + j0 - P.cap;
-        const std::size_t run = P.cap - r < count ? P.cap - r : count;
-        key_scores(P, r, run, u).store_aligned(e);
-        if (run < count) store_rows(key_scores(P, 0, count - run, u), e + run, count - run);
-    }, alpha, c);
-}
-
+// The key/query context: the scores first (key_scores, into alpha), then the softmax and the weighted sum over the
+// states. Each state's key and row are read once, in two streams (keys, then states) that the core runs at its
+// read rate. On x86 softmax and weighted_sum (measured, EPYC AVX-512, Hidden 64, K 16, step at n = 1024, side by
+// side: 1.37-1.42x Eigen; scores, weights and sum fused in one pass over blocks of W states: 1.23-1.28x); on ARM,
+// for rows of up to 16 vectors, attend_chunks_split with the scores read back from alpha.
 template <class A, class T>
 void Simd<A, T>::attend_keys(const KeyBlocks<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c) {
-    const bool fixed = with_fixed_width<16>(S.stride / W, [&](auto nv) {
-        attend_keys_fixed<nv()>(P, u, S, alpha, c);
-    });
-    if (!fixed) attend_keys_any(P, u, S, alpha, c);
+    key_scores(P, u, alpha);
+    if constexpr (kSplitContext) {
+        const T* const seg_alpha[2] = {alpha, alpha + (S.cap - S.first < S.n ? S.cap - S.first : S.n)};
+        // the count <= W scores from row r of segment seg (lanes past count: 0)
+        const auto scores = [&](std::size_t seg, std::size_t r, std::size_t count) SARNN_INLINE_LAMBDA {
+            if (count == W) return load(seg_alpha[seg] + r);
+            alignas(A::alignment()) T t[W] = {};
+            for (std::size_t k = 0; k < count; ++k) t[k] = seg_alpha[seg][r + k];
+            return load_a(t);
+        };
+        const bool fixed = with_fixed_width<16>(S.stride / W, [&](auto nv) {
+            attend_chunks_split<nv()>(S, scores, alpha, c);
+        });
+        if (fixed) return;
+    }
+    // alpha = softmax(e); c = Σ_j alpha_j S_j
+    softmax(alpha, S.n);
+    weighted_sum(alpha, S, c);
 }
 
 }  // namespace
