@@ -161,10 +161,13 @@ struct KeyQueryAlign {
             // u = Wq h_i
             Set::gemv(&p_.Wq[0][0], K, Hidden, Hidden, h, u_);
             if constexpr (caches_keys) {
-                // P_i = Wk h_i, once per state, into the free row `slot` of the key blocks
-                V key[K];
+                // P_i = Wk h_i, once per state, into the free row `slot` of the key blocks: straight there where a
+                // block is one row (kL = 1: Cortex-M), else into `scratch` and from there into the row's lanes
+                V scratch[K];
+                V* const key = kL == 1 ? &buf_.blocks[slot][0][0] : scratch;
                 Set::gemv(&p_.Wk[0][0], K, Hidden, Hidden, h, key);
-                for (std::size_t k = 0; k < K; ++k) buf_.blocks[slot / kL][k][slot % kL] = key[k];
+                if constexpr (kL > 1)
+                    for (std::size_t k = 0; k < K; ++k) buf_.blocks[slot / kL][k][slot % kL] = key[k];
                 // |e_ij| = |P_j·u| <= max_j |P_j|_inf · Σ|u_k|; the max runs over every key taken since reset()
                 if (!detail::all_finite(key, K) || !detail::all_finite(u_, K)) return Status::non_finite_result;
                 const V key_abs = detail::max_abs(key, K);

@@ -642,9 +642,9 @@ inline void attend_keys(const KeyBlocks<float>& P, const float* u, const Rows<fl
             for (std::size_t t = 0; t < 4; ++t) e[t] = s[t];
         },
         [&](std::size_t j) {
+            // e_j = P_j·u
             if constexpr (L == 1) return dot(P.key(j), u, P.dim);
             else if constexpr (kSoftMacs) return soft_dot(P.key(j), L, u, 1, P.dim);
-            // e_j = P_j·u
             else return float_dot(P.key(j), L, u, 1, P.dim);
         },
         alpha, c);

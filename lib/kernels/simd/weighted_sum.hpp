@@ -95,12 +95,12 @@ SARNN_INLINE void Simd<A, T>::weighted_columns(const T* w, const Rows<T>& S, std
     }
 }
 
-// c = Σ_j w_j S_j, half the vector registers' worth of c at a time (in registers, with room for the loads: 8 vectors
-// on SSE2, AVX2 and ARMv7 NEON, 16 on AVX-512 and AArch64), then 8 at a time, the last 1-7 in one more pass. (AArch64,
-// Hidden 64: 16 vectors in one pass over the states rather than two of 8, 2 instructions per state fewer.)
+// c = Σ_j w_j S_j, 8 vectors of c at a time (in registers; 8 fit the 16 vector registers of SSE2, AVX2 and
+// ARMv7 NEON with room for the loads), 16 on the arches with 32 registers (AVX-512, AArch64: Hidden 64 on AArch64
+// in one pass over the states rather than two, 2 instructions per state fewer), the last 1-7 in one more pass.
 template <class A, class T>
 void Simd<A, T>::weighted_sum(const T* w, const Rows<T>& S, T* c) {
-    constexpr std::size_t CV = kRegisters / 2;
+    constexpr std::size_t CV = kRegisters >= 32 ? 16 : 8;
     const std::size_t nv = S.stride / W;
     std::size_t v = 0;
     for (; v + CV <= nv; v += CV) weighted_columns<CV>(w, S, v, c);
