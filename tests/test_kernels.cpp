@@ -794,23 +794,51 @@ void check_lstm_cell() {
 }
 
 // ---- attend_keys ---------------------------------------------------------------------------------------------
-/// attend_keys over keys P (K values a row) and values S (the same ring layout), against a double reference
-/// written out here: e_j = P_j·u, alpha = exp(e - max e) / Σ, c = Σ alpha_j S_j. Also: alpha finite and summing to
-/// 1, padding lanes of c and u untouched, nothing written to alpha past n.
+/// Cached keys in ring order, laid out as sarnn::KeyBlocks says: value k of the key of physical row p at
+/// ((p / L)·dim + k)·L + p % L, L = lanes<T>(), over padded(cap) rows. Rows that hold no state, and the padding
+/// rows past cap, hold NaN: none may reach a result.
 template <class T>
-void check_keys_case(const test::Ops<T>& k, Worst& w, const RingRows<T>& P, const Buffer<T>& u,
+struct RingKeys {
+    static constexpr std::size_t L = sarnn::lanes<T>();
+    std::size_t dim, cap, first, n;
+    Buffer<T> storage;
+
+    RingKeys(std::size_t dim_, std::size_t cap_, std::size_t first_, std::size_t n_, std::mt19937& g, double lo,
+             double hi)
+        : dim(dim_), cap(cap_), first(first_), n(n_), storage(sarnn::padded<T>(cap_) * dim_) {
+        for (std::size_t p = 0; p < sarnn::padded<T>(cap); ++p) {
+            const bool used = p < cap && (p + cap - first) % cap < n;
+            for (std::size_t k = 0; k < dim; ++k)
+                value(p, k) = used ? static_cast<T>(test::uniform(g, lo, hi)) : std::numeric_limits<T>::quiet_NaN();
+        }
+    }
+    sarnn::KeyBlocks<T> blocks() const { return {storage.data(), dim, cap, first, n}; }
+    /// Value k of the key of logical row j, located independently of sarnn::KeyBlocks.
+    T& at(std::size_t j, std::size_t k) { return value((first + j) % cap, k); }
+    T at(std::size_t j, std::size_t k) const { return storage[index((first + j) % cap, k)]; }
+
+private:
+    std::size_t index(std::size_t p, std::size_t k) const { return (p / L * dim + k) * L + p % L; }
+    T& value(std::size_t p, std::size_t k) { return storage[index(p, k)]; }
+};
+
+/// attend_keys over keys P (K values each, RingKeys) and values S (the same ring layout), against a double
+/// reference written out here: e_j = P_j·u, alpha = exp(e - max e) / Σ, c = Σ alpha_j S_j. Also: alpha finite and
+/// summing to 1, padding lanes of c and u untouched, nothing written to alpha past n.
+template <class T>
+void check_keys_case(const test::Ops<T>& k, Worst& w, const RingKeys<T>& P, const Buffer<T>& u,
                      const RingRows<T>& S, const char* what) {
     const std::size_t n = S.n, K = P.dim, dim = S.dim;
     Buffer<T> alpha(n + kGuard), c(sarnn::padded<T>(dim));
     for (std::size_t j = 0; j < alpha.size(); ++j) alpha[j] = j < n ? T(3) : kSentinel<T>;
     fill_padded(c, dim, [](std::size_t) { return 7.0; });
-    k.attend_keys(P.rows(), u.data(), S.rows(), alpha.data(), c.data());
+    k.attend_keys(P.blocks(), u.data(), S.rows(), alpha.data(), c.data());
 
     std::vector<double> e(n), a(n);
     double max_e = -std::numeric_limits<double>::infinity();
     for (std::size_t j = 0; j < n; ++j) {
         double s = 0.0;
-        for (std::size_t d = 0; d < K; ++d) s += static_cast<double>(P.row(j)[d]) * static_cast<double>(u[d]);
+        for (std::size_t d = 0; d < K; ++d) s += static_cast<double>(P.at(j, d)) * static_cast<double>(u[d]);
         e[j] = s;
         max_e = std::max(max_e, s);
     }
@@ -855,7 +883,7 @@ void check_attend_keys() {
                     std::size_t cap = 0, first = 0;
                     ring_layout(case_index++, n, cap, first);
                     const double span = case_index % 3 == 0 ? 4.0 : 1.0;
-                    RingRows<T> P(K, cap, first, n, g, -span, span);
+                    RingKeys<T> P(K, cap, first, n, g, -span, span);
                     RingRows<T> S(dim, cap, first, n, g, -1.0, 1.0);
                     Buffer<T> u(sarnn::padded<T>(K));
                     fill_padded(u, K, [&](std::size_t) { return test::uniform(g, -span, span); });
@@ -883,7 +911,7 @@ void check_attend_keys_huge_scores() {
                     for (int pattern = 0; pattern < 4; ++pattern) {
                         std::size_t cap = 0, first = 0;
                         ring_layout(case_index++, n, cap, first);
-                        RingRows<T> P(K, cap, first, n, g, -1.0, 1.0);
+                        RingKeys<T> P(K, cap, first, n, g, -1.0, 1.0);
                         RingRows<T> S(dim, cap, first, n, g, -1.0, 1.0);
                         Buffer<T> u(sarnn::padded<T>(K));
                         fill_padded(u, K, [](std::size_t d) { return d == 0 ? 1.0 : 0.0; });
@@ -895,7 +923,7 @@ void check_attend_keys_huge_scores() {
                             case 2: s = big * (2.0 * static_cast<double>(j + 1) / static_cast<double>(n) - 1.0); break;
                             default: s = -big * (2.0 * static_cast<double>(j + 1) / static_cast<double>(n) - 1.0); break;
                             }
-                            P.row(j)[0] = static_cast<T>(s);
+                            P.at(j, 0) = static_cast<T>(s);
                         }
                         check_keys_case(k, w, P, u, S, "attend_keys huge");
                     }
@@ -920,7 +948,7 @@ void check_attend_keys_long_memory() {
             for (int pattern = 0; pattern < 3; ++pattern) {
                 std::size_t cap = 0, first = 0;
                 ring_layout(case_index++, n, cap, first);
-                RingRows<T> P(K, cap, first, n, g, -1.0, 1.0);
+                RingKeys<T> P(K, cap, first, n, g, -1.0, 1.0);
                 RingRows<T> S(dim, cap, first, n, g, -1.0, 1.0);
                 Buffer<T> u(sarnn::padded<T>(K));
                 fill_padded(u, K, [&](std::size_t) { return test::uniform(g, -1.0, 1.0); });
@@ -930,11 +958,10 @@ void check_attend_keys_long_memory() {
                     what = "attend_keys long, rising";
                     fill_padded(u, K, [](std::size_t d) { return d == 0 ? 1.0 : 0.0; });
                     for (std::size_t j = 0; j < n; ++j)
-                        P.row(j)[0] = static_cast<T>(static_cast<double>(j) - static_cast<double>(n / 2));
+                        P.at(j, 0) = static_cast<T>(static_cast<double>(j) - static_cast<double>(n / 2));
                 } else if (pattern == 2) {
                     what = "attend_keys long, spike";
-                    T* row = P.row(n * 2 / 3);
-                    for (std::size_t d = 0; d < K; ++d) row[d] = u[d] < T(0) ? T(-40) : T(40);
+                    for (std::size_t d = 0; d < K; ++d) P.at(n * 2 / 3, d) = u[d] < T(0) ? T(-40) : T(40);
                 }
                 check_keys_case(k, w, P, u, S, what);
             }

@@ -183,8 +183,7 @@ struct KeyQueryAlign {
         State(const params_type&&) = delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary
         explicit State(const params_type& p) noexcept : p_(p) {
             for (V& v : u_) v = V(0);
-            for (auto& row : buf_.rows)
-                for (V& v : row) v = V(0);
+            buf_.clear();
         }
         void reset() noexcept {
             if constexpr (caches_keys) buf_.key_max = V(0);
@@ -196,9 +195,13 @@ struct KeyQueryAlign {
             // u = Wq h_i
             Set::gemv(&p_.Wq[0][0], K, Hidden, Hidden, h, u_);
             if constexpr (caches_keys) {
-                // P_i = Wk h_i, once per state
-                V* key = buf_.rows[slot];
+                // P_i = Wk h_i, once per state, into the free row `slot` of the key blocks: straight there where a
+                // block is one row (kL = 1: Cortex-M), else into `scratch` and from there into the row's lanes
+                V scratch[K];
+                V* const key = kL == 1 ? &buf_.blocks[slot][0][0] : scratch;
                 Set::gemv(&p_.Wk[0][0], K, Hidden, Hidden, h, key);
+                if constexpr (kL > 1)
+                    for (std::size_t k = 0; k < K; ++k) buf_.blocks[slot / kL][k][slot % kL] = key[k];
                 // |e_ij| = |P_j·u| <= max_j |P_j|_inf · Σ|u_k|; the max runs over every key taken since reset()
                 if (!detail::all_finite(key, K) || !detail::all_finite(u_, K)) return Status::non_finite_result;
                 const V key_abs = detail::max_abs(key, K);
@@ -210,31 +213,41 @@ struct KeyQueryAlign {
             } else {
                 // q = Wkᵀ u, so that h_j·q = (Wk h_j)·(Wq h_i)
                 (void)slot;
-                Set::gemv_t(&p_.Wk[0][0], K, Hidden, Hidden, u_, buf_.rows[0]);
+                Set::gemv_t(&p_.Wk[0][0], K, Hidden, Hidden, u_, buf_.q);
                 // |e_ij| = |h_j·q| <= Σ|q_k|
-                return detail::bounds_scores(buf_.rows[0], Hidden) ? Status::ok : Status::non_finite_result;
+                return detail::bounds_scores(buf_.q, Hidden) ? Status::ok : Status::non_finite_result;
             }
         }
         template <class Set>
         void attend(const Rows<V>& memory, const V*, V* alpha, V* c) const noexcept {
             if constexpr (caches_keys) {
                 // e_ij = P_j·u; alpha = softmax(e); c = Σ alpha_j h_j
-                const Rows<V> P{&buf_.rows[0][0], padded<V>(K), K, memory.cap, memory.first, memory.n};
+                const KeyBlocks<V> P{&buf_.blocks[0][0][0], K, memory.cap, memory.first, memory.n};
                 Set::attend_keys(P, u_, memory, alpha, c);
             } else {
                 // e_ij = h_j·q; alpha = softmax(e); c = Σ alpha_j h_j
-                Set::attend_dot(memory, buf_.rows[0], scale_t<T>(1), alpha, c);
+                Set::attend_dot(memory, buf_.q, scale_t<T>(1), alpha, c);
             }
         }
 
     private:
-        // cache: the keys P_j (row j of the memory's row j); fold: q in one row of Hidden
+        // cache: the keys P_j of the memory's rows, in blocks of kL rows (KeyBlocks, kernels.hpp: value k of the
+        // key of row r at blocks[r / kL][k][r % kL]); fold: q in one row of Hidden
+        static constexpr std::size_t kL = lanes<V>();
         struct Keys {
-            alignas(storage_alignment<V>()) V rows[NRows][padded<V>(K)];
+            alignas(storage_alignment<V>()) V blocks[padded<V>(NRows) / kL][K][kL];
             V key_max = V(0);  ///< the largest |P_j,r| of the keys taken since reset()
+            void clear() noexcept {
+                for (auto& block : blocks)
+                    for (auto& row : block)
+                        for (V& v : row) v = V(0);
+            }
         };
         struct Query {
-            alignas(storage_alignment<V>()) V rows[1][padded<V>(Hidden)];
+            alignas(storage_alignment<V>()) V q[padded<V>(Hidden)];
+            void clear() noexcept {
+                for (V& v : q) v = V(0);
+            }
         };
 
         const params_type& p_;

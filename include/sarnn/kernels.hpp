@@ -42,9 +42,10 @@
 //        in L1): e_j = scale·(S_j·q); alpha = softmax(e) (alpha receives S.n values); c = Σ_j alpha_j S_j. q and
 //        c are padded rows of S.dim values; S.n >= 1. O(2·n·dim) + O(n) exps.
 //   attend_keys(P, u, S, alpha, c)      the key/query context, one pass as attend_dot with the scores over cached
-//        keys: e_j = P_j·u (P.dim = K values per row); alpha = softmax(e); c = Σ_j alpha_j S_j. P and S hold the
-//        same states (the same cap, first and n >= 1); u is a padded row of P.dim values, c a padded row of
-//        S.dim values. O(n·(K + dim)) + O(n) exps.
+//        keys: e_j = P_j·u (P: KeyBlocks, P.dim = K values per key, in blocks of lanes<T>() states, so that the
+//        scores of a vector's worth of states are K multiply-adds with no horizontal sum); alpha = softmax(e);
+//        c = Σ_j alpha_j S_j. P and S hold the same states (the same cap, first and n >= 1); u is a padded row of
+//        P.dim values, c a padded row of S.dim values. O(n·(K + dim)) + O(n) exps.
 // and, on the sets only (no model calls them, the tests check them on their own):
 //   dot(a, b, n)    a·b over n values (any alignment). O(n).
 //   tanh(y, n)      y = tanh(y) in place. O(n).
@@ -122,6 +123,29 @@ struct Rows {
     const T* row(std::size_t j) const noexcept {
         const std::size_t p = first + j;
         return base + (p < cap ? p : p - cap) * stride;
+    }
+};
+
+/// The cached keys of n states in ring order (KeyQueryAlign), `dim` values each, kept in blocks of L = lanes<T>()
+/// physical rows: block b holds `dim` padded rows of L values, row k the k-th values of the keys of physical rows
+/// b·L .. b·L + L - 1, so that one vector load reads value k of a vector's worth of states. The key of physical
+/// row r is at(r)[k·L], k < dim; logical row j is physical row (first + j) mod cap, as for Rows. The storage holds
+/// padded(cap) rows (whole blocks); rows that hold no state may hold anything (NaN too): they reach no result.
+template <class T>
+struct KeyBlocks {
+    static constexpr std::size_t L = lanes<T>();  ///< rows per block (the values of one key are L apart)
+    const T* base;
+    std::size_t dim;    ///< values per key
+    std::size_t cap;    ///< physical rows
+    std::size_t first;  ///< physical index of logical row 0, < cap
+    std::size_t n;      ///< logical rows, <= cap
+
+    /// Value 0 of the key of physical row r; value k is k·L further on.
+    const T* at(std::size_t r) const noexcept { return base + r / L * dim * L + r % L; }
+    /// Value 0 of the key of logical row j.
+    const T* key(std::size_t j) const noexcept {
+        const std::size_t p = first + j;
+        return at(p < cap ? p : p - cap);
     }
 };
 

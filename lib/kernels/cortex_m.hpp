@@ -284,20 +284,22 @@ inline float dot(const float* a, const float* b, std::size_t n) {
 #define SARNN_CM_VLDM 0
 #endif
 
-/// s_i += M_i·v for the four rows M0..M3 (each of n values): each v_k loaded once for four multiply-adds.
+/// s_i += M_i·v for the four rows M0..M3 (each of n values, Stride apart: 1 but for the cached keys of a host
+/// build, KeyBlocks): each v_k loaded once for four multiply-adds.
+template <std::size_t Stride = 1>
 inline void dot4(const float* M0, const float* M1, const float* M2, const float* M3, const float* v, std::size_t n,
                  float s[4]) {
     if constexpr (kSoftMacs) {
-        s[0] += soft_dot(M0, 1, v, 1, n);
-        s[1] += soft_dot(M1, 1, v, 1, n);
-        s[2] += soft_dot(M2, 1, v, 1, n);
-        s[3] += soft_dot(M3, 1, v, 1, n);
+        s[0] += soft_dot(M0, Stride, v, 1, n);
+        s[1] += soft_dot(M1, Stride, v, 1, n);
+        s[2] += soft_dot(M2, Stride, v, 1, n);
+        s[3] += soft_dot(M3, Stride, v, 1, n);
         return;
     }
     float s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
     std::size_t k = 0;
 #if SARNN_CM_VLDM
-    if (std::size_t blocks = n / 4) {
+    if (std::size_t blocks = Stride == 1 ? n / 4 : 0) {
         const float *p0 = M0, *p1 = M1, *p2 = M2, *p3 = M3, *pv = v;
         // s_i += M_i[k..k+3]·v[k..k+3], four values of v and of each row per VLDM
         __asm__ volatile(
@@ -334,10 +336,10 @@ inline void dot4(const float* M0, const float* M1, const float* M2, const float*
 #endif
     for (; k < n; ++k) {
         const float vk = v[k];
-        s0 += M0[k] * vk;
-        s1 += M1[k] * vk;
-        s2 += M2[k] * vk;
-        s3 += M3[k] * vk;
+        s0 += M0[k * Stride] * vk;
+        s1 += M1[k * Stride] * vk;
+        s2 += M2[k * Stride] * vk;
+        s3 += M3[k * Stride] * vk;
     }
     s[0] = s0;
     s[1] = s1;
@@ -628,16 +630,24 @@ inline void attend_dot(const Rows<float>& S, const float* q, float scale, float*
         [&](std::size_t j) { return scale * dot(S.row(j), q, S.dim); }, alpha, c);
 }
 
-inline void attend_keys(const Rows<float>& P, const float* u, const Rows<float>& S, float* alpha, float* c) {
+inline void attend_keys(const KeyBlocks<float>& P, const float* u, const Rows<float>& S, float* alpha, float* c) {
+    // the values of a key are L apart: 1 on Cortex-M (no padding: each key a plain row), more on a host build
+    constexpr std::size_t L = KeyBlocks<float>::L;
     attend_scored(
         S,
         [&](std::size_t j, float* e) {
             float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
             // e_j = P_j·u, four keys per pass over u
-            dot4(P.row(j), P.row(j + 1), P.row(j + 2), P.row(j + 3), u, P.dim, s);
+            dot4<L>(P.key(j), P.key(j + 1), P.key(j + 2), P.key(j + 3), u, P.dim, s);
             for (std::size_t t = 0; t < 4; ++t) e[t] = s[t];
         },
-        [&](std::size_t j) { return dot(P.row(j), u, P.dim); }, alpha, c);
+        [&](std::size_t j) {
+            // e_j = P_j·u
+            if constexpr (L == 1) return dot(P.key(j), u, P.dim);
+            else if constexpr (kSoftMacs) return soft_dot(P.key(j), L, u, 1, P.dim);
+            else return float_dot(P.key(j), L, u, 1, P.dim);
+        },
+        alpha, c);
 }
 
 /// The operations as one type, for SARNN_DEFINE_SET.

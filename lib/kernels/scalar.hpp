@@ -145,9 +145,14 @@ void attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) {
 }
 
 template <class T>
-void attend_keys(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c) {
-    // e_j = P_j·u
-    attend_scored(S, [&](std::size_t j) { return dot(P.row(j), u, P.dim); }, alpha, c);
+void attend_keys(const KeyBlocks<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c) {
+    attend_scored(S, [&](std::size_t j) {
+        const T* key = P.key(j);
+        T s = T(0);
+        // e_j = P_j·u (the key's values KeyBlocks<T>::L apart)
+        for (std::size_t k = 0; k < P.dim; ++k) s += key[k * KeyBlocks<T>::L] * u[k];
+        return s;
+    }, alpha, c);
 }
 
 // The operations as one type (what lib/kernels/define_set.hpp forwards to): Plain<T>::op = scalar::op<T>.

@@ -153,22 +153,19 @@ struct Simd {
     SARNN_INLINE static void add_row_lane(B w, const T*& p, std::ptrdiff_t skip, B* acc);
     template <std::size_t G>
     SARNN_INLINE static void add_weighted_rows(const T* rows, std::size_t stride, std::size_t cn, const T* p, T* c);
-    template <std::size_t NV, std::size_t ChunkRows>
+    template <std::size_t NV>
     static constexpr std::size_t chunk_rows();
     SARNN_INLINE static void finish_alpha(const ContextPlan<T>& plan, T m, T inv, std::size_t n, T* alpha);
-    template <std::size_t NV, std::size_t ChunkRows, class Scores>
+    template <std::size_t NV, class Scores>
     SARNN_INLINE static void attend_chunks(const Rows<T>& S, Scores scores, T* alpha, T* c);
-    template <std::size_t NV, std::size_t ChunkRows, class Scores>
+    template <std::size_t NV, class Scores>
     SARNN_INLINE static void attend_chunks_split(const Rows<T>& S, Scores scores, T* alpha, T* c);
     template <std::size_t NV>
     static void attend_fixed(const Rows<T>& S, const T* q, T scale, T* alpha, T* c);
     SARNN_OP static void attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c);
-    SARNN_INLINE static B key_scores(const T* blk, std::size_t stride_k, std::size_t nvk, std::size_t count,
-                                     const T* u);
-    template <std::size_t NV>
-    static void attend_keys_fixed(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c);
-    static void attend_keys_any(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c);
-    SARNN_OP static void attend_keys(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c);
+    SARNN_INLINE static B key_group(const KeyBlocks<T>& P, std::size_t r, const T* u);
+    SARNN_INLINE static void key_scores(const KeyBlocks<T>& P, const T* u, T* e);
+    SARNN_OP static void attend_keys(const KeyBlocks<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c);
 };
 
 }  // namespace

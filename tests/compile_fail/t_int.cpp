@@ -1,4 +1,4 @@
-// Misuse: T = int. Expect: "T must be float or double".
+// Misuse: T = int. Expect: "T must be float" (or double, or sarnn::q15: the first static_assert a compiler reports).
 #include <sarnn/sarnn.hpp>
 
 extern const sarnn::RnnParams<int, 3, 4> params;

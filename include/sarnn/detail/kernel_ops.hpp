@@ -38,7 +38,7 @@
     X(T, void, attend_dot, attend_dot,                                                                             \
       (const ::sarnn::Rows<::sarnn::activation_t<T>>& S, const ::sarnn::activation_t<T>* q, ::sarnn::scale_t<T> scale, ::sarnn::activation_t<T>* alpha, ::sarnn::activation_t<T>* c), (S, q, scale, alpha, c))        \
     X(T, void, attend_keys, attend_keys,                                                                           \
-      (const ::sarnn::Rows<::sarnn::activation_t<T>>& P, const ::sarnn::activation_t<T>* u, const ::sarnn::Rows<::sarnn::activation_t<T>>& S, ::sarnn::activation_t<T>* alpha, ::sarnn::activation_t<T>* c),                \
+      (const ::sarnn::KeyBlocks<::sarnn::activation_t<T>>& P, const ::sarnn::activation_t<T>* u, const ::sarnn::Rows<::sarnn::activation_t<T>>& S, ::sarnn::activation_t<T>* alpha, ::sarnn::activation_t<T>* c),                \
       (P, u, S, alpha, c))
 
 // What no model calls but the kernels' tests check on their own: called directly on a set, never through the

@@ -1,5 +1,6 @@
-// lib/kernels/simd/attend.hpp: attend_dot and attend_keys, the context kernels: one pass over the stored states in
-// L1-sized chunks (scores, the online softmax with a lazy shift, c = Σ_j alpha_j S_j; see the README's design).
+// lib/kernels/simd/attend.hpp: attend_dot and attend_keys, the context kernels. attend_dot: one pass over the stored
+// states in L1-sized chunks (scores, the online softmax with a lazy shift, c = Σ_j alpha_j S_j; see the README's
+// design); attend_keys: the scores over the cached keys (KeyBlocks), then softmax and weighted_sum.
 // Part of Simd<A, T> (lib/kernels/simd.hpp, which declares it and includes this file; include that one).
 #ifndef SARNN_LIB_KERNELS_SIMD_ATTEND_HPP
 #define SARNN_LIB_KERNELS_SIMD_ATTEND_HPP
@@ -260,13 +261,13 @@ struct ContextPlan {
     }
 };
 
-// The states of a chunk: ChunkRows, or 0 for as many as fill 24 KB (half of L1; at most 256), whole blocks of W.
+// The states of a chunk: as many as fill 24 KB (half of L1; at most 256), whole blocks of W.
 template <class A, class T>
-template <std::size_t NV, std::size_t ChunkRows>
+template <std::size_t NV>
 constexpr std::size_t Simd<A, T>::chunk_rows() {
     constexpr std::size_t kChunkBytes = std::size_t{24} * 1024;
     constexpr std::size_t kRaw = kChunkBytes / (NV * W * sizeof(T)) / W * W;
-    constexpr std::size_t rows = ChunkRows != 0 ? ChunkRows : (kRaw < W ? W : (kRaw > 256 ? 256 : kRaw));
+    constexpr std::size_t rows = kRaw < W ? W : (kRaw > 256 ? 256 : kRaw);
     static_assert(rows % W == 0, "sarnn: chunks are whole blocks");
     return rows;
 }
@@ -292,26 +293,20 @@ SARNN_INLINE void Simd<A, T>::finish_alpha(const ContextPlan<T>& plan, T m, T in
 // The context for value rows S of NV whole vectors (NV known at compile time), over chunks of states that fit
 // in L1: pass A scores a chunk (W states at once: scores(seg, r, count) gives the scores of the count <= W
 // rows from row r of ring segment seg, lanes past count unspecified) and turns each block of W scores into
-// weights at once, pass B adds the chunk into c while its rows are still in L1 (attend_dot: pass A read
-// them; attend_keys: pass A read the keys, pass B streams the values). Each stored row is read from memory
-// once; the accumulators of c stay in registers for the whole pass.
+// weights at once, pass B adds the chunk into c while its rows are still in L1 (pass A read them). Each stored
+// row is read from memory once; the accumulators of c stay in registers for the whole pass.
 // The weights are p_j = exp(e_j - m) with a lazy shift m: m is raised only when a score exceeds m + kTau
 // (then what was accumulated, and the chunk's earlier weights, are rescaled by exp(m_old - m_new)). So
 // p_j <= exp(kTau) never overflows, m <= max_j e_j never underflows more than the exact shift would, and the
 // weights of a block wait for no chunk-wide max: pass B of a chunk and pass A of the next overlap out of
 // order. (Measured, Xeon AVX-512, Hidden 64: n = 256..1024 5-9% faster than an exact running max.)
-// ChunkRows: the rows of a chunk, 0 for as many as fill 24 KB (half of L1; at most 256). attend_dot takes the
-// default (pass B re-reads what pass A read); attend_keys takes W: its pass B streams rows that pass A did not
-// touch, and one block per chunk lets the two passes of neighbouring blocks overlap best (measured, Xeon
-// AVX-512, Hidden 64, K 16, step at n = 1024, against Eigen in the same run: 24 KB chunks 1.04x, 8 KB 1.08x, one
-// block 1.21x; prefetching the states in pass A 0.93-1.0x).
 template <class A, class T>
-template <std::size_t NV, std::size_t ChunkRows, class Scores>
+template <std::size_t NV, class Scores>
 SARNN_INLINE void Simd<A, T>::attend_chunks(const Rows<T>& S, Scores scores, T* alpha, T* c) {
     constexpr std::size_t stride = NV * W;
     constexpr std::size_t kChains = W * sizeof(T) == 64 ? 16 : 8;        // FMA chains to hide latency
     constexpr std::size_t Split = kChains / NV > 1 ? kChains / NV : 1;    // accumulators per vector of c
-    constexpr std::size_t Chunk = chunk_rows<NV, ChunkRows>();
+    constexpr std::size_t Chunk = chunk_rows<NV>();
     B acc_c[Split][NV];
     for (std::size_t u = 0; u < NV; ++u)
         for (std::size_t sp = 0; sp < Split; ++sp) acc_c[sp][u] = B(T(0));
@@ -398,10 +393,10 @@ SARNN_INLINE void Simd<A, T>::attend_chunks(const Rows<T>& S, Scores scores, T* 
 // n = 256): 84 per state before, 74 after; on x86 the same change made the step 1.1-1.3x slower (side by side,
 // scripts/bench-compare), so x86 keeps attend_chunks.
 template <class A, class T>
-template <std::size_t NV, std::size_t ChunkRows, class Scores>
+template <std::size_t NV, class Scores>
 SARNN_INLINE void Simd<A, T>::attend_chunks_split(const Rows<T>& S, Scores scores, T* alpha, T* c) {
     constexpr std::size_t stride = NV * W;
-    constexpr std::size_t Chunk = chunk_rows<NV, ChunkRows>();
+    constexpr std::size_t Chunk = chunk_rows<NV>();
     for (std::size_t u = 0; u < NV; ++u) B(T(0)).store_aligned(c + u * W);  // c accumulates between chunks
     T m = kNegInf;  // the shift: every p_j so far is exp(e_j - m)
     B lv(T(0));     // lanes of Σ p_j
@@ -478,8 +473,8 @@ inline void Simd<A, T>::attend_fixed(const Rows<T>& S, const T* q, T scale, T* a
     const auto scores = [&](std::size_t seg, std::size_t r, std::size_t count) SARNN_INLINE_LAMBDA {
         return block_scores<NV>(base[seg] + r * stride, count, qv, q) * scale_v;
     };
-    if constexpr (kSplitContext) attend_chunks_split<NV, 0>(S, scores, alpha, c);
-    else attend_chunks<NV, 0>(S, scores, alpha, c);
+    if constexpr (kSplitContext) attend_chunks_split<NV>(S, scores, alpha, c);
+    else attend_chunks<NV>(S, scores, alpha, c);
 }
 
 template <class A, class T>
@@ -492,75 +487,72 @@ void Simd<A, T>::attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* 
     if (!fixed) attend_dot_any(S, q, scale, alpha, c);
 }
 
-// Scores of the W key rows at blk (rows stride_k apart, nvk whole vectors each; rows past count repeat the
-// last one): lane k is P_k·u. One pass over the key's vectors with W independent chains, one transposing sum.
+// Scores of the W states at physical rows r..r+W-1 (r a multiple of W): lane t is P_{r+t}·u. Value k of the W keys
+// is one vector of their block, so the scores are K multiply-adds with u_k broadcast, no horizontal step.
 template <class A, class T>
-SARNN_INLINE auto Simd<A, T>::key_scores(const T* blk, std::size_t stride_k, std::size_t nvk, std::size_t count,
-                                         const T* u) -> B {
-    B acc[W];
-    if (count == W && kLoadPairs) {
-        // the W keys walked by load pairs (AArch64), as the rows of a matrix
-        for (auto& a : acc) a = B(T(0));
-        rows_dots_pairs<W>(blk, stride_k, u, nvk * W, acc);
-        return row_sums(acc);
-    }
-    const B u0 = load_a(u);
-    if (count == W) {
-        SARNN_UNROLL(16)
-        for (std::size_t k = 0; k < W; ++k) acc[k] = load_a(blk + k * stride_k) * u0;
-        for (std::size_t v = 1; v < nvk; ++v) {
-            const B uv = load_a(u + v * W);
-            SARNN_UNROLL(16)
-            for (std::size_t k = 0; k < W; ++k) acc[k] = madd(load_a(blk + k * stride_k + v * W), uv, acc[k]);
-        }
-    } else {
-        for (std::size_t k = 0; k < W; ++k) {
-            const T* row = blk + (k < count ? k : count - 1) * stride_k;
-            acc[k] = load_a(row) * u0;
-            for (std::size_t v = 1; v < nvk; ++v) acc[k] = madd(load_a(row + v * W), load_a(u + v * W), acc[k]);
+SARNN_INLINE auto Simd<A, T>::key_group(const KeyBlocks<T>& P, std::size_t r, const T* u) -> B {
+    constexpr std::size_t L = KeyBlocks<T>::L;
+    const T* g = P.at(r);
+    const std::size_t K = P.dim;
+    // e = Σ_k u_k P_k, in two chains
+    B e0(T(0)), e1(T(0));
+    std::size_t k = 0;
+    if constexpr (kLoadPairs && W == 4) {
+        // W values of u per load, each taken by lane (AArch64: FMLA by element, no broadcast)
+        for (; k + W <= K; k += W) {
+            const B uv = load_a(u + k);
+            e0 = madd(load_a(g + k * L), lane<0>(uv), e0);
+            e1 = madd(load_a(g + (k + 1) * L), lane<1>(uv), e1);
+            e0 = madd(load_a(g + (k + 2) * L), lane<2>(uv), e0);
+            e1 = madd(load_a(g + (k + 3) * L), lane<3>(uv), e1);
         }
     }
-    return row_sums(acc);
+    for (; k + 2 <= K; k += 2) {
+        e0 = madd(load_a(g + k * L), B(u[k]), e0);
+        e1 = madd(load_a(g + (k + 1) * L), B(u[k + 1]), e1);
+    }
+    if (k < K) e0 = madd(load_a(g + k * L), B(u[k]), e0);
+    return e0 + e1;
 }
 
-// attend_keys for value rows of NV whole vectors (keys of any width).
+// e_j = P_j·u for the n states, in ring order: the whole groups of W physical rows that hold the states of each ring
+// segment (key_group; rows that hold no state are read too, never stored), each group's valid lanes stored at their
+// logical index.
 template <class A, class T>
-template <std::size_t NV>
-inline void Simd<A, T>::attend_keys_fixed(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c) {
-    const std::size_t stride_k = P.stride, nvk = P.stride / W;
-    const T* const base[2] = {P.base + P.first * stride_k, P.base};
-    const auto scores = [&](std::size_t seg, std::size_t r, std::size_t count) SARNN_INLINE_LAMBDA {
-        return key_scores(base[seg] + r * stride_k, stride_k, nvk, count, u);
-    };
-    // one block per chunk on x86 (measured there, see attend_chunks); on ARM, where c waits in memory between
-    // chunks, chunks as large as attend_dot's
-    if constexpr (kSplitContext) attend_chunks_split<NV, 0>(S, scores, alpha, c);
-    else attend_chunks<NV, W>(S, scores, alpha, c);
-}
-
-// attend_keys for value rows of any length.
-template <class A, class T>
-inline void Simd<A, T>::attend_keys_any(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c) {
-    const std::size_t nvk = P.stride / W;
-    attend_any(S, [&](std::size_t j0, std::size_t count, T* e) {
-        B acc[W];
-        const B u0 = load_a(u);
-        for (std::size_t k = 0; k < W; ++k) {
-            // e_j = P_j·u
-            const T* key = P.row(j0 + (k < count ? k : count - 1));
-            acc[k] = load_a(key) * u0;
-            for (std::size_t v = 1; v < nvk; ++v) acc[k] = madd(load_a(key + v * W), load_a(u + v * W), acc[k]);
+SARNN_INLINE void Simd<A, T>::key_scores(const KeyBlocks<T>& P, const T* u, T* e) {
+    const std::size_t in_first = P.cap - P.first < P.n ? P.cap - P.first : P.n;
+    // the physical rows [lo, hi) of the segments: the oldest states from first on, then those from row 0 on
+    const std::size_t lo[2] = {P.first, 0};
+    const std::size_t hi[2] = {P.first + in_first, P.n - in_first};
+    for (std::size_t seg = 0; seg < 2; ++seg) {
+        for (std::size_t r = lo[seg] / W * W; r < hi[seg]; r += W) {
+            const B s = key_group(P, r, u);
+            const std::size_t a = r > lo[seg] ? r : lo[seg];
+            const std::size_t b = r + W < hi[seg] ? r + W : hi[seg];
+            if (b - a == W) {
+                s.store_unaligned(e);
+            } else {
+                alignas(A::alignment()) T t[W];
+                s.store_aligned(t);
+                for (std::size_t k = a; k < b; ++k) e[k - a] = t[k - r];
+            }
+            e += b - a;
         }
-        row_sums(acc).store_aligned(e);
-    }, alpha, c);
+    }
 }
 
+// The key/query context in three plain streams: the scores of every state (key_scores, over the keys, into alpha),
+// the softmax over alpha, the weighted sum over the states. Each key and each state is read once, and each loop runs
+// at the core's read rate with no horizontal step. Measured against the one-pass context of attend_dot with the keys
+// scored in each block (EPYC, AVX-512, Hidden 64, K 16, step at n = 1024, side by side with Eigen: 1.23-1.28x Eigen,
+// this 1.38-1.42x); under qemu (AArch64, Hidden 64, n = 256) 22,209 instructions per step against 23,931 (and 23,035
+// for keys in rows, scored with a transposing sum in the split context).
 template <class A, class T>
-void Simd<A, T>::attend_keys(const Rows<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c) {
-    const bool fixed = with_fixed_width<16>(S.stride / W, [&](auto nv) {
-        attend_keys_fixed<nv()>(P, u, S, alpha, c);
-    });
-    if (!fixed) attend_keys_any(P, u, S, alpha, c);
+void Simd<A, T>::attend_keys(const KeyBlocks<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c) {
+    key_scores(P, u, alpha);
+    // alpha = softmax(e); c = Σ_j alpha_j S_j
+    softmax(alpha, S.n);
+    weighted_sum(alpha, S, c);
 }
 
 }  // namespace
