@@ -7,6 +7,31 @@
 #       fails when the ELF holds a soft-float routine: __aeabi_f*, __aeabi_d*, __aeabi_cf*, __aeabi_cd*, the
 #       conversions __aeabi_[u][il]2[fd], libgcc's __addsf3 .. __divdf3, __floatsisf .., __fixsfsi .., __extendsfdf2,
 #       __truncdfsf2 (any of them means some code does float arithmetic without an FPU).
+# The lines of `nm -C <ELF>` whose symbol name matches one of the regular expressions ARGN, one a line, into
+# <result> (empty when none does).
+function(sarnn_nm_find result)
+  execute_process(COMMAND ${NM} -C ${ELF} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc STREQUAL "0" OR out STREQUAL "")
+    message(FATAL_ERROR "${NM} -C ${ELF} failed (${rc}): ${err}")
+  endif()
+  string(REPLACE "\n" ";" _lines "${out}")
+  set(_found "")
+  foreach(_l IN LISTS _lines)
+    # "<address> <type> <name>": the name alone, matched whole for the C functions
+    if(_l MATCHES "^[0-9a-fA-F]* *[A-Za-z] (.*)$")
+      set(_name "${CMAKE_MATCH_1}")
+      foreach(_re IN LISTS ARGN)
+        if(_name MATCHES "${_re}")
+          list(APPEND _found "${_l}")
+          break()
+        endif()
+      endforeach()
+    endif()
+  endforeach()
+  string(REPLACE ";" "\n  " _found "${_found}")
+  set(${result} "${_found}" PARENT_SCOPE)
+endfunction()
+
 if(MODE STREQUAL "run")
   string(REPLACE "|" ";" _cmd "${EMULATOR}")
   if(NOT TIMEOUT)
@@ -21,48 +46,17 @@ if(MODE STREQUAL "run")
     message(FATAL_ERROR "${ELF}: no \"N passed, 0 failed\" line")
   endif()
 elseif(MODE STREQUAL "nm")
-  execute_process(COMMAND ${NM} -C ${ELF} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc STREQUAL "0" OR out STREQUAL "")
-    message(FATAL_ERROR "${NM} -C ${ELF} failed (${rc}): ${err}")
-  endif()
-  string(REPLACE "\n" ";" _lines "${out}")
-  set(_found "")
-  foreach(_l IN LISTS _lines)
-    # "<address> <type> <name>": the name alone, matched whole for the C functions
-    if(_l MATCHES "^[0-9a-fA-F]* *[A-Za-z] (.*)$")
-      set(_name "${CMAKE_MATCH_1}")
-      if(_name MATCHES "^_?_?(malloc|free|calloc|realloc|memalign|posix_memalign|aligned_alloc|sbrk)(_r)?$"
-         OR _name MATCHES "^_?_?(malloc|free|calloc|realloc|sbrk)_r$"
-         OR _name MATCHES "operator new|operator delete|__cxa_throw|__cxa_allocate_exception")
-        list(APPEND _found "${_l}")
-      endif()
-    endif()
-  endforeach()
+  sarnn_nm_find(_found "^_?_?(malloc|free|calloc|realloc|memalign|posix_memalign|aligned_alloc|sbrk)(_r)?$"
+                "^_?_?(malloc|free|calloc|realloc|sbrk)_r$" "operator new|operator delete|__cxa_throw|__cxa_allocate_exception")
   if(_found)
-    string(REPLACE ";" "\n  " _found "${_found}")
     message(FATAL_ERROR "${ELF} uses the heap or throws:\n  ${_found}")
   endif()
   message(STATUS "${ELF}: no malloc/free/calloc/realloc/sbrk, operator new/delete, __cxa_throw, __cxa_allocate_exception")
 elseif(MODE STREQUAL "nofloat")
-  execute_process(COMMAND ${NM} ${ELF} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc STREQUAL "0" OR out STREQUAL "")
-    message(FATAL_ERROR "${NM} ${ELF} failed (${rc}): ${err}")
-  endif()
-  string(REPLACE "\n" ";" _lines "${out}")
-  set(_found "")
-  foreach(_l IN LISTS _lines)
-    if(_l MATCHES "^[0-9a-fA-F]* *[A-Za-z] (.*)$")
-      set(_name "${CMAKE_MATCH_1}")
-      if(_name MATCHES "^__aeabi_c?[fd][a-z0-9]*$" OR _name MATCHES "^__aeabi_u?[il]2[fd]$"
-         OR _name MATCHES "^__(add|sub|mul|div|neg)[sd]f3$" OR _name MATCHES "^__(float|floatun)[sd]i[sd]f$"
-         OR _name MATCHES "^__fix(uns)?[sd]f[sd]i$" OR _name MATCHES "^__(extendsfdf2|truncdfsf2)$"
-         OR _name MATCHES "^__(eq|ne|lt|le|gt|ge|unord)[sd]f2$")
-        list(APPEND _found "${_l}")
-      endif()
-    endif()
-  endforeach()
+  sarnn_nm_find(_found "^__aeabi_c?[fd][a-z0-9]*$" "^__aeabi_u?[il]2[fd]$" "^__(add|sub|mul|div|neg)[sd]f3$"
+                "^__(float|floatun)[sd]i[sd]f$" "^__fix(uns)?[sd]f[sd]i$" "^__(extendsfdf2|truncdfsf2)$"
+                "^__(eq|ne|lt|le|gt|ge|unord)[sd]f2$")
   if(_found)
-    string(REPLACE ";" "\n  " _found "${_found}")
     message(FATAL_ERROR "${ELF} does float arithmetic in software:\n  ${_found}")
   endif()
   message(STATUS "${ELF}: no soft-float routine (__aeabi_f*, __aeabi_d*, conversions, libgcc's sf/df helpers)")

@@ -87,27 +87,14 @@ std::uint32_t step_after(Model& m, std::size_t warm) {
     return mcu::instructions(g_cal, ticks, kReps);
 }
 
-/// Mean instructions of kReps steps of a model that is already in its steady state (SimpleRnn, full Window).
-template <class Model>
-std::uint32_t steady_step(Model& m) {
+/// Mean instructions of kReps steps of a model that is already in its steady state (SimpleRnn, full Window), on
+/// the inputs xs (g_x, or g_xq for the q15 models).
+template <class Model, class X = float>
+std::uint32_t steady_step(Model& m, const X (&xs)[kInputs][In] = g_x) {
     std::uint64_t ticks = 0;
     for (std::uint32_t r = 0; r < kReps; ++r) {
         const std::uint32_t t0 = mcu::SysTick::now();
-        const sarnn::Status s = m.step(g_x[r % kInputs]);
-        const std::uint32_t t1 = mcu::SysTick::now();
-        if (s != sarnn::Status::ok) ++g_refused;
-        ticks += mcu::SysTick::since(t0, t1);
-    }
-    return mcu::instructions(g_cal, ticks, kReps);
-}
-
-/// steady_step for the q15 models (their inputs are g_xq).
-template <class Model>
-std::uint32_t steady_step_q15(Model& m) {
-    std::uint64_t ticks = 0;
-    for (std::uint32_t r = 0; r < kReps; ++r) {
-        const std::uint32_t t0 = mcu::SysTick::now();
-        const sarnn::Status s = m.step(g_xq[r % kInputs]);
+        const sarnn::Status s = m.step(xs[r % kInputs]);
         const std::uint32_t t1 = mcu::SysTick::now();
         if (s != sarnn::Status::ok) ++g_refused;
         ticks += mcu::SysTick::since(t0, t1);
@@ -347,7 +334,7 @@ void q15_rows() {
         Arena a;
         auto* p = make_q15_params<H>(a);
         auto* m = a.make<sarnn::SimpleRnn<sarnn::q15, In, H>>(*p);
-        print_q15("SimpleRnn", "–", H, 0, steady_step_q15(*m), H * (In + H), sizeof(*m));
+        print_q15("SimpleRnn", "–", H, 0, steady_step(*m, g_xq), H * (In + H), sizeof(*m));
     }
     using Dot = sarnn::SelfAttentionRnn<sarnn::q15, In, H, C, sarnn::DotAlign>;
     using Scaled = sarnn::SelfAttentionRnn<sarnn::q15, In, H, C, sarnn::ScaledDotAlign>;
