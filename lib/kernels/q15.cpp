@@ -1,13 +1,16 @@
 // lib/kernels/q15.cpp: kernel::Q15, the kernels of the q15 models (contracts: include/sarnn/kernels_q15.hpp). Plain
 // C++, integers only; every result has its twin in python/sarnn/q15.py (affine_tanh_q15, attend_dot_q15), which
-// computes the same integers. Written for the cores without an FPU that run them (the M0/M0+: eight low registers,
-// a 32 x 32 -> 32 bit multiply, loads with small immediate offsets): the loops walk pointers, read two int16 in
-// one 32-bit load where the rows are word aligned (the models' are: kernels.hpp pads rows to 32-bit words), and
-// keep every sum in 32 bits. As in lib/fixed.cpp, the bound of each intermediate is given beside it.
+// computes the same integers. The arithmetic that rounds (requantisation, the scores' format, the softmax) is here,
+// the same on every target; the inner loops, exact integer sums, are each target's (the seam: q15_loops.hpp), in
+// groups of rows, states or columns that share their loads. Every sum is kept in 32 bits (the cores without an FPU
+// that run this, the M0/M0+, multiply 32 x 32 -> 32 only); rows are read by words where they are word aligned (the
+// models' are: kernels.hpp pads rows to 32-bit words). As in lib/fixed.cpp, each intermediate's bound is beside it.
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 
-#include "kernels/q15_thumb.hpp"
+#include "kernels/q15_loops.hpp"
 #include "kernels/requantize.hpp"
 #include "sarnn/fixed.hpp"
 #include "sarnn/kernels_q15.hpp"
@@ -28,14 +31,6 @@ __attribute__((always_inline)) inline std::int32_t round_shift(std::int32_t v, i
 
 __attribute__((always_inline)) inline bool word_aligned(const void* p) noexcept { return (reinterpret_cast<std::uintptr_t>(p) & 3u) == 0; }
 
-/// Σ_k w_k·v_k over n int8 weights and q15 values (|.| <= 2^22 n: exact in int32 for n <= 511): the last row of
-/// an odd number of rows.
-inline std::int32_t dot_w8(const std::int8_t* w, const q15* v, std::size_t n) noexcept {
-    std::int32_t s = 0;
-    for (std::size_t k = 0; k < n; ++k) s += w[k] * v[k].raw;
-    return s;
-}
-
 /// The two segments of a ring of rows (physical rows first.. then 0..), as in the float kernels.
 struct Segments {
     const q15* base[2];
@@ -46,13 +41,26 @@ inline Segments segments(const Rows<q15>& S) noexcept {
     return {{S.base + S.first * S.stride, S.base}, {n0, S.n - n0}};
 }
 
-}  // namespace
+/// A group size as a type (the passes below are generic lambdas).
+template <std::size_t G>
+using Group = std::integral_constant<std::size_t, G>;
 
-namespace {
+/// A group's accumulators, zeroed one store each: `= {}` on an array of two to four words became a call of memset
+/// at -Os on ARMv6-M (about 130 instructions a pass).
+template <std::size_t G>
+struct Sums {
+    std::int32_t v[G];
+    template <std::size_t... I>
+    __attribute__((always_inline)) void zero(std::index_sequence<I...>) noexcept {
+        ((v[I] = 0), ...);
+    }
+    __attribute__((always_inline)) Sums() noexcept { zero(std::make_index_sequence<G>{}); }
+};
 
-/// requantize, by its shorter form where the factor is below 1/2 (the rows' factors always are: a_r / 8).
+/// requantize, by its short form where the factor is below 2 (the rows' factors always are: a_r / 8; the input's
+/// is near 1 for inputs in (-1, 1)).
 __attribute__((always_inline)) inline std::int32_t rescale(std::int32_t acc, std::int32_t m, int shift) noexcept {
-    return shift >= 1 && m >= 0 ? fixed::detail::requantize_down(acc, m, shift) : fixed::detail::requantize(acc, m, shift);
+    return shift >= -1 && m >= 0 ? fixed::detail::requantize_short(acc, m, shift) : fixed::detail::requantize(acc, m, shift);
 }
 
 /// One row's h from its two sums (see affine_tanh below).
@@ -69,34 +77,28 @@ __attribute__((always_inline)) inline q15 finish_row(const QAffine& a, std::size
     return q15{fixed::tanh_q15(static_cast<std::int16_t>(pre))};
 }
 
-/// acc0 += w0·v, acc1 += w1·v over n values: the two-row loop over the even part, then the last column.
-inline void dot2(const std::int8_t* w0, const std::int8_t* w1, const q15* v, std::size_t n, std::int32_t& acc0,
-                 std::int32_t& acc1) noexcept {
-    const std::size_t even = n & ~std::size_t{1};
-    if (even > 0) thumb::dot2_w8(w0, w1, v, even, acc0, acc1);
-    if (n != even) {
-        acc0 += w0[even] * v[even].raw;
-        acc1 += w1[even] * v[even].raw;
-    }
-}
-
 }  // namespace
 
 void Q15::affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r, std::size_t nr,
                       q15* y) noexcept {
     const std::size_t ld = nx + nr;
-    const std::int8_t* w = a.A;
-    std::size_t row = 0;
-    // two rows at a time, sharing each load of x and r. s_x = A_x·x, s_r = A_r·r: |terms| <= 128·32768 = 2^22, nx
+    // G rows at a time, sharing each load of x and r. s_x = A_x·x, s_r = A_r·r: |terms| <= 128·32768 = 2^22, nx
     // <= 511 and nr <= 256 terms (params.hpp), exact in int32
-    for (; row + 2 <= rows; row += 2, w += 2 * ld) {
-        std::int32_t sx0 = 0, sx1 = 0, sr0 = 0, sr1 = 0;
-        dot2(w, w + ld, x, nx, sx0, sx1);
-        dot2(w + nx, w + ld + nx, r, nr, sr0, sr1);
-        y[row] = finish_row(a, row, sx0, sr0);
-        y[row + 1] = finish_row(a, row + 1, sx1, sr1);
+    std::size_t row = 0;
+    const auto pass = [&](auto group) __attribute__((always_inline)) {
+        constexpr std::size_t G = decltype(group)::value;
+        const std::int8_t* w = a.A + row * ld;
+        Sums<G> s_x, s_r;
+        q15_loops::dot_rows<G>(w, ld, x, nx, s_x.v);
+        q15_loops::dot_rows<G>(w + nx, ld, r, nr, s_r.v);
+        for (std::size_t g = 0; g < G; ++g) y[row + g] = finish_row(a, row + g, s_x.v[g], s_r.v[g]);
+        row += G;
+    };
+    while (row + q15_loops::kRows <= rows) pass(Group<q15_loops::kRows>{});
+    if constexpr (q15_loops::kRows > 2) {
+        if (row + 2 <= rows) pass(Group<2>{});
     }
-    if (row < rows) y[row] = finish_row(a, row, dot_w8(w, x, nx), dot_w8(w + nx, r, nr));
+    if (row < rows) pass(Group<1>{});
 }
 
 void Q15::attend_dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexcept {
@@ -114,11 +116,16 @@ void Q15::attend_dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexc
     for (std::size_t k = 0; k < dim; ++k) qsum += static_cast<std::uint32_t>(q[k].raw < 0 ? -q[k].raw : q[k].raw);
     int s = 0;
     while ((qsum >> s) + dim + 1 > 65536u) ++s;
-    std::uint32_t qsum2 = 0;
-    for (std::size_t k = 0; k < dim; ++k) {
-        const std::int32_t v = s == 0 ? q[k].raw : round_shift(q[k].raw, s);
-        c[k] = q15{static_cast<std::int16_t>(v)};
-        qsum2 += static_cast<std::uint32_t>(v < 0 ? -v : v);
+    std::uint32_t qsum2 = qsum;
+    if (s == 0) {
+        for (std::size_t k = 0; k < dim; ++k) c[k] = q[k];
+    } else {
+        qsum2 = 0;
+        for (std::size_t k = 0; k < dim; ++k) {
+            const std::int32_t v = round_shift(q[k].raw, s);
+            c[k] = q15{static_cast<std::int16_t>(v)};
+            qsum2 += static_cast<std::uint32_t>(v < 0 ? -v : v);
+        }
     }
     // e_j = S_j·q' / 2^t rounded, t = ceil(log2 Σ|q'_k|) (so |e_j| <= 32767) and at least 15 - s: the scores in
     // Q(f), f = 30 - s - t <= 15, kept in alpha for now
@@ -140,12 +147,16 @@ void Q15::attend_dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexc
         const q15* row = seg.base[g];
         std::size_t i = 0;
         if (pairs) {
-            // two states at a time, sharing each load of q'
-            for (; i + 2 <= seg.n[g]; i += 2, row += 2 * S.stride) {
-                std::int32_t d0 = 0, d1 = 0;
-                thumb::dot2_pairs(row, row + S.stride, c, npairs, d0, d1);
-                score(d0);
-                score(d1);
+            // kStates states at a time, sharing each load of q'
+            for (; i + q15_loops::kStates <= seg.n[g]; i += q15_loops::kStates, row += q15_loops::kStates * S.stride) {
+                std::int32_t d[q15_loops::kStates];
+                q15_loops::dot_states<q15_loops::kStates>(row, S.stride, c, npairs, d);
+                for (const std::int32_t dk : d) score(dk);
+            }
+            for (; i < seg.n[g]; ++i, row += S.stride) {
+                std::int32_t d[1];
+                q15_loops::dot_states<1>(row, S.stride, c, npairs, d);
+                score(d[0]);
             }
         }
         for (; i < seg.n[g]; ++i, row += S.stride) {
@@ -187,36 +198,43 @@ void Q15::attend_dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexc
         ap->raw = static_cast<std::int16_t>(av > 32767u ? 32767u : av);
     }
     // c_k = Σ_j alpha_j S_j,k / 32768, rounded half up: |Σ| <= 32767·Σ alpha_j < 2^31 (Σ alpha_j <= 32768 + 1).
-    // Two columns at a time where the rows allow (each row read once per pair of columns).
+    // G columns at a time where the rows allow (each row read once per G columns), then one by one.
     std::size_t k = 0;
-    if (pairs && word_aligned(alpha)) {
-        for (; k + 2 <= dim; k += 2) {
-            std::int32_t acc0 = 0, acc1 = 0;
-            const q15* ap = alpha;
-            for (int g = 0; g < 2; ++g) {
-                const q15* v = seg.base[g] + k;
-                std::size_t cnt = seg.n[g];
-                // a state alone where alpha's pairs do not start (segment 2 after an odd segment 1) or end
-                if (cnt > 0 && !word_aligned(ap)) {
-                    acc0 += ap->raw * v[0].raw;
-                    acc1 += ap->raw * v[1].raw;
-                    ++ap;
-                    v += S.stride;
-                    --cnt;
-                }
-                const std::size_t even = cnt & ~std::size_t{1};
-                if (even > 0) thumb::columns2(ap, v, S.stride, even, acc0, acc1);
-                ap += even;
-                v += even * S.stride;
-                if (cnt != even) {
-                    acc0 += ap->raw * v[0].raw;
-                    acc1 += ap->raw * v[1].raw;
-                    ++ap;
-                }
+    const auto store = [&](std::size_t col, std::int32_t acc) __attribute__((always_inline)) {
+        const std::int32_t ck = round_shift(acc, 15);
+        c[col] = q15{static_cast<std::int16_t>(ck > 32767 ? 32767 : (ck < -32767 ? -32767 : ck))};
+    };
+    const auto pass = [&](auto group) __attribute__((always_inline)) {
+        constexpr std::size_t G = decltype(group)::value;
+        Sums<G> sums;
+        std::int32_t* const acc = sums.v;
+        const q15* ap = alpha;
+        for (int g = 0; g < 2; ++g) {
+            const q15* v = seg.base[g] + k;
+            std::size_t cnt = seg.n[g];
+            // a state alone where alpha's pairs do not start (segment 2 after an odd segment 1) or end
+            if (cnt > 0 && !word_aligned(ap)) {
+                q15_plain::columns<G>(ap, v, S.stride, 1, acc);
+                ++ap;
+                v += S.stride;
+                --cnt;
             }
-            const std::int32_t c0 = round_shift(acc0, 15), c1 = round_shift(acc1, 15);
-            c[k] = q15{static_cast<std::int16_t>(c0 > 32767 ? 32767 : (c0 < -32767 ? -32767 : c0))};
-            c[k + 1] = q15{static_cast<std::int16_t>(c1 > 32767 ? 32767 : (c1 < -32767 ? -32767 : c1))};
+            const std::size_t even = cnt & ~std::size_t{1};
+            if (even > 0) q15_loops::columns<G>(ap, v, S.stride, even, acc);
+            ap += even;
+            v += even * S.stride;
+            if (cnt != even) {
+                q15_plain::columns<G>(ap, v, S.stride, 1, acc);
+                ++ap;
+            }
+        }
+        for (std::size_t col = 0; col < G; ++col) store(k + col, acc[col]);
+        k += G;
+    };
+    if (pairs && word_aligned(alpha)) {
+        while (k + q15_loops::kColumns <= dim) pass(Group<q15_loops::kColumns>{});
+        if constexpr (q15_loops::kColumns > 2) {
+            while (k + 2 <= dim) pass(Group<2>{});
         }
     }
     for (; k < dim; ++k) {
@@ -226,8 +244,7 @@ void Q15::attend_dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexc
             const q15* v = seg.base[g] + k;
             for (std::size_t i = 0; i < seg.n[g]; ++i, ++ap, v += S.stride) acc += ap->raw * v->raw;
         }
-        const std::int32_t ck = round_shift(acc, 15);
-        c[k] = q15{static_cast<std::int16_t>(ck > 32767 ? 32767 : (ck < -32767 ? -32767 : ck))};
+        store(k, acc);
     }
 }
 

@@ -1,20 +1,20 @@
-// lib/kernels/q15_thumb.hpp: the inner loops of the q15 kernels (lib/kernels/q15.cpp) for the Cortex-M cores, in
-// Thumb assembly that ARMv6-M (M0, M0+) runs: there GCC 12 at -Os spent 8 to 13 instructions on a multiply-add
-// (index registers reloaded with constants, values moved through ip); these spend 4.75 to 5.25. Each computes
-// exactly what its plain C++ twin beside it computes (integer sums, the same bounds), which the other targets run.
-// Registers: the values and pointers in low registers ("l": ARMv6-M's loads and MULS take no others), the
-// accumulators and loop ends in high ones, r8 to r11 (ADD and CMP take them), so that nothing spills: as explicit
-// register variables, since GCC 12 gives an asm at most one register of its "h" class on ARMv6-M.
+// lib/kernels/q15_thumb.hpp: the q15 kernels' inner loops (the seam: q15_loops.hpp) for the Cortex-M cores without
+// the DSP extension (M0, M0+, M3), in Thumb assembly that ARMv6-M runs: there GCC 12 at -Os spent 8 to 13
+// instructions on a multiply-add (index registers reloaded with constants, values moved through ip); these spend
+// 4.4 to 4.75. Each computes exactly what q15_plain.hpp computes (integer sums, the same bounds).
+// Registers: values and pointers in low registers ("l": ARMv6-M's loads and MULS take no others; at most seven, so
+// that r7 may stay the frame pointer), accumulators, loop ends and strides in high ones, r8 to r12 (ADD, CMP and MOV
+// take them), so that nothing spills: as explicit register variables, since GCC 12 gives an asm at most one
+// register of its "h" class on ARMv6-M.
 #ifndef SARNN_LIB_KERNELS_Q15_THUMB_HPP
 #define SARNN_LIB_KERNELS_Q15_THUMB_HPP
 
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/q15_plain.hpp"
 #include "sarnn/fixed.hpp"
 
-#if defined(__thumb__) && (defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__))
-#define SARNN_Q15_THUMB 1
 // The blocks are in unified syntax; GCC hands ARMv6-M inline asm to the assembler in divided syntax (and switches
 // back to unified after it), ARMv7-M in unified.
 #define SARNN_THUMB_BEGIN ".syntax unified\n\t"
@@ -23,70 +23,146 @@
 #else
 #define SARNN_THUMB_END ""
 #endif
-#endif
 
-namespace sarnn::kernel::thumb {
+namespace sarnn::kernel::q15_loops {
 
-/// acc0 += Σ_k w0_k·v_k, acc1 += Σ_k w1_k·v_k over an even n >= 2 of int8 weights (two rows) and q15 values (any
-/// alignment): the two rows share each load of v. |terms| <= 2^22, n <= 511: every partial sum fits int32.
-inline void dot2_w8(const std::int8_t* w0, const std::int8_t* w1, const q15* v, std::size_t n, std::int32_t& acc0,
-                    std::int32_t& acc1) noexcept {
-#ifdef SARNN_Q15_THUMB
-    register std::int32_t a0 __asm__("r8") = acc0;
-    register std::int32_t a1 __asm__("r9") = acc1;
-    register std::size_t end __asm__("r10") = n;
-    std::size_t i = 0;
-    std::int32_t t, p;
-    const q15* vp = v;
-    __asm__ volatile(
-        SARNN_THUMB_BEGIN
-        "1:\n\t"
-        "ldrh  %[t], [%[vp], #0]\n\t"
-        "sxth  %[t], %[t]\n\t"
-        "ldrsb %[p], [%[w0], %[i]]\n\t"
-        "muls  %[p], %[t]\n\t"
-        "add   %[a0], %[p]\n\t"
-        "ldrsb %[p], [%[w1], %[i]]\n\t"
-        "muls  %[p], %[t]\n\t"
-        "add   %[a1], %[p]\n\t"
-        "adds  %[i], #1\n\t"
-        "ldrh  %[t], [%[vp], #2]\n\t"
-        "sxth  %[t], %[t]\n\t"
-        "ldrsb %[p], [%[w0], %[i]]\n\t"
-        "muls  %[p], %[t]\n\t"
-        "add   %[a0], %[p]\n\t"
-        "ldrsb %[p], [%[w1], %[i]]\n\t"
-        "muls  %[p], %[t]\n\t"
-        "add   %[a1], %[p]\n\t"
-        "adds  %[i], #1\n\t"
-        "adds  %[vp], #4\n\t"
-        "cmp   %[i], %[n]\n\t"
-        "bne   1b" SARNN_THUMB_END
-        : [a0] "+r"(a0), [a1] "+r"(a1), [i] "+l"(i), [vp] "+l"(vp), [t] "=&l"(t), [p] "=&l"(p)
-        : [w0] "l"(w0), [w1] "l"(w1), [n] "r"(end), "m"(*reinterpret_cast<const std::int8_t(*)[]>(w0)),
-          "m"(*reinterpret_cast<const std::int8_t(*)[]>(w1)), "m"(*reinterpret_cast<const q15(*)[]>(v))
-        : "cc");
-    acc0 = a0;
-    acc1 = a1;
-#else
-    for (std::size_t k = 0; k < n; ++k) {
-        acc0 += w0[k] * v[k].raw;
-        acc1 += w1[k] * v[k].raw;
-    }
-#endif
+// Three rows of the product, two states of the scores, four columns of the weighted sum per pass.
+constexpr std::size_t kRows = 3, kStates = 2, kColumns = 4;
+
+// The group sizes without a loop here: q15_plain's.
+template <std::size_t G>
+inline void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
+    q15_plain::dot_rows<G>(w, ld, v, n, acc);
+}
+template <std::size_t G>
+inline void dot_states(const q15* s, std::size_t stride, const q15* q, std::size_t npairs, std::int32_t* d) noexcept {
+    q15_plain::dot_states<G>(s, stride, q, npairs, d);
+}
+template <std::size_t G>
+inline void columns(const q15* a, const q15* v, std::size_t stride, std::size_t count, std::int32_t* acc) noexcept {
+    q15_plain::columns<G>(a, v, stride, count, acc);
 }
 
-/// acc0 += s0·q, acc1 += s1·q over npairs >= 1 pairs of q15 values, all three 4-byte aligned: the two stored states
-/// share each load of q. The caller bounds Σ|q_k| <= 2^16, so |s·q| < 2^31.
-inline void dot2_pairs(const q15* s0, const q15* s1, const q15* q, std::size_t npairs, std::int32_t& acc0,
-                       std::int32_t& acc1) noexcept {
-#ifdef SARNN_Q15_THUMB
-    register std::int32_t a0 __asm__("r8") = acc0;
-    register std::int32_t a1 __asm__("r9") = acc1;
+/// Two rows: two columns per iteration (v read by halfwords: any alignment), the odd column after.
+template <>
+inline void dot_rows<2>(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
+    const std::size_t even = n & ~std::size_t{1};
+    const std::int8_t* w0 = w;
+    const std::int8_t* w1 = w + ld;
+    if (even > 0) {
+        register std::int32_t a0 __asm__("r8") = acc[0];
+        register std::int32_t a1 __asm__("r9") = acc[1];
+        register std::size_t end __asm__("r10") = even;
+        std::size_t i = 0;
+        std::int32_t t, p;
+        const q15* vp = v;
+        __asm__ volatile(
+            SARNN_THUMB_BEGIN
+            "1:\n\t"
+            "ldrh  %[t], [%[vp], #0]\n\t"
+            "sxth  %[t], %[t]\n\t"
+            "ldrsb %[p], [%[w0], %[i]]\n\t"
+            "muls  %[p], %[t]\n\t"
+            "add   %[a0], %[p]\n\t"
+            "ldrsb %[p], [%[w1], %[i]]\n\t"
+            "muls  %[p], %[t]\n\t"
+            "add   %[a1], %[p]\n\t"
+            "adds  %[i], #1\n\t"
+            "ldrh  %[t], [%[vp], #2]\n\t"
+            "sxth  %[t], %[t]\n\t"
+            "ldrsb %[p], [%[w0], %[i]]\n\t"
+            "muls  %[p], %[t]\n\t"
+            "add   %[a0], %[p]\n\t"
+            "ldrsb %[p], [%[w1], %[i]]\n\t"
+            "muls  %[p], %[t]\n\t"
+            "add   %[a1], %[p]\n\t"
+            "adds  %[i], #1\n\t"
+            "adds  %[vp], #4\n\t"
+            "cmp   %[i], %[n]\n\t"
+            "bne   1b" SARNN_THUMB_END
+            : [a0] "+r"(a0), [a1] "+r"(a1), [i] "+l"(i), [vp] "+l"(vp), [t] "=&l"(t), [p] "=&l"(p)
+            : [w0] "l"(w0), [w1] "l"(w1), [n] "r"(end), "m"(*reinterpret_cast<const std::int8_t(*)[]>(w0)),
+              "m"(*reinterpret_cast<const std::int8_t(*)[]>(w1)), "m"(*reinterpret_cast<const q15(*)[]>(v))
+            : "cc");
+        acc[0] = a0;
+        acc[1] = a1;
+    }
+    if (n != even) {
+        acc[0] += w0[even] * v[even].raw;
+        acc[1] += w1[even] * v[even].raw;
+    }
+}
+
+/// Three rows: two columns per iteration, each value loaded once for the three (4.5 instructions a multiply-add).
+template <>
+inline void dot_rows<3>(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
+    const std::size_t even = n & ~std::size_t{1};
+    const std::int8_t* w0 = w;
+    const std::int8_t* w1 = w + ld;
+    const std::int8_t* w2 = w + 2 * ld;
+    if (even > 0) {
+        register std::int32_t a0 __asm__("r8") = acc[0];
+        register std::int32_t a1 __asm__("r9") = acc[1];
+        register std::int32_t a2 __asm__("r10") = acc[2];
+        register std::size_t end __asm__("r11") = even;
+        std::size_t i = 0;
+        std::int32_t t, p;
+        const q15* vp = v;
+        __asm__ volatile(
+            SARNN_THUMB_BEGIN
+            "1:\n\t"
+            "ldrh  %[t], [%[vp], #0]\n\t"
+            "sxth  %[t], %[t]\n\t"
+            "ldrsb %[p], [%[w0], %[i]]\n\t"
+            "muls  %[p], %[t]\n\t"
+            "add   %[a0], %[p]\n\t"
+            "ldrsb %[p], [%[w1], %[i]]\n\t"
+            "muls  %[p], %[t]\n\t"
+            "add   %[a1], %[p]\n\t"
+            "ldrsb %[p], [%[w2], %[i]]\n\t"
+            "muls  %[p], %[t]\n\t"
+            "add   %[a2], %[p]\n\t"
+            "adds  %[i], #1\n\t"
+            "ldrh  %[t], [%[vp], #2]\n\t"
+            "sxth  %[t], %[t]\n\t"
+            "ldrsb %[p], [%[w0], %[i]]\n\t"
+            "muls  %[p], %[t]\n\t"
+            "add   %[a0], %[p]\n\t"
+            "ldrsb %[p], [%[w1], %[i]]\n\t"
+            "muls  %[p], %[t]\n\t"
+            "add   %[a1], %[p]\n\t"
+            "ldrsb %[p], [%[w2], %[i]]\n\t"
+            "muls  %[p], %[t]\n\t"
+            "add   %[a2], %[p]\n\t"
+            "adds  %[i], #1\n\t"
+            "adds  %[vp], #4\n\t"
+            "cmp   %[i], %[n]\n\t"
+            "bne   1b" SARNN_THUMB_END
+            : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [i] "+l"(i), [vp] "+l"(vp), [t] "=&l"(t), [p] "=&l"(p)
+            : [w0] "l"(w0), [w1] "l"(w1), [w2] "l"(w2), [n] "r"(end),
+              "m"(*reinterpret_cast<const std::int8_t(*)[]>(w0)), "m"(*reinterpret_cast<const std::int8_t(*)[]>(w1)),
+              "m"(*reinterpret_cast<const std::int8_t(*)[]>(w2)), "m"(*reinterpret_cast<const q15(*)[]>(v))
+            : "cc");
+        acc[0] = a0;
+        acc[1] = a1;
+        acc[2] = a2;
+    }
+    if (n != even) {
+        acc[0] += w0[even] * v[even].raw;
+        acc[1] += w1[even] * v[even].raw;
+        acc[2] += w2[even] * v[even].raw;
+    }
+}
+
+/// Two states: each pair of q loaded once for both (4.75 instructions a multiply-add).
+template <>
+inline void dot_states<2>(const q15* s, std::size_t stride, const q15* q, std::size_t npairs, std::int32_t* d) noexcept {
+    register std::int32_t a0 __asm__("r8") = 0;
+    register std::int32_t a1 __asm__("r9") = 0;
     register const q15* end __asm__("r10") = q + 2 * npairs;
     const q15* qp = q;
-    const q15* p0 = s0;
-    const q15* p1 = s1;
+    const q15* p0 = s;
+    const q15* p1 = s + stride;
     std::uint32_t x, y, t, u;
     __asm__ volatile(
         SARNN_THUMB_BEGIN
@@ -112,27 +188,17 @@ inline void dot2_pairs(const q15* s0, const q15* s1, const q15* q, std::size_t n
         "bne   1b" SARNN_THUMB_END
         : [a0] "+r"(a0), [a1] "+r"(a1), [qp] "+l"(qp), [p0] "+l"(p0), [p1] "+l"(p1), [x] "=&l"(x), [y] "=&l"(y),
           [t] "=&l"(t), [u] "=&l"(u)
-        : [end] "r"(end), "m"(*reinterpret_cast<const q15(*)[]>(s0)), "m"(*reinterpret_cast<const q15(*)[]>(s1)),
-          "m"(*reinterpret_cast<const q15(*)[]>(q))
+        : [end] "r"(end), "m"(*reinterpret_cast<const q15(*)[]>(s)), "m"(*reinterpret_cast<const q15(*)[]>(q))
         : "cc");
-    acc0 = a0;
-    acc1 = a1;
-#else
-    for (std::size_t k = 0; k < 2 * npairs; ++k) {
-        acc0 += s0[k].raw * q[k].raw;
-        acc1 += s1[k].raw * q[k].raw;
-    }
-#endif
+    d[0] = a0;
+    d[1] = a1;
 }
 
-/// acc0 += Σ_j a_j·v_j[0], acc1 += Σ_j a_j·v_j[1] over an even count >= 2 of rows v_j = v + j·stride (4-byte
-/// aligned, stride even) and weights a (4-byte aligned): two columns of the weighted sum of the states, the
-/// weights read by pairs. |a_j| <= 32767 with Σ a_j <= 32769, |v| <= 32767: every partial sum fits int32.
-inline void columns2(const q15* a, const q15* v, std::size_t stride, std::size_t count, std::int32_t& acc0,
-                     std::int32_t& acc1) noexcept {
-#ifdef SARNN_Q15_THUMB
-    register std::int32_t c0 __asm__("r8") = acc0;
-    register std::int32_t c1 __asm__("r9") = acc1;
+/// Two columns: the weights read by pairs, each row by one word (5.25 instructions a multiply-add).
+template <>
+inline void columns<2>(const q15* a, const q15* v, std::size_t stride, std::size_t count, std::int32_t* acc) noexcept {
+    register std::int32_t c0 __asm__("r8") = acc[0];
+    register std::int32_t c1 __asm__("r9") = acc[1];
     register const q15* end __asm__("r10") = a + count;
     register std::size_t step __asm__("r11") = stride * sizeof(q15);
     const q15* ap = a;
@@ -167,16 +233,71 @@ inline void columns2(const q15* a, const q15* v, std::size_t stride, std::size_t
         : [step] "r"(step), [end] "r"(end), "m"(*reinterpret_cast<const q15(*)[]>(a)),
           "m"(*reinterpret_cast<const q15(*)[]>(v))
         : "cc");
-    acc0 = c0;
-    acc1 = c1;
-#else
-    for (std::size_t j = 0; j < count; ++j) {
-        acc0 += a[j].raw * v[j * stride].raw;
-        acc1 += a[j].raw * v[j * stride + 1].raw;
-    }
-#endif
+    acc[0] = c0;
+    acc[1] = c1;
 }
 
-}  // namespace sarnn::kernel::thumb
+/// Four columns: two words of each row per weight (4.4 instructions a multiply-add).
+template <>
+inline void columns<4>(const q15* a, const q15* v, std::size_t stride, std::size_t count, std::int32_t* acc) noexcept {
+    register std::int32_t c0 __asm__("r8") = acc[0];
+    register std::int32_t c1 __asm__("r9") = acc[1];
+    register std::int32_t c2 __asm__("r10") = acc[2];
+    register std::int32_t c3 __asm__("r11") = acc[3];
+    register std::size_t step __asm__("r12") = stride * sizeof(q15);
+    const q15* end = a + count;
+    const q15* ap = a;
+    const q15* vp = v;
+    std::uint32_t w, s, t, b;
+    __asm__ volatile(
+        SARNN_THUMB_BEGIN
+        "1:\n\t"
+        "ldmia %[ap]!, {%[w]}\n\t"
+        "sxth  %[b], %[w]\n\t"
+        "ldr   %[s], [%[vp], #0]\n\t"
+        "sxth  %[t], %[s]\n\t"
+        "muls  %[t], %[b]\n\t"
+        "add   %[c0], %[t]\n\t"
+        "asrs  %[s], %[s], #16\n\t"
+        "muls  %[s], %[b]\n\t"
+        "add   %[c1], %[s]\n\t"
+        "ldr   %[s], [%[vp], #4]\n\t"
+        "sxth  %[t], %[s]\n\t"
+        "muls  %[t], %[b]\n\t"
+        "add   %[c2], %[t]\n\t"
+        "asrs  %[s], %[s], #16\n\t"
+        "muls  %[s], %[b]\n\t"
+        "add   %[c3], %[s]\n\t"
+        "add   %[vp], %[step]\n\t"
+        "asrs  %[b], %[w], #16\n\t"
+        "ldr   %[s], [%[vp], #0]\n\t"
+        "sxth  %[t], %[s]\n\t"
+        "muls  %[t], %[b]\n\t"
+        "add   %[c0], %[t]\n\t"
+        "asrs  %[s], %[s], #16\n\t"
+        "muls  %[s], %[b]\n\t"
+        "add   %[c1], %[s]\n\t"
+        "ldr   %[s], [%[vp], #4]\n\t"
+        "sxth  %[t], %[s]\n\t"
+        "muls  %[t], %[b]\n\t"
+        "add   %[c2], %[t]\n\t"
+        "asrs  %[s], %[s], #16\n\t"
+        "muls  %[s], %[b]\n\t"
+        "add   %[c3], %[s]\n\t"
+        "add   %[vp], %[step]\n\t"
+        "cmp   %[ap], %[end]\n\t"
+        "bne   1b" SARNN_THUMB_END
+        : [c0] "+r"(c0), [c1] "+r"(c1), [c2] "+r"(c2), [c3] "+r"(c3), [ap] "+l"(ap), [vp] "+l"(vp), [w] "=&l"(w),
+          [s] "=&l"(s), [t] "=&l"(t), [b] "=&l"(b)
+        : [step] "r"(step), [end] "l"(end), "m"(*reinterpret_cast<const q15(*)[]>(a)),
+          "m"(*reinterpret_cast<const q15(*)[]>(v))
+        : "cc");
+    acc[0] = c0;
+    acc[1] = c1;
+    acc[2] = c2;
+    acc[3] = c3;
+}
+
+}  // namespace sarnn::kernel::q15_loops
 
 #endif
