@@ -1,6 +1,6 @@
 // tests/test_requantize.cpp: lib/kernels/requantize.hpp, the 32-bit-only requantisation behind fixed::requantize
 // and the q15 kernels. Both forms against a plain 64-bit reference written here, over the edges and a sweep of
-// random operands: requantize for the shifts -1 to 31, requantize_short (the short form for a factor below 2) for
+// random operands: requantize for the shifts -1 to 31, requantize_short in both its forms (for a factor below 2) for
 // the shifts and multipliers it takes.
 #include <catch2/catch.hpp>
 
@@ -30,10 +30,11 @@ struct Lcg {
 
 }  // namespace
 
-TEST_CASE("requantize and requantize_short: acc · m / 2^(31 + shift) rounded half up, as 64-bit arithmetic gives",
+TEST_CASE("requantize, requantize_short_mul32 and _mul64: acc · m / 2^(31 + shift) rounded half up, as in int64",
           "[fixed][requantize]") {
     using sarnn::fixed::detail::requantize;
-    using sarnn::fixed::detail::requantize_short;
+    using sarnn::fixed::detail::requantize_short_mul32;
+    using sarnn::fixed::detail::requantize_short_mul64;
     const std::int32_t edges[] = {INT32_MIN, INT32_MIN + 1, -(1 << 30) - 1, -(1 << 30), -65537, -65536, -32769, -2,
                                   -1, 0, 1, 2, 32767, 65535, 65536, 1 << 30, INT32_MAX - 1, INT32_MAX};
     const std::int32_t factors[] = {0, 1, 2, 65535, 65536, 1 << 30, (1 << 30) + 12345, INT32_MAX - 1, INT32_MAX};
@@ -43,7 +44,8 @@ TEST_CASE("requantize and requantize_short: acc · m / 2^(31 + shift) rounded ha
         const auto check = [&](std::int32_t acc, std::int32_t m) {
             const std::int64_t want = reference(acc, m, shift);
             mismatches += requantize(acc, m, shift) != want;
-            mismatches += requantize_short(acc, m, shift) != want;
+            mismatches += requantize_short_mul32(acc, m, shift) != want;
+            mismatches += requantize_short_mul64(acc, m, shift) != want;
             // the sign of the factor moves to the result: requantize (the long form) takes negative factors
             if (m > 0) mismatches += requantize(acc, -m, shift) != reference(acc, -m, shift);
             ++checked;

@@ -18,7 +18,9 @@
 
 #include "kernels/q15_plain.hpp"
 
-#if defined(__thumb__) && (defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__))
+#if defined(__thumb__) && defined(__ARM_FEATURE_DSP) && defined(__ARM_ARCH_7EM__)
+#include "kernels/q15_dsp.hpp"
+#elif defined(__thumb__) && (defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__))
 #include "kernels/q15_thumb.hpp"
 #else
 namespace sarnn::kernel::q15_loops {

@@ -57,7 +57,9 @@ inline std::int32_t requantize(std::int32_t acc, std::int32_t multiplier, int sh
 /// factor of their input, which is near 1 for inputs in (-1, 1)): the same result in about half the instructions.
 /// Only shift -1 can saturate (P < 2^62, s >= 30: the quotient is below 2^32); of the low word only its top bits and
 /// its carry count.
-inline std::int32_t requantize_short(std::int32_t acc, std::int32_t multiplier, int shift) noexcept {
+/// Two forms, the same integers: _mul32 in 16 x 16 -> 32 bit products (the M0/M0+, whose 64-bit multiply is a
+/// library call), _mul64 in one 32 x 32 -> 64 bit multiply (SMULL on ARMv7-M, every 64-bit host).
+inline std::int32_t requantize_short_mul32(std::int32_t acc, std::int32_t multiplier, int shift) noexcept {
     const bool neg = acc < 0;
     const std::uint32_t a = neg ? 0u - static_cast<std::uint32_t>(acc) : static_cast<std::uint32_t>(acc);
     const auto m = static_cast<std::uint32_t>(multiplier);
@@ -92,6 +94,36 @@ inline std::int32_t requantize_short(std::int32_t acc, std::int32_t multiplier, 
     }
     return neg ? -static_cast<std::int32_t>(q) : static_cast<std::int32_t>(q);
 }
+
+inline std::int32_t requantize_short_mul64(std::int32_t acc, std::int32_t multiplier, int shift) noexcept {
+    // floor((P + 2^(s-1)) / 2^s), s = 31 + shift in [30, 62], |P| < 2^62. With P = H·2^32 + L (H the signed high word)
+    // and s = 32 + r, r >= 1: floor((H + 2^(r-1) + L / 2^32) / 2^r) = (H + 2^(r-1)) >> r (the integer part alone
+    // decides the floor); r = 0: H + the carry of L + 2^31. Shifts of negative numbers are arithmetic (floors), as
+    // round_shift in q15.cpp.
+    const std::int64_t p = static_cast<std::int64_t>(acc) * multiplier;
+    const auto h = static_cast<std::int32_t>(p >> 32);
+    if (shift >= 2) return (h + (std::int32_t{1} << (shift - 2))) >> (shift - 1);
+    const auto lo = static_cast<std::uint32_t>(p);
+    if (shift == 1) return h + static_cast<std::int32_t>(lo >> 31);
+    // s = 31 or 30: (H + carry)·2^(32-s) + the top 32 - s bits of L + 2^(s-1). |P| <= 2^62 - 2^31, so H + carry is
+    // in [-2^30, 2^30): s = 31 cannot saturate; s = 30 saturates beyond [-2^29, 2^29)
+    const std::uint32_t l = lo + (std::uint32_t{1} << (30 + shift));
+    const std::int32_t hc = h + (l < lo ? 1 : 0);
+    if (shift == 0) return hc * 2 + static_cast<std::int32_t>(l >> 31);
+    if (hc >= (std::int32_t{1} << 29)) return INT32_MAX;
+    if (hc < -(std::int32_t{1} << 29)) return INT32_MIN;
+    return hc * 4 + static_cast<std::int32_t>(l >> 30);
+}
+
+#if defined(__ARM_ARCH_6M__)
+inline std::int32_t requantize_short(std::int32_t acc, std::int32_t multiplier, int shift) noexcept {
+    return requantize_short_mul32(acc, multiplier, shift);
+}
+#else
+inline std::int32_t requantize_short(std::int32_t acc, std::int32_t multiplier, int shift) noexcept {
+    return requantize_short_mul64(acc, multiplier, shift);
+}
+#endif
 
 }  // namespace sarnn::fixed::detail
 

@@ -1,0 +1,242 @@
+// lib/kernels/q15_dsp.hpp: the q15 kernels' inner loops (the seam: q15_loops.hpp) for the Cortex-M cores with the DSP
+// extension (M4, M7; ARMv7E-M). SMLAD multiplies two pairs of int16 and adds both products in one instruction,
+// SMLAxy one chosen half by another, SXTB16 widens two int8 to two int16, LDRD loads two words. The main loops are
+// Thumb-2 assembly: GCC 12 at -Os kept the intrinsics' loops (<arm_acle.h>) rolled, their sums on the stack, at
+// twice the instructions. Each computes exactly what q15_plain.hpp computes (the same integer sums, whose bounds,
+// q15.cpp's, keep every partial sum in int32: SMLAD's and SMLAxy's additions never wrap).
+#ifndef SARNN_LIB_KERNELS_Q15_DSP_HPP
+#define SARNN_LIB_KERNELS_Q15_DSP_HPP
+
+#include <arm_acle.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/q15_plain.hpp"
+#include "sarnn/fixed.hpp"
+
+namespace sarnn::kernel::q15_loops {
+
+// Three rows of the product, three states of the scores, four columns of the weighted sum per pass: at most twelve
+// registers in each loop.
+constexpr std::size_t kRows = 3, kStates = 3, kColumns = 4;
+
+namespace dsp {
+
+/// Two int16 as one word, little endian (one LDR).
+__attribute__((always_inline)) inline std::int32_t word(const void* p) noexcept {
+    std::int32_t w;
+    std::memcpy(&w, p, sizeof w);
+    return w;
+}
+
+/// PKHBT (bottom half of a, bottom half of b on top), PKHTB (top half of a, top half of b below), w rotated right by
+/// 8 (SXTB16's ROR #8: the odd bytes): GCC 12's <arm_acle.h> has no intrinsic for them; GCC emits the instruction.
+__attribute__((always_inline)) inline std::int32_t pkhbt(std::int32_t a, std::int32_t b) noexcept {
+    return static_cast<std::int32_t>((static_cast<std::uint32_t>(a) & 0xFFFFu) | (static_cast<std::uint32_t>(b) << 16));
+}
+__attribute__((always_inline)) inline std::int32_t pkhtb(std::int32_t a, std::int32_t b) noexcept {
+    return static_cast<std::int32_t>((static_cast<std::uint32_t>(a) & 0xFFFF0000u) | (static_cast<std::uint32_t>(b) >> 16));
+}
+__attribute__((always_inline)) inline std::int32_t ror8(std::int32_t w) noexcept {
+    const auto u = static_cast<std::uint32_t>(w);
+    return static_cast<std::int32_t>((u >> 8) | (u << 24));
+}
+
+}  // namespace dsp
+
+// The group sizes without a loop here: q15_plain's.
+template <std::size_t G>
+inline void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
+    q15_plain::dot_rows<G>(w, ld, v, n, acc);
+}
+template <std::size_t G>
+inline void dot_states(const q15* s, std::size_t stride, const q15* q, std::size_t npairs, std::int32_t* d) noexcept {
+    q15_plain::dot_states<G>(s, stride, q, npairs, d);
+}
+template <std::size_t G>
+inline void columns(const q15* a, const q15* v, std::size_t stride, std::size_t count, std::int32_t* acc) noexcept {
+    q15_plain::columns<G>(a, v, stride, count, acc);
+}
+
+// One row's four int8 weights (w, a row pointer, post-incremented) times v's four values, repacked as z = (v0, v2)
+// and x = (v1, v3): SXTB16 widens (w0, w2) and, rotated by 8, (w1, w3).
+#define SARNN_DSP_ROW(a, w)                  \
+    "ldr    %[y], [%[" w "]], #4\n\t"        \
+    "sxtb16 %[t], %[y]\n\t"                  \
+    "smlad  %[" a "], %[t], %[z], %[" a "]\n\t" \
+    "sxtb16 %[t], %[y], ror #8\n\t"          \
+    "smlad  %[" a "], %[t], %[x], %[" a "]\n\t"
+// The three rows' loop, after the load of v0..v3 into x, y (`load`: LDRD where v is word aligned, else two LDRs)
+#define SARNN_DSP_ROWS3(load)                                 \
+    "1:\n\t" load                                             \
+    "pkhbt  %[z], %[x], %[y], lsl #16\n\t"                    \
+    "pkhtb  %[x], %[y], %[x], asr #16\n\t" SARNN_DSP_ROW("a0", "w0") SARNN_DSP_ROW("a1", "w1") \
+        SARNN_DSP_ROW("a2", "w2") "cmp    %[vp], %[end]\n\t"  \
+    "bne    1b"
+
+/// Three rows, four columns per iteration (20 instructions for 12 multiply-adds), the last n % 4 columns after.
+template <>
+inline void dot_rows<3>(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
+    const std::size_t n4 = n & ~std::size_t{3};
+    if (n4 > 0) {
+        std::int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2];
+        const std::int8_t* w0 = w;
+        const std::int8_t* w1 = w + ld;
+        const std::int8_t* w2 = w + 2 * ld;
+        const q15* vp = v;
+        const q15* const end = v + n4;
+        std::int32_t x, y, z, t;
+#define SARNN_DSP_ROWS3_OPERANDS                                                                                   \
+    : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [w0] "+r"(w0), [w1] "+r"(w1), [w2] "+r"(w2), [vp] "+r"(vp),    \
+      [x] "=&r"(x), [y] "=&r"(y), [z] "=&r"(z), [t] "=&r"(t)                                                       \
+    : [end] "r"(end), "m"(*reinterpret_cast<const std::int8_t(*)[]>(w)), "m"(*reinterpret_cast<const q15(*)[]>(v)) \
+    : "cc"
+        if ((reinterpret_cast<std::uintptr_t>(v) & 3u) == 0) {
+            __asm__ volatile(SARNN_DSP_ROWS3("ldrd   %[x], %[y], [%[vp]], #8\n\t") SARNN_DSP_ROWS3_OPERANDS);
+        } else {
+            __asm__ volatile(SARNN_DSP_ROWS3("ldr    %[x], [%[vp]], #4\n\tldr    %[y], [%[vp]], #4\n\t")
+                                 SARNN_DSP_ROWS3_OPERANDS);
+        }
+#undef SARNN_DSP_ROWS3_OPERANDS
+        acc[0] = a0;
+        acc[1] = a1;
+        acc[2] = a2;
+    }
+    if (n4 < n) q15_plain::dot_rows<3>(w + n4, ld, v + n4, n - n4, acc);
+}
+#undef SARNN_DSP_ROWS3
+#undef SARNN_DSP_ROW
+
+/// Two rows (a pass of the last rows): SMLAD on (w0, w2), (w1, w3) as in the three rows' loop, in C.
+template <>
+inline void dot_rows<2>(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
+    std::int32_t a0 = acc[0], a1 = acc[1];
+    std::size_t k = 0;
+    for (; k + 4 <= n; k += 4) {
+        const std::int32_t v01 = dsp::word(v + k), v23 = dsp::word(v + k + 2);
+        const std::int32_t v02 = dsp::pkhbt(v01, v23), v13 = dsp::pkhtb(v23, v01);
+        const std::int32_t w0 = dsp::word(w + k), w1 = dsp::word(w + ld + k);
+        a0 = __smlad(__sxtb16(w0), v02, a0);
+        a0 = __smlad(__sxtb16(dsp::ror8(w0)), v13, a0);
+        a1 = __smlad(__sxtb16(w1), v02, a1);
+        a1 = __smlad(__sxtb16(dsp::ror8(w1)), v13, a1);
+    }
+    acc[0] = a0;
+    acc[1] = a1;
+    if (k < n) q15_plain::dot_rows<2>(w + k, ld, v + k, n - k, acc);
+}
+
+// One state's four values (its row pointer p, post-incremented) times q's four: two SMLADs.
+#define SARNN_DSP_STATE(a, p)                          \
+    "ldrd   %[x], %[y], [%[" p "]], #8\n\t"            \
+    "smlad  %[" a "], %[x], %[q0], %[" a "]\n\t"       \
+    "smlad  %[" a "], %[y], %[q1], %[" a "]\n\t"
+
+/// Three states, two pairs of q per iteration (12 instructions for 12 multiply-adds), an odd last pair after.
+template <>
+inline void dot_states<3>(const q15* s, std::size_t stride, const q15* q, std::size_t npairs, std::int32_t* d) noexcept {
+    std::int32_t a0 = 0, a1 = 0, a2 = 0;
+    const q15* p0 = s;
+    const q15* p1 = s + stride;
+    const q15* p2 = s + 2 * stride;
+    const std::size_t n2 = npairs & ~std::size_t{1};
+    if (n2 > 0) {
+        const q15* qp = q;
+        const q15* const end = q + 2 * n2;
+        std::int32_t q0, q1, x, y;
+        __asm__ volatile("1:\n\t"
+                         "ldrd   %[q0], %[q1], [%[qp]], #8\n\t" SARNN_DSP_STATE("a0", "p0") SARNN_DSP_STATE("a1", "p1")
+                             SARNN_DSP_STATE("a2", "p2") "cmp    %[qp], %[end]\n\t"
+                         "bne    1b"
+                         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [p0] "+r"(p0), [p1] "+r"(p1), [p2] "+r"(p2),
+                           [qp] "+r"(qp), [q0] "=&r"(q0), [q1] "=&r"(q1), [x] "=&r"(x), [y] "=&r"(y)
+                         : [end] "r"(end), "m"(*reinterpret_cast<const q15(*)[]>(s)),
+                           "m"(*reinterpret_cast<const q15(*)[]>(q))
+                         : "cc");
+    }
+    if (n2 < npairs) {
+        const std::int32_t q2 = dsp::word(q + 2 * n2);
+        a0 = __smlad(dsp::word(p0), q2, a0);
+        a1 = __smlad(dsp::word(p1), q2, a1);
+        a2 = __smlad(dsp::word(p2), q2, a2);
+    }
+    d[0] = a0;
+    d[1] = a1;
+    d[2] = a2;
+}
+#undef SARNN_DSP_STATE
+
+/// One state (the last of a segment): SMLAD a pair.
+template <>
+inline void dot_states<1>(const q15* s, std::size_t, const q15* q, std::size_t npairs, std::int32_t* d) noexcept {
+    std::int32_t a = 0;
+    for (std::size_t k = 0; k < 2 * npairs; k += 2) a = __smlad(dsp::word(s + k), dsp::word(q + k), a);
+    d[0] = a;
+}
+
+// One state's four values (at vp, then vp += step) times its weight, the bottom (B) or top (T) half of aw.
+#define SARNN_DSP_COLS(aw, half)                              \
+    "ldrd   %[x], %[y], [%[vp]]\n\t"                          \
+    "add    %[vp], %[vp], %[step]\n\t"                        \
+    "smla" half "b %[c0], %[" aw "], %[x], %[c0]\n\t"         \
+    "smla" half "t %[c1], %[" aw "], %[x], %[c1]\n\t"         \
+    "smla" half "b %[c2], %[" aw "], %[y], %[c2]\n\t"         \
+    "smla" half "t %[c3], %[" aw "], %[y], %[c3]\n\t"
+
+/// Four columns, four states per iteration (their weights in one LDRD: 27 instructions for 16 multiply-adds), two
+/// last states after.
+template <>
+inline void columns<4>(const q15* a, const q15* v, std::size_t stride, std::size_t count, std::int32_t* acc) noexcept {
+    std::int32_t c0 = acc[0], c1 = acc[1], c2 = acc[2], c3 = acc[3];
+    const std::size_t count4 = count & ~std::size_t{3};
+    const q15* ap = a;
+    const q15* vp = v;
+    if (count4 > 0) {
+        const std::size_t step = stride * sizeof(q15);
+        const q15* const end = a + count4;
+        std::int32_t a01, a23, x, y;
+        __asm__ volatile("1:\n\t"
+                         "ldrd   %[a01], %[a23], [%[ap]], #8\n\t" SARNN_DSP_COLS("a01", "b") SARNN_DSP_COLS("a01", "t")
+                             SARNN_DSP_COLS("a23", "b") SARNN_DSP_COLS("a23", "t") "cmp    %[ap], %[end]\n\t"
+                         "bne    1b"
+                         : [c0] "+r"(c0), [c1] "+r"(c1), [c2] "+r"(c2), [c3] "+r"(c3), [ap] "+r"(ap), [vp] "+r"(vp),
+                           [a01] "=&r"(a01), [a23] "=&r"(a23), [x] "=&r"(x), [y] "=&r"(y)
+                         : [step] "r"(step), [end] "r"(end), "m"(*reinterpret_cast<const q15(*)[]>(a)),
+                           "m"(*reinterpret_cast<const q15(*)[]>(v))
+                         : "cc");
+    }
+    if (count4 < count) {
+        // the two last states (count is even)
+        const std::int32_t aw = dsp::word(ap);
+        const std::int32_t x0 = dsp::word(vp), y0 = dsp::word(vp + 2);
+        const std::int32_t x1 = dsp::word(vp + stride), y1 = dsp::word(vp + stride + 2);
+        c0 = __smlatb(aw, x1, __smlabb(aw, x0, c0));
+        c1 = __smlatt(aw, x1, __smlabt(aw, x0, c1));
+        c2 = __smlatb(aw, y1, __smlabb(aw, y0, c2));
+        c3 = __smlatt(aw, y1, __smlabt(aw, y0, c3));
+    }
+    acc[0] = c0;
+    acc[1] = c1;
+    acc[2] = c2;
+    acc[3] = c3;
+}
+#undef SARNN_DSP_COLS
+
+/// Two columns (a pass of the last columns): SMLAxy, two states per iteration, in C.
+template <>
+inline void columns<2>(const q15* a, const q15* v, std::size_t stride, std::size_t count, std::int32_t* acc) noexcept {
+    std::int32_t c0 = acc[0], c1 = acc[1];
+    for (std::size_t j = 0; j < count; j += 2, v += 2 * stride) {
+        const std::int32_t aw = dsp::word(a + j), x0 = dsp::word(v), x1 = dsp::word(v + stride);
+        c0 = __smlatb(aw, x1, __smlabb(aw, x0, c0));
+        c1 = __smlatt(aw, x1, __smlabt(aw, x0, c1));
+    }
+    acc[0] = c0;
+    acc[1] = c1;
+}
+
+}  // namespace sarnn::kernel::q15_loops
+
+#endif
