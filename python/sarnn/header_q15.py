@@ -66,12 +66,12 @@ def _params(q, name_in, hidden):
 
 def _check_functions(attention):
     c_part = """
-            const sarnn::View<sarnn::q15> c = model.context();
-            for (std::size_t d = 0; d < hidden_size; ++d) {
-                if (c[d].raw != golden_c[t][d]) ++r.mismatches;
-                const std::int64_t e = q31_error(c[d], golden_c_ref[t][d]);
-                if (e > r.c_error_q31) r.c_error_q31 = e;
-            }""" if attention else ""
+        const sarnn::View<sarnn::q15> c = model.context();
+        for (std::size_t d = 0; d < hidden_size; ++d) {
+            if (c[d].raw != golden_c[t][d]) ++r.mismatches;
+            const std::int64_t e = q31_error(c[d], golden_c_ref[t][d]);
+            if (e > r.c_error_q31) r.c_error_q31 = e;
+        }""" if attention else ""
     return f"""\
 /// What golden_check() saw over the golden run from reset(): steps that did not return sarnn::Status::ok, int16
 /// values of h (and c) that differ from the Python twin's golden_h (golden_c), and the largest |h - h_float| and
