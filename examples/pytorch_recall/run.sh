@@ -78,11 +78,11 @@ else
 fi
 echo "q15 model (scaled_dot, int8 weights, int16 activations):"
 if [[ -n $firmware ]]; then
-  paste <(grep '^q15 ' "$out/host.txt") <(grep '^q15 ' "$firmware") |
+  paste <(grep -E '^q15 +[0-9]' "$out/host.txt") <(grep -E '^q15 +[0-9]' "$firmware") |
     awk 'BEGIN { printf "%3s %4s %6s %5s %15s %23s\n", "seq", "key", "float", "twin", "sarnn q15 host", "sarnn q15 Cortex-M4" }
          { printf "%3s %4s %6s %5s %15s %23s\n", $2, $4, $6, $8, $11, $25 }'
 else
-  grep '^q15 ' "$out/host.txt" |
+  grep -E '^q15 +[0-9]' "$out/host.txt" |
     awk 'BEGIN { printf "%3s %4s %6s %5s %15s\n", "seq", "key", "float", "twin", "sarnn q15 host" }
          { printf "%3s %4s %6s %5s %15s\n", $2, $4, $6, $8, $11 }'
 fi
