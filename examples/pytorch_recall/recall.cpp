@@ -166,9 +166,9 @@ int main() {
         same_q15 += pred == recall_data::test_q15_twin[i];
         correct_q15 += pred == recall_data::test_key[i];
         correct_float += recall_data::test_q15_pytorch[i] == recall_data::test_key[i];
-        std::printf("q15 %2u  key %d  float %d  twin %d  sarnn q15 %d  max|dlogit| %.1e  %s\n", static_cast<unsigned>(i),
-                    recall_data::test_key[i], recall_data::test_q15_pytorch[i], recall_data::test_q15_twin[i], pred,
-                    static_cast<double>(worst), ok ? "ok" : "MISMATCH");
+        std::printf("q15 %2u  key %d  float %d  twin %d  sarnn q15 %d  max|dlogit| %.1e  %s\n",
+                    static_cast<unsigned>(i), recall_data::test_key[i], recall_data::test_q15_pytorch[i],
+                    recall_data::test_q15_twin[i], pred, static_cast<double>(worst), ok ? "ok" : "MISMATCH");
         check(ok, "q15 prediction and logits equal the Python twin's");
     }
     std::printf("q15 predictions: %d of %u equal the Python twin's; correct: q15 %d, float %d of %u\n", same_q15,

@@ -79,7 +79,8 @@ fi
 echo "q15 model (scaled_dot, int8 weights, int16 activations):"
 if [[ -n $firmware ]]; then
   paste <(grep -E '^q15 +[0-9]' "$out/host.txt") <(grep -E '^q15 +[0-9]' "$firmware") |
-    awk 'BEGIN { printf "%3s %4s %6s %5s %15s %23s\n", "seq", "key", "float", "twin", "sarnn q15 host", "sarnn q15 Cortex-M4" }
+    awk 'BEGIN { printf "%3s %4s %6s %5s %15s %23s\n", "seq", "key", "float", "twin", "sarnn q15 host",
+                 "sarnn q15 Cortex-M4" }
          { printf "%3s %4s %6s %5s %15s %23s\n", $2, $4, $6, $8, $11, $25 }'
 else
   grep -E '^q15 +[0-9]' "$out/host.txt" |

@@ -153,9 +153,9 @@ def render_q15(q, name, filename, generator):
         f"{INDENT * 2}raw[k] = sarnn::q15{{static_cast<std::int16_t>(r)}};",
         f"{INDENT}}}",
         "}",
-        f"// The bounds over the calibration run ({sequences} sequences of {steps} steps, each from reset()): the largest",
-        "// |h_q - h_float| (and |c_q - c_float|), q the Python twin on the raw inputs, float the float model (float64)",
-        "// on the float inputs; in units of 2^-31.",
+        f"// The bounds over the calibration run ({sequences} sequences of {steps} steps, each from reset()): the",
+        "// largest |h_q - h_float| (and |c_q - c_float|), q the Python twin on the raw inputs, float the float model",
+        "// (float64) on the float inputs; in units of 2^-31.",
         f"inline constexpr std::int64_t h_bound_q31 = {q.h_bound};  // {_real(q.h_bound)}",
     ]
     if attention:

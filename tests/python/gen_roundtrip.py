@@ -188,7 +188,8 @@ def main(argv=None):
     export(trained, "rt_trained_d", "double")
 
     write_atomic(os.path.join(out, "roundtrip_models.hpp"), aggregate.text())
-    print(f"gen_roundtrip: {len(aggregate.entries)} + {len(aggregate.q15)} quantised headers in {out} ({time.monotonic() - t0:.1f} s; trained model: "
+    print(f"gen_roundtrip: {len(aggregate.entries)} + {len(aggregate.q15)} quantised headers in {out} "
+          f"({time.monotonic() - t0:.1f} s; trained model: "
           f"loss {first:.4f} -> {last:.4f} in 50 steps)")
     return 0
 
