@@ -1,6 +1,6 @@
-// tests/test_q15_models.cpp: the q15 models (SimpleRnn<q15>, SelfAttentionRnn<q15> with DotAlign and ScaledDotAlign,
-// Bounded and Window) and their kernels (kernel::Q15, lib/kernels/q15.cpp).
-// - Against the independent double reference (tests/reference.hpp) run on the model's own weights dequantised
+// tests/test_q15_models.cpp: the q15 models (SimpleRnn<q15>, SelfAttentionRnn<q15> with DotAlign, ScaledDotAlign and
+// BilinearAlign, Bounded and Window) and their kernels (kernel::Q15, lib/kernels/q15.cpp).
+// - Against the independent double reference (tests/reference.hpp, reference_family.hpp) run on the model's own weights dequantised
 //   (A_q·a_r, b / 4096, x_raw·x_factor), over the suite's shapes: what the integer arithmetic adds (rounding of
 //   the pre-activation, tanh_q15, the scores, exp_q16, alpha and c) stays within kQ15Tol of h, c and alpha.
 // - Against the float model on the original float weights, the reference model (In 16, Hidden 32, Capacity 64,
@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "reference.hpp"
+#include "reference_family.hpp"
 #include "shared/q15_digest.hpp"
 
 namespace {
@@ -135,12 +136,51 @@ void check_simple(std::uint32_t seed, double x_scale, std::size_t steps) {
     CHECK(worst <= kQ15Tol);
 }
 
-template <class Align, class Memory, class RefAlign, std::size_t In, std::size_t Hidden, std::size_t Capacity>
-void check_attention(std::uint32_t seed, double x_scale, std::size_t steps) {
+/// BilinearParams<q15> from double weights W (per row: int8 at the scale max|row| / 127; g the least headroom with
+/// |q_r| <= w_r·Σ_k |W_q[r][k]| < 2^g), and the double weights they stand for.
+template <std::size_t Hidden>
+struct QuantisedBilinear {
+    std::unique_ptr<sarnn::BilinearParams<q15, Hidden>> p = std::make_unique<sarnn::BilinearParams<q15, Hidden>>();
+    ref::Mat W;  ///< dequantised: W_q[r][k]·w_r, w_r the scale the integers apply (m[r]·2^-(31 + shift[r])·2^g)
+
+    explicit QuantisedBilinear(std::uint32_t seed) : W(Hidden, ref::Vec(Hidden)) {
+        std::mt19937 gen(seed);
+        std::normal_distribution<double> d(0.0, 1.0 / std::sqrt(static_cast<double>(Hidden)));
+        ref::Mat w(Hidden, ref::Vec(Hidden));
+        double l1 = 0.0;  // the largest row sum of |W|
+        for (auto& row : w) {
+            double sum = 0.0;
+            for (double& v : row) sum += std::fabs(v = d(gen));
+            l1 = std::max(l1, sum);
+        }
+        int g = 0;
+        while (g < 8 && std::ldexp(1.0, g) <= l1) ++g;
+        p->g = static_cast<std::int8_t>(g);
+        for (std::size_t r = 0; r < Hidden; ++r) {
+            double big = 0.0;
+            for (double v : w[r]) big = std::max(big, std::fabs(v));
+            const double w_r = big > 0.0 ? big / 127.0 : std::ldexp(1.0, -20);
+            int sh = 0;
+            quantize_multiplier(std::ldexp(w_r, -g), p->m[r], sh);
+            p->shift[r] = static_cast<std::int8_t>(sh);
+            const double w_exact = std::ldexp(multiplier_value(p->m[r], sh), g);
+            for (std::size_t k = 0; k < Hidden; ++k) {
+                const double q = std::max(-127.0, std::min(127.0, std::round(w[r][k] / w_r)));
+                p->W[r][k] = static_cast<std::int8_t>(q);
+                W[r][k] = q * w_exact;
+            }
+        }
+    }
+};
+
+template <class Align, class Memory, class RefAlign, std::size_t In, std::size_t Hidden, std::size_t Capacity,
+          class... AlignParams>
+void check_attention_with(std::uint32_t seed, double x_scale, std::size_t steps, const RefAlign& ref_align,
+                          const AlignParams&... ap) {
     constexpr bool window = std::is_same_v<Memory, sarnn::Window>;
     const Quantised<In, Hidden> qm(normal_weights(In, Hidden, seed), x_scale);
-    auto model = std::make_unique<sarnn::SelfAttentionRnn<q15, In, Hidden, Capacity, Align, Memory>>(*qm.p);
-    ref::SelfAttentionRnn<RefAlign> reference(qm.dequantised, RefAlign{}, window ? Capacity : 0);
+    auto model = std::make_unique<sarnn::SelfAttentionRnn<q15, In, Hidden, Capacity, Align, Memory>>(*qm.p, ap...);
+    ref::SelfAttentionRnn<RefAlign> reference(qm.dequantised, ref_align, window ? Capacity : 0);
     double worst_h = 0.0, worst_c = 0.0, worst_alpha = 0.0, worst_sum = 0.0;
     std::size_t t = 0;
     for (const auto& x : raw_inputs(In, steps, seed + 1)) {
@@ -165,6 +205,19 @@ void check_attention(std::uint32_t seed, double x_scale, std::size_t steps) {
     CHECK(worst_c <= kQ15Tol);
     CHECK(worst_alpha <= kQ15Tol);
     CHECK(worst_sum <= kAlphaSumTolPerState);
+}
+
+template <class Align, class Memory, class RefAlign, std::size_t In, std::size_t Hidden, std::size_t Capacity>
+void check_attention(std::uint32_t seed, double x_scale, std::size_t steps) {
+    check_attention_with<Align, Memory, RefAlign, In, Hidden, Capacity>(seed, x_scale, steps, RefAlign{});
+}
+
+template <class Memory, std::size_t In, std::size_t Hidden, std::size_t Capacity>
+void check_bilinear(std::uint32_t seed, double x_scale, std::size_t steps) {
+    const QuantisedBilinear<Hidden> qb(seed + 1000);
+    INFO("BilinearParams<q15>: g = " << int{qb.p->g});
+    check_attention_with<sarnn::BilinearAlign, Memory, ref::Bilinear, In, Hidden, Capacity>(
+        seed, x_scale, steps, ref::Bilinear{qb.W}, *qb.p);
 }
 
 }  // namespace
@@ -196,6 +249,16 @@ TEST_CASE("q15: SelfAttentionRnn (dot, scaled dot; Bounded, Window) against the 
     check_attention<ScaledDotAlign, Window, ref::ScaledDot, 16, 33, 7>(15, 1.0 / 32768.0, 100);
     check_attention<DotAlign, Window, ref::Dot, 17, 64, 16>(16, 1.0 / 32768.0, 80);
     check_attention<DotAlign, Window, ref::Dot, 3, 3, 1>(17, 1.0 / 32768.0, 20);
+}
+
+TEST_CASE("q15: SelfAttentionRnn with BilinearAlign (Bounded, Window) against the double reference", "[q15]") {
+    using sarnn::Bounded;
+    using sarnn::Window;
+    check_bilinear<Bounded, 1, 1, 8>(21, 1.0 / 32768.0, 8);
+    check_bilinear<Bounded, 3, 7, 33>(22, 2.0 / 32768.0, 33);
+    check_bilinear<Bounded, 16, 32, 64>(23, 2.0 / 32768.0, 64);
+    check_bilinear<Window, 16, 33, 7>(24, 1.0 / 32768.0, 100);
+    check_bilinear<Window, 17, 64, 16>(25, 1.0 / 32768.0, 80);
 }
 
 TEST_CASE("q15: the reference model quantised from float weights stays within 0.02 of float over 64 steps", "[q15]") {

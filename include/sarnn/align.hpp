@@ -36,6 +36,7 @@
 #include "sarnn/detail/finite.hpp"
 #include "sarnn/fixed.hpp"
 #include "sarnn/kernels.hpp"
+#include "sarnn/kernels_q15.hpp"
 #include "sarnn/numeric.hpp"
 #include "sarnn/params.hpp"
 #include "sarnn/status.hpp"
@@ -119,12 +120,10 @@ struct ScaledDotAlign {
 /// Done once per step, not per state: q = W h_i (Hidden² multiply-adds), then e_ij = h_j·q, so a step costs
 /// Hidden² + 2·i·Hidden. RAM: one padded row (q) and a params reference.
 struct BilinearAlign {
-    template <class T, std::size_t Hidden, std::size_t NRows>
+    template <class T, std::size_t Hidden, std::size_t NRows, bool Floating = Numeric<T>::floating>
     struct State {
         using V = activation_t<T>;  // h, queries, keys (numeric.hpp)
         static constexpr bool has_params = true;
-        static_assert(Numeric<T>::floating,
-                      "sarnn: this align is float and double only so far; q15 models take DotAlign or ScaledDotAlign");
         using params_type = BilinearParams<T, Hidden>;
 
         State(const params_type&&) = delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary
@@ -148,6 +147,37 @@ struct BilinearAlign {
     private:
         const params_type& p_;
         alignas(storage_alignment<V>()) V q_[padded<V>(Hidden)];
+    };
+    /// q15: q = W h_i in Q(15 - g) (BilinearParams<q15>), rounded for the scores once per step (prepare_query), then
+    /// the context with the scores h_j·q. Nothing can overflow. RAM: one padded row (q), its scale, a params reference.
+    template <class T, std::size_t Hidden, std::size_t NRows>
+    struct State<T, Hidden, NRows, false> {
+        using V = activation_t<T>;
+        static constexpr bool has_params = true;
+        using params_type = BilinearParams<T, Hidden>;
+
+        State(const params_type&&) = delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary
+        explicit State(const params_type& p) noexcept : p_(p) {
+            for (V& v : q_) v = V{};
+        }
+        void reset() noexcept {}
+        template <class Set>
+        Status query(std::size_t, const V* h) noexcept {
+            // q = W h_i, then q' = q / 2^s for exact scores
+            Set::gemv(QMatrix{&p_.W[0][0], Hidden, Hidden, Hidden, p_.m, p_.shift}, h, q_);
+            scale_ = Set::prepare_query(q_, Hidden, p_.g);
+            return Status::ok;
+        }
+        template <class Set>
+        void attend(const Rows<V>& memory, const V*, V* alpha, V* c) const noexcept {
+            // e_ij = h_j·q; alpha = softmax(e); c = Σ alpha_j h_j
+            Set::attend_query(memory, q_, scale_, memory, alpha, c);
+        }
+
+    private:
+        const params_type& p_;
+        alignas(storage_alignment<V>()) V q_[padded<V>(Hidden)];
+        QueryScale scale_{1, 15};
     };
 };
 

@@ -89,6 +89,29 @@ struct alignas(storage_alignment<T>()) BilinearParams {
     }
 };
 
+/// Weights of BilinearAlign for q15 models: the query q = W h_i in integers, then e_ij = h_j·q. Row r of W is int8
+/// with a real scale w_r of its own (W ≈ W_q·w_r); q is kept in Q(15 - g), g bits of headroom (0 to 8; outside,
+/// the nearest bound is taken) that the exporter chooses so that |q_r| <= w_r·Σ_k |W_q[r][k]| < 2^g: then nothing
+/// saturates. Per row, exactly (kernels_q15.hpp):
+///   q_r = requantize(Σ_k W[r][k]·h_k, m[r], shift[r]), saturated to int16   (m[r]·2^-(31 + shift[r]) = w_r / 2^g)
+/// Headroom: Hidden <= 256 keeps the sum within int32 (128·32768·256 = 2^30).
+template <std::size_t Hidden>
+struct alignas(4) BilinearParams<q15, Hidden> {
+    static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
+    static_assert(Hidden <= 256, "sarnn: q15 models take Hidden <= 256 (int32 headroom)");
+
+    std::int32_t m[Hidden];      ///< requantisation multiplier of row r
+    std::int8_t W[Hidden][Hidden];
+    std::int8_t shift[Hidden];   ///< in [-31, 31]
+    std::int8_t g;               ///< q's headroom bits: q in Q(15 - g)
+
+    /// Calls f(name, data, count) for each array in declaration order (see for_each_array()).
+    template <class P, class F>
+    static constexpr bool arrays(P& p, F&& f) {
+        return f("m", &p.m[0], Hidden) || f("W", &p.W[0][0], Hidden * Hidden) || f("shift", &p.shift[0], Hidden);
+    }
+};
+
 /// Weights of KeyQueryAlign<K>: e_ij = (Wk h_j)·(Wq h_i). Both are K x Hidden, row-major. There is no
 /// 1/sqrt(K): fold any scale into Wq.
 template <class T, std::size_t Hidden, std::size_t K>

@@ -156,7 +156,8 @@ inline void dot_rows<3>(const std::int8_t* w, std::size_t ld, const q15* v, std:
 
 /// Two states: each pair of q loaded once for both (4.75 instructions a multiply-add).
 template <>
-inline void dot_states<2>(const q15* s, std::size_t stride, const q15* q, std::size_t npairs, std::int32_t* d) noexcept {
+inline void dot_states<2>(const q15* s, std::size_t stride, const q15* q, std::size_t npairs,
+                          std::int32_t* d) noexcept {
     register std::int32_t a0 __asm__("r8") = 0;
     register std::int32_t a1 __asm__("r9") = 0;
     register const q15* end __asm__("r10") = q + 2 * npairs;

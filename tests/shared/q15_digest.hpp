@@ -9,13 +9,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <sarnn/sarnn.hpp>
 
 namespace test {
 
 /// `PYTHONPATH=python python3 -m sarnn.q15`
-constexpr std::uint64_t kQ15Digest = 0xa7d41b5b20853212ull;
+constexpr std::uint64_t kQ15Digest = 0xb2e386f7dbc70105ull;
 
 struct Q15Lcg {
     std::uint64_t x;
@@ -75,12 +76,37 @@ void q15_digest_simple(Q15Fnv& fnv, std::size_t steps, std::uint64_t seed) {
     }
 }
 
+/// BilinearParams<q15>, drawn after the model's params (python/sarnn/q15.py, digest_bilinear_params)
+template <std::size_t Hidden>
+void draw_q15_params(Q15Lcg& rng, sarnn::BilinearParams<sarnn::q15, Hidden>& p) {
+    for (auto& row : p.W)
+        for (auto& w : row) w = static_cast<std::int8_t>(rng.below(255) - 127);
+    for (auto& m : p.m) m = (std::int32_t{1} << 30) + rng.below(1u << 30);
+    for (auto& s : p.shift) s = static_cast<std::int8_t>(8 + rng.below(5));
+    p.g = static_cast<std::int8_t>(rng.below(5));
+}
+
+template <class Model, class Params, class... AlignParams>
+Model& make_q15_model(const Params& p, const AlignParams&... ap) {
+    static Model model(p, ap...);
+    return model;
+}
+
 template <class Align, class Memory, std::size_t In, std::size_t Hidden, std::size_t Capacity>
 void q15_digest_attention(Q15Fnv& fnv, std::size_t steps, std::uint64_t seed) {
+    using Model = sarnn::SelfAttentionRnn<sarnn::q15, In, Hidden, Capacity, Align, Memory>;
     Q15Lcg rng{seed};
     static sarnn::RnnParams<sarnn::q15, In, Hidden> p{};
     draw_q15_params(rng, p);
-    static sarnn::SelfAttentionRnn<sarnn::q15, In, Hidden, Capacity, Align, Memory> model(p);
+    Model* model_ptr = nullptr;
+    if constexpr (!std::is_void_v<typename Model::AlignParams>) {
+        static typename Model::AlignParams ap{};
+        draw_q15_params(rng, ap);
+        model_ptr = &make_q15_model<Model>(p, ap);
+    } else {
+        model_ptr = &make_q15_model<Model>(p);
+    }
+    Model& model = *model_ptr;
     model.reset();
     sarnn::q15 x[In];
     for (std::size_t t = 0; t < steps; ++t) {
@@ -94,6 +120,7 @@ void q15_digest_attention(Q15Fnv& fnv, std::size_t steps, std::uint64_t seed) {
 
 /// The digest of python/sarnn/q15.py's DIGEST_CASES (the same list, in order).
 inline std::uint64_t q15_digest() {
+    using sarnn::BilinearAlign;
     using sarnn::Bounded;
     using sarnn::DotAlign;
     using sarnn::ScaledDotAlign;
@@ -106,6 +133,8 @@ inline std::uint64_t q15_digest() {
     q15_digest_attention<ScaledDotAlign, Window, 5, 17, 8>(fnv, 30, 15);
     q15_digest_attention<DotAlign, Window, 3, 3, 3>(fnv, 12, 16);
     q15_digest_attention<DotAlign, Bounded, 16, 32, 64>(fnv, 64, 17);
+    q15_digest_attention<BilinearAlign, Bounded, 3, 7, 16>(fnv, 16, 18);
+    q15_digest_attention<BilinearAlign, Window, 5, 17, 6>(fnv, 20, 19);
     return fnv.h;
 }
 
