@@ -165,7 +165,7 @@ struct BilinearAlign {
         Status query(std::size_t, const V* h) noexcept {
             // q = W h_i, then q' = q / 2^s for exact scores
             Set::gemv(QMatrix{&p_.W[0][0], Hidden, Hidden, Hidden, p_.m, p_.shift}, h, q_);
-            scale_ = Set::prepare_query(q_, Hidden, p_.g);
+            scale_ = Set::prepare_query(q_, q_, Hidden, p_.g);
             return Status::ok;
         }
         template <class Set>

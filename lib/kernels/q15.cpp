@@ -236,7 +236,7 @@ void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15
 
 }  // namespace
 
-QueryScale Q15::prepare_query(q15* q, std::size_t dim, int g) noexcept {
+QueryScale Q15::prepare_query(const q15* q, q15* qp, std::size_t dim, int g) noexcept {
     // q' = q / 2^s rounded, with s the least for which Σ|q'_k| <= 65536, so that every S_j·q' is exact in int32
     // (|S_j,k| <= 32767): Σ|q_k| <= 32768·256 = 2^23 gives s <= 8
     std::uint32_t qsum = 0;
@@ -247,9 +247,11 @@ QueryScale Q15::prepare_query(q15* q, std::size_t dim, int g) noexcept {
         qsum = 0;
         for (std::size_t k = 0; k < dim; ++k) {
             const std::int32_t v = round_shift(q[k].raw, s);
-            q[k] = q15{static_cast<std::int16_t>(v)};
+            qp[k] = q15{static_cast<std::int16_t>(v)};
             qsum += static_cast<std::uint32_t>(v < 0 ? -v : v);
         }
+    } else if (qp != q) {
+        for (std::size_t k = 0; k < dim; ++k) qp[k] = q[k];
     }
     // e_j = S_j·q' / 2^t rounded, t = ceil(log2 Σ|q'_k|) (so |e_j| <= 32767) and at least 15 - g - s (and 1): the
     // scores in Q(f), f = 30 - g - s - t <= 15 (q in Q(15 - g): S_j·q = S_j·q'·2^s / 2^(30 - g))
@@ -267,8 +269,7 @@ void Q15::attend_dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexc
         return;
     }
     // q' in c, free until the weighted sum
-    for (std::size_t k = 0; k < S.dim; ++k) c[k] = q[k];
-    const QueryScale qs = prepare_query(c, S.dim, 0);
+    const QueryScale qs = prepare_query(q, c, S.dim, 0);
     attend_query(S, c, qs, S, alpha, c);
 }
 
