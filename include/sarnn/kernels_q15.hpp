@@ -23,6 +23,8 @@
 //   gemv(W, v, y)                           y_r = requantize(Σ_k W[r][k]·v_k, m[r], shift[r]) saturated to int16, for
 //        the int8 rows of a QMatrix (the align transforms: BilinearParams<q15> in params.hpp): the sum exact in
 //        int32 (cols <= 256), one rounding. O(rows·cols).
+//   gemv_t(W, v, m, shift, y)               y_r = requantize(Σ_k W[k][r]·v_k, m, shift) saturated to int16: Wᵀ v for
+//        the int8 rows of W (rows <= 256: exact in int32), one factor for all of y. O(rows·cols).
 //   prepare_query(q, q', dim, g)            q, dim values in Q(15 - g) (0 <= g <= 8), rounded to q' = q / 2^s (half
 //        up; q' may be q), s the least with Σ|q'_k| <= 65536, so that E_j·q' is exact in int32 for any Q15 row E_j;
 //        returns t = max(ceil(log2 Σ|q'_k|), 15 - g - s, 1) and f = 30 - g - s - t: the scores E_j·q' / 2^t,
@@ -74,6 +76,7 @@ struct Q15 {
                             std::size_t nr, q15* y) noexcept;
     static void attend_dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexcept;
     static void gemv(const QMatrix& W, const q15* v, q15* y) noexcept;
+    static void gemv_t(const QMatrix& W, const q15* v, std::int32_t m, int shift, q15* y) noexcept;
     static QueryScale prepare_query(const q15* q, q15* qp, std::size_t dim, int g) noexcept;
     static void attend_query(const Rows<q15>& E, const q15* q, QueryScale scale, const Rows<q15>& S, q15* alpha,
                              q15* c) noexcept;

@@ -130,6 +130,45 @@ struct alignas(storage_alignment<T>()) KeyQueryParams {
     }
 };
 
+/// Weights of KeyQueryAlign<K> for q15 models: e_ij = (Wk h_j)·(Wq h_i) in integers. Row k of Wk and of Wq is int8
+/// with a real scale of its own (Wk ≈ Wk_q·wk_k, Wq ≈ Wq_q·wq_k). Both forms of the align (KeyQueryPlan) read the
+/// same params; per step, exactly (kernels_q15.hpp: gemv, gemv_t, prepare_query, attend_query):
+///   cache: P_i,k = requantize(Σ_r Wk[k][r]·h_r, m_k[k], shift_k[k])   keys in Q(15 - g_k)  (M = wk_k / 2^g_k)
+///          u_k   = requantize(Σ_r Wq[k][r]·h_r, m_q[k], shift_q[k])   in Q(15 - g_u)       (M = wq_k / 2^g_u)
+///          e_ij  = P_j·u, a query of g_k + g_u headroom bits
+///   fold:  u'_k  = requantize(Σ_r Wq[k][r]·h_r, m_f[k], shift_f[k])   in Q(15 - g_f)  (M = wk_k·wq_k / 2^g_f)
+///          q_r   = requantize(Σ_k Wk[k][r]·u'_k, m_t, shift_t)        in Q(15 - g)    (M = 2^(g_f - g))
+///          e_ij  = h_j·q
+/// each saturated to int16. The exporter chooses the headrooms (0 to 8 each; g_k + g_u <= 8) from the weights'
+/// row sums so that nothing saturates; g_f, which only the multipliers carry, is usually negative (u' = wk_k·u_k is
+/// small: more fractional bits keep its precision). Headroom: Hidden <= 256 and K <= 256 keep every sum within int32.
+template <std::size_t Hidden, std::size_t K>
+struct alignas(4) KeyQueryParams<q15, Hidden, K> {
+    static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
+    static_assert(K > 0, "sarnn: K (key size) must be at least 1");
+    static_assert(Hidden <= 256 && K <= 256, "sarnn: q15 models take Hidden <= 256 and K <= 256 (int32 headroom)");
+
+    std::int32_t m_k[K];  ///< cache: the keys' multipliers
+    std::int32_t m_q[K];  ///< cache: the query's
+    std::int32_t m_f[K];  ///< fold: u''s
+    std::int32_t m_t;     ///< fold: q's
+    std::int8_t Wk[K][Hidden];
+    std::int8_t Wq[K][Hidden];
+    std::int8_t shift_k[K];
+    std::int8_t shift_q[K];
+    std::int8_t shift_f[K];
+    std::int8_t shift_t;
+    std::int8_t g_k, g_u, g;  ///< the headrooms of P, u and q
+
+    /// Calls f(name, data, count) for each array in declaration order (see for_each_array()).
+    template <class P, class F>
+    static constexpr bool arrays(P& p, F&& f) {
+        return f("m_k", &p.m_k[0], K) || f("m_q", &p.m_q[0], K) || f("m_f", &p.m_f[0], K) ||
+               f("Wk", &p.Wk[0][0], K * Hidden) || f("Wq", &p.Wq[0][0], K * Hidden) ||
+               f("shift_k", &p.shift_k[0], K) || f("shift_q", &p.shift_q[0], K) || f("shift_f", &p.shift_f[0], K);
+    }
+};
+
 /// Weights of AdditiveAlign<K>: e_ij = v·tanh(W [h_j; h_i]) (Bahdanau). W is K x 2·Hidden, row-major; its first
 /// Hidden columns act on the stored state h_j, the others on the new state h_i.
 template <class T, std::size_t Hidden, std::size_t K>

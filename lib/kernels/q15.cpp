@@ -140,6 +140,17 @@ void Q15::gemv(const QMatrix& W, const q15* v, q15* y) noexcept {
     if (row < W.rows) pass(Group<1>{});
 }
 
+void Q15::gemv_t(const QMatrix& W, const q15* v, std::int32_t m, int shift, q15* y) noexcept {
+    // y_r = Σ_k W[k][r]·v_k, down the column r: |terms| <= 2^22, rows <= 256, exact in int32
+    for (std::size_t r = 0; r < W.cols; ++r) {
+        std::int32_t acc = 0;
+        const std::int8_t* w = W.W + r;
+        for (std::size_t k = 0; k < W.rows; ++k, w += W.ld) acc += *w * v[k].raw;
+        const std::int32_t q = rescale(acc, m, shift);
+        y[r] = q15{static_cast<std::int16_t>(q > 32767 ? 32767 : (q < -32768 ? -32768 : q))};
+    }
+}
+
 namespace {
 
 /// alpha = softmax(e) in place: e_j in Q(f) (f <= 15), m = max_j e_j. See attend_dot in kernels_q15.hpp.

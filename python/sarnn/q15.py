@@ -1,5 +1,5 @@
 """sarnn.q15: the Python twin of sarnn's q15 models (SimpleRnn<q15>, SelfAttentionRnn<q15> with DotAlign,
-ScaledDotAlign or BilinearAlign: include/sarnn/kernels_q15.hpp, lib/kernels/q15.cpp, include/sarnn/align.hpp).
+ScaledDotAlign, BilinearAlign or KeyQueryAlign: include/sarnn/kernels_q15.hpp, lib/kernels/q15.cpp, include/sarnn/align.hpp).
 
 Integers only, the same operations in the same order as the C++, so that it predicts a q15 model's h, c and alpha
 bit for bit (tests/test_q15_models.cpp and python/tests/test_q15.py pin both to one digest of many runs). Use it to
@@ -44,6 +44,12 @@ def gemv_q15(W, m, shift, v):
     """y_r = requantize(Σ_k W[r][k]·v_k, m[r], shift[r]) saturated to int16 (the align transforms)."""
     return [_clamp(requantize(sum(w * x for w, x in zip(row, v)), m[r], shift[r]), -32768, 32767)
             for r, row in enumerate(W)]
+
+
+def gemv_t_q15(W, m, shift, v):
+    """y_r = requantize(Σ_k W[k][r]·v_k, m, shift) saturated to int16: Wᵀ v, one factor (the folded key/query)."""
+    return [_clamp(requantize(sum(W[k][r] * v[k] for k in range(len(W))), m, shift), -32768, 32767)
+            for r in range(len(W[0]))]
 
 
 def prepare_query_q15(q, g=0):
@@ -108,14 +114,15 @@ class SimpleRnnQ15:
 
 
 class SelfAttentionRnnQ15:
-    """SelfAttentionRnn<q15, In, Hidden, Capacity, Align, Bounded | Window>, Align "dot", "scaled_dot" or "bilinear"
-    (align_params: a dict W, m, shift, g as BilinearParams<q15>)."""
+    """SelfAttentionRnn<q15, In, Hidden, Capacity, Align, Bounded | Window>, Align "dot", "scaled_dot", "bilinear"
+    (align_params: a dict W, m, shift, g as BilinearParams<q15>) or "key_query" (KeyQueryAlign<K, plan>, plan
+    "by_size", "cache" or "fold"; align_params as KeyQueryParams<q15>)."""
 
-    def __init__(self, params, capacity, align="dot", window=False, align_params=None):
-        if align not in ("dot", "scaled_dot", "bilinear"):
-            raise ValueError("SelfAttentionRnnQ15: align is 'dot', 'scaled_dot' or 'bilinear'")
-        if (align == "bilinear") != (align_params is not None):
-            raise ValueError("SelfAttentionRnnQ15: the bilinear align takes align_params, the others none")
+    def __init__(self, params, capacity, align="dot", window=False, align_params=None, plan="by_size"):
+        if align not in ("dot", "scaled_dot", "bilinear", "key_query"):
+            raise ValueError("SelfAttentionRnnQ15: align is 'dot', 'scaled_dot', 'bilinear' or 'key_query'")
+        if (align in ("bilinear", "key_query")) != (align_params is not None):
+            raise ValueError("SelfAttentionRnnQ15: the bilinear and key/query aligns take align_params, the others none")
         self.p = params
         self.hidden_size = len(params["A"])
         self.capacity = capacity
@@ -123,10 +130,14 @@ class SelfAttentionRnnQ15:
         self.ap = align_params
         self.scale = inv_sqrt_q15(self.hidden_size) if align == "scaled_dot" else None
         self.window = window
+        if align == "key_query":
+            k = len(align_params["Wk"])
+            self.caches_keys = plan == "cache" or (plan == "by_size" and 4 * k <= self.hidden_size)
         self.reset()
 
     def reset(self):
         self.memory = []
+        self.keys = []
         self.c = [0] * self.hidden_size
         self.alpha = []
         self.h = [0] * self.hidden_size
@@ -139,7 +150,22 @@ class SelfAttentionRnnQ15:
         self.memory.append(h)
         if len(self.memory) > self.capacity:
             self.memory.pop(0)
-        if self.align == "bilinear":
+        ap = self.ap
+        if self.align == "key_query" and self.caches_keys:
+            # P_i = Wk h_i (kept per state), u = Wq h_i: e_ij = P_j·u
+            self.keys.append(gemv_q15(ap["Wk"], ap["m_k"], ap["shift_k"], h))
+            if len(self.keys) > self.capacity:
+                self.keys.pop(0)
+            u = gemv_q15(ap["Wq"], ap["m_q"], ap["shift_q"], h)
+            qq, t, f = prepare_query_q15(u, ap["g_k"] + ap["g_u"])
+            self.alpha, self.c = attend_query_q15(self.keys, qq, t, f, self.memory)
+        elif self.align == "key_query":
+            # u' = diag(wk) Wq h_i, q = Wk_q^T u': e_ij = h_j·q
+            u = gemv_q15(ap["Wq"], ap["m_f"], ap["shift_f"], h)
+            q = gemv_t_q15(ap["Wk"], ap["m_t"], ap["shift_t"], u)
+            qq, t, f = prepare_query_q15(q, ap["g"])
+            self.alpha, self.c = attend_query_q15(self.memory, qq, t, f, self.memory)
+        elif self.align == "bilinear":
             # q = W h_i in Q(15 - g)
             q = gemv_q15(self.ap["W"], self.ap["m"], self.ap["shift"], h)
             qq, t, f = prepare_query_q15(q, self.ap["g"])
@@ -200,6 +226,23 @@ def digest_bilinear_params(rng, hidden):
     return p
 
 
+def digest_key_query_params(rng, hidden, k):
+    """KeyQueryParams<q15> drawn from the LCG after the model's params, in the C++ order (tests/shared/q15_digest.hpp)."""
+    p = {"Wk": [[rng.next() % 255 - 127 for _ in range(hidden)] for _ in range(k)]}
+    p["Wq"] = [[rng.next() % 255 - 127 for _ in range(hidden)] for _ in range(k)]
+    for name in ("m_k", "m_q", "m_f"):
+        p[name] = [(1 << 30) + rng.next() % (1 << 30) for _ in range(k)]
+    p["m_t"] = (1 << 30) + rng.next() % (1 << 30)
+    p["shift_k"] = [8 + rng.next() % 5 for _ in range(k)]
+    p["shift_q"] = [8 + rng.next() % 5 for _ in range(k)]
+    p["shift_f"] = [14 + rng.next() % 5 for _ in range(k)]
+    p["shift_t"] = rng.next() % 4 - 2
+    p["g_k"] = rng.next() % 4
+    p["g_u"] = rng.next() % 4
+    p["g"] = rng.next() % 5
+    return p
+
+
 DIGEST_CASES = [  # (kind, In, Hidden, Capacity, steps, seed): kind simple / dot / scaled_dot / dot_window / ...
     ("simple", 3, 5, 0, 40, 11),
     ("simple", 16, 33, 0, 20, 12),
@@ -210,6 +253,8 @@ DIGEST_CASES = [  # (kind, In, Hidden, Capacity, steps, seed): kind simple / dot
     ("dot", 16, 32, 64, 64, 17),
     ("bilinear", 3, 7, 16, 16, 18),
     ("bilinear_window", 5, 17, 6, 20, 19),
+    ("key_query_k4", 3, 17, 8, 16, 20),            # 4·K <= Hidden: keys cached
+    ("key_query_k3_window", 2, 7, 5, 14, 21),      # folded
 ]
 
 
@@ -233,7 +278,12 @@ def digest():
         if kind == "simple":
             model = SimpleRnnQ15(p)
         else:
-            ap = digest_bilinear_params(rng, hidden) if align == "bilinear" else None
+            ap = None
+            if align == "bilinear":
+                ap = digest_bilinear_params(rng, hidden)
+            elif align.startswith("key_query_k"):
+                ap = digest_key_query_params(rng, hidden, int(align[len("key_query_k"):]))
+                align = "key_query"
             model = SelfAttentionRnnQ15(p, capacity, align, window=kind.endswith("window"), align_params=ap)
         for _ in range(steps):
             x = [rng.next() % 65536 - 32768 for _ in range(n_in)]
