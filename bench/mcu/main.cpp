@@ -71,6 +71,11 @@ P* make_params(Arena& a) {
     return p;
 }
 
+// markers for qemu's instruction-count plugin (tools/qemu-count: symbols=on gives a step's instructions per
+// function under qemu-system-arm -plugin ...); each timed step is between them, outside the SysTick span
+extern "C" __attribute__((noinline)) void sarnn_count_begin() { __asm__ volatile(""); }
+extern "C" __attribute__((noinline)) void sarnn_count_end() { __asm__ volatile(""); }
+
 /// Mean instructions of the step that follows `warm` steps from a reset model, over kReps resets.
 template <class Model>
 std::uint32_t step_after(Model& m, std::size_t warm) {
@@ -78,9 +83,11 @@ std::uint32_t step_after(Model& m, std::size_t warm) {
     for (std::uint32_t r = 0; r < kReps; ++r) {
         m.reset();
         for (std::size_t i = 0; i < warm; ++i) (void)m.step(g_x[i % kInputs]);
+        sarnn_count_begin();
         const std::uint32_t t0 = mcu::SysTick::now();
         const sarnn::Status s = m.step(g_x[(warm + r) % kInputs]);
         const std::uint32_t t1 = mcu::SysTick::now();
+        sarnn_count_end();
         if (s != sarnn::Status::ok) ++g_refused;
         ticks += mcu::SysTick::since(t0, t1);
     }
@@ -93,9 +100,11 @@ template <class Model, class X = float>
 std::uint32_t steady_step(Model& m, const X (&xs)[kInputs][In] = g_x) {
     std::uint64_t ticks = 0;
     for (std::uint32_t r = 0; r < kReps; ++r) {
+        sarnn_count_begin();
         const std::uint32_t t0 = mcu::SysTick::now();
         const sarnn::Status s = m.step(xs[r % kInputs]);
         const std::uint32_t t1 = mcu::SysTick::now();
+        sarnn_count_end();
         if (s != sarnn::Status::ok) ++g_refused;
         ticks += mcu::SysTick::since(t0, t1);
     }
@@ -288,16 +297,6 @@ sarnn::RnnParams<sarnn::q15, In, H>* make_q15_params(Arena& a) {
     p->x_shift = -1;
     return p;
 }
-
-#ifdef SARNN_BENCH_MCU_Q15_ONLY
-// markers for qemu's instruction-count plugin (tools/qemu-count: symbols=on gives a step's instructions per
-// function under qemu-system-arm -plugin ...); each timed q15 step is between them
-extern "C" __attribute__((noinline)) void sarnn_count_begin() { __asm__ volatile(""); }
-extern "C" __attribute__((noinline)) void sarnn_count_end() { __asm__ volatile(""); }
-#else
-inline void sarnn_count_begin() {}
-inline void sarnn_count_end() {}
-#endif
 
 template <std::size_t H, class Align, class Memory>
 std::uint32_t q15_step(std::size_t n) {

@@ -1,0 +1,294 @@
+// lib/kernels/arm_mve.hpp: the float kernels of kernel::Mve (lib/kernels/arm_mve.cpp), for cores with Helium (the
+// M-profile Vector Extension with float: Cortex-M55, M85): 128-bit vectors of four floats. Rows are padded to four
+// floats (SARNN_VECTOR_BYTES 16 on these targets), so the padded rows (states, queries, c) are whole vectors;
+// weights and x are not padded: their last vector is loaded with a tail predicate (vctp32q: the lanes past the
+// end read as zero, nothing past it is touched), and so are the stores of the last vector of an output. The
+// structure is the cortex-m set's (cortex_m.hpp), on vectors:
+//  - matrix-vector products take four rows per pass (each vector of x loaded once for four rows); the four sums'
+//    vectors are reduced together by a store and one de-interleaving load (a 4 x 4 transpose), so that the four
+//    results come out as one vector (MVE float has no add across a vector); the inner loops are assembly
+//    (arm_mve_loops.hpp: 10 instructions per 16 multiply-adds);
+//  - the context takes the scores of four states per pass over q into alpha, then the softmax over alpha (one
+//    vector exp per four states), then c = Σ_j alpha_j S_j four states per pass over c: on a core whose states are
+//    in tightly coupled memory the two reads of S cost what the online softmax's did, without its per-state
+//    bookkeeping;
+//  - exp, tanh and sigmoid on four lanes at a time (arm_mve_math.hpp).
+// Sums run in another order than the scalar sets' (four partial sums per vector lane): results agree within the
+// suite's float tolerances, not bit for bit. Contracts: include/sarnn/kernels.hpp.
+#ifndef SARNN_LIB_KERNELS_ARM_MVE_HPP
+#define SARNN_LIB_KERNELS_ARM_MVE_HPP
+
+#include <cstddef>
+
+#include "kernels/arm_mve_math.hpp"
+#include "sarnn/kernels.hpp"
+
+namespace sarnn::kernel {
+namespace {  // NOLINT(cert-dcl59-cpp): one copy, in the mve set's file
+namespace mve {
+
+static_assert(lanes<float>() == 4, "the mve set needs rows padded to four floats (SARNN_VECTOR_BYTES 16)");
+
+/// The lanes of p below n - k (all four when n - k >= 4).
+inline mve_pred16_t tail(std::size_t n, std::size_t k) { return vctp32q(static_cast<std::uint32_t>(n - k)); }
+
+inline float sum(f32x4 a) {
+    return (vgetq_lane_f32(a, 0) + vgetq_lane_f32(a, 1)) + (vgetq_lane_f32(a, 2) + vgetq_lane_f32(a, 3));
+}
+
+/// a·b over n values (any alignment).
+inline float dot(const float* a, const float* b, std::size_t n) {
+    f32x4 s = vdupq_n_f32(0.0f);
+    for (std::size_t k = 0; k < n; k += 4) {
+        const mve_pred16_t p = tail(n, k);
+        s = vfmaq_f32(s, vld1q_z_f32(a + k, p), vld1q_z_f32(b + k, p));
+    }
+    return sum(s);
+}
+
+/// The four dot products M_i·v over n values (any alignment), as the lanes of one vector.
+inline f32x4 dot4(const float* M0, const float* M1, const float* M2, const float* M3, const float* v, std::size_t n) {
+    alignas(16) float t[16];
+    dot4_asm(M0, M1, M2, M3, v, n, t);
+    return load_after_stores(t);
+}
+
+/// y = M·v (add = false) or y += M·v (add = true), four rows per pass.
+template <bool add>
+void gemv_rows(const float* M, std::size_t rows, std::size_t cols, std::size_t ld, const float* v, float* y) {
+    std::size_t r = 0;
+    for (; r + 4 <= rows; r += 4) {
+        const float* m = M + r * ld;
+        const f32x4 s = dot4(m, m + ld, m + 2 * ld, m + 3 * ld, v, cols);
+        vst1q_f32(y + r, add ? vaddq_f32(vld1q_f32(y + r), s) : s);
+    }
+    for (; r < rows; ++r) {
+        const float s = dot(M + r * ld, v, cols);
+        y[r] = add ? y[r] + s : s;
+    }
+}
+
+inline void gemv(const float* M, std::size_t rows, std::size_t cols, std::size_t ld, const float* v, float* y) {
+    // y = M·v
+    gemv_rows<false>(M, rows, cols, ld, v, y);
+}
+
+inline void gemv_add(const float* M, std::size_t rows, std::size_t cols, std::size_t ld, const float* v, float* y) {
+    // y += M·v
+    gemv_rows<true>(M, rows, cols, ld, v, y);
+}
+
+inline void gemv_t(const float* M, std::size_t rows, std::size_t cols, std::size_t ld, const float* v, float* y) {
+    // y = Σ_r v_r M_r, four rows per pass over y: one load and store of each vector of y per 16 multiply-adds
+    for (std::size_t d = 0; d < cols; d += 4) vst1q_p_f32(y + d, vdupq_n_f32(0.0f), tail(cols, d));
+    touch(y);
+    std::size_t r = 0;
+    for (; r + 4 <= rows; r += 4) {
+        const float* m = M + r * ld;
+        const float v0 = v[r], v1 = v[r + 1], v2 = v[r + 2], v3 = v[r + 3];
+        for (std::size_t d = 0; d < cols; d += 4) {
+            const mve_pred16_t p = tail(cols, d);
+            f32x4 a = vld1q_z_f32(y + d, p);
+            a = vfmaq_n_f32(a, vld1q_z_f32(m + d, p), v0);
+            a = vfmaq_n_f32(a, vld1q_z_f32(m + ld + d, p), v1);
+            a = vfmaq_n_f32(a, vld1q_z_f32(m + 2 * ld + d, p), v2);
+            a = vfmaq_n_f32(a, vld1q_z_f32(m + 3 * ld + d, p), v3);
+            vst1q_p_f32(y + d, a, p);
+        }
+        touch(y);  // the next rows load what these stored (arm_mve_loops.hpp: load_after_stores)
+    }
+    for (; r < rows; ++r)
+        for (std::size_t d = 0; d < cols; d += 4) {
+            const mve_pred16_t p = tail(cols, d);
+            vst1q_p_f32(y + d, vfmaq_n_f32(vld1q_z_f32(y + d, p), vld1q_z_f32(M + r * ld + d, p), v[r]), p);
+            touch(y);
+        }
+}
+
+inline void affine_tanh(const float* A, const float* b, std::size_t rows, const float* x, std::size_t nx,
+                        const float* r, std::size_t nr, float* y) {
+    const std::size_t ld = nx + nr;
+    // [x; r] in one vector when it is short (one loop per four rows instead of two, one transpose instead of two)
+    constexpr std::size_t kJoined = 128;
+    alignas(16) float xr[kJoined];
+    const bool joined = ld <= kJoined;
+    if (joined) {
+        for (std::size_t k = 0; k < nx; k += 4) vst1q_p_f32(xr + k, vld1q_z_f32(x + k, tail(nx, k)), tail(nx, k));
+        for (std::size_t k = 0; k < nr; k += 4) vst1q_p_f32(xr + nx + k, vld1q_z_f32(r + k, tail(nr, k)), tail(nr, k));
+        touch(xr);
+    }
+    const auto rows4 = [&](const float* a0, const float* a1, const float* a2, const float* a3) {
+        // A_i·[x; r] for four rows
+        if (joined) return dot4(a0, a1, a2, a3, xr, ld);
+        return vaddq_f32(dot4(a0, a1, a2, a3, x, nx), dot4(a0 + nx, a1 + nx, a2 + nx, a3 + nx, r, nr));
+    };
+    std::size_t i = 0;
+    for (; i + 4 <= rows; i += 4) {
+        const float* a = A + i * ld;
+        // y_i = tanh(A_i·[x; r] + b_i), four rows at a time
+        vst1q_f32(y + i, tanh(vaddq_f32(rows4(a, a + ld, a + 2 * ld, a + 3 * ld), vld1q_f32(b + i))));
+    }
+    if (i < rows) {
+        // the last rows (fewer than four: the rows past the end read as the last one), then one tanh
+        const mve_pred16_t p = tail(rows, i);
+        const float* a = A + i * ld;
+        const float* a1 = i + 1 < rows ? a + ld : a;
+        const float* a2 = i + 2 < rows ? a + 2 * ld : a;
+        vst1q_p_f32(y + i, tanh(vaddq_f32(rows4(a, a1, a2, a), vld1q_z_f32(b + i, p))), p);
+    }
+}
+
+inline void tanh_map(float* y, std::size_t n) {
+    for (std::size_t k = 0; k < n; k += 4) {
+        const mve_pred16_t p = tail(n, k);
+        vst1q_p_f32(y + k, tanh(vld1q_z_f32(y + k, p)), p);
+    }
+}
+
+inline void exp_map(float* y, std::size_t n) {
+    for (std::size_t k = 0; k < n; k += 4) {
+        const mve_pred16_t p = tail(n, k);
+        vst1q_p_f32(y + k, exp(vld1q_z_f32(y + k, p)), p);
+    }
+}
+
+inline void softmax(float* y, std::size_t n) {
+    // y_k = exp(y_k - max) / Σ exp(y_j - max)
+    touch(y);
+    float m = y[0];
+    for (std::size_t k = 0; k < n; k += 4) m = vmaxnmvq_p_f32(m, vld1q_z_f32(y + k, tail(n, k)), tail(n, k));
+    f32x4 l = vdupq_n_f32(0.0f);
+    for (std::size_t k = 0; k < n; k += 4) {
+        const mve_pred16_t p = tail(n, k);
+        // the lanes past n: x = 0, e^0 = 1, neither stored nor summed
+        const f32x4 e = exp(vsubq_x_n_f32(vld1q_z_f32(y + k, p), m, p));
+        l = vaddq_m_f32(l, l, e, p);
+        vst1q_p_f32(y + k, e, p);
+    }
+    touch(y);
+    const float inv = 1.0f / sum(l);
+    for (std::size_t k = 0; k < n; k += 4) {
+        const mve_pred16_t p = tail(n, k);
+        vst1q_p_f32(y + k, vmulq_n_f32(vld1q_z_f32(y + k, p), inv), p);
+    }
+}
+
+/// c += Σ_t p_t S_t over four padded rows of dim values (c a padded row, written below dim only).
+inline void add_rows4(const float* S0, const float* S1, const float* S2, const float* S3, f32x4 p, std::size_t dim,
+                      float* c) {
+    add_rows4_asm(S0, S1, S2, S3, vgetq_lane_f32(p, 0), vgetq_lane_f32(p, 1), vgetq_lane_f32(p, 2),
+                  vgetq_lane_f32(p, 3), dim, c);
+}
+
+inline void zero(float* c, std::size_t dim) {
+    for (std::size_t d = 0; d < dim; d += 4) vst1q_p_f32(c + d, vdupq_n_f32(0.0f), tail(dim, d));
+}
+
+inline void weighted_sum(const float* w, const Rows<float>& S, float* c) {
+    // c = Σ_j w_j S_j, four rows per pass over c
+    zero(c, S.dim);
+    std::size_t j = 0;
+    for (; j + 4 <= S.n; j += 4)
+        add_rows4(S.row(j), S.row(j + 1), S.row(j + 2), S.row(j + 3), vld1q_f32(w + j), S.dim, c);
+    if (j < S.n) {
+        // the last rows: their weights in the first lanes, 0 for the rows past n (read as row j again)
+        const mve_pred16_t p = tail(S.n, j);
+        const float* r1 = j + 1 < S.n ? S.row(j + 1) : S.row(j);
+        const float* r2 = j + 2 < S.n ? S.row(j + 2) : S.row(j);
+        add_rows4(S.row(j), r1, r2, S.row(j), vld1q_z_f32(w + j, p), S.dim, c);
+    }
+}
+
+inline void additive_scores(const Rows<float>& P, const float* q, const float* v, float* e) {
+    const std::size_t K = P.dim;
+    for (std::size_t j = 0; j < P.n; ++j) {
+        const float* pj = P.row(j);
+        // e_j = v·tanh(P_j + q); P_j and q are padded rows (zero past K), v is not
+        f32x4 s = vdupq_n_f32(0.0f);
+        for (std::size_t k = 0; k < K; k += 4) {
+            const mve_pred16_t p = tail(K, k);
+            s = vfmaq_f32(s, vld1q_z_f32(v + k, p), tanh(vaddq_f32(vld1q_f32(pj + k), vld1q_f32(q + k))));
+        }
+        e[j] = sum(s);
+    }
+}
+
+inline void lstm_cell(const float* z, const float* b, const float* c_prev, std::size_t H, float* c, float* h) {
+    for (std::size_t d = 0; d < H; d += 4) {
+        const mve_pred16_t p = tail(H, d);
+        const auto gate = [&](std::size_t g) {
+            return vaddq_f32(vld1q_z_f32(z + g * H + d, p), vld1q_z_f32(b + g * H + d, p));
+        };
+        const f32x4 i = sigmoid(gate(0)), f = sigmoid(gate(1)), g = tanh(gate(2)), o = sigmoid(gate(3));
+        // c = f ⊙ c_prev + i ⊙ g; h = o ⊙ tanh(c)
+        const f32x4 cn = vfmaq_f32(vmulq_f32(i, g), f, vld1q_f32(c_prev + d));
+        vst1q_p_f32(c + d, cn, p);
+        vst1q_p_f32(h + d, vmulq_f32(o, tanh(cn)), p);
+    }
+}
+
+// ---- the context -----------------------------------------------------------------------------------------
+/// The context over the rows of S: scores4(j, count) returns the scores of states j..j+count-1 in its first lanes
+/// (count <= 4); alpha = softmax(e), c = Σ_j alpha_j S_j.
+template <class Scores4>
+void attend_scored(const Rows<float>& S, Scores4 scores4, float* alpha, float* c) {
+    for (std::size_t j = 0; j < S.n; j += 4) vst1q_p_f32(alpha + j, scores4(j, S.n - j < 4 ? S.n - j : 4), tail(S.n, j));
+    touch(alpha);
+    softmax(alpha, S.n);
+    weighted_sum(alpha, S, c);
+}
+
+inline void attend_dot(const Rows<float>& S, const float* q, float scale, float* alpha, float* c) {
+    attend_scored(
+        S,
+        [&](std::size_t j, std::size_t count) {
+            // e_j = scale·(S_j·q), four states per pass over q (the states past n: row j again)
+            const float* r0 = S.row(j);
+            const float* r1 = count > 1 ? S.row(j + 1) : r0;
+            const float* r2 = count > 2 ? S.row(j + 2) : r0;
+            const float* r3 = count > 3 ? S.row(j + 3) : r0;
+            return vmulq_n_f32(dot4(r0, r1, r2, r3, q, S.dim), scale);
+        },
+        alpha, c);
+}
+
+inline void attend_keys(const KeyBlocks<float>& P, const float* u, const Rows<float>& S, float* alpha, float* c) {
+    constexpr std::size_t L = KeyBlocks<float>::L;  // 4: a block holds value k of four keys in one vector
+    attend_scored(
+        S,
+        [&](std::size_t j, std::size_t count) {
+            // e_j = P_j·u. Four logical rows in one block (physical rows 4b..4b+3, the ring not wrapping): K
+            // multiply-adds of a vector by u_k; otherwise key by key.
+            const std::size_t p0 = P.first + j < P.cap ? P.first + j : P.first + j - P.cap;
+            if (count == L && p0 % L == 0 && p0 + L <= P.cap) {
+                const float* blk = P.at(p0);
+                f32x4 s = vdupq_n_f32(0.0f);
+                for (std::size_t k = 0; k < P.dim; ++k) s = vfmaq_n_f32(s, vld1q_f32(blk + k * L), u[k]);
+                return s;
+            }
+            alignas(16) float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+            for (std::size_t t = 0; t < count; ++t) {
+                const float* key = P.key(j + t);
+                float a = 0.0f;
+                for (std::size_t k = 0; k < P.dim; ++k) a += key[k * L] * u[k];
+                s[t] = a;
+            }
+            return load_after_stores(s);
+        },
+        alpha, c);
+}
+
+/// The operations as one type, for SARNN_DEFINE_SET.
+struct Ops {
+#define SARNN_MVE_OP_(T_, R, name, impl, params, args) \
+    static R impl params { return mve::impl args; }
+    SARNN_MODEL_OPS(SARNN_MVE_OP_, float)
+    SARNN_SET_OPS(SARNN_MVE_OP_, float)
+#undef SARNN_MVE_OP_
+};
+
+}  // namespace mve
+}  // namespace
+}  // namespace sarnn::kernel
+
+#endif
