@@ -152,16 +152,39 @@ inline void exp_map(float* y, std::size_t n) {
     }
 }
 
-inline void softmax(float* y, std::size_t n) {
-    // y_k = exp(y_k - max) / Σ exp(y_j - max)
-    touch(y);
+/// y = softmax(y) the exact way: cm's loop (exp with its range checks), for inputs with NaN or Inf.
+inline void softmax_exact(float* y, std::size_t n) {
     float m = y[0];
-    for (std::size_t k = 0; k < n; k += 4) m = vmaxnmvq_p_f32(m, vld1q_z_f32(y + k, tail(n, k)), tail(n, k));
+    for (std::size_t k = 1; k < n; ++k) m = y[k] > m ? y[k] : m;
+    float l = 0.0f;
+    for (std::size_t k = 0; k < n; ++k) l += (y[k] = cm::exp(y[k] - m));
+    const float inv = 1.0f / l;
+    for (std::size_t k = 0; k < n; ++k) y[k] *= inv;
+}
+
+inline void softmax(float* y, std::size_t n) {
+    // y_k = exp(y_k - max) / Σ exp(y_j - max). One pass for the max and a finite check (the sum of the inputs:
+    // NaN or Inf in any of them, or a sum past float's range, takes the exact loop); then e^(y_k - max) with
+    // y_k - max clamped to -87 (the result moves by less than 2e-38, against a sum of at least 1), summed.
+    touch(y);
+    f32x4 mx = vdupq_n_f32(y[0]), chk = vdupq_n_f32(0.0f);
+    for (std::size_t k = 0; k < n; k += 4) {
+        const mve_pred16_t p = tail(n, k);
+        const f32x4 x = vld1q_z_f32(y + k, p);  // the lanes past n: 0, adding nothing to the check
+        mx = vmaxnmq_m_f32(mx, mx, x, p);       // and left out of the max
+        chk = vaddq_f32(chk, x);
+    }
+    const float sum_in = sum(chk);
+    if (!(sum_in - sum_in == 0.0f)) {
+        softmax_exact(y, n);
+        return;
+    }
+    // the max of the n values: mx's lanes hold only y values (y[0] filled them at the start)
+    const float m = vmaxnmvq_f32(y[0], mx);
     f32x4 l = vdupq_n_f32(0.0f);
     for (std::size_t k = 0; k < n; k += 4) {
         const mve_pred16_t p = tail(n, k);
-        // the lanes past n: x = 0, e^0 = 1, neither stored nor summed
-        const f32x4 e = exp(vsubq_x_n_f32(vld1q_z_f32(y + k, p), m, p));
+        const f32x4 e = exp_in_range(vmaxnmq_f32(vsubq_n_f32(vld1q_z_f32(y + k, p), m), vdupq_n_f32(-87.0f)));
         l = vaddq_m_f32(l, l, e, p);
         vst1q_p_f32(y + k, e, p);
     }
@@ -173,29 +196,37 @@ inline void softmax(float* y, std::size_t n) {
     }
 }
 
-/// c += Σ_t p_t S_t over four padded rows of dim values (c a padded row, written below dim only).
-inline void add_rows4(const float* S0, const float* S1, const float* S2, const float* S3, f32x4 p, std::size_t dim,
-                      float* c) {
-    add_rows4_asm(S0, S1, S2, S3, vgetq_lane_f32(p, 0), vgetq_lane_f32(p, 1), vgetq_lane_f32(p, 2),
-                  vgetq_lane_f32(p, 3), dim, c);
-}
-
 inline void zero(float* c, std::size_t dim) {
     for (std::size_t d = 0; d < dim; d += 4) vst1q_p_f32(c + d, vdupq_n_f32(0.0f), tail(dim, d));
 }
 
+/// The rows of S as at most two runs of consecutive physical rows (the ring from `first` to the end, then from 0).
+struct Runs {
+    const float* base[2];
+    std::size_t n[2];
+};
+inline Runs runs(const Rows<float>& S) {
+    const std::size_t n0 = S.cap - S.first < S.n ? S.cap - S.first : S.n;
+    return {{S.base + S.first * S.stride, S.base}, {n0, S.n - n0}};
+}
+
 inline void weighted_sum(const float* w, const Rows<float>& S, float* c) {
-    // c = Σ_j w_j S_j, four rows per pass over c
+    // c = Σ_j w_j S_j, four consecutive rows per pass over c
     zero(c, S.dim);
-    std::size_t j = 0;
-    for (; j + 4 <= S.n; j += 4)
-        add_rows4(S.row(j), S.row(j + 1), S.row(j + 2), S.row(j + 3), vld1q_f32(w + j), S.dim, c);
-    if (j < S.n) {
-        // the last rows: their weights in the first lanes, 0 for the rows past n (read as row j again)
-        const mve_pred16_t p = tail(S.n, j);
-        const float* r1 = j + 1 < S.n ? S.row(j + 1) : S.row(j);
-        const float* r2 = j + 2 < S.n ? S.row(j + 2) : S.row(j);
-        add_rows4(S.row(j), r1, r2, S.row(j), vld1q_z_f32(w + j, p), S.dim, c);
+    const Runs rr = runs(S);
+    const std::size_t st = S.stride;
+    for (int g = 0; g < 2; ++g) {
+        const float* row = rr.base[g];
+        std::size_t i = 0;
+        for (; i + 4 <= rr.n[g]; i += 4, row += 4 * st, w += 4)
+            add_rows4_asm(row, row + st, row + 2 * st, row + 3 * st, w[0], w[1], w[2], w[3], S.dim, c);
+        if (const std::size_t left = rr.n[g] - i) {
+            // the last one to three rows of the run (the others: its first again, weighted 0)
+            const float* r1 = left > 1 ? row + st : row;
+            const float* r2 = left > 2 ? row + 2 * st : row;
+            add_rows4_asm(row, r1, r2, row, w[0], left > 1 ? w[1] : 0.0f, left > 2 ? w[2] : 0.0f, 0.0f, S.dim, c);
+            w += left;
+        }
     }
 }
 
@@ -228,54 +259,55 @@ inline void lstm_cell(const float* z, const float* b, const float* c_prev, std::
 }
 
 // ---- the context -----------------------------------------------------------------------------------------
-/// The context over the rows of S: scores4(j, count) returns the scores of states j..j+count-1 in its first lanes
-/// (count <= 4); alpha = softmax(e), c = Σ_j alpha_j S_j.
-template <class Scores4>
-void attend_scored(const Rows<float>& S, Scores4 scores4, float* alpha, float* c) {
-    for (std::size_t j = 0; j < S.n; j += 4) vst1q_p_f32(alpha + j, scores4(j, S.n - j < 4 ? S.n - j : 4), tail(S.n, j));
-    touch(alpha);
+/// The context over the rows of S once alpha holds the scores: alpha = softmax(e), c = Σ_j alpha_j S_j.
+inline void attend_from_scores(const Rows<float>& S, float* alpha, float* c) {
     softmax(alpha, S.n);
     weighted_sum(alpha, S, c);
 }
 
 inline void attend_dot(const Rows<float>& S, const float* q, float scale, float* alpha, float* c) {
-    attend_scored(
-        S,
-        [&](std::size_t j, std::size_t count) {
-            // e_j = scale·(S_j·q), four states per pass over q (the states past n: row j again)
-            const float* r0 = S.row(j);
-            const float* r1 = count > 1 ? S.row(j + 1) : r0;
-            const float* r2 = count > 2 ? S.row(j + 2) : r0;
-            const float* r3 = count > 3 ? S.row(j + 3) : r0;
-            return vmulq_n_f32(dot4(r0, r1, r2, r3, q, S.dim), scale);
-        },
-        alpha, c);
+    // e_j = scale·(S_j·q) into alpha, four consecutive states per pass over q
+    const Runs rr = runs(S);
+    const std::size_t st = S.stride;
+    float* e = alpha;
+    for (int g = 0; g < 2; ++g) {
+        const float* row = rr.base[g];
+        std::size_t i = 0;
+        for (; i + 4 <= rr.n[g]; i += 4, row += 4 * st, e += 4)
+            vst1q_f32(e, vmulq_n_f32(dot4(row, row + st, row + 2 * st, row + 3 * st, q, S.dim), scale));
+        if (const std::size_t left = rr.n[g] - i) {
+            // the last one to three states of the run (the lanes past them: its first again, not stored)
+            const float* r1 = left > 1 ? row + st : row;
+            const float* r2 = left > 2 ? row + 2 * st : row;
+            vst1q_p_f32(e, vmulq_n_f32(dot4(row, r1, r2, row, q, S.dim), scale), tail(left, 0));
+            e += left;
+        }
+    }
+    touch(alpha);
+    attend_from_scores(S, alpha, c);
 }
 
 inline void attend_keys(const KeyBlocks<float>& P, const float* u, const Rows<float>& S, float* alpha, float* c) {
     constexpr std::size_t L = KeyBlocks<float>::L;  // 4: a block holds value k of four keys in one vector
-    attend_scored(
-        S,
-        [&](std::size_t j, std::size_t count) {
-            // e_j = P_j·u. Four logical rows in one block (physical rows 4b..4b+3, the ring not wrapping): K
-            // multiply-adds of a vector by u_k; otherwise key by key.
-            const std::size_t p0 = P.first + j < P.cap ? P.first + j : P.first + j - P.cap;
-            if (count == L && p0 % L == 0 && p0 + L <= P.cap) {
-                const float* blk = P.at(p0);
-                f32x4 s = vdupq_n_f32(0.0f);
-                for (std::size_t k = 0; k < P.dim; ++k) s = vfmaq_n_f32(s, vld1q_f32(blk + k * L), u[k]);
-                return s;
-            }
-            alignas(16) float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-            for (std::size_t t = 0; t < count; ++t) {
-                const float* key = P.key(j + t);
-                float a = 0.0f;
-                for (std::size_t k = 0; k < P.dim; ++k) a += key[k * L] * u[k];
-                s[t] = a;
-            }
-            return load_after_stores(s);
-        },
-        alpha, c);
+    // e_j = P_j·u into alpha. Four logical rows in one block (physical rows 4b..4b+3, the ring not wrapping): K
+    // multiply-adds of a vector by u_k; otherwise key by key.
+    for (std::size_t j = 0; j < S.n;) {
+        const std::size_t p0 = P.first + j < P.cap ? P.first + j : P.first + j - P.cap;
+        if (j + L <= S.n && p0 % L == 0 && p0 + L <= P.cap) {
+            const float* blk = P.at(p0);
+            f32x4 s = vdupq_n_f32(0.0f);
+            for (std::size_t k = 0; k < P.dim; ++k) s = vfmaq_n_f32(s, vld1q_f32(blk + k * L), u[k]);
+            vst1q_f32(alpha + j, s);
+            j += L;
+        } else {
+            const float* key = P.key(j);
+            float a = 0.0f;
+            for (std::size_t k = 0; k < P.dim; ++k) a += key[k * L] * u[k];
+            alpha[j++] = a;
+        }
+    }
+    touch(alpha);
+    attend_from_scores(S, alpha, c);
 }
 
 /// The operations as one type, for SARNN_DEFINE_SET.
