@@ -105,6 +105,13 @@ inline void gemv_t(const float* M, std::size_t rows, std::size_t cols, std::size
         }
 }
 
+/// to[0..n) = from[0..n): whole vectors, then the last under a tail predicate.
+inline void copy(const float* from, std::size_t n, float* to) {
+    std::size_t k = 0;
+    for (; k + 4 <= n; k += 4) vst1q_f32(to + k, vld1q_f32(from + k));
+    if (k < n) vst1q_p_f32(to + k, vld1q_z_f32(from + k, tail(n, k)), tail(n, k));
+}
+
 inline void affine_tanh(const float* A, const float* b, std::size_t rows, const float* x, std::size_t nx,
                         const float* r, std::size_t nr, float* y) {
     const std::size_t ld = nx + nr;
@@ -113,8 +120,8 @@ inline void affine_tanh(const float* A, const float* b, std::size_t rows, const 
     alignas(16) float xr[kJoined];
     const bool joined = ld <= kJoined;
     if (joined) {
-        for (std::size_t k = 0; k < nx; k += 4) vst1q_p_f32(xr + k, vld1q_z_f32(x + k, tail(nx, k)), tail(nx, k));
-        for (std::size_t k = 0; k < nr; k += 4) vst1q_p_f32(xr + nx + k, vld1q_z_f32(r + k, tail(nr, k)), tail(nr, k));
+        copy(x, nx, xr);
+        copy(r, nr, xr + nx);
         touch(xr);
     }
     const auto rows4 = [&](const float* a0, const float* a1, const float* a2, const float* a3) {
@@ -123,6 +130,21 @@ inline void affine_tanh(const float* A, const float* b, std::size_t rows, const 
         return vaddq_f32(dot4(a0, a1, a2, a3, x, nx), dot4(a0 + nx, a1 + nx, a2 + nx, a3 + nx, r, nr));
     };
     std::size_t i = 0;
+    if (joined && ld >= 4 && rows >= 4) {
+        // y_i = A_i·[x; r] + b_i, four rows per pass, then tanh over them
+        alignas(16) float t[20];
+        affine_asm(A, ld, rows / 4, xr, ld, b, t, y);
+        i = rows / 4 * 4;
+        touch(y);
+        // NaN in any (then tanh lane by lane, which keeps it), else the vector loop
+        f32x4 chk = vdupq_n_f32(0.0f);
+        for (std::size_t k = 0; k < i; k += 4) chk = vaddq_f32(chk, vmulq_f32(vld1q_f32(y + k), vdupq_n_f32(0.0f)));
+        if (sum(chk) == 0.0f) {
+            tanh4_asm(y, rows / 4);
+        } else {
+            for (std::size_t k = 0; k < i; k += 4) vst1q_f32(y + k, tanh(vld1q_f32(y + k)));
+        }
+    }
     for (; i + 4 <= rows; i += 4) {
         const float* a = A + i * ld;
         // y_i = tanh(A_i·[x; r] + b_i), four rows at a time
@@ -168,9 +190,15 @@ inline void softmax(float* y, std::size_t n) {
     // y_k - max clamped to -87 (the result moves by less than 2e-38, against a sum of at least 1), summed.
     touch(y);
     f32x4 mx = vdupq_n_f32(y[0]), chk = vdupq_n_f32(0.0f);
-    for (std::size_t k = 0; k < n; k += 4) {
-        const mve_pred16_t p = tail(n, k);
-        const f32x4 x = vld1q_z_f32(y + k, p);  // the lanes past n: 0, adding nothing to the check
+    const std::size_t n4 = n / 4 * 4;
+    for (std::size_t k = 0; k < n4; k += 4) {
+        const f32x4 x = vld1q_f32(y + k);
+        mx = vmaxnmq_f32(mx, x);
+        chk = vaddq_f32(chk, x);
+    }
+    if (n4 < n) {
+        const mve_pred16_t p = tail(n, n4);
+        const f32x4 x = vld1q_z_f32(y + n4, p);  // the lanes past n: 0, adding nothing to the check
         mx = vmaxnmq_m_f32(mx, mx, x, p);       // and left out of the max
         chk = vaddq_f32(chk, x);
     }
@@ -181,23 +209,26 @@ inline void softmax(float* y, std::size_t n) {
     }
     // the max of the n values: mx's lanes hold only y values (y[0] filled them at the start)
     const float m = vmaxnmvq_f32(y[0], mx);
-    f32x4 l = vdupq_n_f32(0.0f);
-    for (std::size_t k = 0; k < n; k += 4) {
-        const mve_pred16_t p = tail(n, k);
-        const f32x4 e = exp_in_range(vmaxnmq_f32(vsubq_n_f32(vld1q_z_f32(y + k, p), m), vdupq_n_f32(-87.0f)));
+    const f32x4 lo = vdupq_n_f32(-87.0f);
+    alignas(16) float ls[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (n4 > 0) exp_shift_asm(y, n4 / 4, m, ls);
+    f32x4 l = load_after_stores(ls);
+    if (n4 < n) {
+        const mve_pred16_t p = tail(n, n4);
+        const f32x4 e = exp_in_range(vmaxnmq_f32(vsubq_n_f32(vld1q_z_f32(y + n4, p), m), lo));
         l = vaddq_m_f32(l, l, e, p);
-        vst1q_p_f32(y + k, e, p);
+        vst1q_p_f32(y + n4, e, p);
     }
     touch(y);
     const float inv = 1.0f / sum(l);
-    for (std::size_t k = 0; k < n; k += 4) {
-        const mve_pred16_t p = tail(n, k);
-        vst1q_p_f32(y + k, vmulq_n_f32(vld1q_z_f32(y + k, p), inv), p);
-    }
+    for (std::size_t k = 0; k < n4; k += 4) vst1q_f32(y + k, vmulq_n_f32(vld1q_f32(y + k), inv));
+    if (n4 < n) vst1q_p_f32(y + n4, vmulq_n_f32(vld1q_z_f32(y + n4, tail(n, n4)), inv), tail(n, n4));
 }
 
 inline void zero(float* c, std::size_t dim) {
-    for (std::size_t d = 0; d < dim; d += 4) vst1q_p_f32(c + d, vdupq_n_f32(0.0f), tail(dim, d));
+    std::size_t d = 0;
+    for (; d + 4 <= dim; d += 4) vst1q_f32(c + d, vdupq_n_f32(0.0f));
+    if (d < dim) vst1q_p_f32(c + d, vdupq_n_f32(0.0f), tail(dim, d));
 }
 
 /// The rows of S as at most two runs of consecutive physical rows (the ring from `first` to the end, then from 0).
@@ -218,6 +249,13 @@ inline void weighted_sum(const float* w, const Rows<float>& S, float* c) {
     for (int g = 0; g < 2; ++g) {
         const float* row = rr.base[g];
         std::size_t i = 0;
+        if (const std::size_t groups = rr.n[g] / 4; groups > 0 && st == padded<float>(S.dim) && S.dim > 0) {
+            // whole groups of four rows in one loop
+            weighted_asm(row, st, groups, w, S.dim, c);
+            i = groups * 4;
+            row += i * st;
+            w += i;
+        }
         for (; i + 4 <= rr.n[g]; i += 4, row += 4 * st, w += 4)
             add_rows4_asm(row, row + st, row + 2 * st, row + 3 * st, w[0], w[1], w[2], w[3], S.dim, c);
         if (const std::size_t left = rr.n[g] - i) {
@@ -273,6 +311,14 @@ inline void attend_dot(const Rows<float>& S, const float* q, float scale, float*
     for (int g = 0; g < 2; ++g) {
         const float* row = rr.base[g];
         std::size_t i = 0;
+        if (const std::size_t groups = rr.n[g] / 4; groups > 0 && st == padded<float>(S.dim) && S.dim > 0) {
+            // whole groups of four states in one loop
+            alignas(16) float t[20];
+            scores_asm(row, st, groups, q, S.dim, scale, t, e);
+            i = groups * 4;
+            row += i * st;
+            e += i;
+        }
         for (; i + 4 <= rr.n[g]; i += 4, row += 4 * st, e += 4)
             vst1q_f32(e, vmulq_n_f32(dot4(row, row + st, row + 2 * st, row + 3 * st, q, S.dim), scale));
         if (const std::size_t left = rr.n[g] - i) {
