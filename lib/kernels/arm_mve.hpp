@@ -115,8 +115,9 @@ inline void copy(const float* from, std::size_t n, float* to) {
 inline void affine_tanh(const float* A, const float* b, std::size_t rows, const float* x, std::size_t nx,
                         const float* r, std::size_t nr, float* y) {
     const std::size_t ld = nx + nr;
-    // [x; r] in one vector when it is short (one loop per four rows instead of two, one transpose instead of two)
-    constexpr std::size_t kJoined = 128;
+    // [x; r] in one vector when it is short (one loop per four rows instead of two, one transpose instead of two;
+    // 256 B of stack)
+    constexpr std::size_t kJoined = 64;
     alignas(16) float xr[kJoined];
     const bool joined = ld <= kJoined;
     if (joined) {
@@ -130,19 +131,28 @@ inline void affine_tanh(const float* A, const float* b, std::size_t rows, const 
         return vaddq_f32(dot4(a0, a1, a2, a3, x, nx), dot4(a0 + nx, a1 + nx, a2 + nx, a3 + nx, r, nr));
     };
     std::size_t i = 0;
-    if (joined && ld >= 4 && rows >= 4) {
-        // y_i = A_i·[x; r] + b_i, four rows per pass, then tanh over them
+    if (const std::size_t groups = rows / 4; groups > 0) {
+        // y_i = A_i·[x; r] + b_i, four rows per pass (over [x; r], or over x and then r), then tanh over them
         alignas(16) float t[20];
-        affine_asm(A, ld, rows / 4, xr, ld, b, t, y);
-        i = rows / 4 * 4;
-        touch(y);
-        // NaN in any (then tanh lane by lane, which keeps it), else the vector loop
-        f32x4 chk = vdupq_n_f32(0.0f);
-        for (std::size_t k = 0; k < i; k += 4) chk = vaddq_f32(chk, vmulq_f32(vld1q_f32(y + k), vdupq_n_f32(0.0f)));
-        if (sum(chk) == 0.0f) {
-            tanh4_asm(y, rows / 4);
-        } else {
-            for (std::size_t k = 0; k < i; k += 4) vst1q_f32(y + k, tanh(vld1q_f32(y + k)));
+        if (joined && ld >= 4) {
+            affine_asm(A, ld, groups, xr, ld, b, t, y);
+            i = groups * 4;
+        } else if (nx >= 4 && nr >= 4) {
+            affine_asm(A, ld, groups, x, nx, b, t, y);
+            touch(y);
+            affine_asm(A + nx, ld, groups, r, nr, y, t, y);  // y_i += A_r,i·r
+            i = groups * 4;
+        }
+        if (i > 0) {
+            touch(y);
+            // NaN in any (then tanh lane by lane, which keeps it), else the vector loop
+            f32x4 chk = vdupq_n_f32(0.0f);
+            for (std::size_t k = 0; k < i; k += 4) chk = vaddq_f32(chk, vmulq_f32(vld1q_f32(y + k), vdupq_n_f32(0.0f)));
+            if (sum(chk) == 0.0f) {
+                tanh4_asm(y, groups);
+            } else {
+                for (std::size_t k = 0; k < i; k += 4) vst1q_f32(y + k, tanh(vld1q_f32(y + k)));
+            }
         }
     }
     for (; i + 4 <= rows; i += 4) {

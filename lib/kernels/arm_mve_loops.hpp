@@ -198,8 +198,8 @@ inline void weighted_asm(const float* row, std::size_t stride, std::size_t group
         : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "lr", "cc", "memory");
 }
 
-/// y[i] = A_i·v + b[i] for i < 4·groups, rows A_i = A + i·ld (ld floats apart, any 4-byte alignment), v of n values
-/// (n >= 4, any alignment), four rows per pass over v. t: 20 floats, 16-byte aligned (the transpose; t[16..20) the
+/// y[i] = A_i·v + b[i] for i < 4·groups (b may be y itself), rows A_i = A + i·ld (ld floats apart), v of n values
+/// (n >= 4), four rows per pass over v. t: 20 floats, 16-byte aligned (the transpose; t[16..20) the
 /// columns after the first four and y's end, set here).
 inline void affine_asm(const float* A, std::size_t ld, std::size_t groups, const float* v, std::size_t n,
                        const float* b, float* t, float* y) {
