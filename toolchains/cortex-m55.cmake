@@ -5,7 +5,8 @@
 # subsystem and a Cortex-M55: 512 KiB ITCM at 0x0 for the code, 4 MiB SRAM at 0x21000000 for the data).
 #   cmake -S . -B build/cortex-m55 -G Ninja -DCMAKE_TOOLCHAIN_FILE=<sarnn>/toolchains/cortex-m55.cmake
 # Memory map, start-up and I/O for a real part: see cortex-m.cmake next to this file. For an M55 without MVE
-# float (MVE-I only) add +nomve.fp to -mcpu; without Helium, +nomve (then the cortex-m set and the DSP loops run).
+# float (MVE-I only) add +nomve.fp to -mcpu (then the cortex-m set runs float, the MVE loops q15); without Helium,
+# +nomve (the cortex-m set and q15's plain C++ loops).
 set(_sarnn_tc_cpu_flags "-mcpu=cortex-m55 -mthumb -mfloat-abi=hard")
 set(_sarnn_tc_qemu_machine mps3-an547)
 set(_sarnn_tc_flash_size 0x80000)
