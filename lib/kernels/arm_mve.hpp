@@ -143,17 +143,7 @@ inline void affine_tanh(const float* A, const float* b, std::size_t rows, const 
             affine_asm(A + nx, ld, groups, r, nr, y, t, y);  // y_i += A_r,i·r
             i = groups * 4;
         }
-        if (i > 0) {
-            touch(y);
-            // NaN in any (then tanh lane by lane, which keeps it), else the vector loop
-            f32x4 chk = vdupq_n_f32(0.0f);
-            for (std::size_t k = 0; k < i; k += 4) chk = vaddq_f32(chk, vmulq_f32(vld1q_f32(y + k), vdupq_n_f32(0.0f)));
-            if (sum(chk) == 0.0f) {
-                tanh4_asm(y, groups);
-            } else {
-                for (std::size_t k = 0; k < i; k += 4) vst1q_f32(y + k, tanh(vld1q_f32(y + k)));
-            }
-        }
+        if (i > 0) tanh4_asm(y, groups);
     }
     for (; i + 4 <= rows; i += 4) {
         const float* a = A + i * ld;

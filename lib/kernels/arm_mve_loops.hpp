@@ -296,8 +296,8 @@ inline void affine_asm(const float* A, std::size_t ld, std::size_t groups, const
     "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9",  \
         "d10", "d11", "d12", "d13", "d14", "d15", "lr", "memory"
 
-/// y[i] = tanh(y[i]) for i < 4·groups (groups >= 1; no NaN among them: the caller checks), in place: arm_mve_math.hpp's
-/// form (|x| clamped to 9.1, 1 - 2/(e^{2|x|} + 1) with the reciprocal's three Newton steps, x's sign put back).
+/// y[i] = tanh(y[i]) for i < 4·groups (groups >= 1), in place: arm_mve_math.hpp's form (|x| clamped to 9.1, so ±Inf
+/// gives ±1; 1 - 2/(e^{2|x|} + 1) with the reciprocal's three Newton steps; x's sign put back; NaN stays NaN).
 inline void tanh4_asm(float* y, std::size_t groups) {
     const std::uint32_t recip_magic = 0x7EF311C3u, minus_two = 0xC0000000u, clamp = 0x4111999Au;  // -2.0f, 9.1f
     __asm__ volatile(
@@ -324,6 +324,9 @@ inline void tanh4_asm(float* y, std::size_t groups) {
         "vmul.f32 q0, q0, %[m2]\n\t"        // tanh a = 1 - 2r
         "vadd.f32 q0, q0, r11\n\t"
         "vorr q0, q0, q4\n\t"
+        "vldrw.32 q2, [%[y]]\n\t"         // NaN stays NaN: x where x != x
+        "vcmp.f32 eq, q2, q2\n\t"
+        "vpsel q0, q0, q2\n\t"
         "vstrw.32 q0, [%[y]], #16\n\t"
         "le lr, 1b\n\t"
         : [y] "+r"(y)
