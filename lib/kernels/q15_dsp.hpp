@@ -47,19 +47,7 @@ __attribute__((always_inline)) inline std::int32_t ror8(std::int32_t w) noexcept
 
 }  // namespace dsp
 
-// The group sizes without a loop here: q15_plain's.
-template <std::size_t G>
-inline void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
-    q15_plain::dot_rows<G>(w, ld, v, n, acc);
-}
-template <std::size_t G>
-inline void dot_states(const q15* s, std::size_t stride, const q15* q, std::size_t npairs, std::int32_t* d) noexcept {
-    q15_plain::dot_states<G>(s, stride, q, npairs, d);
-}
-template <std::size_t G>
-inline void columns(const q15* a, const q15* v, std::size_t stride, std::size_t count, std::int32_t* acc) noexcept {
-    q15_plain::columns<G>(a, v, stride, count, acc);
-}
+// (The other group sizes: q15_plain's, from q15_loops.hpp.)
 
 // One row's four int8 weights (w, a row pointer, post-incremented) times v's four values, repacked as z = (v0, v2)
 // and x = (v1, v3): SXTB16 widens (w0, w2) and, rotated by 8, (w1, w3).

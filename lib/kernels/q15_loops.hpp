@@ -17,12 +17,30 @@
 #define SARNN_LIB_KERNELS_Q15_LOOPS_HPP
 
 #include <cstddef>
+#include <cstdint>
 
 #include "kernels/q15_plain.hpp"
+#include "sarnn/fixed.hpp"
 
 #if defined(__ARM_FEATURE_MVE) && !SARNN_Q15_PLAIN_LOOPS
 #include "kernels/q15_mve.hpp"
-#elif defined(__thumb__) && defined(__ARM_FEATURE_DSP) && defined(__ARM_ARCH_7EM__)
+#else
+namespace sarnn::kernel::q15_loops {
+// The group sizes a target has no loop of its own for: q15_plain's (the target's file specialises the others).
+template <std::size_t G>
+inline void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
+    q15_plain::dot_rows<G>(w, ld, v, n, acc);
+}
+template <std::size_t G>
+inline void dot_states(const q15* s, std::size_t stride, const q15* q, std::size_t npairs, std::int32_t* d) noexcept {
+    q15_plain::dot_states<G>(s, stride, q, npairs, d);
+}
+template <std::size_t G>
+inline void columns(const q15* a, const q15* v, std::size_t stride, std::size_t count, std::int32_t* acc) noexcept {
+    q15_plain::columns<G>(a, v, stride, count, acc);
+}
+}  // namespace sarnn::kernel::q15_loops
+#if defined(__thumb__) && defined(__ARM_FEATURE_DSP) && defined(__ARM_ARCH_7EM__)
 #include "kernels/q15_dsp.hpp"
 #elif defined(__thumb__) && (defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__))
 #include "kernels/q15_thumb.hpp"
@@ -30,10 +48,8 @@
 namespace sarnn::kernel::q15_loops {
 // groups of more than two, so that the host's tests (and sanitizers) take every remainder path of q15.cpp
 constexpr std::size_t kRows = 4, kStates = 3, kColumns = 4;
-using q15_plain::columns;
-using q15_plain::dot_rows;
-using q15_plain::dot_states;
 }  // namespace sarnn::kernel::q15_loops
+#endif
 #endif
 
 #endif

@@ -29,19 +29,7 @@ namespace sarnn::kernel::q15_loops {
 // Three rows of the product, two states of the scores, four columns of the weighted sum per pass.
 constexpr std::size_t kRows = 3, kStates = 2, kColumns = 4;
 
-// The group sizes without a loop here: q15_plain's.
-template <std::size_t G>
-inline void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
-    q15_plain::dot_rows<G>(w, ld, v, n, acc);
-}
-template <std::size_t G>
-inline void dot_states(const q15* s, std::size_t stride, const q15* q, std::size_t npairs, std::int32_t* d) noexcept {
-    q15_plain::dot_states<G>(s, stride, q, npairs, d);
-}
-template <std::size_t G>
-inline void columns(const q15* a, const q15* v, std::size_t stride, std::size_t count, std::int32_t* acc) noexcept {
-    q15_plain::columns<G>(a, v, stride, count, acc);
-}
+// (The other group sizes: q15_plain's, from q15_loops.hpp.)
 
 /// Two rows: two columns per iteration (v read by halfwords: any alignment), the odd column after.
 template <>
@@ -228,6 +216,24 @@ inline void columns<2>(const q15* a, const q15* v, std::size_t stride, std::size
     acc[1] = c1;
 }
 
+// One state's four values (two words at vp, then vp += step) times its weight b, into c0..c3.
+#define SARNN_THUMB_STATE4                    \
+    "ldr   %[s], [%[vp], #0]\n\t"             \
+    "sxth  %[t], %[s]\n\t"                    \
+    "muls  %[t], %[b]\n\t"                    \
+    "add   %[c0], %[t]\n\t"                   \
+    "asrs  %[s], %[s], #16\n\t"               \
+    "muls  %[s], %[b]\n\t"                    \
+    "add   %[c1], %[s]\n\t"                   \
+    "ldr   %[s], [%[vp], #4]\n\t"             \
+    "sxth  %[t], %[s]\n\t"                    \
+    "muls  %[t], %[b]\n\t"                    \
+    "add   %[c2], %[t]\n\t"                   \
+    "asrs  %[s], %[s], #16\n\t"               \
+    "muls  %[s], %[b]\n\t"                    \
+    "add   %[c3], %[s]\n\t"                   \
+    "add   %[vp], %[step]\n\t"
+
 /// Four columns: two words of each row per weight (4.4 instructions a multiply-add).
 template <>
 inline void columns<4>(const q15* a, const q15* v, std::size_t stride, std::size_t count, std::int32_t* acc) noexcept {
@@ -244,38 +250,8 @@ inline void columns<4>(const q15* a, const q15* v, std::size_t stride, std::size
         SARNN_THUMB_BEGIN
         "1:\n\t"
         "ldmia %[ap]!, {%[w]}\n\t"
-        "sxth  %[b], %[w]\n\t"
-        "ldr   %[s], [%[vp], #0]\n\t"
-        "sxth  %[t], %[s]\n\t"
-        "muls  %[t], %[b]\n\t"
-        "add   %[c0], %[t]\n\t"
-        "asrs  %[s], %[s], #16\n\t"
-        "muls  %[s], %[b]\n\t"
-        "add   %[c1], %[s]\n\t"
-        "ldr   %[s], [%[vp], #4]\n\t"
-        "sxth  %[t], %[s]\n\t"
-        "muls  %[t], %[b]\n\t"
-        "add   %[c2], %[t]\n\t"
-        "asrs  %[s], %[s], #16\n\t"
-        "muls  %[s], %[b]\n\t"
-        "add   %[c3], %[s]\n\t"
-        "add   %[vp], %[step]\n\t"
-        "asrs  %[b], %[w], #16\n\t"
-        "ldr   %[s], [%[vp], #0]\n\t"
-        "sxth  %[t], %[s]\n\t"
-        "muls  %[t], %[b]\n\t"
-        "add   %[c0], %[t]\n\t"
-        "asrs  %[s], %[s], #16\n\t"
-        "muls  %[s], %[b]\n\t"
-        "add   %[c1], %[s]\n\t"
-        "ldr   %[s], [%[vp], #4]\n\t"
-        "sxth  %[t], %[s]\n\t"
-        "muls  %[t], %[b]\n\t"
-        "add   %[c2], %[t]\n\t"
-        "asrs  %[s], %[s], #16\n\t"
-        "muls  %[s], %[b]\n\t"
-        "add   %[c3], %[s]\n\t"
-        "add   %[vp], %[step]\n\t"
+        "sxth  %[b], %[w]\n\t" SARNN_THUMB_STATE4
+        "asrs  %[b], %[w], #16\n\t" SARNN_THUMB_STATE4
         "cmp   %[ap], %[end]\n\t"
         "bne   1b" SARNN_THUMB_END
         : [c0] "+r"(c0), [c1] "+r"(c1), [c2] "+r"(c2), [c3] "+r"(c3), [ap] "+l"(ap), [vp] "+l"(vp), [w] "=&l"(w),
@@ -288,6 +264,7 @@ inline void columns<4>(const q15* a, const q15* v, std::size_t stride, std::size
     acc[2] = c2;
     acc[3] = c3;
 }
+#undef SARNN_THUMB_STATE4
 
 }  // namespace sarnn::kernel::q15_loops
 
