@@ -11,6 +11,7 @@
 #   SARNN_SETS                the ids of the sets lib/ holds, plainest first (scalar always)
 #   SARNN_SET_<ID>_FILE       lib/kernels/<file>.cpp of that set; SARNN_SET_<ID>_FLAGS its compile flags
 #   SARNN_VECTOR_BYTES        padding/alignment of model storage (the widest set's vector; 0 scalar only)
+#   SARNN_NEEDS_XSIMD         ON when a set lib/ holds is written on xsimd (every SIMD set but those marked OWN)
 #   SARNN_RUNTIME_DISPATCH    ON when the set is chosen at run time (x86-64)
 #   SARNN_DEFAULT_SET         the C++ type models use by default: Dispatch (run-time choice) or one set
 #   SARNN_ARCHES_X, SARNN_SETS_X   the X-macro bodies for config.hpp
@@ -36,6 +37,9 @@ if(NOT SARNN_KERNELS STREQUAL "scalar")
   _sarnn_target_has(__aarch64__ SARNN_TARGET_AARCH64)
   _sarnn_target_has(__ARM_NEON SARNN_TARGET_NEON)
   _sarnn_target_has(__SSE2__ SARNN_TARGET_SSE2)
+  # Helium with float lanes (MVE-F: __ARM_FEATURE_MVE bit 1): Cortex-M55, M85
+  check_cxx_source_compiles("#if !defined(__ARM_FEATURE_MVE) || !(__ARM_FEATURE_MVE & 2)\n#error no\n#endif\nint main() { return 0; }"
+                            SARNN_TARGET_MVE_FLOAT)
   if(SARNN_TARGET_X86_64)
     list(APPEND _sarnn_targets x86_64)
   elseif(SARNN_TARGET_I386)
@@ -48,18 +52,21 @@ if(NOT SARNN_KERNELS STREQUAL "scalar")
     list(APPEND _sarnn_targets aarch64)
   elseif(SARNN_TARGET_NEON)
     list(APPEND _sarnn_targets arm_neon)
+  elseif(SARNN_TARGET_MVE_FLOAT)
+    list(APPEND _sarnn_targets mve)
   endif()
 endif()
 
 set(SARNN_SETS "")
 set(SARNN_VECTOR_BYTES 0)
+set(SARNN_NEEDS_XSIMD OFF)
 set(SARNN_ARCHES_X "")
 set(SARNN_SETS_X "")
 
 # sarnn_kernel_set(<id> TYPE <Type> FILE <file> TARGETS <target>... [NAME <name>] [FLAGS <flag>...] [VECTOR <bytes>]
-#                  [DOUBLE <id>])
+#                  [DOUBLE <id>] [OWN])      OWN: a SIMD set on its own intrinsics, not on xsimd
 macro(sarnn_kernel_set id)
-  cmake_parse_arguments(_ks "" "TYPE;FILE;NAME;VECTOR;DOUBLE" "TARGETS;FLAGS" ${ARGN})
+  cmake_parse_arguments(_ks "OWN" "TYPE;FILE;NAME;VECTOR;DOUBLE" "TARGETS;FLAGS" ${ARGN})
   if(NOT _ks_NAME)
     set(_ks_NAME ${id})
   endif()
@@ -82,6 +89,9 @@ macro(sarnn_kernel_set id)
     set(SARNN_SET_${id}_FLAGS ${_ks_FLAGS})
     set(SARNN_DEFAULT_SET ${_ks_TYPE})
     string(APPEND SARNN_SETS_X " X(${id}, ${_ks_TYPE}, ${_ks_DOUBLE})")
+    if(_ks_VECTOR GREATER 0 AND NOT _ks_OWN)
+      set(SARNN_NEEDS_XSIMD ON)
+    endif()
     if(_ks_VECTOR GREATER SARNN_VECTOR_BYTES)
       set(SARNN_VECTOR_BYTES ${_ks_VECTOR})
     endif()
@@ -109,6 +119,9 @@ sarnn_kernel_set(avx512 TYPE Avx512 FILE x86_avx512 TARGETS x86_64
 # ARMv7 NEON has no double lanes: double runs the scalar set's code
 sarnn_kernel_set(neon TYPE Neon FILE arm_neon TARGETS arm_neon VECTOR 16 DOUBLE scalar)
 sarnn_kernel_set(neon64 TYPE Neon64 FILE arm_neon64 TARGETS aarch64 VECTOR 16)
+# Helium (MVE float: Cortex-M55, M85), after cortex_m so that it is the default there; no double lanes; on
+# <arm_mve.h> (xsimd 8.1 has no MVE)
+sarnn_kernel_set(mve TYPE Mve FILE arm_mve TARGETS mve VECTOR 16 DOUBLE scalar OWN)
 # ---- end of the list -------------------------------------------------------------------------------------
 
 set(SARNN_RUNTIME_DISPATCH OFF)

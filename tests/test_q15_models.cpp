@@ -1,6 +1,6 @@
-// tests/test_q15_models.cpp: the q15 models (SimpleRnn<q15>, SelfAttentionRnn<q15> with DotAlign and ScaledDotAlign,
-// Bounded and Window) and their kernels (kernel::Q15, lib/kernels/q15.cpp).
-// - Against the independent double reference (tests/reference.hpp) run on the model's own weights dequantised
+// tests/test_q15_models.cpp: the q15 models (SimpleRnn<q15>, SelfAttentionRnn<q15> with DotAlign, ScaledDotAlign,
+// BilinearAlign and KeyQueryAlign, Bounded and Window) and their kernels (kernel::Q15, lib/kernels/q15.cpp).
+// - Against the independent double reference (tests/reference.hpp, reference_family.hpp) run on the model's own weights dequantised
 //   (A_q·a_r, b / 4096, x_raw·x_factor), over the suite's shapes: what the integer arithmetic adds (rounding of
 //   the pre-activation, tanh_q15, the scores, exp_q16, alpha and c) stays within kQ15Tol of h, c and alpha.
 // - Against the float model on the original float weights, the reference model (In 16, Hidden 32, Capacity 64,
@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "reference.hpp"
+#include "reference_family.hpp"
 #include "shared/q15_digest.hpp"
 
 namespace {
@@ -135,12 +136,130 @@ void check_simple(std::uint32_t seed, double x_scale, std::size_t steps) {
     CHECK(worst <= kQ15Tol);
 }
 
-template <class Align, class Memory, class RefAlign, std::size_t In, std::size_t Hidden, std::size_t Capacity>
-void check_attention(std::uint32_t seed, double x_scale, std::size_t steps) {
+/// BilinearParams<q15> from double weights W (per row: int8 at the scale max|row| / 127; g the least headroom with
+/// |q_r| <= w_r·Σ_k |W_q[r][k]| < 2^g), and the double weights they stand for.
+template <std::size_t Hidden>
+struct QuantisedBilinear {
+    std::unique_ptr<sarnn::BilinearParams<q15, Hidden>> p = std::make_unique<sarnn::BilinearParams<q15, Hidden>>();
+    ref::Mat W;  ///< dequantised: W_q[r][k]·w_r, w_r the scale the integers apply (m[r]·2^-(31 + shift[r])·2^g)
+
+    explicit QuantisedBilinear(std::uint32_t seed) : W(Hidden, ref::Vec(Hidden)) {
+        std::mt19937 gen(seed);
+        std::normal_distribution<double> d(0.0, 1.0 / std::sqrt(static_cast<double>(Hidden)));
+        ref::Mat w(Hidden, ref::Vec(Hidden));
+        double l1 = 0.0;  // the largest row sum of |W|
+        for (auto& row : w) {
+            double sum = 0.0;
+            for (double& v : row) sum += std::fabs(v = d(gen));
+            l1 = std::max(l1, sum);
+        }
+        int g = 0;
+        while (g < 8 && std::ldexp(1.0, g) <= l1) ++g;
+        p->g = static_cast<std::int8_t>(g);
+        for (std::size_t r = 0; r < Hidden; ++r) {
+            double big = 0.0;
+            for (double v : w[r]) big = std::max(big, std::fabs(v));
+            const double w_r = big > 0.0 ? big / 127.0 : std::ldexp(1.0, -20);
+            int sh = 0;
+            quantize_multiplier(std::ldexp(w_r, -g), p->m[r], sh);
+            p->shift[r] = static_cast<std::int8_t>(sh);
+            const double w_exact = std::ldexp(multiplier_value(p->m[r], sh), g);
+            for (std::size_t k = 0; k < Hidden; ++k) {
+                const double q = std::max(-127.0, std::min(127.0, std::round(w[r][k] / w_r)));
+                p->W[r][k] = static_cast<std::int8_t>(q);
+                W[r][k] = q * w_exact;
+            }
+        }
+    }
+};
+
+/// The least g in [least, 8] with bound < 2^g.
+int headroom(double bound, int least = 0) {
+    int g = least;
+    while (g < 8 && std::ldexp(1.0, g) <= bound) ++g;
+    return g;
+}
+
+/// KeyQueryParams<q15> from double Wk, Wq (per row: int8 at the scale max|row| / 127; the headrooms from the row
+/// sums, as params.hpp asks), and the double weights they stand for under Plan (cache and fold scale the rows by
+/// different factors; the reference runs the ones the integers apply).
+template <std::size_t Hidden, std::size_t K>
+struct QuantisedKeyQuery {
+    std::unique_ptr<sarnn::KeyQueryParams<q15, Hidden, K>> p =
+        std::make_unique<sarnn::KeyQueryParams<q15, Hidden, K>>();
+    ref::Mat Wk_cache, Wq_cache, Wk_fold, Wq_fold;  ///< dequantised, per form
+
+    explicit QuantisedKeyQuery(std::uint32_t seed)
+        : Wk_cache(K, ref::Vec(Hidden)), Wq_cache(K, ref::Vec(Hidden)), Wk_fold(K, ref::Vec(Hidden)),
+          Wq_fold(K, ref::Vec(Hidden)) {
+        std::mt19937 gen(seed);
+        std::normal_distribution<double> d(0.0, 1.0 / std::sqrt(static_cast<double>(Hidden)));
+        ref::Mat wk(K, ref::Vec(Hidden)), wq(K, ref::Vec(Hidden));
+        for (auto* w : {&wk, &wq})
+            for (auto& row : *w)
+                for (double& v : row) v = d(gen);
+        const auto l1 = [](const ref::Vec& row) {
+            double sum = 0.0;
+            for (double v : row) sum += std::fabs(v);
+            return sum;
+        };
+        const auto scale = [](const ref::Vec& row) {
+            double big = 0.0;
+            for (double v : row) big = std::max(big, std::fabs(v));
+            return big > 0.0 ? big / 127.0 : std::ldexp(1.0, -20);
+        };
+        double bk = 0.0, bu = 0.0, bf = 0.0;
+        for (std::size_t k = 0; k < K; ++k) {
+            bk = std::max(bk, l1(wk[k]));
+            bu = std::max(bu, l1(wq[k]));
+            bf = std::max(bf, scale(wk[k]) * l1(wq[k]));  // |u'_k| = wk_k·|u_k|
+        }
+        double bq = 0.0;  // |q_r| <= Σ_k |Wk[k][r]|·|u_k|, |u_k| <= Σ_r |Wq[k][r]|
+        for (std::size_t r = 0; r < Hidden; ++r) {
+            double sum = 0.0;
+            for (std::size_t k = 0; k < K; ++k) sum += std::fabs(wk[k][r]) * l1(wq[k]);
+            bq = std::max(bq, sum);
+        }
+        p->g_k = static_cast<std::int8_t>(std::min(headroom(bk), 4));
+        p->g_u = static_cast<std::int8_t>(std::min(headroom(bu), 4));
+        const int g_f = headroom(bf, -15);  // u' is small (wk_k·u_k): a negative headroom keeps its bits
+        p->g = static_cast<std::int8_t>(headroom(bq));
+        int sh = 0;
+        quantize_multiplier(std::ldexp(1.0, g_f - p->g), p->m_t, sh);
+        p->shift_t = static_cast<std::int8_t>(sh);
+        for (std::size_t k = 0; k < K; ++k) {
+            const double sk = scale(wk[k]), sq = scale(wq[k]);
+            quantize_multiplier(std::ldexp(sk, -p->g_k), p->m_k[k], sh);
+            p->shift_k[k] = static_cast<std::int8_t>(sh);
+            const double sk_exact = std::ldexp(multiplier_value(p->m_k[k], sh), p->g_k);
+            quantize_multiplier(std::ldexp(sq, -p->g_u), p->m_q[k], sh);
+            p->shift_q[k] = static_cast<std::int8_t>(sh);
+            const double sq_exact = std::ldexp(multiplier_value(p->m_q[k], sh), p->g_u);
+            quantize_multiplier(std::ldexp(sk * sq, -g_f), p->m_f[k], sh);
+            p->shift_f[k] = static_cast<std::int8_t>(sh);
+            const double skq_exact = std::ldexp(multiplier_value(p->m_f[k], sh), g_f);
+            for (std::size_t r = 0; r < Hidden; ++r) {
+                const double qk = std::max(-127.0, std::min(127.0, std::round(wk[k][r] / sk)));
+                const double qq = std::max(-127.0, std::min(127.0, std::round(wq[k][r] / sq)));
+                p->Wk[k][r] = static_cast<std::int8_t>(qk);
+                p->Wq[k][r] = static_cast<std::int8_t>(qq);
+                Wk_cache[k][r] = qk * sk_exact;
+                Wq_cache[k][r] = qq * sq_exact;
+                Wk_fold[k][r] = qk;  // fold: the row factor sk·sq sits on the query side
+                Wq_fold[k][r] = qq * skq_exact;
+            }
+        }
+    }
+};
+
+template <class Align, class Memory, class RefAlign, std::size_t In, std::size_t Hidden, std::size_t Capacity,
+          class... AlignParams>
+void check_attention_with(std::uint32_t seed, double x_scale, std::size_t steps, const RefAlign& ref_align,
+                          const AlignParams&... ap) {
     constexpr bool window = std::is_same_v<Memory, sarnn::Window>;
     const Quantised<In, Hidden> qm(normal_weights(In, Hidden, seed), x_scale);
-    auto model = std::make_unique<sarnn::SelfAttentionRnn<q15, In, Hidden, Capacity, Align, Memory>>(*qm.p);
-    ref::SelfAttentionRnn<RefAlign> reference(qm.dequantised, RefAlign{}, window ? Capacity : 0);
+    auto model = std::make_unique<sarnn::SelfAttentionRnn<q15, In, Hidden, Capacity, Align, Memory>>(*qm.p, ap...);
+    ref::SelfAttentionRnn<RefAlign> reference(qm.dequantised, ref_align, window ? Capacity : 0);
     double worst_h = 0.0, worst_c = 0.0, worst_alpha = 0.0, worst_sum = 0.0;
     std::size_t t = 0;
     for (const auto& x : raw_inputs(In, steps, seed + 1)) {
@@ -165,6 +284,31 @@ void check_attention(std::uint32_t seed, double x_scale, std::size_t steps) {
     CHECK(worst_c <= kQ15Tol);
     CHECK(worst_alpha <= kQ15Tol);
     CHECK(worst_sum <= kAlphaSumTolPerState);
+}
+
+template <class Align, class Memory, class RefAlign, std::size_t In, std::size_t Hidden, std::size_t Capacity>
+void check_attention(std::uint32_t seed, double x_scale, std::size_t steps) {
+    check_attention_with<Align, Memory, RefAlign, In, Hidden, Capacity>(seed, x_scale, steps, RefAlign{});
+}
+
+template <class Memory, std::size_t In, std::size_t Hidden, std::size_t Capacity>
+void check_bilinear(std::uint32_t seed, double x_scale, std::size_t steps) {
+    const QuantisedBilinear<Hidden> qb(seed + 1000);
+    INFO("BilinearParams<q15>: g = " << int{qb.p->g});
+    check_attention_with<sarnn::BilinearAlign, Memory, ref::Bilinear, In, Hidden, Capacity>(
+        seed, x_scale, steps, ref::Bilinear{qb.W}, *qb.p);
+}
+
+template <sarnn::KeyQueryPlan Plan, class Memory, std::size_t In, std::size_t Hidden, std::size_t Capacity,
+          std::size_t K>
+void check_key_query(std::uint32_t seed, double x_scale, std::size_t steps) {
+    using Align = sarnn::KeyQueryAlign<K, Plan>;
+    constexpr bool cache = Align::template State<q15, Hidden, Capacity>::caches_keys;
+    const QuantisedKeyQuery<Hidden, K> qk(seed + 2000);
+    INFO("KeyQueryAlign<" << K << ">, keys " << (cache ? "cached" : "folded") << ", g_k " << int{qk.p->g_k}
+                          << " g_u " << int{qk.p->g_u} << " g " << int{qk.p->g});
+    const ref::KeyQuery ref_align = cache ? ref::KeyQuery{qk.Wk_cache, qk.Wq_cache} : ref::KeyQuery{qk.Wk_fold, qk.Wq_fold};
+    check_attention_with<Align, Memory, ref::KeyQuery, In, Hidden, Capacity>(seed, x_scale, steps, ref_align, *qk.p);
 }
 
 }  // namespace
@@ -196,6 +340,28 @@ TEST_CASE("q15: SelfAttentionRnn (dot, scaled dot; Bounded, Window) against the 
     check_attention<ScaledDotAlign, Window, ref::ScaledDot, 16, 33, 7>(15, 1.0 / 32768.0, 100);
     check_attention<DotAlign, Window, ref::Dot, 17, 64, 16>(16, 1.0 / 32768.0, 80);
     check_attention<DotAlign, Window, ref::Dot, 3, 3, 1>(17, 1.0 / 32768.0, 20);
+}
+
+TEST_CASE("q15: SelfAttentionRnn with BilinearAlign (Bounded, Window) against the double reference", "[q15]") {
+    using sarnn::Bounded;
+    using sarnn::Window;
+    check_bilinear<Bounded, 1, 1, 8>(21, 1.0 / 32768.0, 8);
+    check_bilinear<Bounded, 3, 7, 33>(22, 2.0 / 32768.0, 33);
+    check_bilinear<Bounded, 16, 32, 64>(23, 2.0 / 32768.0, 64);
+    check_bilinear<Window, 16, 33, 7>(24, 1.0 / 32768.0, 100);
+    check_bilinear<Window, 17, 64, 16>(25, 1.0 / 32768.0, 80);
+}
+
+TEST_CASE("q15: SelfAttentionRnn with KeyQueryAlign (keys cached, folded; Bounded, Window) against the double "
+          "reference", "[q15]") {
+    using sarnn::Bounded;
+    using sarnn::KeyQueryPlan;
+    using sarnn::Window;
+    check_key_query<KeyQueryPlan::by_size, Bounded, 3, 17, 33, 4>(31, 2.0 / 32768.0, 33);  // cached
+    check_key_query<KeyQueryPlan::by_size, Bounded, 16, 32, 64, 16>(32, 2.0 / 32768.0, 64);  // folded
+    check_key_query<KeyQueryPlan::cache, Window, 16, 33, 7, 16>(33, 1.0 / 32768.0, 100);
+    check_key_query<KeyQueryPlan::fold, Window, 17, 64, 16, 7>(34, 1.0 / 32768.0, 80);
+    check_key_query<KeyQueryPlan::by_size, Bounded, 1, 1, 8, 1>(35, 1.0 / 32768.0, 8);
 }
 
 TEST_CASE("q15: the reference model quantised from float weights stays within 0.02 of float over 64 steps", "[q15]") {

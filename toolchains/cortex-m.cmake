@@ -5,6 +5,7 @@
 #   _sarnn_tc_cpu_flags     -mcpu/-mfloat-abi/-mfpu of the core
 #   _sarnn_tc_qemu_machine  the qemu-system-arm board that runs its programs
 #   _sarnn_tc_flash_size    _sarnn_tc_ram_size: that board's memory (flash at 0x0, RAM at 0x20000000)
+#   _sarnn_tc_ram_origin    optional: the board's RAM, where it is not at 0x20000000
 #
 # Compiler: Arm's GNU toolchain as packaged by Debian (gcc-arm-none-eabi), C library: picolibc
 # (picolibc-arm-none-eabi), linked with its own picolibc.ld, which places flash and RAM from the symbols
@@ -30,7 +31,10 @@ set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
 
 set(CORTEX_M_FLASH_ORIGIN 0x00000000 CACHE STRING "Flash start address")
 set(CORTEX_M_FLASH_SIZE ${_sarnn_tc_flash_size} CACHE STRING "Flash size in bytes")
-set(CORTEX_M_RAM_ORIGIN 0x20000000 CACHE STRING "RAM start address")
+if(NOT DEFINED _sarnn_tc_ram_origin)
+  set(_sarnn_tc_ram_origin 0x20000000)
+endif()
+set(CORTEX_M_RAM_ORIGIN ${_sarnn_tc_ram_origin} CACHE STRING "RAM start address")
 set(CORTEX_M_RAM_SIZE ${_sarnn_tc_ram_size} CACHE STRING "RAM size in bytes")
 set(CORTEX_M_CRT0 semihost CACHE STRING "picolibc crt0 variant: semihost, hosted or minimal")
 set(CORTEX_M_OSLIB semihost CACHE STRING "picolibc OS library (--oslib=), empty for none")

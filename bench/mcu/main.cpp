@@ -29,8 +29,16 @@ constexpr std::size_t K = 16;
 constexpr std::uint32_t kReps = 8;
 constexpr std::size_t kInputs = 8;
 constexpr std::size_t kStates[] = {1, 16, 64};  // n of the Bounded rows
-/// The set the build gives models by default: kernel::CortexM on the Cortex-M targets (lib/kernels/cortex_m.cpp).
+/// The set the build gives models by default: kernel::CortexM on the Cortex-M targets (lib/kernels/cortex_m.cpp),
+/// kernel::Mve with Helium (lib/kernels/arm_mve.cpp).
 using Tuned = sarnn::kernel::Default;
+/// With Helium the table also has the best scalar set on the same core (kernel::CortexM) next to it.
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
+#define SARNN_BENCH_SCALAR_BEST 1
+using ScalarBest = sarnn::kernel::CortexM;
+#else
+#define SARNN_BENCH_SCALAR_BEST 0
+#endif
 
 mcu::Calibration g_cal;
 int g_refused = 0;  // timed steps that did not return Status::ok (the figure would not be a step's)
@@ -71,6 +79,11 @@ P* make_params(Arena& a) {
     return p;
 }
 
+// markers for qemu's instruction-count plugin (tools/qemu-count: symbols=on gives a step's instructions per
+// function under qemu-system-arm -plugin ...); each timed step is between them, outside the SysTick span
+extern "C" __attribute__((noinline)) void sarnn_count_begin() { __asm__ volatile(""); }
+extern "C" __attribute__((noinline)) void sarnn_count_end() { __asm__ volatile(""); }
+
 /// Mean instructions of the step that follows `warm` steps from a reset model, over kReps resets.
 template <class Model>
 std::uint32_t step_after(Model& m, std::size_t warm) {
@@ -78,9 +91,11 @@ std::uint32_t step_after(Model& m, std::size_t warm) {
     for (std::uint32_t r = 0; r < kReps; ++r) {
         m.reset();
         for (std::size_t i = 0; i < warm; ++i) (void)m.step(g_x[i % kInputs]);
+        sarnn_count_begin();
         const std::uint32_t t0 = mcu::SysTick::now();
         const sarnn::Status s = m.step(g_x[(warm + r) % kInputs]);
         const std::uint32_t t1 = mcu::SysTick::now();
+        sarnn_count_end();
         if (s != sarnn::Status::ok) ++g_refused;
         ticks += mcu::SysTick::since(t0, t1);
     }
@@ -93,9 +108,11 @@ template <class Model, class X = float>
 std::uint32_t steady_step(Model& m, const X (&xs)[kInputs][In] = g_x) {
     std::uint64_t ticks = 0;
     for (std::uint32_t r = 0; r < kReps; ++r) {
+        sarnn_count_begin();
         const std::uint32_t t0 = mcu::SysTick::now();
         const sarnn::Status s = m.step(xs[r % kInputs]);
         const std::uint32_t t1 = mcu::SysTick::now();
+        sarnn_count_end();
         if (s != sarnn::Status::ok) ++g_refused;
         ticks += mcu::SysTick::since(t0, t1);
     }
@@ -113,6 +130,7 @@ struct Row {
     std::uint32_t plain = kNone;
     std::uint32_t scalar = kNone;
     std::uint32_t tuned = kNone;
+    std::uint32_t best_scalar = kNone;  // kernel::CortexM where Tuned is Helium's
 };
 
 void print_count(std::uint32_t v) {
@@ -131,9 +149,15 @@ void print(const Row& r) {
     std::printf("| %s | %s | %u | %u |", r.model, r.align, static_cast<unsigned>(r.hidden), static_cast<unsigned>(r.n));
     print_count(r.plain);
     print_count(r.scalar);
+#if SARNN_BENCH_SCALAR_BEST
+    print_count(r.best_scalar);
+#endif
     print_count(r.tuned);
     print_per_mac(r.plain, r.macs);
     print_per_mac(r.scalar, r.macs);
+#if SARNN_BENCH_SCALAR_BEST
+    print_per_mac(r.best_scalar, r.macs);
+#endif
     print_per_mac(r.tuned, r.macs);
     std::printf("\n");
 }
@@ -158,6 +182,9 @@ void simple_rows() {
     }
     r.scalar = simple_rnn<H, sarnn::kernel::Scalar>();
     r.tuned = simple_rnn<H, Tuned>();
+#if SARNN_BENCH_SCALAR_BEST
+    r.best_scalar = simple_rnn<H, ScalarBest>();
+#endif
     print(r);
 }
 
@@ -220,6 +247,9 @@ void sar_row(const char* align, std::size_t n, std::uint64_t align_macs, std::ui
     if (!window) r.plain = plain_step<H, Align>(n);
     r.scalar = sar_step<H, Align, Memory, sarnn::kernel::Scalar>(n);
     r.tuned = sar_step<H, Align, Memory, Tuned>(n);
+#if SARNN_BENCH_SCALAR_BEST
+    r.best_scalar = sar_step<H, Align, Memory, ScalarBest>(n);
+#endif
     print(r);
 }
 
@@ -246,6 +276,9 @@ void lstmn_row(std::size_t n) {
     }
     r.scalar = lstmn_step<H, sarnn::kernel::Scalar>(n);
     r.tuned = lstmn_step<H, Tuned>(n);
+#if SARNN_BENCH_SCALAR_BEST
+    r.best_scalar = lstmn_step<H, ScalarBest>(n);
+#endif
     print(r);
 }
 
@@ -288,16 +321,6 @@ sarnn::RnnParams<sarnn::q15, In, H>* make_q15_params(Arena& a) {
     p->x_shift = -1;
     return p;
 }
-
-#ifdef SARNN_BENCH_MCU_Q15_ONLY
-// markers for qemu's instruction-count plugin (tools/qemu-count: symbols=on gives a step's instructions per
-// function under qemu-system-arm -plugin ...); each timed q15 step is between them
-extern "C" __attribute__((noinline)) void sarnn_count_begin() { __asm__ volatile(""); }
-extern "C" __attribute__((noinline)) void sarnn_count_end() { __asm__ volatile(""); }
-#else
-inline void sarnn_count_begin() {}
-inline void sarnn_count_end() {}
-#endif
 
 template <std::size_t H, class Align, class Memory>
 std::uint32_t q15_step(std::size_t n) {
@@ -358,9 +381,17 @@ int main() {
                 static_cast<unsigned long>(g_cal.instr_per_1024_ticks), static_cast<unsigned long>(g_cal.empty_ticks));
 #ifndef SARNN_BENCH_MCU_Q15_ONLY  // sarnn_bench_mcu_q15: the q15 table alone
     const char* tuned = sarnn::arch_name(Tuned::arch);
+#if SARNN_BENCH_SCALAR_BEST
+    const char* best = sarnn::arch_name(ScalarBest::arch);
+    std::printf("| model | align | Hidden | n | plain loops | scalar set | %s set | %s set | plain /MAC | scalar /MAC | "
+                "%s /MAC | %s /MAC |\n",
+                best, tuned, best, tuned);
+    std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+#else
     std::printf("| model | align | Hidden | n | plain loops | scalar set | %s set | plain /MAC | scalar /MAC | %s /MAC |\n",
                 tuned, tuned);
     std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+#endif
     rows_for<16>();
     rows_for<32>();
     rows_for<64>();
@@ -368,7 +399,11 @@ int main() {
     // q15: the same sizes in integers (kernel::Q15), with each model's RAM
     for (auto& x : g_xq)
         for (sarnn::q15& v : x) v = sarnn::q15{static_cast<std::int16_t>(uniform() * 32767.0f)};
+#if defined(__ARM_FEATURE_MVE) && !SARNN_Q15_PLAIN_LOOPS
+    std::printf("\nq15 (int8 weights, int16 activations; kernel::Q15, Helium loops):\n\n");
+#else
     std::printf("\nq15 (int8 weights, int16 activations; kernel::Q15):\n\n");
+#endif
     std::printf("| model | align | Hidden | n | instructions | /MAC | RAM (sizeof) |\n");
     std::printf("|---|---|---:|---:|---:|---:|---:|\n");
     q15_rows<16>();

@@ -4,9 +4,13 @@
 //
 // For each test sequence of recall_data.hpp: reset(), step() through the 40 inputs, readout of the last
 // context c_T, argmax. Compares the logits with PyTorch's (within logit_tolerance) and the predicted token
-// with PyTorch's; also runs the exported header's self_check() and validate() of the weights. Prints one
-// line per sequence and "N passed, N failed"; exit status 0 only when nothing failed. No heap: the model is
-// a static object (its memory of 40 states in RAM), the weights and the test set are constexpr (flash).
+// with PyTorch's; also runs the exported header's self_check() and validate() of the weights. Then the same for
+// the quantised model (recall_q15.hpp, `--quantize int8`: int8 weights, int16 activations, integers only in
+// step()): its inputs converted to raw int16 by the header's quantize_input(), its logits and predictions
+// compared with those of the Python twin of its integer arithmetic (train.py), which the C++ must reproduce.
+// Prints one line per sequence and model, the accuracies side by side, and "N passed, N failed"; exit status 0
+// only when nothing failed. No heap: the models are static objects (their memories of 40 states in RAM), the
+// weights and the test set are constexpr (flash).
 #include <cstddef>
 #include <cstdio>
 
@@ -14,6 +18,7 @@
 
 #include "recall_data.hpp"   // train.py: the readout, the test sequences, PyTorch's logits and predictions
 #include "recall_model.hpp"  // python3 -m sarnn.export: Model, params, align_params, self_check()
+#include "recall_q15.hpp"    // python3 -m sarnn.export --quantize int8: Model, params, quantize_input(), self_check()
 
 #ifndef SARNN_RECALL_TARGET
 #define SARNN_RECALL_TARGET "host"
@@ -27,8 +32,12 @@ using recall_data::vocab;
 static_assert(recall_model::in_size == recall_data::in_size && recall_model::hidden_size == hidden_size,
               "recall_model.hpp and recall_data.hpp come from different models");
 static_assert(recall_model::capacity >= seq_len, "a whole sequence must fit the Bounded memory (--capacity)");
+static_assert(recall_q15::in_size == recall_data::in_size && recall_q15::hidden_size == hidden_size &&
+                  recall_q15::capacity >= seq_len,
+              "recall_q15.hpp does not fit recall_data.hpp (or --capacity is below the sequence length)");
 
 recall_model::Model g_model{recall_model::params, recall_model::align_params};
+recall_q15::Model g_q15{recall_q15::params};
 
 int g_passed = 0;
 int g_failed = 0;
@@ -59,6 +68,26 @@ sarnn::Status predict(const float (&x)[seq_len][recall_data::in_size], float (&l
     return sarnn::Status::ok;
 }
 
+/// The same with the q15 model: each step's inputs converted to raw int16 (quantize_input, host-side float), the
+/// model's integer step, then logits = readout_q15_W (c_T raw / 32768) + readout_q15_b in float.
+sarnn::Status predict_q15(const float (&x)[seq_len][recall_data::in_size], float (&logits)[vocab]) {
+    g_q15.reset();
+    for (std::size_t t = 0; t < seq_len; ++t) {
+        sarnn::q15 raw[recall_q15::in_size];
+        recall_q15::quantize_input(x[t], raw);
+        const sarnn::Status s = g_q15.step(raw);
+        if (s != sarnn::Status::ok) return s;
+    }
+    const sarnn::View<sarnn::q15> c = g_q15.context();
+    for (std::size_t v = 0; v < vocab; ++v) {
+        float sum = recall_data::readout_q15_b[v];
+        for (std::size_t k = 0; k < hidden_size; ++k)
+            sum += recall_data::readout_q15_W[v][k] * (static_cast<float>(c[k].raw) * (1.0f / 32768.0f));
+        logits[v] = sum;
+    }
+    return sarnn::Status::ok;
+}
+
 int argmax(const float (&v)[vocab]) {
     std::size_t best = 0;
     for (std::size_t k = 1; k < vocab; ++k)
@@ -67,6 +96,17 @@ int argmax(const float (&v)[vocab]) {
 }
 
 double percent(float fraction) { return 100.0 * static_cast<double>(fraction); }
+
+/// Largest |a_v - b_v| (NaN sticks).
+float max_diff(const float (&a)[vocab], const float (&b)[vocab]) {
+    float worst = 0.0f;
+    for (std::size_t v = 0; v < vocab; ++v) {
+        const float d = a[v] - b[v];
+        const float ad = d < 0.0f ? -d : d;
+        if (!(ad <= worst)) worst = ad;
+    }
+    return worst;
+}
 
 }  // namespace
 
@@ -90,12 +130,7 @@ int main() {
     for (std::size_t i = 0; i < recall_data::test_count; ++i) {
         float logits[vocab];
         const sarnn::Status s = predict(recall_data::test_x[i], logits);
-        float worst = 0.0f;
-        for (std::size_t v = 0; v < vocab; ++v) {
-            const float d = logits[v] - recall_data::test_logits[i][v];
-            const float ad = d < 0.0f ? -d : d;
-            if (!(ad <= worst)) worst = ad;  // NaN sticks
-        }
+        const float worst = max_diff(logits, recall_data::test_logits[i]);
         const int pred = argmax(logits);
         const bool ok = s == sarnn::Status::ok && pred == recall_data::test_pytorch[i] &&
                         worst <= recall_data::logit_tolerance;
@@ -109,6 +144,39 @@ int main() {
     std::printf("predictions: %d of %u equal PyTorch's, %d of %u correct\n", same,
                 static_cast<unsigned>(recall_data::test_count), correct,
                 static_cast<unsigned>(recall_data::test_count));
+
+    // The quantised model: every prediction and logit that of the Python twin (train.py), bit-exact integers.
+    // x_m·2^-(31 + x_shift) = x_scale·32768 with x_m = 2^30 (x_scale is a power of two): x_scale = 2^(-16 - x_shift)
+    std::printf("q15 model: SelfAttentionRnn<sarnn::q15, In %u, Hidden %u, Capacity %u, ScaledDotAlign>, RAM "
+                "sizeof(model) %u bytes, x_scale 2^%d\n",
+                static_cast<unsigned>(recall_q15::in_size), static_cast<unsigned>(hidden_size),
+                static_cast<unsigned>(recall_q15::capacity), static_cast<unsigned>(sizeof(g_q15)),
+                -16 - recall_q15::params.x_shift);
+    check(recall_q15::self_check(g_q15), "self_check(): the golden run of recall_q15.hpp (twin's integers, bound)");
+    int same_q15 = 0;
+    int correct_q15 = 0;
+    int correct_float = 0;
+    for (std::size_t i = 0; i < recall_data::test_count; ++i) {
+        float logits[vocab];
+        const sarnn::Status s = predict_q15(recall_data::test_x[i], logits);
+        const float worst = max_diff(logits, recall_data::test_q15_logits[i]);
+        const int pred = argmax(logits);
+        const bool ok = s == sarnn::Status::ok && pred == recall_data::test_q15_twin[i] &&
+                        worst <= recall_data::logit_tolerance;
+        same_q15 += pred == recall_data::test_q15_twin[i];
+        correct_q15 += pred == recall_data::test_key[i];
+        correct_float += recall_data::test_q15_pytorch[i] == recall_data::test_key[i];
+        std::printf("q15 %2u  key %d  float %d  twin %d  sarnn q15 %d  max|dlogit| %.1e  %s\n",
+                    static_cast<unsigned>(i), recall_data::test_key[i], recall_data::test_q15_pytorch[i],
+                    recall_data::test_q15_twin[i], pred, static_cast<double>(worst), ok ? "ok" : "MISMATCH");
+        check(ok, "q15 prediction and logits equal the Python twin's");
+    }
+    std::printf("q15 predictions: %d of %u equal the Python twin's; correct: q15 %d, float %d of %u\n", same_q15,
+                static_cast<unsigned>(recall_data::test_count), correct_q15, correct_float,
+                static_cast<unsigned>(recall_data::test_count));
+    std::printf("test accuracy (train.py, 1000 sequences): %s float %.1f %%, q15 %.1f %% (Python twin, which this "
+                "C++ matches bit for bit)\n",
+                "scaled_dot", percent(recall_data::accuracy_q15_float), percent(recall_data::accuracy_q15));
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
 }

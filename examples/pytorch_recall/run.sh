@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # examples/pytorch_recall/run.sh: the whole example by hand, in about a minute on 2 cores:
-#   1. train.py trains a SimpleRNN and a SelfAttentionRNN in PyTorch (prints both accuracies)
-#   2. python3 -m sarnn.export writes the attention model as a C++ header
+#   1. train.py trains a SimpleRNN and two SelfAttentionRNNs in PyTorch (prints the accuracies, the q15 one too)
+#   2. python3 -m sarnn.export writes the bilinear attention model as a C++ header, and with --quantize int8 the
+#      scaled_dot one as a q15 header (int8 weights, int16 activations)
 #   3. the host: the library (cmake), then recall.cpp compiled with g++ against it, and run
 #   4. the firmware, when arm-none-eabi-g++, picolibc and qemu-system-arm are there (scripts/deps cross
 #      firmware): the same recall.cpp for the Cortex-M4F, run under qemu-system-arm
 #   5. the predictions side by side: PyTorch, sarnn on the host, sarnn on the Cortex-M4F
 # Everything goes to build/pytorch_recall (OUT=... for another folder). SEED=n trains with another seed.
 # The cmake builds run CMAKE_BUILD_PARALLEL_LEVEL jobs (default 2).
-# Exit status 0 only when every prediction equals PyTorch's.
+# Exit status 0 only when every prediction equals PyTorch's (the q15 model's: its Python twin's).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -32,6 +33,9 @@ say "1. train in PyTorch: $py examples/pytorch_recall/train.py --seed $seed"
 say "2. export: python3 -m sarnn.export recall_attention.pt --name recall_model --capacity 40"
 PYTHONPATH="$root/python" PYTHONDONTWRITEBYTECODE=1 "$py" -m sarnn.export "$out/recall_attention.pt" \
   --name recall_model --out "$out/recall_model.hpp" --capacity 40 --dtype float
+say "2b. export q15: python3 -m sarnn.export recall_q15.pt --quantize int8 --calibration recall_calibration.pt ..."
+PYTHONPATH="$root/python" PYTHONDONTWRITEBYTECODE=1 "$py" -m sarnn.export "$out/recall_q15.pt" --quantize int8 \
+  --calibration "$out/recall_calibration.pt" --name recall_q15 --out "$out/recall_q15.hpp" --capacity 40
 
 say "3. host: libsarnn.a (cmake), g++ recall.cpp, run"
 cmake -S "$root" -B "$out/lib-host" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSARNN_BUILD_TESTS=OFF \
@@ -60,6 +64,7 @@ fi
 
 say "5. the predictions side by side"
 grep '^PyTorch test accuracy' "$out/host.txt"
+grep '^test accuracy' "$out/host.txt"
 host_kernels=$(sed -n 's/.*kernels \([a-z0-9_]*\),.*/\1/p' "$out/host.txt")
 if [[ -n $firmware ]]; then
   paste <(grep '^seq' "$out/host.txt") <(grep '^seq' "$firmware") |
@@ -70,5 +75,16 @@ else
   grep '^seq' "$out/host.txt" |
     awk -v k="$host_kernels" 'BEGIN { printf "%3s %4s %8s %20s\n", "seq", "key", "PyTorch", "sarnn host (" k ")" }
                               { printf "%3s %4s %8s %20s\n", $2, $4, $6, $8 }'
+fi
+echo "q15 model (scaled_dot, int8 weights, int16 activations):"
+if [[ -n $firmware ]]; then
+  paste <(grep -E '^q15 +[0-9]' "$out/host.txt") <(grep -E '^q15 +[0-9]' "$firmware") |
+    awk 'BEGIN { printf "%3s %4s %6s %5s %15s %23s\n", "seq", "key", "float", "twin", "sarnn q15 host",
+                 "sarnn q15 Cortex-M4" }
+         { printf "%3s %4s %6s %5s %15s %23s\n", $2, $4, $6, $8, $11, $25 }'
+else
+  grep -E '^q15 +[0-9]' "$out/host.txt" |
+    awk 'BEGIN { printf "%3s %4s %6s %5s %15s\n", "seq", "key", "float", "twin", "sarnn q15 host" }
+         { printf "%3s %4s %6s %5s %15s\n", $2, $4, $6, $8, $11 }'
 fi
 echo "run.sh: done in $((SECONDS - start)) s"

@@ -36,6 +36,7 @@
 #include "sarnn/detail/finite.hpp"
 #include "sarnn/fixed.hpp"
 #include "sarnn/kernels.hpp"
+#include "sarnn/kernels_q15.hpp"
 #include "sarnn/numeric.hpp"
 #include "sarnn/params.hpp"
 #include "sarnn/status.hpp"
@@ -119,12 +120,10 @@ struct ScaledDotAlign {
 /// Done once per step, not per state: q = W h_i (Hidden² multiply-adds), then e_ij = h_j·q, so a step costs
 /// Hidden² + 2·i·Hidden. RAM: one padded row (q) and a params reference.
 struct BilinearAlign {
-    template <class T, std::size_t Hidden, std::size_t NRows>
+    template <class T, std::size_t Hidden, std::size_t NRows, bool Floating = Numeric<T>::floating>
     struct State {
         using V = activation_t<T>;  // h, queries, keys (numeric.hpp)
         static constexpr bool has_params = true;
-        static_assert(Numeric<T>::floating,
-                      "sarnn: this align is float and double only so far; q15 models take DotAlign or ScaledDotAlign");
         using params_type = BilinearParams<T, Hidden>;
 
         State(const params_type&&) = delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary
@@ -149,6 +148,37 @@ struct BilinearAlign {
         const params_type& p_;
         alignas(storage_alignment<V>()) V q_[padded<V>(Hidden)];
     };
+    /// q15: q = W h_i in Q(15 - g) (BilinearParams<q15>), rounded for the scores once per step (prepare_query), then
+    /// the context with the scores h_j·q. Nothing can overflow. RAM: one padded row (q), its scale, a params reference.
+    template <class T, std::size_t Hidden, std::size_t NRows>
+    struct State<T, Hidden, NRows, false> {
+        using V = activation_t<T>;
+        static constexpr bool has_params = true;
+        using params_type = BilinearParams<T, Hidden>;
+
+        State(const params_type&&) = delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary
+        explicit State(const params_type& p) noexcept : p_(p) {
+            for (V& v : q_) v = V{};
+        }
+        void reset() noexcept {}
+        template <class Set>
+        Status query(std::size_t, const V* h) noexcept {
+            // q = W h_i, then q' = q / 2^s for exact scores
+            Set::gemv(QMatrix{&p_.W[0][0], Hidden, Hidden, Hidden, p_.m, p_.shift}, h, q_);
+            scale_ = Set::prepare_query(q_, q_, Hidden, p_.g);
+            return Status::ok;
+        }
+        template <class Set>
+        void attend(const Rows<V>& memory, const V*, V* alpha, V* c) const noexcept {
+            // e_ij = h_j·q; alpha = softmax(e); c = Σ alpha_j h_j
+            Set::attend_query(memory, q_, scale_, memory, alpha, c);
+        }
+
+    private:
+        const params_type& p_;
+        alignas(storage_alignment<V>()) V q_[padded<V>(Hidden)];
+        QueryScale scale_{1, 15};
+    };
 };
 
 /// How KeyQueryAlign<K, Plan> computes its scores (both give the same e_ij, up to rounding):
@@ -169,12 +199,10 @@ enum class KeyQueryPlan : unsigned char { by_size, cache, fold };
 ///   fold:  q = Wkᵀ u (K·Hidden), e_ij = h_j·q: a step costs 2·K·Hidden + 2·i·Hidden. RAM: rows of K and Hidden.
 template <std::size_t K, KeyQueryPlan Plan = KeyQueryPlan::by_size>
 struct KeyQueryAlign {
-    template <class T, std::size_t Hidden, std::size_t NRows>
+    template <class T, std::size_t Hidden, std::size_t NRows, bool Floating = Numeric<T>::floating>
     struct State {
         using V = activation_t<T>;  // h, queries, keys (numeric.hpp)
         static constexpr bool has_params = true;
-        static_assert(Numeric<T>::floating,
-                      "sarnn: this align is float and double only so far; q15 models take DotAlign or ScaledDotAlign");
         using params_type = KeyQueryParams<T, Hidden, K>;
         /// true: keys cached per state; false: Wk folded into the query.
         static constexpr bool caches_keys =
@@ -253,6 +281,72 @@ struct KeyQueryAlign {
         const params_type& p_;
         alignas(storage_alignment<V>()) V u_[padded<V>(K)];
         std::conditional_t<caches_keys, Keys, Query> buf_;
+    };
+    /// q15 (KeyQueryParams<q15>): the same two forms in integers, chosen by the same rule. cache: the key P_i of each
+    /// state in a ring of rows beside the memory's, u = Wq h_i, the context with scores P_j·u. fold: u' = Wq h_i
+    /// scaled by Wk's row scales, q = Wk_qᵀ u', the context with scores h_j·q. Nothing can overflow.
+    template <class T, std::size_t Hidden, std::size_t NRows>
+    struct State<T, Hidden, NRows, false> {
+        using V = activation_t<T>;
+        static constexpr bool has_params = true;
+        using params_type = KeyQueryParams<T, Hidden, K>;
+        static constexpr bool caches_keys =
+            Plan == KeyQueryPlan::cache || (Plan == KeyQueryPlan::by_size && 4 * K <= Hidden);
+
+        State(const params_type&&) = delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary
+        explicit State(const params_type& p) noexcept : p_(p) {
+            for (V& v : u_) v = V{};
+            buf_.clear();
+        }
+        void reset() noexcept {}
+        template <class Set>
+        Status query(std::size_t slot, const V* h) noexcept {
+            if constexpr (caches_keys) {
+                // P_i = Wk h_i into the free row `slot`; u = Wq h_i, rounded for exact scores P_j·u
+                Set::gemv(QMatrix{&p_.Wk[0][0], K, Hidden, Hidden, p_.m_k, p_.shift_k}, h, buf_.P[slot]);
+                Set::gemv(QMatrix{&p_.Wq[0][0], K, Hidden, Hidden, p_.m_q, p_.shift_q}, h, u_);
+                scale_ = Set::prepare_query(u_, u_, K, p_.g_k + p_.g_u);
+            } else {
+                // u' = diag(wk) Wq h_i; q = Wk_qᵀ u', rounded for exact scores h_j·q
+                (void)slot;
+                Set::gemv(QMatrix{&p_.Wq[0][0], K, Hidden, Hidden, p_.m_f, p_.shift_f}, h, u_);
+                Set::gemv_t(QMatrix{&p_.Wk[0][0], K, Hidden, Hidden, nullptr, nullptr}, u_, p_.m_t, p_.shift_t,
+                            buf_.q);
+                scale_ = Set::prepare_query(buf_.q, buf_.q, Hidden, p_.g);
+            }
+            return Status::ok;
+        }
+        template <class Set>
+        void attend(const Rows<V>& memory, const V*, V* alpha, V* c) const noexcept {
+            if constexpr (caches_keys) {
+                // e_ij = P_j·u; alpha = softmax(e); c = Σ alpha_j h_j
+                const Rows<V> P{&buf_.P[0][0], padded<V>(K), K, memory.cap, memory.first, memory.n};
+                Set::attend_query(P, u_, scale_, memory, alpha, c);
+            } else {
+                // e_ij = h_j·q; alpha = softmax(e); c = Σ alpha_j h_j
+                Set::attend_query(memory, buf_.q, scale_, memory, alpha, c);
+            }
+        }
+
+    private:
+        struct Keys {
+            alignas(storage_alignment<V>()) V P[NRows][padded<V>(K)];  ///< the keys of the memory's rows
+            void clear() noexcept {
+                for (auto& row : P)
+                    for (V& v : row) v = V{};
+            }
+        };
+        struct Query {
+            alignas(storage_alignment<V>()) V q[padded<V>(Hidden)];
+            void clear() noexcept {
+                for (V& v : q) v = V{};
+            }
+        };
+
+        const params_type& p_;
+        alignas(storage_alignment<V>()) V u_[padded<V>(K)];
+        std::conditional_t<caches_keys, Keys, Query> buf_;
+        QueryScale scale_{1, 15};
     };
 };
 

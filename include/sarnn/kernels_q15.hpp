@@ -19,7 +19,20 @@
 //        of the differences, one reciprocal of their sum, alpha_j floored to Q15); c = Σ_j alpha_j S_j rounded
 //        half up to Q15 (c holds q' until then). n = 1: alpha_1 = 32767 (the largest q15) and c = S_1 exactly.
 //        S and c padded rows (word aligned: their zero padding lane is read where dim is odd). O(2·n·dim) +
-//        n exp_q16 + one 32-bit division.
+//        n exp_q16 + one 32-bit division. It is prepare_query (g = 0) and attend_query with E = S.
+//   gemv(W, v, y)                           y_r = requantize(Σ_k W[r][k]·v_k, m[r], shift[r]) saturated to int16, for
+//        the int8 rows of a QMatrix (the align transforms: BilinearParams<q15> in params.hpp): the sum exact in
+//        int32 (cols <= 256), one rounding. O(rows·cols).
+//   gemv_t(W, v, m, shift, y)               y_r = requantize(Σ_k W[k][r]·v_k, m, shift) saturated to int16: Wᵀ v for
+//        the int8 rows of W (rows <= 256: exact in int32), one factor for all of y. O(rows·cols).
+//   prepare_query(q, q', dim, g)            q, dim values in Q(15 - g) (0 <= g <= 8), rounded to q' = q / 2^s (half
+//        up; q' may be q), s the least with Σ|q'_k| <= 65536, so that E_j·q' is exact in int32 for any Q15 row E_j;
+//        returns t = max(ceil(log2 Σ|q'_k|), 15 - g - s, 1) and f = 30 - g - s - t: the scores E_j·q' / 2^t,
+//        rounded half up, are the real E_j·q in Q(f) (f <= 15), and none passes 32767. O(dim).
+//   attend_query(E, q', scale, S, alpha, c) the context with scores from the rows of E (the keys; E = S for the
+//        dot forms) and values from the rows of S (two rings of the same n >= 1 states): e_j = E_j·q' as above,
+//        then alpha and c as attend_dot's. q' word aligned, with a zero padding lane where E's dim is odd.
+//        O(n·(E.dim + S.dim)) + n exp_q16 + one 32-bit division.
 #ifndef SARNN_KERNELS_Q15_HPP
 #define SARNN_KERNELS_Q15_HPP
 
@@ -30,6 +43,20 @@
 #include "sarnn/kernels.hpp"
 
 namespace sarnn {
+
+/// An int8 matrix with a requantisation per row (what gemv reads; pointers into the params).
+struct QMatrix {
+    const std::int8_t* W;      ///< rows x cols, row stride ld
+    std::size_t rows, cols, ld;
+    const std::int32_t* m;     ///< rows
+    const std::int8_t* shift;  ///< rows
+};
+
+/// What prepare_query tells attend_query: the scores' shift t and their format Q(f).
+struct QueryScale {
+    std::int8_t t;
+    std::int8_t f;
+};
 
 /// What affine_tanh reads of RnnParams<q15> (params.hpp): pointers into the params, which stay where they are.
 struct QAffine {
@@ -48,6 +75,11 @@ struct Q15 {
     static void affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r,
                             std::size_t nr, q15* y) noexcept;
     static void attend_dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexcept;
+    static void gemv(const QMatrix& W, const q15* v, q15* y) noexcept;
+    static void gemv_t(const QMatrix& W, const q15* v, std::int32_t m, int shift, q15* y) noexcept;
+    static QueryScale prepare_query(const q15* q, q15* qp, std::size_t dim, int g) noexcept;
+    static void attend_query(const Rows<q15>& E, const q15* q, QueryScale scale, const Rows<q15>& S, q15* alpha,
+                             q15* c) noexcept;
 };
 
 /// The set a model of value type T runs: Set itself for float and double, Q15 for q15.

@@ -89,6 +89,29 @@ struct alignas(storage_alignment<T>()) BilinearParams {
     }
 };
 
+/// Weights of BilinearAlign for q15 models: the query q = W h_i in integers, then e_ij = h_j·q. Row r of W is int8
+/// with a real scale w_r of its own (W ≈ W_q·w_r); q is kept in Q(15 - g), g bits of headroom (0 to 8; outside,
+/// the nearest bound is taken) that the exporter chooses so that |q_r| <= w_r·Σ_k |W_q[r][k]| < 2^g: then nothing
+/// saturates. Per row, exactly (kernels_q15.hpp):
+///   q_r = requantize(Σ_k W[r][k]·h_k, m[r], shift[r]), saturated to int16   (m[r]·2^-(31 + shift[r]) = w_r / 2^g)
+/// Headroom: Hidden <= 256 keeps the sum within int32 (128·32768·256 = 2^30).
+template <std::size_t Hidden>
+struct alignas(4) BilinearParams<q15, Hidden> {
+    static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
+    static_assert(Hidden <= 256, "sarnn: q15 models take Hidden <= 256 (int32 headroom)");
+
+    std::int32_t m[Hidden];      ///< requantisation multiplier of row r
+    std::int8_t W[Hidden][Hidden];
+    std::int8_t shift[Hidden];   ///< in [-31, 31]
+    std::int8_t g;               ///< q's headroom bits: q in Q(15 - g)
+
+    /// Calls f(name, data, count) for each array in declaration order (see for_each_array()).
+    template <class P, class F>
+    static constexpr bool arrays(P& p, F&& f) {
+        return f("m", &p.m[0], Hidden) || f("W", &p.W[0][0], Hidden * Hidden) || f("shift", &p.shift[0], Hidden);
+    }
+};
+
 /// Weights of KeyQueryAlign<K>: e_ij = (Wk h_j)·(Wq h_i). Both are K x Hidden, row-major. There is no
 /// 1/sqrt(K): fold any scale into Wq.
 template <class T, std::size_t Hidden, std::size_t K>
@@ -104,6 +127,45 @@ struct alignas(storage_alignment<T>()) KeyQueryParams {
     template <class P, class F>
     static constexpr bool arrays(P& p, F&& f) {
         return f("Wk", &p.Wk[0][0], K * Hidden) || f("Wq", &p.Wq[0][0], K * Hidden);
+    }
+};
+
+/// Weights of KeyQueryAlign<K> for q15 models: e_ij = (Wk h_j)·(Wq h_i) in integers. Row k of Wk and of Wq is int8
+/// with a real scale of its own (Wk ≈ Wk_q·wk_k, Wq ≈ Wq_q·wq_k). Both forms of the align (KeyQueryPlan) read the
+/// same params; per step, exactly (kernels_q15.hpp: gemv, gemv_t, prepare_query, attend_query):
+///   cache: P_i,k = requantize(Σ_r Wk[k][r]·h_r, m_k[k], shift_k[k])   keys in Q(15 - g_k)  (M = wk_k / 2^g_k)
+///          u_k   = requantize(Σ_r Wq[k][r]·h_r, m_q[k], shift_q[k])   in Q(15 - g_u)       (M = wq_k / 2^g_u)
+///          e_ij  = P_j·u, a query of g_k + g_u headroom bits
+///   fold:  u'_k  = requantize(Σ_r Wq[k][r]·h_r, m_f[k], shift_f[k])   in Q(15 - g_f)  (M = wk_k·wq_k / 2^g_f)
+///          q_r   = requantize(Σ_k Wk[k][r]·u'_k, m_t, shift_t)        in Q(15 - g)    (M = 2^(g_f - g))
+///          e_ij  = h_j·q
+/// each saturated to int16. The exporter chooses the headrooms (0 to 8 each; g_k + g_u <= 8) from the weights'
+/// row sums so that nothing saturates; g_f, which only the multipliers carry, is usually negative (u' = wk_k·u_k is
+/// small: more fractional bits keep its precision). Headroom: Hidden <= 256 and K <= 256 keep every sum within int32.
+template <std::size_t Hidden, std::size_t K>
+struct alignas(4) KeyQueryParams<q15, Hidden, K> {
+    static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
+    static_assert(K > 0, "sarnn: K (key size) must be at least 1");
+    static_assert(Hidden <= 256 && K <= 256, "sarnn: q15 models take Hidden <= 256 and K <= 256 (int32 headroom)");
+
+    std::int32_t m_k[K];  ///< cache: the keys' multipliers
+    std::int32_t m_q[K];  ///< cache: the query's
+    std::int32_t m_f[K];  ///< fold: u''s
+    std::int32_t m_t;     ///< fold: q's
+    std::int8_t Wk[K][Hidden];
+    std::int8_t Wq[K][Hidden];
+    std::int8_t shift_k[K];
+    std::int8_t shift_q[K];
+    std::int8_t shift_f[K];
+    std::int8_t shift_t;
+    std::int8_t g_k, g_u, g;  ///< the headrooms of P, u and q
+
+    /// Calls f(name, data, count) for each array in declaration order (see for_each_array()).
+    template <class P, class F>
+    static constexpr bool arrays(P& p, F&& f) {
+        return f("m_k", &p.m_k[0], K) || f("m_q", &p.m_q[0], K) || f("m_f", &p.m_f[0], K) ||
+               f("Wk", &p.Wk[0][0], K * Hidden) || f("Wq", &p.Wq[0][0], K * Hidden) ||
+               f("shift_k", &p.shift_k[0], K) || f("shift_q", &p.shift_q[0], K) || f("shift_f", &p.shift_f[0], K);
     }
 };
 

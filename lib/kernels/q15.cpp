@@ -33,7 +33,9 @@ __attribute__((always_inline)) inline std::int32_t round_shift(std::int32_t v, i
     return (v + (std::int32_t{1} << (s - 1))) >> s;
 }
 
-__attribute__((always_inline)) inline bool word_aligned(const void* p) noexcept { return (reinterpret_cast<std::uintptr_t>(p) & 3u) == 0; }
+__attribute__((always_inline)) inline bool word_aligned(const void* p) noexcept {
+    return (reinterpret_cast<std::uintptr_t>(p) & 3u) == 0;
+}
 
 /// The two segments of a ring of rows (physical rows first.. then 0..), as in the float kernels.
 struct Segments {
@@ -64,7 +66,8 @@ struct Sums {
 /// requantize, by its short form where the factor is below 2 (the rows' factors always are: a_r / 8; the input's
 /// is near 1 for inputs in (-1, 1)).
 __attribute__((always_inline)) inline std::int32_t rescale(std::int32_t acc, std::int32_t m, int shift) noexcept {
-    return shift >= -1 && m >= 0 ? fixed::detail::requantize_short(acc, m, shift) : fixed::detail::requantize(acc, m, shift);
+    return shift >= -1 && m >= 0 ? fixed::detail::requantize_short(acc, m, shift)
+                                 : fixed::detail::requantize(acc, m, shift);
 }
 
 /// a + b saturated to int16 (both may be extreme: the sum as if in 64 bits). With the DSP extension QADD (saturated
@@ -79,7 +82,8 @@ __attribute__((always_inline)) inline std::int32_t add_sat16(std::int32_t a, std
 }
 
 /// One row's h from its two sums (see affine_tanh below).
-__attribute__((always_inline)) inline q15 finish_row(const QAffine& a, std::size_t row, std::int32_t s_x, std::int32_t s_r) noexcept {
+__attribute__((always_inline)) inline q15 finish_row(const QAffine& a, std::size_t row, std::int32_t s_x,
+                                                     std::int32_t s_r) noexcept {
     // z = s_x in s_r's units (clamped to +-2^30) + s_r: |s_r| <= 2^22·256 = 2^30 (r in (-1, 1): < 2^30), so
     // |z| < 2^31
     std::int32_t xq = rescale(s_x, a.x_m, a.x_shift);
@@ -115,78 +119,50 @@ void Q15::affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::siz
     if (row < rows) pass(Group<1>{});
 }
 
-void Q15::attend_dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexcept {
-    const std::size_t n = S.n, dim = S.dim;
-    const Segments seg = segments(S);
-    if (n == 1) {
-        // alpha_1 = 1 (as near as q15 gets), c_1 = h_1 exactly
-        alpha[0] = q15{32767};
-        for (std::size_t k = 0; k < dim; ++k) c[k] = seg.base[0][k];
-        return;
-    }
-    // q' = q / 2^s rounded, with s the least for which Σ|q'_k| <= 65536, so that every S_j·q' is exact in int32
-    // (|S_j,k| <= 32767): Σ|q_k| <= 32768·256 = 2^23 gives s <= 8. q' goes into c, free until the end.
-    std::uint32_t qsum = 0;
-    for (std::size_t k = 0; k < dim; ++k) qsum += static_cast<std::uint32_t>(q[k].raw < 0 ? -q[k].raw : q[k].raw);
-    int s = 0;
-    while ((qsum >> s) + dim + 1 > 65536u) ++s;
-    std::uint32_t qsum2 = qsum;
-    if (s == 0) {
-        for (std::size_t k = 0; k < dim; ++k) c[k] = q[k];
-    } else {
-        qsum2 = 0;
-        for (std::size_t k = 0; k < dim; ++k) {
-            const std::int32_t v = round_shift(q[k].raw, s);
-            c[k] = q15{static_cast<std::int16_t>(v)};
-            qsum2 += static_cast<std::uint32_t>(v < 0 ? -v : v);
+void Q15::gemv(const QMatrix& W, const q15* v, q15* y) noexcept {
+    // G rows at a time, sharing each load of v: |terms| <= 128·32768 = 2^22, cols <= 256 (params.hpp): exact in int32
+    std::size_t row = 0;
+    const auto pass = [&](auto group) __attribute__((always_inline)) {
+        constexpr std::size_t G = decltype(group)::value;
+        Sums<G> s;
+        q15_loops::dot_rows<G>(W.W + row * W.ld, W.ld, v, W.cols, s.v);
+        for (std::size_t g = 0; g < G; ++g) {
+            // y_r = requantize(s_r, m_r, shift_r), saturated to int16
+            const std::int32_t q = rescale(s.v[g], W.m[row + g], W.shift[row + g]);
+            y[row + g] = q15{static_cast<std::int16_t>(q > 32767 ? 32767 : (q < -32768 ? -32768 : q))};
         }
-    }
-    // e_j = S_j·q' / 2^t rounded, t = ceil(log2 Σ|q'_k|) (so |e_j| <= 32767) and at least 15 - s: the scores in
-    // Q(f), f = 30 - s - t <= 15, kept in alpha for now
-    int t = 0;
-    while ((std::uint32_t{1} << t) < qsum2) ++t;
-    if (t < 15 - s) t = 15 - s;
-    const int f = 30 - s - t;
-    const bool pairs = word_aligned(S.base) && word_aligned(c) && S.stride % 2 == 0;
-    const std::size_t npairs = (dim + 1) / 2;  // an odd dim reads the zero padding lane of the rows and of c
-    std::int32_t m = -32768;
-    std::size_t j = 0;
-    // (t >= 15 - s >= 7)
-    const auto score = [&](std::int32_t d) __attribute__((always_inline)) {
-        const std::int32_t e = round_shift(d, t);
-        alpha[j++].raw = static_cast<std::int16_t>(e);
-        m = e > m ? e : m;
+        row += G;
     };
-    for (int g = 0; g < 2; ++g) {
-        const q15* row = seg.base[g];
-        std::size_t i = 0;
-        if (pairs) {
-            // kStates states at a time, sharing each load of q'
-            for (; i + q15_loops::kStates <= seg.n[g]; i += q15_loops::kStates, row += q15_loops::kStates * S.stride) {
-                std::int32_t d[q15_loops::kStates];
-                q15_loops::dot_states<q15_loops::kStates>(row, S.stride, c, npairs, d);
-#pragma GCC unroll 4
-                for (const std::int32_t dk : d) score(dk);
-            }
-            for (; i < seg.n[g]; ++i, row += S.stride) {
-                std::int32_t d[1];
-                q15_loops::dot_states<1>(row, S.stride, c, npairs, d);
-                score(d[0]);
-            }
-        }
-        for (; i < seg.n[g]; ++i, row += S.stride) {
-            std::int32_t d = 0;
-            for (std::size_t k = 0; k < dim; ++k) d += row[k].raw * c[k].raw;
-            score(d);
-        }
+    while (row + q15_loops::kRows <= W.rows) pass(Group<q15_loops::kRows>{});
+    if constexpr (q15_loops::kRows > 2) {
+        if (row + 2 <= W.rows) pass(Group<2>{});
     }
-    // p_j = e^(e_j - m) in Q16 (exp_q16 of the difference in Q16: |e_j - m| <= 65535, times 2^(16 - f) <= 2^10,
-    // so < 2^26), at most 65535 so that p_j - 32768 fits the int16 of alpha until alpha replaces it; l = Σ p_j
-    // (< 65536·n, n < 32768)
+    if (row < W.rows) pass(Group<1>{});
+}
+
+void Q15::gemv_t(const QMatrix& W, const q15* v, std::int32_t m, int shift, q15* y) noexcept {
+    // y_r = Σ_k W[k][r]·v_k, down the column r: |terms| <= 2^22, rows <= 256, exact in int32
+    for (std::size_t r = 0; r < W.cols; ++r) {
+        std::int32_t acc = 0;
+        const std::int8_t* w = W.W + r;
+        for (std::size_t k = 0; k < W.rows; ++k, w += W.ld) acc += *w * v[k].raw;
+        const std::int32_t q = rescale(acc, m, shift);
+        y[r] = q15{static_cast<std::int16_t>(q > 32767 ? 32767 : (q < -32768 ? -32768 : q))};
+    }
+}
+
+namespace {
+
+/// alpha = softmax(e) in place: e_j in Q(f) (f <= 15), m = max_j e_j. See attend_dot in kernels_q15.hpp.
+void softmax(q15* alpha, std::size_t n, int f, std::int32_t m) noexcept {
+    // p_j = e^(e_j - m) in Q16 (exp_q16 of the difference in Q16, (e_j - m)·2^(16 - f), f >= -2: taken only above
+    // zero_below, so |.| < 12·2^16), at most 65535 so that p_j - 32768 fits the int16 of alpha until alpha replaces
+    // it; l = Σ p_j (< 65536·n, n < 32768)
     const std::int32_t to_q16 = std::int32_t{1} << (16 - f);
     std::uint32_t l = 0;
-    // (e_j - m)·2^(16 - f) <= -12·65536: exp_q16 gives 0, without the call
-    const std::int32_t zero_below = -((std::int32_t{12} << 16) >> (16 - f));
+    // (e_j - m)·2^(16 - f) <= -12·65536: exp_q16 gives 0, without the call (and never for the max itself, d = 0)
+    const std::int32_t below = (std::int32_t{12} << 16) >> (16 - f);
+    const std::int32_t zero_below = below > 1 ? -below : -1;
     q15* const alpha_end = alpha + n;
     for (q15* ap = alpha; ap != alpha_end; ++ap) {
         const std::int32_t d = ap->raw - m;
@@ -212,6 +188,12 @@ void Q15::attend_dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexc
         const std::uint32_t av = (p * rec) >> down;
         ap->raw = static_cast<std::int16_t>(av > 32767u ? 32767u : av);
     }
+}
+
+/// c = Σ_j alpha_j S_j (the rows of S in the segments seg), rounded half up to Q15.
+void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15* c) noexcept {
+    const std::size_t dim = S.dim;
+    const bool pairs = word_aligned(S.base) && S.stride % 2 == 0;
     // c_k = Σ_j alpha_j S_j,k / 32768, rounded half up: |Σ| <= 32767·Σ alpha_j < 2^31 (Σ alpha_j <= 32768 + 1).
     // G columns at a time where the rows allow (each row read once per G columns), then one by one.
     std::size_t k = 0;
@@ -261,6 +243,94 @@ void Q15::attend_dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexc
         }
         store(k, acc);
     }
+}
+
+}  // namespace
+
+QueryScale Q15::prepare_query(const q15* q, q15* qp, std::size_t dim, int g) noexcept {
+    // q' = q / 2^s rounded, with s the least for which Σ|q'_k| <= 65536, so that every S_j·q' is exact in int32
+    // (|S_j,k| <= 32767): Σ|q_k| <= 32768·256 = 2^23 gives s <= 8
+    std::uint32_t qsum = 0;
+    for (std::size_t k = 0; k < dim; ++k) qsum += static_cast<std::uint32_t>(q[k].raw < 0 ? -q[k].raw : q[k].raw);
+    int s = 0;
+    while ((qsum >> s) + dim + 1 > 65536u) ++s;
+    if (s > 0) {
+        qsum = 0;
+        for (std::size_t k = 0; k < dim; ++k) {
+            const std::int32_t v = round_shift(q[k].raw, s);
+            qp[k] = q15{static_cast<std::int16_t>(v)};
+            qsum += static_cast<std::uint32_t>(v < 0 ? -v : v);
+        }
+    } else if (qp != q) {
+        for (std::size_t k = 0; k < dim; ++k) qp[k] = q[k];
+    }
+    // e_j = S_j·q' / 2^t rounded, t = ceil(log2 Σ|q'_k|) (so |e_j| <= 32767) and at least 15 - g - s (and 1): the
+    // scores in Q(f), f = 30 - g - s - t <= 15 (q in Q(15 - g): S_j·q = S_j·q'·2^s / 2^(30 - g))
+    int t = 0;
+    while ((std::uint32_t{1} << t) < qsum) ++t;
+    g = g < 0 ? 0 : (g > 8 ? 8 : g);  // (the contract's range: f >= -2, see softmax)
+    const int least = 15 - g - s > 1 ? 15 - g - s : 1;
+    if (t < least) t = least;
+    return {static_cast<std::int8_t>(t), static_cast<std::int8_t>(30 - g - s - t)};
+}
+
+void Q15::attend_dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexcept {
+    if (S.n == 1) {
+        attend_query(S, c, QueryScale{1, 15}, S, alpha, c);  // (the query is not read)
+        return;
+    }
+    // q' in c, free until the weighted sum
+    const QueryScale qs = prepare_query(q, c, S.dim, 0);
+    attend_query(S, c, qs, S, alpha, c);
+}
+
+void Q15::attend_query(const Rows<q15>& E, const q15* qp, QueryScale qs, const Rows<q15>& S, q15* alpha,
+                       q15* c) noexcept {
+    const std::size_t n = S.n, dim = S.dim;
+    const Segments seg = segments(S);
+    if (n == 1) {
+        // alpha_1 = 1 (as near as q15 gets), c_1 = h_1 exactly
+        alpha[0] = q15{32767};
+        for (std::size_t k = 0; k < dim; ++k) c[k] = seg.base[0][k];
+        return;
+    }
+    const int t = qs.t, f = qs.f;
+    // e_j = E_j·q' / 2^t rounded (prepare_query: |e_j| <= 32767), kept in alpha for now
+    const Segments eseg = segments(E);
+    const bool pairs = word_aligned(E.base) && word_aligned(qp) && E.stride % 2 == 0;
+    const std::size_t npairs = (E.dim + 1) / 2;  // an odd dim reads the zero padding lane of the rows and of q'
+    std::int32_t m = -32768;
+    std::size_t j = 0;
+    const auto score = [&](std::int32_t d) __attribute__((always_inline)) {
+        const std::int32_t e = round_shift(d, t);
+        alpha[j++].raw = static_cast<std::int16_t>(e);
+        m = e > m ? e : m;
+    };
+    for (int g = 0; g < 2; ++g) {
+        const q15* row = eseg.base[g];
+        std::size_t i = 0;
+        if (pairs) {
+            // kStates states at a time, sharing each load of q'
+            for (; i + q15_loops::kStates <= eseg.n[g]; i += q15_loops::kStates, row += q15_loops::kStates * E.stride) {
+                std::int32_t d[q15_loops::kStates];
+                q15_loops::dot_states<q15_loops::kStates>(row, E.stride, qp, npairs, d);
+#pragma GCC unroll 4
+                for (const std::int32_t dk : d) score(dk);
+            }
+            for (; i < eseg.n[g]; ++i, row += E.stride) {
+                std::int32_t d[1];
+                q15_loops::dot_states<1>(row, E.stride, qp, npairs, d);
+                score(d[0]);
+            }
+        }
+        for (; i < eseg.n[g]; ++i, row += E.stride) {
+            std::int32_t d = 0;
+            for (std::size_t k = 0; k < E.dim; ++k) d += row[k].raw * qp[k].raw;
+            score(d);
+        }
+    }
+    softmax(alpha, n, f, m);
+    weighted_sum(S, seg, alpha, c);
 }
 
 }  // namespace sarnn::kernel

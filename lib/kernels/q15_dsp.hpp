@@ -37,7 +37,8 @@ __attribute__((always_inline)) inline std::int32_t pkhbt(std::int32_t a, std::in
     return static_cast<std::int32_t>((static_cast<std::uint32_t>(a) & 0xFFFFu) | (static_cast<std::uint32_t>(b) << 16));
 }
 __attribute__((always_inline)) inline std::int32_t pkhtb(std::int32_t a, std::int32_t b) noexcept {
-    return static_cast<std::int32_t>((static_cast<std::uint32_t>(a) & 0xFFFF0000u) | (static_cast<std::uint32_t>(b) >> 16));
+    return static_cast<std::int32_t>((static_cast<std::uint32_t>(a) & 0xFFFF0000u) |
+                                     (static_cast<std::uint32_t>(b) >> 16));
 }
 __attribute__((always_inline)) inline std::int32_t ror8(std::int32_t w) noexcept {
     const auto u = static_cast<std::uint32_t>(w);
@@ -136,7 +137,8 @@ inline void dot_rows<2>(const std::int8_t* w, std::size_t ld, const q15* v, std:
 
 /// Three states, two pairs of q per iteration (12 instructions for 12 multiply-adds), an odd last pair after.
 template <>
-inline void dot_states<3>(const q15* s, std::size_t stride, const q15* q, std::size_t npairs, std::int32_t* d) noexcept {
+inline void dot_states<3>(const q15* s, std::size_t stride, const q15* q, std::size_t npairs,
+                          std::int32_t* d) noexcept {
     std::int32_t a0 = 0, a1 = 0, a2 = 0;
     const q15* p0 = s;
     const q15* p1 = s + stride;

@@ -8,6 +8,8 @@
 //   kColumns  columns<G>(a, v, stride, count, acc)     for G = 2 and kColumns   (a, v word aligned, stride even,
 //                                                                                count even, >= 2)
 // The files, chosen at compile time:
+//   q15_mve.hpp    Helium (MVE integer: M55, M85): eight int16 per vector, VMLADAVA for the dot products
+//                  (cmake -DSARNN_Q15_PLAIN_LOOPS=ON takes the plain C++ instead, to compare the two on one core)
 //   q15_thumb.hpp  ARMv6-M and ARMv7-M (M0, M0+, M3): Thumb assembly
 //   q15_dsp.hpp    ARMv7E-M with the DSP extension (M4, M7): two 16-bit multiply-adds per instruction (SMLAD)
 //   (this file)    everything else: q15_plain.hpp
@@ -18,7 +20,9 @@
 
 #include "kernels/q15_plain.hpp"
 
-#if defined(__thumb__) && defined(__ARM_FEATURE_DSP) && defined(__ARM_ARCH_7EM__)
+#if defined(__ARM_FEATURE_MVE) && !SARNN_Q15_PLAIN_LOOPS
+#include "kernels/q15_mve.hpp"
+#elif defined(__thumb__) && defined(__ARM_FEATURE_DSP) && defined(__ARM_ARCH_7EM__)
 #include "kernels/q15_dsp.hpp"
 #elif defined(__thumb__) && (defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__))
 #include "kernels/q15_thumb.hpp"

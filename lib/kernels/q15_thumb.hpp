@@ -1,7 +1,7 @@
 // lib/kernels/q15_thumb.hpp: the q15 kernels' inner loops (the seam: q15_loops.hpp) for the Cortex-M cores without
 // the DSP extension (M0, M0+, M3), in Thumb assembly that ARMv6-M runs: there GCC 12 at -Os spent 8 to 13
 // instructions on a multiply-add (index registers reloaded with constants, values moved through ip); these spend
-// 4.4 to 4.75. Each computes exactly what q15_plain.hpp computes (integer sums, the same bounds).
+// 4.25 to 4.75. Each computes exactly what q15_plain.hpp computes (integer sums, the same bounds).
 // Registers: values and pointers in low registers ("l": ARMv6-M's loads and MULS take no others; at most seven, so
 // that r7 may stay the frame pointer), accumulators, loop ends and strides in high ones, r8 to r12 (ADD, CMP and MOV
 // take them), so that nothing spills: as explicit register variables, since GCC 12 gives an asm at most one
@@ -93,49 +93,42 @@ inline void dot_rows<2>(const std::int8_t* w, std::size_t ld, const q15* v, std:
     }
 }
 
-/// Three rows: two columns per iteration, each value loaded once for the three (4.5 instructions a multiply-add).
+// One column of the three rows' loop: v's value at byte offset `off` of vp, times the column at index i of each row.
+#define SARNN_THUMB_COL3(off)                 \
+    "ldrh  %[t], [%[vp], #" off "]\n\t"      \
+    "sxth  %[t], %[t]\n\t"                   \
+    "ldrsb %[p], [%[w0], %[i]]\n\t"          \
+    "muls  %[p], %[t]\n\t"                   \
+    "add   %[a0], %[p]\n\t"                  \
+    "ldrsb %[p], [%[w1], %[i]]\n\t"          \
+    "muls  %[p], %[t]\n\t"                   \
+    "add   %[a1], %[p]\n\t"                  \
+    "ldrsb %[p], [%[w2], %[i]]\n\t"          \
+    "muls  %[p], %[t]\n\t"                   \
+    "add   %[a2], %[p]\n\t"                  \
+    "adds  %[i], #1\n\t"
+
+/// Three rows: four columns per iteration, each value loaded once for the three (4.25 instructions a multiply-add),
+/// the last n % 4 columns after.
 template <>
 inline void dot_rows<3>(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
-    const std::size_t even = n & ~std::size_t{1};
+    const std::size_t n4 = n & ~std::size_t{3};
     const std::int8_t* w0 = w;
     const std::int8_t* w1 = w + ld;
     const std::int8_t* w2 = w + 2 * ld;
-    if (even > 0) {
+    if (n4 > 0) {
         register std::int32_t a0 __asm__("r8") = acc[0];
         register std::int32_t a1 __asm__("r9") = acc[1];
         register std::int32_t a2 __asm__("r10") = acc[2];
-        register std::size_t end __asm__("r11") = even;
+        register std::size_t end __asm__("r11") = n4;
         std::size_t i = 0;
         std::int32_t t, p;
         const q15* vp = v;
         __asm__ volatile(
             SARNN_THUMB_BEGIN
             "1:\n\t"
-            "ldrh  %[t], [%[vp], #0]\n\t"
-            "sxth  %[t], %[t]\n\t"
-            "ldrsb %[p], [%[w0], %[i]]\n\t"
-            "muls  %[p], %[t]\n\t"
-            "add   %[a0], %[p]\n\t"
-            "ldrsb %[p], [%[w1], %[i]]\n\t"
-            "muls  %[p], %[t]\n\t"
-            "add   %[a1], %[p]\n\t"
-            "ldrsb %[p], [%[w2], %[i]]\n\t"
-            "muls  %[p], %[t]\n\t"
-            "add   %[a2], %[p]\n\t"
-            "adds  %[i], #1\n\t"
-            "ldrh  %[t], [%[vp], #2]\n\t"
-            "sxth  %[t], %[t]\n\t"
-            "ldrsb %[p], [%[w0], %[i]]\n\t"
-            "muls  %[p], %[t]\n\t"
-            "add   %[a0], %[p]\n\t"
-            "ldrsb %[p], [%[w1], %[i]]\n\t"
-            "muls  %[p], %[t]\n\t"
-            "add   %[a1], %[p]\n\t"
-            "ldrsb %[p], [%[w2], %[i]]\n\t"
-            "muls  %[p], %[t]\n\t"
-            "add   %[a2], %[p]\n\t"
-            "adds  %[i], #1\n\t"
-            "adds  %[vp], #4\n\t"
+            SARNN_THUMB_COL3("0") SARNN_THUMB_COL3("2") SARNN_THUMB_COL3("4") SARNN_THUMB_COL3("6")
+            "adds  %[vp], #8\n\t"
             "cmp   %[i], %[n]\n\t"
             "bne   1b" SARNN_THUMB_END
             : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [i] "+l"(i), [vp] "+l"(vp), [t] "=&l"(t), [p] "=&l"(p)
@@ -147,16 +140,14 @@ inline void dot_rows<3>(const std::int8_t* w, std::size_t ld, const q15* v, std:
         acc[1] = a1;
         acc[2] = a2;
     }
-    if (n != even) {
-        acc[0] += w0[even] * v[even].raw;
-        acc[1] += w1[even] * v[even].raw;
-        acc[2] += w2[even] * v[even].raw;
-    }
+    if (n4 < n) q15_plain::dot_rows<3>(w + n4, ld, v + n4, n - n4, acc);
 }
+#undef SARNN_THUMB_COL3
 
 /// Two states: each pair of q loaded once for both (4.75 instructions a multiply-add).
 template <>
-inline void dot_states<2>(const q15* s, std::size_t stride, const q15* q, std::size_t npairs, std::int32_t* d) noexcept {
+inline void dot_states<2>(const q15* s, std::size_t stride, const q15* q, std::size_t npairs,
+                          std::int32_t* d) noexcept {
     register std::int32_t a0 __asm__("r8") = 0;
     register std::int32_t a1 __asm__("r9") = 0;
     register const q15* end __asm__("r10") = q + 2 * npairs;

@@ -13,9 +13,10 @@ namespace sarnn::fixed::detail {
 inline std::int32_t requantize(std::int32_t acc, std::int32_t multiplier, int shift) noexcept {
     const int s = 31 + (shift < -31 ? -31 : (shift > 31 ? 31 : shift));  // 0 .. 62
     const bool neg = (acc < 0) != (multiplier < 0);
-    const std::uint32_t a = acc < 0 ? 0u - static_cast<std::uint32_t>(acc) : static_cast<std::uint32_t>(acc);  // <= 2^31
+    // |acc|, |multiplier| <= 2^31
+    const std::uint32_t a = acc < 0 ? 0u - static_cast<std::uint32_t>(acc) : static_cast<std::uint32_t>(acc);
     const std::uint32_t m = multiplier < 0 ? 0u - static_cast<std::uint32_t>(multiplier)
-                                           : static_cast<std::uint32_t>(multiplier);  // <= 2^31
+                                           : static_cast<std::uint32_t>(multiplier);
     // P = a·m = hi·2^32 + lo: the halves' products are < 2^32 each (a_h, m_h <= 2^15), mid < 2^32
     const std::uint32_t al = a & 0xFFFFu, ah = a >> 16, ml = m & 0xFFFFu, mh = m >> 16;
     const std::uint32_t ll = al * ml, mid = al * mh + ah * ml;

@@ -1,6 +1,10 @@
 """The exporter: export_header() writes a trained model as a C++ header, and its command line,
 `python3 -m sarnn.export MODEL [--name NAME] [--out HEADER] [options]`.
 
+With `--quantize int8 --calibration INPUTS.pt` it writes the q15 model (int8 weights, int16 activations, no float at
+run time) of a SimpleRnn or a dot / scaled_dot SelfAttentionRnn instead, and prints the input scale and the error
+bound it measured over the calibration run on a second line (sarnn.quantize says how).
+
 The command writes the C++ header for MODEL (a file of torch.save: a sarnn module, a sarnn.save() dict or a state
 dict); see export_header. What it had to assume (the memory policy of a plain state dict given neither
 --window nor --capacity, the tanh of the state dict of a torch.nn.RNN) it prints on stderr, one line
@@ -13,15 +17,18 @@ import os
 import sys
 import tempfile
 
+from sarnn import quantize as q
 from sarnn.errors import ExportError
 from sarnn.golden import golden_run
 from sarnn.header import check_name, render
+from sarnn.header_q15 import render_q15
 from sarnn.spec import resolve
 
 __all__ = ["ExportError", "export_header", "main"]
 
 
-def export_header(source, name, path, *, generator="sarnn.export_header()", **options):
+def export_header(source, name, path, *, generator="sarnn.export_header()", quantize=None, calibration=None,
+                  **options):
     """Writes the C++ header for `source` to `path`, in namespace `name`, and returns the Spec it wrote.
 
     source: a sarnn module, a sarnn.save() dict, a state dict, or the path of a file holding one (see
@@ -36,13 +43,28 @@ def export_header(source, name, path, *, generator="sarnn.export_header()", **op
     Spec's notes say what was assumed rather than given (the memory policy of a plain state dict, the
     nonlinearity of a torch.nn.RNN's state dict). A torch layer sarnn does not compute (relu, more layers,
     bidirectional, LSTM, GRU) is refused with the check sarnn.from_rnn makes.
+
+    quantize="int8" with calibration (a tensor [sequences, steps, In], or the path of a torch.save'd one) writes
+    the q15 model instead (sarnn.quantize: what it takes, the input scale, the recorded bound; sarnn.header_q15: the
+    text) and returns its QSpec; dtype, tolerance and golden_seed do not apply then.
     """
     check_name(name)
+    if quantize is not None or calibration is not None:
+        return _export_q15(source, name, path, generator, quantize, calibration, options)
     spec = resolve(source, **options)
     golden_x, golden_h = golden_run(spec)
     text = render(spec, name, golden_x, golden_h, os.path.basename(os.fspath(path)), generator)
     _write_atomic(os.fspath(path), text)
     return spec
+
+
+def _export_q15(source, name, path, generator, quantize, calibration, options):
+    q.check_options(quantize, calibration, options.pop("dtype", None), options.pop("tolerance", None),
+                    options.pop("golden_seed", None))
+    spec = resolve(source, dtype="float", **options)
+    qspec = q.quantize(spec, calibration)
+    _write_atomic(os.fspath(path), render_q15(qspec, name, os.path.basename(os.fspath(path)), generator))
+    return qspec
 
 
 def _write_atomic(path, text):
@@ -73,10 +95,13 @@ def _parser():
     p.add_argument("--align", help="dot, scaled_dot, bilinear, key_query or additive (self_attention)")
     p.add_argument("--window", type=int, help="use the sarnn::Window memory of this many states")
     p.add_argument("--capacity", type=int, help="states a sarnn::Bounded memory holds (default: 128)")
-    p.add_argument("--dtype", default="float", help="float (default) or double")
+    p.add_argument("--dtype", help="float (default) or double")
     p.add_argument("--golden-steps", type=int, default=8, help="steps of the golden run (default: 8)")
-    p.add_argument("--golden-seed", type=int, default=0, help="seed of the golden inputs (default: 0)")
+    p.add_argument("--golden-seed", type=int, help="seed of the golden inputs (default: 0)")
     p.add_argument("--tolerance", type=float, help="self-check bound (default: 1e-4 float, 1e-10 double)")
+    p.add_argument("--quantize", metavar="int8", help="write the q15 model (int8 weights, int16 activations)")
+    p.add_argument("--calibration", metavar="INPUTS.pt",
+                   help="with --quantize: torch.save'd tensor [sequences, steps, In] of typical inputs")
     return p
 
 
@@ -86,15 +111,19 @@ def main(argv=None):
     name = args.name or os.path.splitext(os.path.basename(args.out or args.model))[0]
     out = args.out or name + ".hpp"
     try:
-        spec = export_header(args.model, name, out, generator="python3 -m sarnn.export", model=args.kind,
-                             align=args.align, window=args.window, capacity=args.capacity, dtype=args.dtype,
-                             golden_steps=args.golden_steps, golden_seed=args.golden_seed, tolerance=args.tolerance)
+        given = {key: value for key, value in (("dtype", args.dtype), ("golden_seed", args.golden_seed),
+                                                ("tolerance", args.tolerance)) if value is not None}
+        spec = export_header(args.model, name, out, generator="python3 -m sarnn.export", quantize=args.quantize,
+                             calibration=args.calibration, model=args.kind, align=args.align, window=args.window,
+                             capacity=args.capacity, golden_steps=args.golden_steps, **given)
     except ExportError as e:
         print(f"sarnn.export: error: {e}", file=sys.stderr)
         return 2
     for note in spec.notes:
         print(f"sarnn.export: note: {note}", file=sys.stderr)
     print(f"wrote {out}: {spec.model_type()}")
+    if args.quantize is not None:
+        print(spec.summary())
     return 0
 
 

@@ -1,5 +1,5 @@
-"""sarnn.q15: the Python twin of sarnn's q15 models (SimpleRnn<q15>, SelfAttentionRnn<q15> with DotAlign or
-ScaledDotAlign: include/sarnn/kernels_q15.hpp, lib/kernels/q15.cpp, include/sarnn/align.hpp).
+"""sarnn.q15: the Python twin of sarnn's q15 models (SimpleRnn<q15>, SelfAttentionRnn<q15> with DotAlign,
+ScaledDotAlign, BilinearAlign or KeyQueryAlign: include/sarnn/kernels_q15.hpp, lib/kernels/q15.cpp, include/sarnn/align.hpp).
 
 Integers only, the same operations in the same order as the C++, so that it predicts a q15 model's h, c and alpha
 bit for bit (tests/test_q15_models.cpp and python/tests/test_q15.py pin both to one digest of many runs). Use it to
@@ -40,11 +40,22 @@ def affine_tanh_q15(p, x, r):
     return y
 
 
-def attend_dot_q15(states, q):
-    """(alpha, c) of the dot context over `states` (lists of Q15 ints, oldest first) for the query q."""
-    n, dim = len(states), len(q)
-    if n == 1:
-        return [32767], list(states[0])
+def gemv_q15(W, m, shift, v):
+    """y_r = requantize(Σ_k W[r][k]·v_k, m[r], shift[r]) saturated to int16 (the align transforms)."""
+    return [_clamp(requantize(sum(w * x for w, x in zip(row, v)), m[r], shift[r]), -32768, 32767)
+            for r, row in enumerate(W)]
+
+
+def gemv_t_q15(W, m, shift, v):
+    """y_r = requantize(Σ_k W[k][r]·v_k, m, shift) saturated to int16: Wᵀ v, one factor (the folded key/query)."""
+    return [_clamp(requantize(sum(W[k][r] * v[k] for k in range(len(W))), m, shift), -32768, 32767)
+            for r in range(len(W[0]))]
+
+
+def prepare_query_q15(q, g=0):
+    """(q', t, f) for a query q in Q(15 - g): q' = q / 2^s rounded, the scores' shift t and format Q(f)."""
+    g = _clamp(g, 0, 8)
+    dim = len(q)
     qsum = sum(abs(v) for v in q)
     s = 0
     while (qsum >> s) + dim + 1 > 65536:
@@ -53,12 +64,16 @@ def attend_dot_q15(states, q):
     t = 0
     while (1 << t) < sum(abs(v) for v in qq):
         t += 1
-    t = max(t, 15 - s)
-    f = 30 - s - t
-    e = []
-    for st in states:
-        d = sum(st[k] * qq[k] for k in range(dim))
-        e.append(_round_shift(d, t) if t > 0 else d)
+    t = max(t, 15 - g - s, 1)
+    return qq, t, 30 - g - s - t
+
+
+def attend_query_q15(keys, qq, t, f, values):
+    """(alpha, c): scores keys_j·q' / 2^t in Q(f), softmax, c = Σ_j alpha_j values_j (lists oldest first)."""
+    n, dim = len(values), len(values[0])
+    if n == 1:
+        return [32767], list(values[0])
+    e = [_round_shift(sum(a * b for a, b in zip(key, qq)), t) for key in keys]
     m = max(e)
     to_q16 = 1 << (16 - f)
     p = [min(exp_q16((ej - m) * to_q16), 65535) for ej in e]
@@ -71,9 +86,15 @@ def attend_dot_q15(states, q):
     alpha = [min((pj * rec) >> (31 - sh), 32767) for pj in p]
     c = []
     for k in range(dim):
-        acc = sum(alpha[j] * states[j][k] for j in range(n))
+        acc = sum(alpha[j] * values[j][k] for j in range(n))
         c.append(_clamp(_round_shift(acc, 15), -32767, 32767))
     return alpha, c
+
+
+def attend_dot_q15(states, q):
+    """(alpha, c) of the dot context over `states` (lists of Q15 ints, oldest first) for the query q."""
+    qq, t, f = prepare_query_q15(q)
+    return attend_query_q15(states, qq, t, f, states)
 
 
 class SimpleRnnQ15:
@@ -93,20 +114,30 @@ class SimpleRnnQ15:
 
 
 class SelfAttentionRnnQ15:
-    """SelfAttentionRnn<q15, In, Hidden, Capacity, DotAlign | ScaledDotAlign, Bounded | Window>."""
+    """SelfAttentionRnn<q15, In, Hidden, Capacity, Align, Bounded | Window>, Align "dot", "scaled_dot", "bilinear"
+    (align_params: a dict W, m, shift, g as BilinearParams<q15>) or "key_query" (KeyQueryAlign<K, plan>, plan
+    "by_size", "cache" or "fold"; align_params as KeyQueryParams<q15>)."""
 
-    def __init__(self, params, capacity, align="dot", window=False):
-        if align not in ("dot", "scaled_dot"):
-            raise ValueError("SelfAttentionRnnQ15: align is 'dot' or 'scaled_dot'")
+    def __init__(self, params, capacity, align="dot", window=False, align_params=None, plan="by_size"):
+        if align not in ("dot", "scaled_dot", "bilinear", "key_query"):
+            raise ValueError("SelfAttentionRnnQ15: align is 'dot', 'scaled_dot', 'bilinear' or 'key_query'")
+        if (align in ("bilinear", "key_query")) != (align_params is not None):
+            raise ValueError("SelfAttentionRnnQ15: the bilinear and key/query aligns take align_params, the others none")
         self.p = params
         self.hidden_size = len(params["A"])
         self.capacity = capacity
+        self.align = align
+        self.ap = align_params
         self.scale = inv_sqrt_q15(self.hidden_size) if align == "scaled_dot" else None
         self.window = window
+        if align == "key_query":
+            k = len(align_params["Wk"])
+            self.caches_keys = plan == "cache" or (plan == "by_size" and 4 * k <= self.hidden_size)
         self.reset()
 
     def reset(self):
         self.memory = []
+        self.keys = []
         self.c = [0] * self.hidden_size
         self.alpha = []
         self.h = [0] * self.hidden_size
@@ -119,8 +150,29 @@ class SelfAttentionRnnQ15:
         self.memory.append(h)
         if len(self.memory) > self.capacity:
             self.memory.pop(0)
-        q = h if self.scale is None else [mul_q15(v, self.scale) for v in h]
-        self.alpha, self.c = attend_dot_q15(self.memory, q)
+        ap = self.ap
+        if self.align == "key_query" and self.caches_keys:
+            # P_i = Wk h_i (kept per state), u = Wq h_i: e_ij = P_j·u
+            self.keys.append(gemv_q15(ap["Wk"], ap["m_k"], ap["shift_k"], h))
+            if len(self.keys) > self.capacity:
+                self.keys.pop(0)
+            u = gemv_q15(ap["Wq"], ap["m_q"], ap["shift_q"], h)
+            qq, t, f = prepare_query_q15(u, ap["g_k"] + ap["g_u"])
+            self.alpha, self.c = attend_query_q15(self.keys, qq, t, f, self.memory)
+        elif self.align == "key_query":
+            # u' = diag(wk) Wq h_i, q = Wk_q^T u': e_ij = h_j·q
+            u = gemv_q15(ap["Wq"], ap["m_f"], ap["shift_f"], h)
+            q = gemv_t_q15(ap["Wk"], ap["m_t"], ap["shift_t"], u)
+            qq, t, f = prepare_query_q15(q, ap["g"])
+            self.alpha, self.c = attend_query_q15(self.memory, qq, t, f, self.memory)
+        elif self.align == "bilinear":
+            # q = W h_i in Q(15 - g)
+            q = gemv_q15(self.ap["W"], self.ap["m"], self.ap["shift"], h)
+            qq, t, f = prepare_query_q15(q, self.ap["g"])
+            self.alpha, self.c = attend_query_q15(self.memory, qq, t, f, self.memory)
+        else:
+            q = h if self.scale is None else [mul_q15(v, self.scale) for v in h]
+            self.alpha, self.c = attend_dot_q15(self.memory, q)
         self.h = h
         return True
 
@@ -165,6 +217,32 @@ def digest_params(rng, n_in, hidden):
     return p
 
 
+def digest_bilinear_params(rng, hidden):
+    """BilinearParams<q15> drawn from the LCG after the model's params, in the C++ order: W, m, shift, g."""
+    p = {"W": [[rng.next() % 255 - 127 for _ in range(hidden)] for _ in range(hidden)]}
+    p["m"] = [(1 << 30) + rng.next() % (1 << 30) for _ in range(hidden)]
+    p["shift"] = [8 + rng.next() % 5 for _ in range(hidden)]
+    p["g"] = rng.next() % 5
+    return p
+
+
+def digest_key_query_params(rng, hidden, k):
+    """KeyQueryParams<q15> drawn from the LCG after the model's params, in the C++ order (tests/shared/q15_digest.hpp)."""
+    p = {"Wk": [[rng.next() % 255 - 127 for _ in range(hidden)] for _ in range(k)]}
+    p["Wq"] = [[rng.next() % 255 - 127 for _ in range(hidden)] for _ in range(k)]
+    for name in ("m_k", "m_q", "m_f"):
+        p[name] = [(1 << 30) + rng.next() % (1 << 30) for _ in range(k)]
+    p["m_t"] = (1 << 30) + rng.next() % (1 << 30)
+    p["shift_k"] = [8 + rng.next() % 5 for _ in range(k)]
+    p["shift_q"] = [8 + rng.next() % 5 for _ in range(k)]
+    p["shift_f"] = [14 + rng.next() % 5 for _ in range(k)]
+    p["shift_t"] = rng.next() % 4 - 2
+    p["g_k"] = rng.next() % 4
+    p["g_u"] = rng.next() % 4
+    p["g"] = rng.next() % 5
+    return p
+
+
 DIGEST_CASES = [  # (kind, In, Hidden, Capacity, steps, seed): kind simple / dot / scaled_dot / dot_window / ...
     ("simple", 3, 5, 0, 40, 11),
     ("simple", 16, 33, 0, 20, 12),
@@ -173,6 +251,10 @@ DIGEST_CASES = [  # (kind, In, Hidden, Capacity, steps, seed): kind simple / dot
     ("scaled_dot_window", 5, 17, 8, 30, 15),
     ("dot_window", 3, 3, 3, 12, 16),
     ("dot", 16, 32, 64, 64, 17),
+    ("bilinear", 3, 7, 16, 16, 18),
+    ("bilinear_window", 5, 17, 6, 20, 19),
+    ("key_query_k4", 3, 17, 8, 16, 20),            # 4·K <= Hidden: keys cached
+    ("key_query_k3_window", 2, 7, 5, 14, 21),      # folded
 ]
 
 
@@ -192,11 +274,17 @@ def digest():
     for kind, n_in, hidden, capacity, steps, seed in DIGEST_CASES:
         rng = _Lcg(seed)
         p = digest_params(rng, n_in, hidden)
+        align = kind[:-len("_window")] if kind.endswith("_window") else kind
         if kind == "simple":
             model = SimpleRnnQ15(p)
         else:
-            model = SelfAttentionRnnQ15(p, capacity, "scaled_dot" if kind.startswith("scaled") else "dot",
-                                        window=kind.endswith("window"))
+            ap = None
+            if align == "bilinear":
+                ap = digest_bilinear_params(rng, hidden)
+            elif align.startswith("key_query_k"):
+                ap = digest_key_query_params(rng, hidden, int(align[len("key_query_k"):]))
+                align = "key_query"
+            model = SelfAttentionRnnQ15(p, capacity, align, window=kind.endswith("window"), align_params=ap)
         for _ in range(steps):
             x = [rng.next() % 65536 - 32768 for _ in range(n_in)]
             if kind == "simple":

@@ -223,6 +223,9 @@ CASES = [
     Case("lstmn_double", "lstmn", "double", In=3, hidden=6, capacity=8, steps=8, seed=12, K=4),
     Case("attention_reference", "self_attention_rnn", "float", In=16, hidden=32, capacity=64, steps=64, seed=5,
          align="dot"),
+    # [x; h] of 70 values (past the 64 the Helium set joins on its stack) and a Hidden that is not a multiple of 4
+    Case("attention_wide", "self_attention_rnn", "float", In=40, hidden=30, capacity=8, steps=8, seed=13,
+         align="dot"),
 ]
 
 # Absolute tolerances, library vs this reference: those of the Catch2 suite (tests/reference.hpp).

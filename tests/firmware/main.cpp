@@ -245,9 +245,13 @@ void run_lstmn() {
 int main() {
     std::printf("sarnn firmware: kernels %s, vector bytes %u\n", sarnn::arch_name(sarnn::kernel::arch_in_use<sarnn::kernel::Default>()),
                 static_cast<unsigned>(SARNN_VECTOR_BYTES));
-    // Cortex-M has no SIMD set: the models call the cortex-m set (lib/kernels/cortex_m.cpp; cortex-m0 without an
-    // FPU) directly, with element-aligned storage.
-#if defined(__ARM_FP)
+    // The models call the target's set directly: Helium's (lib/kernels/arm_mve.cpp, rows padded to 16 bytes) where
+    // the core has MVE float (M55, M85); otherwise the cortex-m set (lib/kernels/cortex_m.cpp; cortex-m0 without
+    // an FPU), with element-aligned storage.
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
+    expect(std::is_same_v<sarnn::kernel::Default, sarnn::kernel::Mve> && SARNN_VECTOR_BYTES == 16, "kernels",
+           "mve set", 0);
+#elif defined(__ARM_FP)
     expect(std::is_same_v<sarnn::kernel::Default, sarnn::kernel::CortexM> && SARNN_VECTOR_BYTES == 0, "kernels",
            "cortex-m set", 0);
 #else

@@ -16,6 +16,13 @@ string, so the ctest test sarnn_python_export_cli can compare `python3 -m sarnn.
 byte) and as double.
 
 Tolerances are the exporter's defaults: 1e-4 for float, 1e-10 for double.
+
+The quantised headers (`--quantize int8`, DIR/rt_q15_<name>.hpp, listed by SARNN_ROUNDTRIP_Q15_MODELS(X)): the
+SimpleRnn and the dot / scaled_dot SelfAttentionRNNs above (both memories), each with a seeded calibration of 6
+sequences of 40 steps, uniform in a range of its own (so that x_scale differs: 2^-12 .. 2^-20). Their self_check()
+demands the Python twin's int16 h and c bit for bit and the bound recorded over the calibration. One of them, the
+dot Window model, is saved with sarnn.save() to DIR/q15_model.pt with its calibration DIR/q15_calibration.pt and
+exported from those files with the command line's generator string (ctest sarnn_python_export_cli_q15 compares).
 """
 import argparse
 import os
@@ -54,6 +61,11 @@ LSTMNS = (
     ("lstmn_window", 3, 33, 16),
 )
 SIMPLE = ("simple", 7, 33)
+# (random model above, half-range of its calibration inputs) of the quantised exports
+Q15 = (("simple", 3.0), ("sa_dot_bounded", 1.0), ("sa_dot_window", 0.02), ("sa_scaled_dot_bounded", 0.7),
+       ("sa_scaled_dot_window", 5.5))
+Q15_CLI = "sa_dot_window"   # saved to Q15_MODEL, exported as rt_q15_cli by the command line too
+Q15_MODEL, Q15_CALIBRATION, Q15_CLI_NAME = "q15_model.pt", "q15_calibration.pt", "rt_q15_cli"
 
 
 def random_models():
@@ -94,7 +106,11 @@ class Aggregate:
     """The lines of roundtrip_models.hpp."""
 
     def __init__(self):
-        self.includes, self.entries = [], []
+        self.includes, self.entries, self.q15 = [], [], []
+
+    def add_q15(self, name, qspec):
+        self.includes.append(f'#include "{name}.hpp"')
+        self.q15.append(f'    X({name}, "{qspec.model_type()}")')
 
     def add(self, name, spec):
         args = [f"{name}::{g.variable}" for g in spec.groups()]
@@ -111,6 +127,9 @@ class Aggregate:
             "// X(namespace, \"C++ model type\", constructor arguments...), one per exported header",
             "#define SARNN_ROUNDTRIP_MODELS(X) \\",
             body,
+            "// X(namespace, \"C++ model type\"), one per quantised header (constructor argument: namespace::params)",
+            "#define SARNN_ROUNDTRIP_Q15_MODELS(X) \\",
+            " \\\n".join(self.q15),
             "#endif",
             "",
         ])
@@ -138,10 +157,28 @@ def main(argv=None):
                                    golden_steps=GOLDEN_STEPS, **options)
         aggregate.add(name, spec)
 
-    for name, model in random_models():
+    q15_range = dict(Q15)
+    for seed, (name, model) in enumerate(random_models()):
         capacity = CAPACITY if model.kind != "simple" and model.config()["window"] is None else None
         for dtype, suffix in (("float", "f"), ("double", "d")):
             export(model, f"rt_{suffix}_{name}", dtype, capacity=capacity)
+        if name in q15_range:
+            generator = torch.Generator().manual_seed(2000 + seed)
+            calibration = (torch.rand(6, GOLDEN_STEPS, model.in_size, generator=generator) * 2 - 1) * q15_range[name]
+            qspec = sarnn.export_header(model, f"rt_q15_{name}", os.path.join(out, f"rt_q15_{name}.hpp"),
+                                        quantize="int8", calibration=calibration, capacity=capacity,
+                                        golden_steps=GOLDEN_STEPS)
+            aggregate.add_q15(f"rt_q15_{name}", qspec)
+            if name == Q15_CLI:
+                # As `python3 -m sarnn.export q15_model.pt --quantize int8 --calibration q15_calibration.pt
+                # --name rt_q15_cli --golden-steps 40` writes it (same bytes)
+                sarnn.save(model, os.path.join(out, Q15_MODEL))
+                torch.save(calibration, os.path.join(out, Q15_CALIBRATION))
+                qspec = sarnn.export_header(os.path.join(out, Q15_MODEL), Q15_CLI_NAME,
+                                            os.path.join(out, Q15_CLI_NAME + ".hpp"), quantize="int8",
+                                            calibration=os.path.join(out, Q15_CALIBRATION),
+                                            golden_steps=GOLDEN_STEPS, generator="python3 -m sarnn.export")
+                aggregate.add_q15(Q15_CLI_NAME, qspec)
 
     model, first, last = trained_model()
     trained = os.path.join(out, TRAINED)
@@ -151,7 +188,8 @@ def main(argv=None):
     export(trained, "rt_trained_d", "double")
 
     write_atomic(os.path.join(out, "roundtrip_models.hpp"), aggregate.text())
-    print(f"gen_roundtrip: {len(aggregate.entries)} headers in {out} ({time.monotonic() - t0:.1f} s; trained model: "
+    print(f"gen_roundtrip: {len(aggregate.entries)} + {len(aggregate.q15)} quantised headers in {out} "
+          f"({time.monotonic() - t0:.1f} s; trained model: "
           f"loss {first:.4f} -> {last:.4f} in 50 steps)")
     return 0
 

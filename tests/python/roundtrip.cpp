@@ -13,6 +13,11 @@
 // only by its own arithmetic in T, so what is measured is the library's rounding: at most 1.1e-6 (float)
 // and 1.9e-15 (double) over every model and kernel set on x86-64, aarch64, armhf and i686 (the trained model
 // is the largest): 90 and 50000 times below the tolerances.
+//
+// The quantised headers (SARNN_ROUNDTRIP_Q15_MODELS: `--quantize int8`) run the q15 models, the same integer code
+// under every set (kernel::Q15); each must reproduce the Python twin's int16 h and c bit for bit over its golden run
+// (0 mismatches) and stay within the |h_q - h_float|, |c_q - c_float| bounds recorded over its calibration run.
+#include <cstdint>
 #include <cstdio>
 
 #include "../skip_note.hpp"
@@ -26,6 +31,7 @@ struct Worst {
 };
 
 struct Tally {
+    long q15_mismatches = 0;
     int checked = 0;
     int failed = 0;
     Worst worst[2];  // float, double
@@ -54,6 +60,22 @@ void check(const char* arch, const char* name, const char* type, Model& model,
     }
 }
 
+template <class Model, class Report>
+void check_q15(const char* arch, const char* name, const char* type, Model& model, Report (*golden_check)(Model&),
+               bool (*self_check)(Model&), std::int64_t h_bound, std::int64_t c_bound, Tally& tally) {
+    const Report r = golden_check(model);
+    const bool ok = r.failed_steps == 0 && r.mismatches == 0 && r.h_error_q31 <= h_bound && r.c_error_q31 <= c_bound &&
+                    self_check(model);
+    const double q31 = 2147483648.0;
+    std::printf("%-8s %-26s %-74s mismatches %ld  |h_q-h_float| %.3e <= %.3e  |c_q-c_float| %.3e <= %.3e  %s\n",
+                arch, name, type, r.mismatches, static_cast<double>(r.h_error_q31) / q31,
+                static_cast<double>(h_bound) / q31, static_cast<double>(r.c_error_q31) / q31,
+                static_cast<double>(c_bound) / q31, ok ? "ok" : "FAILED");
+    ++tally.checked;
+    tally.q15_mismatches += r.mismatches;
+    if (!ok) ++tally.failed;
+}
+
 void run_all(const char* arch, Tally& tally) {
     // Each model is constructed once (static: some are tens of kB) and reused by every kernel set:
     // golden_error() resets it before and after its run, and the set in use is looked up at every step.
@@ -64,6 +86,14 @@ void run_all(const char* arch, Tally& tally) {
     }
     SARNN_ROUNDTRIP_MODELS(SARNN_ROUNDTRIP_CHECK)
 #undef SARNN_ROUNDTRIP_CHECK
+#define SARNN_ROUNDTRIP_CHECK_Q15(ns, type)                                                                      \
+    {                                                                                                            \
+        static ns::Model model(ns::params);                                                                      \
+        check_q15(arch, #ns, type, model, &ns::golden_check, &ns::self_check, ns::h_bound_q31, ns::c_bound_q31, \
+                  tally);                                                                                        \
+    }
+    SARNN_ROUNDTRIP_Q15_MODELS(SARNN_ROUNDTRIP_CHECK_Q15)
+#undef SARNN_ROUNDTRIP_CHECK_Q15
 }
 
 }  // namespace
@@ -93,9 +123,10 @@ int main() {
                     sarnn::arch_name(sarnn::kernels<float>().arch), sarnn::arch_name(sarnn::kernels<double>().arch));
         Tally tally;
         run_all(name, tally);
-        std::printf("== %s: %d models, %d failed; worst float %.3e (%s), worst double %.3e (%s)\n", name,
-                    tally.checked, tally.failed, tally.worst[0].error, tally.worst[0].model, tally.worst[1].error,
-                    tally.worst[1].model);
+        std::printf("== %s: %d models, %d failed; worst float %.3e (%s), worst double %.3e (%s); q15: %ld int16 "
+                    "mismatches with the Python twin\n",
+                    name, tally.checked, tally.failed, tally.worst[0].error, tally.worst[0].model, tally.worst[1].error,
+                    tally.worst[1].model, tally.q15_mismatches);
         ++sets;
         failed += tally.failed;
         checked += tally.checked;

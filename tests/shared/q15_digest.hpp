@@ -9,13 +9,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <new>
+#include <type_traits>
 
 #include <sarnn/sarnn.hpp>
 
 namespace test {
 
 /// `PYTHONPATH=python python3 -m sarnn.q15`
-constexpr std::uint64_t kQ15Digest = 0xa7d41b5b20853212ull;
+constexpr std::uint64_t kQ15Digest = 0xc7fefebb8fe1ec6aull;
 
 struct Q15Lcg {
     std::uint64_t x;
@@ -60,12 +62,42 @@ void draw_q15_input(Q15Lcg& rng, sarnn::q15 (&x)[In]) {
     for (auto& v : x) v = sarnn::q15{static_cast<std::int16_t>(rng.below(65536) - 32768)};
 }
 
+/// One buffer for every case's params and model, one case at a time (the M0+ board has 16 KB of RAM: the cases'
+/// objects side by side would not fit). Objects are placed with new and never destroyed (no destructor does anything).
+class Q15Arena {
+public:
+    static constexpr std::size_t kBytes = 8192;
+    /// A T made from args (value-initialised without), after what the case made before: the callers' static_asserts
+    /// keep a case within kBytes (its objects' sizes plus 192 bytes for their alignment).
+    template <class T, class... Args>
+    T& make(Args&&... args) {
+        static_assert(alignof(T) <= 64, "q15_digest: the arena aligns to 64 bytes");
+        used_ = (used_ + alignof(T) - 1) / alignof(T) * alignof(T);
+        T* t = new (bytes_ + used_) T(static_cast<Args&&>(args)...);
+        used_ += sizeof(T);
+        return *t;
+    }
+    void clear() { used_ = 0; }
+
+private:
+    alignas(64) unsigned char bytes_[kBytes];
+    std::size_t used_ = 0;
+};
+inline Q15Arena& q15_arena() {
+    static Q15Arena arena;
+    return arena;
+}
+
 template <std::size_t In, std::size_t Hidden>
 void q15_digest_simple(Q15Fnv& fnv, std::size_t steps, std::uint64_t seed) {
+    static_assert(sizeof(sarnn::RnnParams<sarnn::q15, In, Hidden>) + sizeof(sarnn::SimpleRnn<sarnn::q15, In, Hidden>) +
+                      192 <= Q15Arena::kBytes, "q15_digest: a case does not fit the arena");
     Q15Lcg rng{seed};
-    static sarnn::RnnParams<sarnn::q15, In, Hidden> p{};
+    Q15Arena& arena = q15_arena();
+    arena.clear();
+    auto& p = arena.make<sarnn::RnnParams<sarnn::q15, In, Hidden>>();
     draw_q15_params(rng, p);
-    static sarnn::SimpleRnn<sarnn::q15, In, Hidden> model(p);
+    auto& model = arena.make<sarnn::SimpleRnn<sarnn::q15, In, Hidden>>(p);
     model.reset();
     sarnn::q15 x[In];
     for (std::size_t t = 0; t < steps; ++t) {
@@ -75,12 +107,55 @@ void q15_digest_simple(Q15Fnv& fnv, std::size_t steps, std::uint64_t seed) {
     }
 }
 
+/// BilinearParams<q15>, drawn after the model's params (python/sarnn/q15.py, digest_bilinear_params)
+template <std::size_t Hidden>
+void draw_q15_params(Q15Lcg& rng, sarnn::BilinearParams<sarnn::q15, Hidden>& p) {
+    for (auto& row : p.W)
+        for (auto& w : row) w = static_cast<std::int8_t>(rng.below(255) - 127);
+    for (auto& m : p.m) m = (std::int32_t{1} << 30) + rng.below(1u << 30);
+    for (auto& s : p.shift) s = static_cast<std::int8_t>(8 + rng.below(5));
+    p.g = static_cast<std::int8_t>(rng.below(5));
+}
+
+/// KeyQueryParams<q15>, drawn after the model's params (python/sarnn/q15.py, digest_key_query_params)
+template <std::size_t Hidden, std::size_t K>
+void draw_q15_params(Q15Lcg& rng, sarnn::KeyQueryParams<sarnn::q15, Hidden, K>& p) {
+    for (auto* W : {&p.Wk, &p.Wq})
+        for (auto& row : *W)
+            for (auto& w : row) w = static_cast<std::int8_t>(rng.below(255) - 127);
+    for (auto* m : {&p.m_k, &p.m_q, &p.m_f})
+        for (auto& v : *m) v = (std::int32_t{1} << 30) + rng.below(1u << 30);
+    p.m_t = (std::int32_t{1} << 30) + rng.below(1u << 30);
+    for (auto& s : p.shift_k) s = static_cast<std::int8_t>(8 + rng.below(5));
+    for (auto& s : p.shift_q) s = static_cast<std::int8_t>(8 + rng.below(5));
+    for (auto& s : p.shift_f) s = static_cast<std::int8_t>(14 + rng.below(5));
+    p.shift_t = static_cast<std::int8_t>(rng.below(4) - 2);
+    p.g_k = static_cast<std::int8_t>(rng.below(4));
+    p.g_u = static_cast<std::int8_t>(rng.below(4));
+    p.g = static_cast<std::int8_t>(rng.below(5));
+}
+
 template <class Align, class Memory, std::size_t In, std::size_t Hidden, std::size_t Capacity>
 void q15_digest_attention(Q15Fnv& fnv, std::size_t steps, std::uint64_t seed) {
+    using Model = sarnn::SelfAttentionRnn<sarnn::q15, In, Hidden, Capacity, Align, Memory>;
+    using Params = sarnn::RnnParams<sarnn::q15, In, Hidden>;
     Q15Lcg rng{seed};
-    static sarnn::RnnParams<sarnn::q15, In, Hidden> p{};
+    Q15Arena& arena = q15_arena();
+    arena.clear();
+    auto& p = arena.make<Params>();
     draw_q15_params(rng, p);
-    static sarnn::SelfAttentionRnn<sarnn::q15, In, Hidden, Capacity, Align, Memory> model(p);
+    Model* model_ptr = nullptr;
+    if constexpr (!std::is_void_v<typename Model::AlignParams>) {
+        static_assert(sizeof(Params) + sizeof(typename Model::AlignParams) + sizeof(Model) + 192 <= Q15Arena::kBytes,
+                      "q15_digest: a case does not fit the arena");
+        auto& ap = arena.make<typename Model::AlignParams>();
+        draw_q15_params(rng, ap);
+        model_ptr = &arena.make<Model>(p, ap);
+    } else {
+        static_assert(sizeof(Params) + sizeof(Model) + 192 <= Q15Arena::kBytes, "q15_digest: a case does not fit");
+        model_ptr = &arena.make<Model>(p);
+    }
+    Model& model = *model_ptr;
     model.reset();
     sarnn::q15 x[In];
     for (std::size_t t = 0; t < steps; ++t) {
@@ -94,8 +169,10 @@ void q15_digest_attention(Q15Fnv& fnv, std::size_t steps, std::uint64_t seed) {
 
 /// The digest of python/sarnn/q15.py's DIGEST_CASES (the same list, in order).
 inline std::uint64_t q15_digest() {
+    using sarnn::BilinearAlign;
     using sarnn::Bounded;
     using sarnn::DotAlign;
+    using sarnn::KeyQueryAlign;
     using sarnn::ScaledDotAlign;
     using sarnn::Window;
     Q15Fnv fnv;
@@ -106,6 +183,10 @@ inline std::uint64_t q15_digest() {
     q15_digest_attention<ScaledDotAlign, Window, 5, 17, 8>(fnv, 30, 15);
     q15_digest_attention<DotAlign, Window, 3, 3, 3>(fnv, 12, 16);
     q15_digest_attention<DotAlign, Bounded, 16, 32, 64>(fnv, 64, 17);
+    q15_digest_attention<BilinearAlign, Bounded, 3, 7, 16>(fnv, 16, 18);
+    q15_digest_attention<BilinearAlign, Window, 5, 17, 6>(fnv, 20, 19);
+    q15_digest_attention<KeyQueryAlign<4>, Bounded, 3, 17, 8>(fnv, 16, 20);  // keys cached
+    q15_digest_attention<KeyQueryAlign<3>, Window, 2, 7, 5>(fnv, 14, 21);    // folded
     return fnv.h;
 }
 

@@ -1,0 +1,372 @@
+// lib/kernels/arm_mve_loops.hpp: the inner loops of the mve set (arm_mve.hpp) in Helium assembly: tail-predicated
+// low-overhead loops (WLSTP/LETP: the last pass loads, multiplies and stores only the lanes below n, so no scalar
+// remainder and no access past the end), post-incremented vector loads, and the four sums of dot4 reduced by a
+// 4 x 4 transpose (VST, then VLD40..VLD43). GCC 12 keeps spare address arithmetic and spills in the same loops
+// written with intrinsics (17 instructions per 16 multiply-adds instead of 10).
+//
+// Both take float pointers aligned to 4 bytes (VLDRW/VSTRW need no more) and use q0-q7 and lr themselves.
+#ifndef SARNN_LIB_KERNELS_ARM_MVE_LOOPS_HPP
+#define SARNN_LIB_KERNELS_ARM_MVE_LOOPS_HPP
+
+#include <arm_mve.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace sarnn::kernel {
+namespace {  // NOLINT(cert-dcl59-cpp): one copy, in the mve set's file
+namespace mve {
+
+/// t[i] = M_i·v over n values for the four rows M0..M3 (t: 16 floats, 16-byte aligned, the scratch of the
+/// transpose; the four results in t[0..4)). Rows and v: any 4-byte alignment.
+inline void dot4_asm(const float* M0, const float* M1, const float* M2, const float* M3, const float* v, std::size_t n,
+                     float* t) {
+    __asm__ volatile(
+        "vmov.i32 q0, #0\n\t"
+        "vmov.i32 q1, #0\n\t"
+        "vmov.i32 q2, #0\n\t"
+        "vmov.i32 q3, #0\n\t"
+        // q_i += M_i[k..k+3]·v[k..k+3], four lanes a pass (fewer in the last)
+        "wlstp.32 lr, %[n], 2f\n"
+        "1:\n\t"
+        "vldrw.32 q4, [%[v]], #16\n\t"
+        "vldrw.32 q5, [%[m0]], #16\n\t"
+        "vfma.f32 q0, q5, q4\n\t"
+        "vldrw.32 q6, [%[m1]], #16\n\t"
+        "vfma.f32 q1, q6, q4\n\t"
+        "vldrw.32 q7, [%[m2]], #16\n\t"
+        "vfma.f32 q2, q7, q4\n\t"
+        "vldrw.32 q5, [%[m3]], #16\n\t"
+        "vfma.f32 q3, q5, q4\n\t"
+        "letp lr, 1b\n"
+        "2:\n\t"
+        // lane j of the vector out is the sum of the lanes of q_j: transpose and add
+        "vstrw.32 q0, [%[t]]\n\t"
+        "vstrw.32 q1, [%[t], #16]\n\t"
+        "vstrw.32 q2, [%[t], #32]\n\t"
+        "vstrw.32 q3, [%[t], #48]\n\t"
+        "vld40.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vld41.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vld42.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vld43.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vadd.f32 q0, q0, q1\n\t"
+        "vadd.f32 q2, q2, q3\n\t"
+        "vadd.f32 q0, q0, q2\n\t"
+        "vstrw.32 q0, [%[t]]\n\t"
+        : [m0] "+r"(M0), [m1] "+r"(M1), [m2] "+r"(M2), [m3] "+r"(M3), [v] "+r"(v)
+        : [n] "r"(n), [t] "r"(t)
+        : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15", "lr",
+          "memory");
+}
+
+/// c[d] += p0·S0[d] + p1·S1[d] + p2·S2[d] + p3·S3[d] for d < n (in that order, each a fused multiply-add); c is
+/// written only below n.
+inline void add_rows4_asm(const float* S0, const float* S1, const float* S2, const float* S3, float p0, float p1,
+                          float p2, float p3, std::size_t n, float* c) {
+    __asm__ volatile(
+        "wlstp.32 lr, %[n], 2f\n"
+        "1:\n\t"
+        "vldrw.32 q0, [%[c]]\n\t"
+        "vldrw.32 q1, [%[s0]], #16\n\t"
+        "vfma.f32 q0, q1, %[p0]\n\t"
+        "vldrw.32 q2, [%[s1]], #16\n\t"
+        "vfma.f32 q0, q2, %[p1]\n\t"
+        "vldrw.32 q3, [%[s2]], #16\n\t"
+        "vfma.f32 q0, q3, %[p2]\n\t"
+        "vldrw.32 q1, [%[s3]], #16\n\t"
+        "vfma.f32 q0, q1, %[p3]\n\t"
+        "vstrw.32 q0, [%[c]], #16\n\t"
+        "letp lr, 1b\n"
+        "2:\n\t"
+        : [s0] "+r"(S0), [s1] "+r"(S1), [s2] "+r"(S2), [s3] "+r"(S3), [c] "+r"(c)
+        : [p0] "r"(p0), [p1] "r"(p1), [p2] "r"(p2), [p3] "r"(p3), [n] "r"(n)
+        : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "lr", "memory");
+}
+
+/// Scores of `groups` x 4 consecutive padded rows: e[i] = scale·(R_i·q) for rows R_i = row + i·stride (stride =
+/// padded(dim) floats: each row's loop moves its pointer exactly one row on), q a padded row, dim >= 1. t: 20 floats,
+/// 16-byte aligned (the transpose; t[16..20) the scale, e's end and dim, set here). e receives 4·groups floats.
+inline void scores_asm(const float* row, std::size_t stride, std::size_t groups, const float* q, std::size_t dim,
+                       float scale, float* t, float* e) {
+    float* const e_end = e + 4 * groups;
+    __builtin_memcpy(t + 16, &scale, sizeof scale);
+    __builtin_memcpy(t + 17, &e_end, sizeof e_end);
+    const std::size_t rest = dim > 4 ? dim - 4 : 0;  // after the first vector
+    __builtin_memcpy(t + 18, &rest, sizeof rest);
+    const std::size_t st = stride * sizeof(float);
+    const float *m1, *m2, *m3, *v;
+    __asm__ volatile(
+        "3:\n\t"
+        "add %[m1], %[m0], %[st]\n\t"
+        "add %[m2], %[m1], %[st]\n\t"
+        "add %[m3], %[m2], %[st]\n\t"
+        "mov %[v], %[q]\n\t"
+        // the first four lanes (a padded row has them) by multiplies, the rest in the loop
+        "vldrw.32 q4, [%[v]], #16\n\t"
+        "vldrw.32 q5, [%[m0]], #16\n\t"
+        "vmul.f32 q0, q5, q4\n\t"
+        "vldrw.32 q6, [%[m1]], #16\n\t"
+        "vmul.f32 q1, q6, q4\n\t"
+        "vldrw.32 q7, [%[m2]], #16\n\t"
+        "vmul.f32 q2, q7, q4\n\t"
+        "vldrw.32 q5, [%[m3]], #16\n\t"
+        "vmul.f32 q3, q5, q4\n\t"
+        "ldr lr, [%[t], #72]\n\t"
+        "wlstp.32 lr, lr, 2f\n"
+        "1:\n\t"
+        "vldrw.32 q4, [%[v]], #16\n\t"
+        "vldrw.32 q5, [%[m0]], #16\n\t"
+        "vfma.f32 q0, q5, q4\n\t"
+        "vldrw.32 q6, [%[m1]], #16\n\t"
+        "vfma.f32 q1, q6, q4\n\t"
+        "vldrw.32 q7, [%[m2]], #16\n\t"
+        "vfma.f32 q2, q7, q4\n\t"
+        "vldrw.32 q5, [%[m3]], #16\n\t"
+        "vfma.f32 q3, q5, q4\n\t"
+        "letp lr, 1b\n"
+        "2:\n\t"
+        "vstrw.32 q0, [%[t]]\n\t"
+        "vstrw.32 q1, [%[t], #16]\n\t"
+        "vstrw.32 q2, [%[t], #32]\n\t"
+        "vstrw.32 q3, [%[t], #48]\n\t"
+        "vld40.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vld41.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vld42.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vld43.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vadd.f32 q0, q0, q1\n\t"
+        "vadd.f32 q2, q2, q3\n\t"
+        "vadd.f32 q0, q0, q2\n\t"
+        "ldr lr, [%[t], #64]\n\t"
+        "vmul.f32 q0, q0, lr\n\t"
+        "vstrw.32 q0, [%[e]], #16\n\t"
+        // the next group's first row: where the fourth row's pointer stopped
+        "mov %[m0], %[m3]\n\t"
+        "ldr lr, [%[t], #68]\n\t"
+        "cmp %[e], lr\n\t"
+        "bne 3b\n\t"
+        : [m0] "+r"(row), [e] "+r"(e), [m1] "=&r"(m1), [m2] "=&r"(m2), [m3] "=&r"(m3), [v] "=&r"(v)
+        : [st] "r"(st), [q] "r"(q), [t] "r"(t)
+        : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15", "lr",
+          "cc", "memory");
+}
+
+/// c[d] += Σ_{i < 4·groups} w_i·R_i[d] for d < dim, rows R_i = row + i·stride (stride = padded(dim) floats), four rows
+/// per pass over c (each a fused multiply-add, in the order of i); c written below dim only. dim, groups >= 1.
+inline void weighted_asm(const float* row, std::size_t stride, std::size_t groups, const float* w, std::size_t dim,
+                         float* c) {
+    alignas(8) std::size_t args[2] = {groups, dim};
+    const std::size_t st = stride * sizeof(float);
+    const std::size_t* a = args;
+    const float *s1, *s2, *s3;
+    std::uint32_t p0, p1, p2;
+    __asm__ volatile(
+        "ldrd %[p0], %[p1], [%[a]]\n\t"
+        "sub sp, sp, #8\n\t"
+        "strd %[p0], %[p1], [sp]\n"  // [sp]: groups left, [sp, #4]: dim
+        "3:\n\t"
+        "add %[s1], %[s0], %[st]\n\t"
+        "add %[s2], %[s1], %[st]\n\t"
+        "add %[s3], %[s2], %[st]\n\t"
+        "ldrd %[p0], %[p1], [%[w]], #8\n\t"
+        "ldrd %[p2], %[a], [%[w]], #8\n\t"
+        "ldr lr, [sp, #4]\n\t"
+        "wlstp.32 lr, lr, 2f\n"
+        "1:\n\t"
+        "vldrw.32 q0, [%[c]]\n\t"
+        "vldrw.32 q1, [%[s0]], #16\n\t"
+        "vfma.f32 q0, q1, %[p0]\n\t"
+        "vldrw.32 q2, [%[s1]], #16\n\t"
+        "vfma.f32 q0, q2, %[p1]\n\t"
+        "vldrw.32 q3, [%[s2]], #16\n\t"
+        "vfma.f32 q0, q3, %[p2]\n\t"
+        "vldrw.32 q1, [%[s3]], #16\n\t"
+        "vfma.f32 q0, q1, %[a]\n\t"
+        "vstrw.32 q0, [%[c]], #16\n\t"
+        "letp lr, 1b\n"
+        "2:\n\t"
+        // c back to its start (it moved one padded row on), the next group's first row where the fourth stopped
+        "sub %[c], %[c], %[st]\n\t"
+        "mov %[s0], %[s3]\n\t"
+        "ldr lr, [sp]\n\t"
+        "subs lr, lr, #1\n\t"
+        "str lr, [sp]\n\t"
+        "bne 3b\n\t"
+        "add sp, sp, #8\n\t"
+        : [s0] "+r"(row), [w] "+r"(w), [c] "+r"(c), [a] "+r"(a), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
+          [p0] "=&r"(p0), [p1] "=&r"(p1), [p2] "=&r"(p2)
+        : [st] "r"(st)
+        : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "lr", "cc", "memory");
+}
+
+/// y[i] = A_i·v + b[i] for i < 4·groups (b may be y itself), rows A_i = A + i·ld (ld floats apart), v of n values
+/// (n >= 4), four rows per pass over v. t: 20 floats, 16-byte aligned (the transpose; t[16..20) the
+/// columns after the first four and y's end, set here).
+inline void affine_asm(const float* A, std::size_t ld, std::size_t groups, const float* v, std::size_t n,
+                       const float* b, float* t, float* y) {
+    float* const y_end = y + 4 * groups;
+    const std::size_t ldb = ld * sizeof(float);
+    const std::size_t rest = n - 4;
+    __builtin_memcpy(t + 16, &rest, sizeof rest);
+    __builtin_memcpy(t + 17, &y_end, sizeof y_end);
+    const float *a0, *a1, *a2, *a3, *x;
+    __asm__ volatile(
+        "3:\n\t"
+        "mov %[a0], %[A]\n\t"
+        "add %[a1], %[a0], %[ld]\n\t"
+        "add %[a2], %[a1], %[ld]\n\t"
+        "add %[a3], %[a2], %[ld]\n\t"
+        "add %[A], %[a3], %[ld]\n\t"
+        "mov %[x], %[v]\n\t"
+        // the first four columns (n >= 4) by multiplies, the rest in the loop
+        "vldrw.32 q4, [%[x]], #16\n\t"
+        "vldrw.32 q5, [%[a0]], #16\n\t"
+        "vmul.f32 q0, q5, q4\n\t"
+        "vldrw.32 q6, [%[a1]], #16\n\t"
+        "vmul.f32 q1, q6, q4\n\t"
+        "vldrw.32 q7, [%[a2]], #16\n\t"
+        "vmul.f32 q2, q7, q4\n\t"
+        "vldrw.32 q5, [%[a3]], #16\n\t"
+        "vmul.f32 q3, q5, q4\n\t"
+        "ldr lr, [%[t], #64]\n\t"
+        "wlstp.32 lr, lr, 2f\n"
+        "1:\n\t"
+        "vldrw.32 q4, [%[x]], #16\n\t"
+        "vldrw.32 q5, [%[a0]], #16\n\t"
+        "vfma.f32 q0, q5, q4\n\t"
+        "vldrw.32 q6, [%[a1]], #16\n\t"
+        "vfma.f32 q1, q6, q4\n\t"
+        "vldrw.32 q7, [%[a2]], #16\n\t"
+        "vfma.f32 q2, q7, q4\n\t"
+        "vldrw.32 q5, [%[a3]], #16\n\t"
+        "vfma.f32 q3, q5, q4\n\t"
+        "letp lr, 1b\n"
+        "2:\n\t"
+        "vstrw.32 q0, [%[t]]\n\t"
+        "vstrw.32 q1, [%[t], #16]\n\t"
+        "vstrw.32 q2, [%[t], #32]\n\t"
+        "vstrw.32 q3, [%[t], #48]\n\t"
+        "vld40.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vld41.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vld42.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vld43.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vadd.f32 q0, q0, q1\n\t"
+        "vadd.f32 q2, q2, q3\n\t"
+        "vldrw.32 q1, [%[b]], #16\n\t"
+        "vadd.f32 q0, q0, q2\n\t"
+        "vadd.f32 q0, q0, q1\n\t"
+        "vstrw.32 q0, [%[y]], #16\n\t"
+        "ldr lr, [%[t], #68]\n\t"
+        "cmp %[y], lr\n\t"
+        "bne 3b\n\t"
+        : [A] "+r"(A), [b] "+r"(b), [y] "+r"(y), [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),
+          [x] "=&r"(x)
+        : [ld] "r"(ldb), [v] "r"(v), [t] "r"(t)
+        : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15", "lr",
+          "cc", "memory");
+}
+
+// ---- exp on vectors, for tanh4_asm and exp_shift_asm ------------------------------------------------------------
+// The form of arm_mve_math.hpp's exp_in_range: q1 = e^q0 for lanes in [-87, 88], q0 clobbered (it ends as r), q2
+// and q3 temporaries. Constants: r4 1.5·2^23, r5 -ln2 (high part), r6 -ln2 (low part), r7 1/120, r8 1/24, r9 1/6,
+// r10 1/2, r11 1 (also 127 << 23, the exponent bias); q6 log2(e), q7 1/720 (SARNN_MVE_EXP_CONSTANTS sets them, with
+// r4 as a temporary first).
+#define SARNN_MVE_SET_(reg, bits) "movw " reg ", #:lower16:" bits "\n\tmovt " reg ", #:upper16:" bits "\n\t"
+#define SARNN_MVE_EXP_CONSTANTS                                                                                   \
+    SARNN_MVE_SET_("r4", "0x3fb8aa3b") "vdup.32 q6, r4\n\t" SARNN_MVE_SET_("r4", "0x3ab60b61") "vdup.32 q7, r4\n\t" \
+    SARNN_MVE_SET_("r4", "0x4b400000") SARNN_MVE_SET_("r5", "0xbf317200") SARNN_MVE_SET_("r6", "0xb5bfbe8e")    \
+    SARNN_MVE_SET_("r7", "0x3c088889") SARNN_MVE_SET_("r8", "0x3d2aaaab") SARNN_MVE_SET_("r9", "0x3e2aaaab")    \
+    SARNN_MVE_SET_("r10", "0x3f000000") SARNN_MVE_SET_("r11", "0x3f800000")
+#define SARNN_MVE_EXP                                                               \
+    "vmov q2, q0\n\t"           /* t = x·log2(e) + 1.5·2^23: k in its low bits */   \
+    "vfmas.f32 q2, q6, r4\n\t"                                                      \
+    "vsub.f32 q3, q2, r4\n\t"   /* kf = k */                                        \
+    "vshl.i32 q2, q2, #23\n\t"  /* 2^k: k into the exponent field, plus the bias */ \
+    "vadd.i32 q2, q2, r11\n\t"                                                      \
+    "vfma.f32 q0, q3, r5\n\t"   /* r = x - k·ln2, ln2 in two parts */               \
+    "vfma.f32 q0, q3, r6\n\t"                                                       \
+    "vmov q1, q7\n\t"           /* e^r = 1 + r + ... + r^6/6!, Horner */            \
+    "vfmas.f32 q1, q0, r7\n\t"                                                      \
+    "vfmas.f32 q1, q0, r8\n\t"                                                      \
+    "vfmas.f32 q1, q0, r9\n\t"                                                      \
+    "vfmas.f32 q1, q0, r10\n\t"                                                     \
+    "vfmas.f32 q1, q0, r11\n\t"                                                     \
+    "vfmas.f32 q1, q0, r11\n\t"                                                     \
+    "vmul.f32 q1, q1, q2\n\t"
+#define SARNN_MVE_EXP_CLOBBERS                                                                                   \
+    "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9",  \
+        "d10", "d11", "d12", "d13", "d14", "d15", "lr", "memory"
+
+/// y[i] = tanh(y[i]) for i < 4·groups (groups >= 1), in place: arm_mve_math.hpp's form (|x| clamped to 9.1, so ±Inf
+/// gives ±1; 1 - 2/(e^{2|x|} + 1) with the reciprocal's three Newton steps; x's sign put back; NaN stays NaN).
+inline void tanh4_asm(float* y, std::size_t groups) {
+    const std::uint32_t recip_magic = 0x7EF311C3u, minus_two = 0xC0000000u, clamp = 0x4111999Au;  // -2.0f, 9.1f
+    __asm__ volatile(
+        "vdup.32 q5, %[clamp]\n\t" SARNN_MVE_EXP_CONSTANTS
+        "dls lr, %[groups]\n"
+        "1:\n\t"
+        "vldrw.32 q0, [%[y]]\n\t"
+        "vshr.u32 q4, q0, #31\n\t"  // the sign of x
+        "vminnma.f32 q0, q5\n\t"    // a = min(|x|, 9.1)
+        "vshl.i32 q4, q4, #31\n\t"
+        "vadd.f32 q0, q0, q0\n\t" SARNN_MVE_EXP
+        "vadd.f32 q1, q1, r11\n\t"          // d = e^{2a} + 1
+        "vsub.i32 q0, q1, %[magic]\n\t"     // r = bits 0x7EF311C3 - bits(d)
+        "vneg.s32 q0, q0\n\t"
+        "vmul.f32 q2, q1, q0\n\t"           // r <- r - r·(d·r - 1), three times
+        "vsub.f32 q2, q2, r11\n\t"
+        "vfms.f32 q0, q0, q2\n\t"
+        "vmul.f32 q2, q1, q0\n\t"
+        "vsub.f32 q2, q2, r11\n\t"
+        "vfms.f32 q0, q0, q2\n\t"
+        "vmul.f32 q2, q1, q0\n\t"
+        "vsub.f32 q2, q2, r11\n\t"
+        "vfms.f32 q0, q0, q2\n\t"
+        "vmul.f32 q0, q0, %[m2]\n\t"        // tanh a = 1 - 2r
+        "vadd.f32 q0, q0, r11\n\t"
+        "vorr q0, q0, q4\n\t"
+        "vldrw.32 q2, [%[y]]\n\t"         // NaN stays NaN: x where x != x
+        "vcmp.f32 eq, q2, q2\n\t"
+        "vpsel q0, q0, q2\n\t"
+        "vstrw.32 q0, [%[y]], #16\n\t"
+        "le lr, 1b\n\t"
+        : [y] "+r"(y)
+        : [groups] "r"(groups), [magic] "r"(recip_magic), [m2] "r"(minus_two), [clamp] "r"(clamp)
+        : SARNN_MVE_EXP_CLOBBERS);
+}
+
+/// y[i] = e^max(y[i] - m, -87) for i < 4·groups (groups >= 1; y[i] <= m), in place; l[0..4) += the four lanes' sums.
+inline void exp_shift_asm(float* y, std::size_t groups, float m, float* l) {
+    const std::uint32_t lo = 0xC2AE0000u;  // -87.0f
+    __asm__ volatile(
+        "vdup.32 q5, %[lo]\n\t"
+        "vldrw.32 q4, [%[l]]\n\t" SARNN_MVE_EXP_CONSTANTS
+        "dls lr, %[groups]\n"
+        "1:\n\t"
+        "vldrw.32 q0, [%[y]]\n\t"
+        "vsub.f32 q0, q0, %[m]\n\t"
+        "vmaxnm.f32 q0, q0, q5\n\t" SARNN_MVE_EXP
+        "vadd.f32 q4, q4, q1\n\t"
+        "vstrw.32 q1, [%[y]], #16\n\t"
+        "le lr, 1b\n\t"
+        "vstrw.32 q4, [%[l]]\n\t"
+        : [y] "+r"(y)
+        : [groups] "r"(groups), [m] "r"(m), [lo] "r"(lo), [l] "r"(l)
+        : SARNN_MVE_EXP_CLOBBERS);
+}
+
+/// A compiler barrier over the memory at p (see load_after_stores).
+inline void touch(const float* p) { __asm__ volatile("" : : "r"(p) : "memory"); }
+
+/// A vector load after stores the compiler must not drop or move past it: GCC 12's MVE load intrinsics are not
+/// seen to read memory, so plain stores to a local array before vld1q_f32 of it can be lost (seen: lanes 1-3 of a
+/// vector built from four scalar stores came back as garbage). The empty asm takes the address and clobbers memory.
+inline float32x4_t load_after_stores(const float* p) {
+    touch(p);
+    return vld1q_f32(p);
+}
+
+}  // namespace mve
+}  // namespace
+}  // namespace sarnn::kernel
+
+#endif

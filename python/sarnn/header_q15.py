@@ -1,0 +1,178 @@
+"""The text of the C++ header of a quantised model (--quantize int8): the q15 model type, its RnnParams<sarnn::q15>
+aggregate, a host-side input helper, the golden run and the integer self-check.
+
+Integers are written as decimal literals, x_scale as an exact hex float; int16 inputs as sarnn::q15 aggregates
+`{raw}`. The reference outputs and the bounds are in Q31 (units of 2^-31) so that golden_check() and self_check()
+use integers only, like the model (they run on an FPU-less core without soft float).
+"""
+from sarnn.header import INDENT, LINE_LIMIT, literal
+
+
+def _wrapped(items, indent, close):
+    """Lines of `{a, b, ...}` + close, wrapped under the line limit."""
+    lines, line = [], indent + "{"
+    for n, item in enumerate(items):
+        piece = item + ("," if n + 1 < len(items) else "}" + close)
+        if line.endswith("{"):
+            line += piece
+        elif len(line) + 1 + len(piece) > LINE_LIMIT:
+            lines.append(line)
+            line = indent + " " + piece
+        else:
+            line += " " + piece
+    return lines + [line]
+
+
+def _ints(values, indent, close=",", fmt=str):
+    """Initializer lines of a nested int array (ndarray or lists)."""
+    values = [v for v in values]
+    if values and hasattr(values[0], "__len__"):
+        lines = [indent + "{"]
+        for row in values:
+            lines += _ints(row, indent + INDENT, ",", fmt)
+        return lines + [indent + "}" + close]
+    return _wrapped([fmt(int(v)) for v in values], indent, close)
+
+
+def _array(decl, values, fmt=str):
+    """`inline constexpr <decl> = {...};`"""
+    return [f"inline constexpr {decl} = {{", *[line for row in values for line in _ints(row, INDENT, ",", fmt)],
+            "};"]
+
+
+def _real(q31):
+    return f"{q31 / 2.0 ** 31:.3e}"
+
+
+def _params(q, name_in, hidden):
+    p = q.params
+    return [
+        f"inline constexpr sarnn::RnnParams<sarnn::q15, {name_in}, {hidden}> params = {{",
+        f"{INDENT}// b[{hidden}]: Q3.12, round(b_r·4096)",
+        *_ints(p["b"], INDENT),
+        f"{INDENT}// m[{hidden}], shift[{hidden}]: m_r·2^-(31 + shift_r) = a_r / 8, a_r = max|A_r| / 127 the scale of "
+        "row r",
+        *_ints(p["m"], INDENT),
+        f"{INDENT}// x_m, x_shift: x_m·2^-(31 + x_shift) = x_scale·32768; x_scale: one raw input unit (host side)",
+        f"{INDENT}{p['x_m']},",
+        f"{INDENT}{literal(p['x_scale'], 'float')},  // {p['x_scale']:g}",
+        f"{INDENT}// A[{hidden}][{name_in} + {hidden}]: int8, A_r ≈ A[r]·a_r",
+        *_ints(p["A"], INDENT),
+        *_ints(p["shift"], INDENT),
+        f"{INDENT}{p['x_shift']},",
+        "};",
+    ]
+
+
+def _check_functions(attention):
+    c_part = """
+        const sarnn::View<sarnn::q15> c = model.context();
+        for (std::size_t d = 0; d < hidden_size; ++d) {
+            if (c[d].raw != golden_c[t][d]) ++r.mismatches;
+            const std::int64_t e = q31_error(c[d], golden_c_ref[t][d]);
+            if (e > r.c_error_q31) r.c_error_q31 = e;
+        }""" if attention else ""
+    return f"""\
+/// What golden_check() saw over the golden run from reset(): steps that did not return sarnn::Status::ok, int16
+/// values of h (and c) that differ from the Python twin's golden_h (golden_c), and the largest |h - h_float| and
+/// |c - c_float| in units of 2^-31 (0 for c of a SimpleRnn).
+struct GoldenReport {{
+    int failed_steps;
+    long mismatches;
+    std::int64_t h_error_q31;
+    std::int64_t c_error_q31;
+}};
+/// |v·2^16 - ref|: a Q15 value against a Q31 reference, exactly.
+inline std::int64_t q31_error(sarnn::q15 v, std::int32_t ref) noexcept {{
+    const std::int64_t d = static_cast<std::int64_t>(v.raw) * 65536 - ref;
+    return d < 0 ? -d : d;
+}}
+/// Runs the golden inputs from reset(); resets the model before and after. Integer arithmetic only.
+inline GoldenReport golden_check(Model& model) noexcept {{
+    GoldenReport r{{0, 0, 0, 0}};
+    model.reset();
+    for (std::size_t t = 0; t < golden_steps; ++t) {{
+        if (model.step(golden_x[t]) != sarnn::Status::ok) {{
+            ++r.failed_steps;
+            continue;
+        }}
+        const sarnn::View<sarnn::q15> h = model.hidden();
+        for (std::size_t d = 0; d < hidden_size; ++d) {{
+            if (h[d].raw != golden_h[t][d]) ++r.mismatches;
+            const std::int64_t e = q31_error(h[d], golden_h_ref[t][d]);
+            if (e > r.h_error_q31) r.h_error_q31 = e;
+        }}{c_part}
+    }}
+    model.reset();
+    return r;
+}}
+/// Boot self-check: every step ok, h (and c) equal to the Python twin's bit for bit, and within the bounds recorded
+/// over the calibration run of the float model's outputs.
+inline bool self_check(Model& model) noexcept {{
+    const GoldenReport r = golden_check(model);
+    return r.failed_steps == 0 && r.mismatches == 0 && r.h_error_q31 <= h_bound_q31 &&
+           r.c_error_q31 <= c_bound_q31;
+}}""".splitlines()
+
+
+def render_q15(q, name, filename, generator):
+    """The header of QSpec q in namespace `name` (checked by header.check_name()); `filename` and `generator` (the
+    command or call that made it) go into the first line."""
+    spec, config = q.spec, q.spec.config
+    attention = config["kind"] == "self_attention"
+    n_in, hidden = config["in_size"], config["hidden"]
+    sequences, steps, _ = q.calibration_shape
+    lines = [
+        f"// {filename}: generated by `{generator}` from {spec.source}. Do not edit.",
+        f"// {q.model_type()}",
+        f"#ifndef SARNN_EXPORT_{name.upper()}_HPP",
+        f"#define SARNN_EXPORT_{name.upper()}_HPP",
+        "#include <cmath>",
+        "#include <cstddef>",
+        "#include <cstdint>",
+        "#include <sarnn/sarnn.hpp>",
+        f"namespace {name} {{",
+        "using value_type = sarnn::q15;",
+        f"inline constexpr std::size_t in_size = {n_in};",
+        f"inline constexpr std::size_t hidden_size = {hidden};",
+    ]
+    if attention:
+        lines.append(f"inline constexpr std::size_t capacity = {spec.capacity};")
+    lines += [
+        f"/// Ready to instantiate: `static {name}::Model model({name}::params);`. Inputs: raw int16 in x_scale units.",
+        f"using Model = {q.model_type()};",
+        "/// int8 weights quantised from the float model (python/sarnn/quantize.py)",
+        *_params(q, n_in, hidden),
+        "/// Host side (float arithmetic; the q15 model never calls it): raw[k] = round(x[k] / x_scale), halves away",
+        "/// from zero, saturated to int16 (NaN gives 0). x_scale is a power of two, so x / x_scale is exact and raw",
+        "/// is what the exporter computed for the calibration and golden inputs.",
+        "inline void quantize_input(const float* x, sarnn::q15* raw) noexcept {",
+        f"{INDENT}for (std::size_t k = 0; k < in_size; ++k) {{",
+        f"{INDENT * 2}const float v = x[k] / params.x_scale;",
+        f"{INDENT * 2}const long r = v >= 32767.0f ? 32767L : v <= -32768.0f ? -32768L : v == v ? std::lround(v) : 0L;",
+        f"{INDENT * 2}raw[k] = sarnn::q15{{static_cast<std::int16_t>(r)}};",
+        f"{INDENT}}}",
+        "}",
+        f"// The bounds over the calibration run ({sequences} sequences of {steps} steps, each from reset()): the",
+        "// largest |h_q - h_float| (and |c_q - c_float|), q the Python twin on the raw inputs, float the float model",
+        "// (float64) on the float inputs; in units of 2^-31.",
+        f"inline constexpr std::int64_t h_bound_q31 = {q.h_bound};  // {_real(q.h_bound)}",
+    ]
+    if attention:
+        lines.append(f"inline constexpr std::int64_t c_bound_q31 = {q.c_bound};  // {_real(q.c_bound)}")
+    else:
+        lines.append("inline constexpr std::int64_t c_bound_q31 = 0;  // a SimpleRnn has no c")
+    g = len(q.golden_x)
+    lines += [
+        "// golden run: the first golden_steps steps of the first calibration sequence, from reset(): raw inputs, the",
+        "// Python twin's int16 outputs (the C++ must equal them) and the float model's outputs in Q31 (raw / 2^31)",
+        f"inline constexpr std::size_t golden_steps = {g};",
+        *_array("sarnn::q15 golden_x[golden_steps][in_size]", q.golden_x, fmt=lambda v: f"{{{v}}}"),
+        *_array("std::int16_t golden_h[golden_steps][hidden_size]", q.golden_h),
+        *_array("std::int32_t golden_h_ref[golden_steps][hidden_size]", q.golden_h_ref),
+    ]
+    if attention:
+        lines += [*_array("std::int16_t golden_c[golden_steps][hidden_size]", q.golden_c),
+                  *_array("std::int32_t golden_c_ref[golden_steps][hidden_size]", q.golden_c_ref)]
+    lines += [*_check_functions(attention), f"}}  // namespace {name}", "#endif"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,130 @@
+"""sarnn.q15_batch: the Python twin of the q15 models (sarnn.q15) over a batch of sequences at once, in numpy int64.
+
+The same integers as sarnn.q15, step by step and lane by lane (python/tests/test_quantize.py checks them equal), so
+it too predicts the C++ q15 models bit for bit; numpy only makes it fast enough for a calibration run of many
+sequences (the exporter's bound, the recall example's accuracy). Every product and sum fits int64 with room to
+spare: the largest is requantize's acc·multiplier + 2^61 < 2^31·2^31 + 2^61 < 2^63.
+
+    run(params, raw, align=None | "dot" | "scaled_dot", capacity=None, window=False) -> (h, c)
+
+raw: int (B, T, In) raw inputs; h and c: int64 (B, T, Hidden), c None for the SimpleRnn (align None).
+"""
+import numpy as np
+
+from sarnn.fixed import (EXP2_SEGMENT_BITS, EXP2_TABLE, EXP_ZERO_BELOW, LOG2E_Q16, TANH_SEGMENT_BITS, TANH_TABLE,
+                         inv_sqrt_q15)
+
+INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
+_TANH = np.array(TANH_TABLE, dtype=np.int64)
+_EXP2 = np.array(EXP2_TABLE, dtype=np.int64)
+
+
+def _round_shift(v, s):
+    """floor((v + 2^(s-1)) / 2^s) for s >= 1 (array or scalar s)."""
+    return (v + (np.int64(1) << (s - 1))) >> s
+
+
+def requantize(acc, multiplier, shift):
+    """sarnn.fixed.requantize, elementwise: acc·multiplier / 2^(31 + shift) rounded half up, saturated to int32."""
+    s = 31 + np.clip(np.asarray(shift, dtype=np.int64), -31, 31)
+    half = np.where(s > 0, np.int64(1) << np.maximum(s - 1, 0), 0)
+    return np.clip((acc * np.asarray(multiplier, dtype=np.int64) + half) >> s, INT32_MIN, INT32_MAX)
+
+
+def tanh_q15(z):
+    """sarnn.fixed.tanh_q15, elementwise (z in Q3.12, int16 range)."""
+    a = np.abs(z)
+    i, frac = a >> TANH_SEGMENT_BITS, a & ((1 << TANH_SEGMENT_BITS) - 1)
+    j = np.minimum(i, 511)
+    y = _TANH[j] + (((_TANH[j + 1] - _TANH[j]) * frac + (1 << (TANH_SEGMENT_BITS - 1))) >> TANH_SEGMENT_BITS)
+    y = np.where(i >= 512, _TANH[512], y)
+    return np.where(z < 0, -y, y)
+
+
+def exp_q16(d):
+    """sarnn.fixed.exp_q16, elementwise (d in Q16, <= 0 counts)."""
+    y = np.maximum(-d, 0)
+    t = (np.minimum(y, EXP_ZERO_BELOW) * LOG2E_Q16 + (1 << 15)) >> 16
+    k, f = t >> 16, t & 0xFFFF
+    i, frac = f >> EXP2_SEGMENT_BITS, f & ((1 << EXP2_SEGMENT_BITS) - 1)
+    m = _EXP2[i] + (((_EXP2[i + 1] - _EXP2[i]) * frac + (1 << (EXP2_SEGMENT_BITS - 1))) >> EXP2_SEGMENT_BITS)
+    m = np.where(k > 0, _round_shift(m, np.maximum(k, 1)), m)
+    return np.where(d >= 0, 65536, np.where(y >= EXP_ZERO_BELOW, 0, m))
+
+
+def affine_tanh(p, x, r):
+    """sarnn.q15.affine_tanh_q15 for (B, In) inputs x and (B, Hidden) recurrent vectors r."""
+    A = np.asarray(p["A"], dtype=np.int64)
+    nx = x.shape[1]
+    s_x = x @ A[:, :nx].T
+    s_r = r @ A[:, nx:].T
+    xq = np.clip(requantize(s_x, p["x_m"], p["x_shift"]), -(1 << 30), 1 << 30)
+    z = np.clip(xq + s_r, INT32_MIN, INT32_MAX)
+    t = requantize(z, np.asarray(p["m"], dtype=np.int64), np.asarray(p["shift"], dtype=np.int64))
+    return tanh_q15(np.clip(t + np.asarray(p["b"], dtype=np.int64), -32768, 32767))
+
+
+def _least_shift(ok, limit=64):
+    """Per lane, the least s >= 0 with ok(s) true (ok monotone in s), as an int64 array."""
+    s = np.zeros_like(ok(np.int64(0)), dtype=np.int64)
+    for _ in range(limit):
+        need = ~ok(s)
+        if not need.any():
+            break
+        s = s + need
+    return s
+
+
+def attend_dot(states, q):
+    """sarnn.q15.attend_dot_q15 for (B, n, Hidden) states (oldest first) and (B, Hidden) queries: (alpha, c)."""
+    b, n, dim = states.shape
+    if n == 1:
+        return np.full((b, 1), 32767, dtype=np.int64), states[:, 0].copy()
+    qsum = np.abs(q).sum(-1)
+    s = _least_shift(lambda s: (qsum >> s) + dim + 1 <= 65536)
+    qq = np.where(s[:, None] == 0, q, _round_shift(q, np.maximum(s, 1)[:, None]))
+    qqsum = np.abs(qq).sum(-1)
+    t = _least_shift(lambda t: (np.int64(1) << t) >= qqsum)
+    t = np.maximum(t, 15 - s)
+    f = 30 - s - t
+    d = np.einsum("bjk,bk->bj", states, qq)
+    e = np.where(t[:, None] > 0, _round_shift(d, np.maximum(t, 1)[:, None]), d)
+    to_q16 = np.int64(1) << (16 - f)
+    p = np.minimum(exp_q16((e - e.max(-1, keepdims=True)) * to_q16[:, None]), 65535)
+    total = p.sum(-1)
+    sh = _least_shift(lambda sh: (total << sh) >= (1 << 30))
+    den = (total << sh) >> 15
+    rec = np.minimum((np.int64(1) << 31) // den, 65535)
+    alpha = np.minimum((p * rec[:, None]) >> (31 - sh)[:, None], 32767)
+    acc = np.einsum("bj,bjk->bk", alpha, states)
+    return alpha, np.clip(_round_shift(acc, 15), -32767, 32767)
+
+
+def run(p, raw, align=None, capacity=None, window=False):
+    """(h, c) of every step of every sequence of raw (B, T, In), each from reset(); see the module docstring.
+    A Bounded memory (window False) must hold every step: T <= capacity (the C++ would return memory_full)."""
+    raw = np.asarray(raw, dtype=np.int64)
+    batch, steps, _ = raw.shape
+    hidden = len(p["A"])
+    h_out = np.zeros((batch, steps, hidden), dtype=np.int64)
+    if align is None:
+        h = np.zeros((batch, hidden), dtype=np.int64)
+        for t in range(steps):
+            h = affine_tanh(p, raw[:, t], h)
+            h_out[:, t] = h
+        return h_out, None
+    if align not in ("dot", "scaled_dot"):
+        raise ValueError("sarnn.q15_batch.run: align is None, 'dot' or 'scaled_dot'")
+    if not window and steps > capacity:
+        raise ValueError(f"sarnn.q15_batch.run: {steps} steps do not fit a Bounded memory of {capacity}")
+    scale = inv_sqrt_q15(hidden) if align == "scaled_dot" else None
+    c_out = np.zeros_like(h_out)
+    c = np.zeros((batch, hidden), dtype=np.int64)
+    for t in range(steps):
+        h = affine_tanh(p, raw[:, t], c)
+        h_out[:, t] = h
+        first = max(0, t + 1 - capacity) if window else 0
+        q = h if scale is None else np.clip((h * scale + 16384) >> 15, -32768, 32767)
+        _, c = attend_dot(h_out[:, first:t + 1], q)
+        c_out[:, t] = c
+    return h_out, c_out

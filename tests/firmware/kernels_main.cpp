@@ -1,0 +1,199 @@
+// tests/firmware/kernels_main.cpp: the build's kernel set (kernel::Default: cortex-m, cortex-m0, or mve with Helium)
+// checked on the board kernel by kernel, against double arithmetic computed here: the sizes and values the models'
+// cases do not reach (every tail length, the edges of exp and tanh, Inf and NaN). The host's Catch2 suite does the
+// same for the sets a host builds; the mve set builds only for Helium cores, so this is where its kernels are
+// checked one by one. Prints "N passed, N failed" over semihosting, exits 0 only when nothing failed.
+//
+// Bounds (absolute unless said): dot and the products 1e-6 relative to Σ|terms| (plus 1e-30); tanh 2.5e-7;
+// exp 3e-7 relative where the result is a normal float, 1e-44 below; softmax 1e-6. Special values: tanh(±Inf) =
+// ±1, exp(-Inf) = 0, exp(x > 88.73) = +Inf, NaN in gives NaN out.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <initializer_list>
+#include <limits>
+
+#include <sarnn/sarnn.hpp>
+
+namespace {
+
+using Set = sarnn::kernel::Default;
+
+/// f as a double (explicitly: the firmware is built with -Wdouble-promotion).
+double d(float f) { return static_cast<double>(f); }
+
+int g_passed = 0;
+int g_failed = 0;
+
+void expect(bool ok, const char* what, double got, double want, std::size_t n) {
+    if (ok) {
+        ++g_passed;
+        return;
+    }
+    ++g_failed;
+    if (g_failed <= 20)
+        std::printf("FAIL %s (n %u): got %.9g, expected %.9g\n", what, static_cast<unsigned>(n), got, want);
+}
+
+std::uint32_t g_lcg = 2024u;
+float uniform(float bound) {  // in [-bound, bound)
+    g_lcg = g_lcg * 1664525u + 1013904223u;
+    return bound * static_cast<float>(static_cast<std::int32_t>(g_lcg >> 8) - (1 << 23)) / static_cast<float>(1 << 23);
+}
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+void check_dot() {
+    alignas(16) float a[40], b[40];
+    for (std::size_t n = 1; n <= 37; ++n) {
+        double want = 0.0, mag = 0.0;
+        for (std::size_t k = 0; k < n; ++k) {
+            a[k] = uniform(2.0f);
+            b[k] = uniform(2.0f);
+            want += d(a[k]) * d(b[k]);
+            mag += std::fabs(d(a[k]) * d(b[k]));
+        }
+        // one past the end poisoned: a kernel that reads it gives NaN
+        a[n] = kNaN;
+        b[n] = kNaN;
+        const double got = d(Set::dot(a, b, n));
+        expect(std::fabs(got - want) <= 1e-6 * mag + 1e-30, "dot", got, want, n);
+    }
+}
+
+void check_products() {
+    alignas(16) float M[9 * 12], v[12], y[12], y0[12];
+    for (std::size_t rows = 1; rows <= 9; ++rows)
+        for (std::size_t cols = 1; cols <= 11; cols += 2) {
+            const std::size_t ld = cols + 1;  // rows not contiguous: the kernels must honour ld
+            for (std::size_t k = 0; k < rows * ld; ++k) M[k] = uniform(1.0f);
+            for (std::size_t k = 0; k < 12; ++k) v[k] = uniform(1.0f);
+            // y = M·v, then y += M·v
+            for (std::size_t k = 0; k < 12; ++k) y[k] = y0[k] = uniform(1.0f);
+            Set::gemv(M, rows, cols, ld, v, y);
+            for (std::size_t r = 0; r < rows; ++r) {
+                double want = 0.0, mag = 0.0;
+                for (std::size_t c = 0; c < cols; ++c) {
+                    want += d(M[r * ld + c]) * d(v[c]);
+                    mag += std::fabs(d(M[r * ld + c]) * d(v[c]));
+                }
+                expect(std::fabs(d(y[r]) - want) <= 1e-6 * mag + 1e-30, "gemv", d(y[r]), want, rows * 100 + cols);
+            }
+            for (std::size_t r = rows; r < 12; ++r) expect(y[r] == y0[r], "gemv writes past rows", d(y[r]), d(y0[r]), rows);
+            for (std::size_t r = 0; r < rows; ++r) y0[r] = y[r];
+            Set::gemv_add(M, rows, cols, ld, v, y);
+            for (std::size_t r = 0; r < rows; ++r) {
+                double want = d(y0[r]), mag = std::fabs(d(y0[r]));
+                for (std::size_t c = 0; c < cols; ++c) {
+                    want += d(M[r * ld + c]) * d(v[c]);
+                    mag += std::fabs(d(M[r * ld + c]) * d(v[c]));
+                }
+                expect(std::fabs(d(y[r]) - want) <= 1e-6 * mag + 1e-30, "gemv_add", d(y[r]), want, rows * 100 + cols);
+            }
+            // y = Mᵀ·v (v of rows values, y of cols values)
+            for (std::size_t k = 0; k < 12; ++k) y[k] = y0[k] = uniform(1.0f);
+            Set::gemv_t(M, rows, cols, ld, v, y);
+            for (std::size_t c = 0; c < cols; ++c) {
+                double want = 0.0, mag = 0.0;
+                for (std::size_t r = 0; r < rows; ++r) {
+                    want += d(M[r * ld + c]) * d(v[r]);
+                    mag += std::fabs(d(M[r * ld + c]) * d(v[r]));
+                }
+                expect(std::fabs(d(y[c]) - want) <= 1e-6 * mag + 1e-30, "gemv_t", d(y[c]), want, rows * 100 + cols);
+            }
+            for (std::size_t c = cols; c < 12; ++c) expect(y[c] == y0[c], "gemv_t writes past cols", d(y[c]), d(y0[c]), cols);
+        }
+}
+
+// x and y of check_tanh and check_exp (4.8 kB: the Cortex-M0 board has 16 kB of RAM)
+constexpr std::size_t kN = 600;
+float g_x[kN];
+float g_y[kN];
+
+void check_tanh() {
+    float* const x = g_x;
+    float* const y = g_y;
+    std::size_t n = 0;
+    for (float t = -12.0f; t < 12.0f && n < kN - 12; t += 0.0413f) x[n++] = t;
+    for (const float s : {0.0f, -0.0f, 1e-8f, -1e-8f, 9.1f, -9.1f, 20.0f, -20.0f, kInf, -kInf, kNaN})
+        if (n < kN) x[n++] = s;
+    // odd lengths: every tail
+    for (const std::size_t len : {n, n - 1, n - 2, n - 3}) {
+        for (std::size_t k = 0; k < len; ++k) y[k] = x[k];
+        Set::tanh(y, len);
+        for (std::size_t k = 0; k < len; ++k) {
+            if (std::isnan(x[k])) {
+                expect(std::isnan(y[k]), "tanh(NaN) is NaN", d(y[k]), d(x[k]), k);
+                continue;
+            }
+            const double want = std::tanh(d(x[k]));
+            expect(std::fabs(d(y[k]) - want) <= 2.5e-7, "tanh", d(y[k]), want, k);
+        }
+    }
+}
+
+void check_exp() {
+    float* const x = g_x;
+    float* const y = g_y;
+    std::size_t n = 0;
+    for (float t = -110.0f; t < 90.0f && n < kN - 12; t += 0.3373f) x[n++] = t;
+    for (const float s : {0.0f, -87.0f, 88.0f, 88.72f, 88.73f, -103.9f, -104.5f, kInf, -kInf, kNaN})
+        if (n < kN) x[n++] = s;
+    for (const std::size_t len : {n, n - 1, n - 2, n - 3}) {
+        for (std::size_t k = 0; k < len; ++k) y[k] = x[k];
+        Set::exp(y, len);
+        for (std::size_t k = 0; k < len; ++k) {
+            if (std::isnan(x[k])) {
+                expect(std::isnan(y[k]), "exp(NaN) is NaN", d(y[k]), d(x[k]), k);
+                continue;
+            }
+            const double want = std::exp(d(x[k]));
+            if (want > 3.4028234663852886e38) {
+                expect(std::isinf(y[k]) && y[k] > 0.0f, "exp overflows to +Inf", d(y[k]), want, k);
+            } else if (want >= 1.1754943508222875e-38) {
+                expect(std::fabs(d(y[k]) - want) <= 3e-7 * want, "exp", d(y[k]), want, k);
+            } else {
+                expect(std::fabs(d(y[k]) - want) <= 1e-44, "exp (denormal or 0)", d(y[k]), want, k);
+            }
+        }
+    }
+}
+
+void check_softmax() {
+    alignas(16) float y[16];
+    double e[16];
+    for (std::size_t n = 1; n <= 13; ++n) {
+        float x[16];
+        for (std::size_t k = 0; k < n; ++k) x[k] = y[k] = uniform(30.0f);
+        if (n >= 3) x[1] = y[1] = x[0] - 95.0f;  // a term past e^-87 from the max
+        Set::softmax(y, n);
+        double m = d(x[0]), l = 0.0;
+        for (std::size_t k = 1; k < n; ++k) m = d(x[k]) > m ? d(x[k]) : m;
+        for (std::size_t k = 0; k < n; ++k) l += (e[k] = std::exp(d(x[k]) - m));
+        for (std::size_t k = 0; k < n; ++k) expect(std::fabs(d(y[k]) - e[k] / l) <= 1e-6, "softmax", d(y[k]), e[k] / l, n);
+    }
+    // NaN among the scores: some NaN comes out (the models then refuse the step)
+    for (const std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{8}}) {
+        for (std::size_t k = 0; k < n; ++k) y[k] = uniform(3.0f);
+        y[n / 2] = kNaN;
+        Set::softmax(y, n);
+        bool any = false;
+        for (std::size_t k = 0; k < n; ++k) any = any || std::isnan(y[k]);
+        expect(any, "softmax with a NaN score gives NaN", 0.0, 0.0, n);
+    }
+}
+
+}  // namespace
+
+int main() {
+    std::printf("sarnn firmware kernels: %s\n", sarnn::arch_name(Set::arch));
+    check_dot();
+    check_products();
+    check_tanh();
+    check_exp();
+    check_softmax();
+    std::printf("%d passed, %d failed\n", g_passed, g_failed);
+    return g_failed == 0 ? 0 : 1;
+}
