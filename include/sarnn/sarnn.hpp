@@ -27,6 +27,7 @@
 #include "sarnn/simple_rnn.hpp"
 #include "sarnn/status.hpp"
 #include "sarnn/validate.hpp"
+#include "sarnn/version.hpp"
 #include "sarnn/view.hpp"
 
 #endif

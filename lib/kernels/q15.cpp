@@ -294,7 +294,7 @@ void Q15::attend_query(const Rows<q15>& E, const q15* qp, QueryScale qs, const R
         for (std::size_t k = 0; k < dim; ++k) c[k] = seg.base[0][k];
         return;
     }
-    const int t = qs.t, f = qs.f;
+    const int t = qs.t, f = qs.f;  // NOLINT(bugprone-signed-char-misuse,cert-str34-c): int8_t shift counts, not text
     // e_j = E_j·q' / 2^t rounded (prepare_query: |e_j| <= 32767), kept in alpha for now
     const Segments eseg = segments(E);
     const bool pairs = word_aligned(E.base) && word_aligned(qp) && E.stride % 2 == 0;

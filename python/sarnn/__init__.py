@@ -16,6 +16,7 @@ import importlib
 import sys
 
 from sarnn.errors import ExportError
+from sarnn.version import __version__
 
 # name -> the submodule that defines it, imported on first access (PEP 562). dir(sarnn) lists only what is
 # imported, so tools that getattr() every listed name (unittest discovery) work without torch.

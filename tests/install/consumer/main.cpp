@@ -9,7 +9,7 @@ int main() {
     sarnn::SelfAttentionRnn<float, 1, 2, 8> net{kParams};
     int bad = 0;
     for (float x : {1.f, -1.f, 0.5f}) bad += net.step(&x) != sarnn::Status::ok;
-    std::printf("arch %s c = %.6f %.6f\n", sarnn::arch_name(sarnn::active_arch()), double(net.context()[0]),
-                double(net.context()[1]));
+    std::printf("sarnn %s arch %s c = %.6f %.6f\n", SARNN_VERSION_STRING, sarnn::arch_name(sarnn::active_arch()),
+                double(net.context()[0]), double(net.context()[1]));
     return bad;
 }
