@@ -1,5 +1,6 @@
-# ctest sarnn_pip_install: the exporter as a package, the way the README installs it. In a fresh virtual environment
-# made with --system-site-packages (so that it sees Debian's torch and numpy), offline and with Debian's setuptools:
+# ctest sarnn_pip_install: the exporter as a package, the way docs/pytorch.md installs it. In a fresh virtual
+# environment made with --system-site-packages (so that it sees Debian's torch and numpy), offline and with Debian's
+# setuptools:
 #   python3 -m venv --system-site-packages venv
 #   venv/bin/pip install --no-build-isolation --no-index ./python
 # then checks that `import sarnn` comes from the venv with include/sarnn/version.hpp's version, that `sarnn-export`

@@ -1,6 +1,6 @@
 // lib/kernels/simd/attend.hpp: attend_dot and attend_keys, the context kernels. attend_dot: one pass over the stored
-// states in L1-sized chunks (scores, the online softmax with a lazy shift, c = Σ_j alpha_j S_j; see the README's
-// design); attend_keys: the scores over the cached keys (KeyBlocks), then softmax and weighted_sum.
+// states in L1-sized chunks (scores, the online softmax with a lazy shift, c = Σ_j alpha_j S_j; see
+// docs/design.md); attend_keys: the scores over the cached keys (KeyBlocks), then softmax and weighted_sum.
 // Part of Simd<A, T> (lib/kernels/simd.hpp, which declares it and includes this file; include that one).
 #ifndef SARNN_LIB_KERNELS_SIMD_ATTEND_HPP
 #define SARNN_LIB_KERNELS_SIMD_ATTEND_HPP
