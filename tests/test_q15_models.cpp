@@ -1,5 +1,5 @@
 // tests/test_q15_models.cpp: the q15 models (SimpleRnn<q15>, SelfAttentionRnn<q15> with DotAlign, ScaledDotAlign,
-// BilinearAlign and KeyQueryAlign, Bounded and Window) and their kernels (kernel::Q15, lib/kernels/q15.cpp).
+// BilinearAlign, KeyQueryAlign and AdditiveAlign, Bounded and Window) and their kernels (kernel::Q15, lib/kernels/q15.cpp).
 // - Against the independent double reference (tests/reference.hpp, reference_family.hpp) run on the model's own weights dequantised
 //   (A_q·a_r, b / 4096, x_raw·x_factor), over the suite's shapes: what the integer arithmetic adds (rounding of
 //   the pre-activation, tanh_q15, the scores, exp_q16, alpha and c) stays within kQ15Tol of h, c and alpha.
@@ -252,6 +252,57 @@ struct QuantisedKeyQuery {
     }
 };
 
+/// AdditiveParams<q15> from double W (K x 2·Hidden) and v (per row of W: int8 at the scale max|row| / 127, keys and
+/// query in Q3.12; v int8 at max|v| / 127, the scores' format Q(f) the finest that holds Σ_k |v_k|), and the double
+/// weights they stand for.
+template <std::size_t Hidden, std::size_t K>
+struct QuantisedAdditive {
+    std::unique_ptr<sarnn::AdditiveParams<q15, Hidden, K>> p = std::make_unique<sarnn::AdditiveParams<q15, Hidden, K>>();
+    ref::Mat W;  ///< dequantised: W_q[k][r]·w_k, w_k = 8·m[k]·2^-(31 + shift[k])
+    ref::Vec v;  ///< dequantised: v_q[k]·s_v, s_v = m_v·2^-(31 + shift_v)·32768 / 2^f
+
+    explicit QuantisedAdditive(std::uint32_t seed) : W(K, ref::Vec(2 * Hidden)), v(K) {
+        std::mt19937 gen(seed);
+        std::normal_distribution<double> dw(0.0, 1.0 / std::sqrt(2.0 * Hidden));
+        std::normal_distribution<double> dv(0.0, 1.0 / std::sqrt(static_cast<double>(K)));
+        ref::Mat w(K, ref::Vec(2 * Hidden));
+        ref::Vec vv(K);
+        for (auto& row : w)
+            for (double& x : row) x = dw(gen);
+        for (double& x : vv) x = dv(gen);
+        int sh = 0;
+        for (std::size_t k = 0; k < K; ++k) {
+            double big = 0.0;
+            for (double x : w[k]) big = std::max(big, std::fabs(x));
+            const double w_k = big > 0.0 ? big / 127.0 : std::ldexp(1.0, -20);
+            quantize_multiplier(w_k / 8.0, p->m[k], sh);
+            p->shift[k] = static_cast<std::int8_t>(sh);
+            const double w_exact = 8.0 * multiplier_value(p->m[k], sh);
+            for (std::size_t r = 0; r < 2 * Hidden; ++r) {
+                const double q = std::max(-127.0, std::min(127.0, std::round(w[k][r] / w_k)));
+                p->W[k][r] = static_cast<std::int8_t>(q);
+                W[k][r] = q * w_exact;
+            }
+        }
+        double big = 0.0;
+        for (double x : vv) big = std::max(big, std::fabs(x));
+        const double s_v = big > 0.0 ? big / 127.0 : std::ldexp(1.0, -20);
+        double bound = 0.0;  // |e_j| <= Σ_k |v_k|
+        for (std::size_t k = 0; k < K; ++k) {
+            const double q = std::max(-127.0, std::min(127.0, std::round(vv[k] / s_v)));
+            p->v[k] = static_cast<std::int8_t>(q);
+            bound += std::fabs(q) * s_v;
+        }
+        int f = 15;
+        while (f > -2 && std::ldexp(bound, f) > 32767.0) --f;
+        p->f = static_cast<std::int8_t>(f);
+        quantize_multiplier(std::ldexp(s_v, f) / 32768.0, p->m_v, sh);
+        p->shift_v = static_cast<std::int8_t>(sh);
+        const double s_exact = std::ldexp(multiplier_value(p->m_v, sh) * 32768.0, -f);
+        for (std::size_t k = 0; k < K; ++k) v[k] = p->v[k] * s_exact;
+    }
+};
+
 template <class Align, class Memory, class RefAlign, std::size_t In, std::size_t Hidden, std::size_t Capacity,
           class... AlignParams>
 void check_attention_with(std::uint32_t seed, double x_scale, std::size_t steps, const RefAlign& ref_align,
@@ -362,6 +413,24 @@ TEST_CASE("q15: SelfAttentionRnn with KeyQueryAlign (keys cached, folded; Bounde
     check_key_query<KeyQueryPlan::cache, Window, 16, 33, 7, 16>(33, 1.0 / 32768.0, 100);
     check_key_query<KeyQueryPlan::fold, Window, 17, 64, 16, 7>(34, 1.0 / 32768.0, 80);
     check_key_query<KeyQueryPlan::by_size, Bounded, 1, 1, 8, 1>(35, 1.0 / 32768.0, 8);
+}
+
+template <class Memory, std::size_t In, std::size_t Hidden, std::size_t Capacity, std::size_t K>
+void check_additive(std::uint32_t seed, double x_scale, std::size_t steps) {
+    const QuantisedAdditive<Hidden, K> qa(seed + 3000);
+    INFO("AdditiveAlign<" << K << ">: f = " << int{qa.p->f});
+    check_attention_with<sarnn::AdditiveAlign<K>, Memory, ref::Additive, In, Hidden, Capacity>(
+        seed, x_scale, steps, ref::Additive{qa.W, qa.v}, *qa.p);
+}
+
+TEST_CASE("q15: SelfAttentionRnn with AdditiveAlign (Bounded, Window) against the double reference", "[q15]") {
+    using sarnn::Bounded;
+    using sarnn::Window;
+    check_additive<Bounded, 1, 1, 8, 1>(41, 1.0 / 32768.0, 8);
+    check_additive<Bounded, 3, 7, 33, 3>(42, 2.0 / 32768.0, 33);
+    check_additive<Bounded, 16, 32, 64, 16>(43, 2.0 / 32768.0, 64);
+    check_additive<Window, 16, 33, 7, 17>(44, 1.0 / 32768.0, 100);
+    check_additive<Window, 17, 64, 16, 7>(45, 1.0 / 32768.0, 80);
 }
 
 TEST_CASE("q15: the reference model quantised from float weights stays within 0.02 of float over 64 steps", "[q15]") {

@@ -356,12 +356,10 @@ struct KeyQueryAlign {
 /// e_ij = v·tanh(P_j + q) (i·K tanh), then c_i = Σ alpha_ij h_j (i·Hidden): O(i·K) per step.
 template <std::size_t K>
 struct AdditiveAlign {
-    template <class T, std::size_t Hidden, std::size_t NRows>
+    template <class T, std::size_t Hidden, std::size_t NRows, bool Floating = Numeric<T>::floating>
     struct State {
         using V = activation_t<T>;  // h, queries, keys (numeric.hpp)
         static constexpr bool has_params = true;
-        static_assert(Numeric<T>::floating,
-                      "sarnn: this align is float and double only so far; q15 models take DotAlign or ScaledDotAlign");
         using params_type = AdditiveParams<T, Hidden, K>;
 
         State(const params_type&&) = delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary
@@ -391,6 +389,44 @@ struct AdditiveAlign {
             Set::softmax(alpha, memory.n);
             // c_i = Σ_j alpha_ij h_j
             Set::weighted_sum(alpha, memory, c);
+        }
+
+    private:
+        const params_type& p_;
+        alignas(storage_alignment<V>()) V P_[NRows][padded<V>(K)];
+        alignas(storage_alignment<V>()) V q_[padded<V>(K)];
+    };
+    /// q15 (AdditiveParams<q15>): the keys P_j = W[:, :Hidden] h_j in Q3.12, kept per stored state as int16 (a row of
+    /// K per memory row), q = W[:, Hidden:] h_i in Q3.12, then e_ij = v·tanh(P_j + q) in Q(f) with the integer tanh:
+    /// i·K tanh per step, as the float form. Nothing can overflow; P_j + q saturates to Q3.12's range.
+    template <class T, std::size_t Hidden, std::size_t NRows>
+    struct State<T, Hidden, NRows, false> {
+        using V = activation_t<T>;
+        static constexpr bool has_params = true;
+        using params_type = AdditiveParams<T, Hidden, K>;
+
+        State(const params_type&&) = delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary
+        explicit State(const params_type& p) noexcept : p_(p) {
+            for (auto& row : P_)
+                for (V& v : row) v = V{};
+            for (V& v : q_) v = V{};
+        }
+        void reset() noexcept {}
+        template <class Set>
+        Status query(std::size_t slot, const V* h) noexcept {
+            // P_i = W[:, :Hidden] h_i in Q3.12, once per state, into the free row `slot`
+            Set::gemv(QMatrix{&p_.W[0][0], K, Hidden, 2 * Hidden, p_.m, p_.shift}, h, P_[slot]);
+            // q = W[:, Hidden:] h_i in Q3.12
+            Set::gemv(QMatrix{&p_.W[0][Hidden], K, Hidden, 2 * Hidden, p_.m, p_.shift}, h, q_);
+            return Status::ok;
+        }
+        template <class Set>
+        void attend(const Rows<V>& memory, const V*, V* alpha, V* c) const noexcept {
+            // e_ij = v·tanh(P_j + q) in Q(f)
+            const Rows<V> P{&P_[0][0], padded<V>(K), K, memory.cap, memory.first, memory.n};
+            Set::additive_scores(P, q_, p_.v, p_.m_v, p_.shift_v, alpha);
+            // alpha_ij = softmax_j(e_ij); c_i = Σ_j alpha_ij h_j
+            Set::attend_scored(memory, p_.f, alpha, c);
         }
 
     private:

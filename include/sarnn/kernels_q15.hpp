@@ -33,6 +33,13 @@
 //        dot forms) and values from the rows of S (two rings of the same n >= 1 states): e_j = E_j·q' as above,
 //        then alpha and c as attend_dot's. q' word aligned, with a zero padding lane where E's dim is odd.
 //        O(n·(E.dim + S.dim)) + n exp_q16 + one 32-bit division.
+//   additive_scores(P, q, v, m_v, shift_v, e)   the additive align's scores over the n = P.n rows of P (keys in
+//        Q3.12, K = P.dim values each): e_j = requantize(Σ_k v_k·tanh_q15(P_j,k + q_k), m_v, shift_v) saturated to
+//        int16, the sum P_j,k + q_k saturated to int16 first (AdditiveParams<q15> in params.hpp): the sum of products
+//        exact in int32 (K <= 256). O(n·K) tanh_q15.
+//   attend_scored(S, f, alpha, c)           the context from scores already in alpha (n = S.n values in Q(f), f
+//        clamped to -2..15): alpha = softmax(e) and c = Σ_j alpha_j S_j as attend_dot's; n = 1: alpha_1 = 32767, c = S_1.
+//        O(n·S.dim) + n exp_q16 + one 32-bit division.
 #ifndef SARNN_KERNELS_Q15_HPP
 #define SARNN_KERNELS_Q15_HPP
 
@@ -80,6 +87,9 @@ struct Q15 {
     static QueryScale prepare_query(const q15* q, q15* qp, std::size_t dim, int g) noexcept;
     static void attend_query(const Rows<q15>& E, const q15* q, QueryScale scale, const Rows<q15>& S, q15* alpha,
                              q15* c) noexcept;
+    static void additive_scores(const Rows<q15>& P, const q15* q, const std::int8_t* v, std::int32_t m_v, int shift_v,
+                                q15* e) noexcept;
+    static void attend_scored(const Rows<q15>& S, int f, q15* alpha, q15* c) noexcept;
 };
 
 /// The set a model of value type T runs: Set itself for float and double, Q15 for q15.

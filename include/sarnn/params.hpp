@@ -187,6 +187,36 @@ struct alignas(storage_alignment<T>()) AdditiveParams {
     }
 };
 
+/// Weights of AdditiveAlign<K> for q15 models: e_ij = v·tanh(W [h_j; h_i]) in integers. Row k of W (both halves) is
+/// int8 with one real scale w_k (W ≈ W_q·w_k), v is int8 with one scale (v ≈ v_q·s_v). Per step, exactly
+/// (kernels_q15.hpp: gemv, additive_scores, attend_scored):
+///   P_j,k = requantize(Σ_r W[k][r]·h_j,r, m[k], shift[k])            in Q3.12 (M = w_k / 8): once per state, kept
+///   q_k   = requantize(Σ_r W[k][Hidden + r]·h_i,r, m[k], shift[k])   in Q3.12
+///   e_j   = requantize(Σ_k v[k]·tanh_q15(P_j,k + q_k), m_v, shift_v) in Q(f)    (M = s_v·2^f / 32768)
+/// each saturated to int16 (P_j,k + q_k too: tanh is flat beyond +-8 anyway). The exporter chooses f (-2 to 15) so
+/// that Σ_k |v_k| (the scores' bound) fits Q(f). Headroom: Hidden <= 256 and K <= 256 keep every sum within int32.
+template <std::size_t Hidden, std::size_t K>
+struct alignas(4) AdditiveParams<q15, Hidden, K> {
+    static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
+    static_assert(K > 0, "sarnn: K (attention size) must be at least 1");
+    static_assert(Hidden <= 256 && K <= 256, "sarnn: q15 models take Hidden <= 256 and K <= 256 (int32 headroom)");
+
+    std::int32_t m[K];  ///< row k's multiplier (both halves of W)
+    std::int32_t m_v;   ///< the scores'
+    std::int8_t W[K][2 * Hidden];
+    std::int8_t v[K];
+    std::int8_t shift[K];
+    std::int8_t shift_v;
+    std::int8_t f;  ///< the scores' format Q(f), -2 to 15
+
+    /// Calls f(name, data, count) for each array in declaration order (see for_each_array()).
+    template <class P, class F>
+    static constexpr bool arrays(P& p, F&& fn) {
+        return fn("m", &p.m[0], K) || fn("W", &p.W[0][0], K * 2 * Hidden) || fn("v", &p.v[0], K) ||
+               fn("shift", &p.shift[0], K);
+    }
+};
+
 /// Weights of Lstmn (Cheng, Dong and Lapata 2016). Gate rows are in PyTorch nn.LSTMCell's order i, f, g, o,
 /// so W_ih, W_hh import directly and b = b_ih + b_hh. The attention part: a_j = v·tanh(W_h h_j + W_x x_t +
 /// W_ht h~_{t-1}).

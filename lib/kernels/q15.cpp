@@ -81,14 +81,45 @@ __attribute__((always_inline)) inline std::int32_t add_sat16(std::int32_t a, std
 #endif
 }
 
+/// The x part's factor, x_m / 2^(31 + x_shift), as one step takes it for every row: where the factor is in [1/2, 2)
+/// (x_shift -1 or 0, x_m >= 0: the inputs' factor is near 1), requantize and the clamp to +-2^30 in one 64-bit
+/// product and two comparisons; elsewhere requantize itself.
+struct XFactor {
+    std::int32_t m;
+    int shift;
+    bool near_one;   // x_shift is -1 or 0, x_m >= 0
+    std::int32_t half;  // 2^(s - 1), s = 31 + x_shift
+    std::int32_t lim;   // 2^(s - 2)
+    int up;             // 32 - s
+    explicit XFactor(const QAffine& a) noexcept
+        : m(a.x_m), shift(a.x_shift), near_one((a.x_shift == -1 || a.x_shift == 0) && a.x_m >= 0),
+          half(std::int32_t{1} << (near_one ? 30 + a.x_shift : 0)),
+          lim(std::int32_t{1} << (near_one ? 29 + a.x_shift : 0)), up(1 - a.x_shift) {}
+
+    /// requantize(s_x, m, shift) clamped to +-2^30
+    __attribute__((always_inline)) std::int32_t operator()(std::int32_t s_x) const noexcept {
+#if !defined(__ARM_ARCH_6M__)
+        if (near_one) {
+            // P + 2^(s-1) = hi·2^32 + lo; floor(./2^s) = hi·2^(32-s) + lo / 2^s (s = 30, 31): at least 2^30 exactly
+            // when hi >= 2^(s-2), below -2^30 exactly when hi < -2^(s-2) (|P| < 2^62: no overflow)
+            const std::int64_t p = static_cast<std::int64_t>(s_x) * m + half;
+            const auto hi = static_cast<std::int32_t>(p >> 32);
+            if (hi >= lim) return kMax30;
+            if (hi < -lim) return -kMax30;
+            return hi * (std::int32_t{1} << up) + static_cast<std::int32_t>(static_cast<std::uint32_t>(p) >> (32 - up));
+        }
+#endif
+        const std::int32_t xq = rescale(s_x, m, shift);
+        return xq > kMax30 ? kMax30 : (xq < -kMax30 ? -kMax30 : xq);
+    }
+};
+
 /// One row's h from its two sums (see affine_tanh below).
-__attribute__((always_inline)) inline q15 finish_row(const QAffine& a, std::size_t row, std::int32_t s_x,
-                                                     std::int32_t s_r) noexcept {
+__attribute__((always_inline)) inline q15 finish_row(const QAffine& a, const XFactor& x_factor, std::size_t row,
+                                                     std::int32_t s_x, std::int32_t s_r) noexcept {
     // z = s_x in s_r's units (clamped to +-2^30) + s_r: |s_r| <= 2^22·256 = 2^30 (r in (-1, 1): < 2^30), so
     // |z| < 2^31
-    std::int32_t xq = rescale(s_x, a.x_m, a.x_shift);
-    xq = xq > kMax30 ? kMax30 : (xq < -kMax30 ? -kMax30 : xq);
-    const std::int32_t z = xq + s_r;
+    const std::int32_t z = x_factor(s_x) + s_r;
     // pre = requantize(z, m_r, shift_r) + b_r, in Q3.12, saturated
     const std::int32_t pre = add_sat16(rescale(z, a.m[row], a.shift[row]), a.b[row]);
     // h = tanh(pre)
@@ -103,13 +134,14 @@ void Q15::affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::siz
     // G rows at a time, sharing each load of x and r. s_x = A_x·x, s_r = A_r·r: |terms| <= 128·32768 = 2^22, nx
     // <= 511 and nr <= 256 terms (params.hpp), exact in int32
     std::size_t row = 0;
+    const XFactor x_factor(a);
     const auto pass = [&](auto group) __attribute__((always_inline)) {
         constexpr std::size_t G = decltype(group)::value;
         const std::int8_t* w = a.A + row * ld;
         Sums<G> s_x, s_r;
         q15_loops::dot_rows<G>(w, ld, x, nx, s_x.v);
         q15_loops::dot_rows<G>(w + nx, ld, r, nr, s_r.v);
-        for (std::size_t g = 0; g < G; ++g) y[row + g] = finish_row(a, row + g, s_x.v[g], s_r.v[g]);
+        for (std::size_t g = 0; g < G; ++g) y[row + g] = finish_row(a, x_factor, row + g, s_x.v[g], s_r.v[g]);
         row += G;
     };
     while (row + q15_loops::kRows <= rows) pass(Group<q15_loops::kRows>{});
@@ -182,12 +214,7 @@ void softmax(q15* alpha, std::size_t n, int f, std::int32_t m) noexcept {
     const std::uint32_t rec0 = (std::uint32_t{1} << 31) / den;
     const std::uint32_t rec = rec0 > 65535u ? 65535u : rec0;
     // alpha_j = p_j / l in Q15 = p_j·rec / 2^(31 - sh), floored (p_j·rec < 2^32), at most 32767
-    const int down = 31 - sh;
-    for (q15* ap = alpha; ap != alpha_end; ++ap) {
-        const auto p = static_cast<std::uint32_t>(ap->raw + 32768);
-        const std::uint32_t av = (p * rec) >> down;
-        ap->raw = static_cast<std::int16_t>(av > 32767u ? 32767u : av);
-    }
+    q15_loops::normalize(alpha, n, rec, 31 - sh);
 }
 
 /// c = Σ_j alpha_j S_j (the rows of S in the segments seg), rounded half up to Q15.
@@ -284,14 +311,45 @@ void Q15::attend_dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexc
     attend_query(S, c, qs, S, alpha, c);
 }
 
-void Q15::attend_query(const Rows<q15>& E, const q15* qp, QueryScale qs, const Rows<q15>& S, q15* alpha,
-                       q15* c) noexcept {
-    const std::size_t n = S.n, dim = S.dim;
+void Q15::attend_scored(const Rows<q15>& S, int f, q15* alpha, q15* c) noexcept {
     const Segments seg = segments(S);
-    if (n == 1) {
+    if (S.n == 1) {
         // alpha_1 = 1 (as near as q15 gets), c_1 = h_1 exactly
         alpha[0] = q15{32767};
-        for (std::size_t k = 0; k < dim; ++k) c[k] = seg.base[0][k];
+        for (std::size_t k = 0; k < S.dim; ++k) c[k] = seg.base[0][k];
+        return;
+    }
+    // alpha = softmax(e) (e in Q(f), the max subtracted); c = Σ_j alpha_j S_j
+    softmax(alpha, S.n, f < -2 ? -2 : (f > 15 ? 15 : f), q15_loops::max_raw(alpha, S.n));
+    weighted_sum(S, seg, alpha, c);
+}
+
+void Q15::additive_scores(const Rows<q15>& P, const q15* q, const std::int8_t* v, std::int32_t m_v, int shift_v,
+                          q15* e) noexcept {
+    const Segments seg = segments(P);
+    for (int g = 0; g < 2; ++g) {
+        const q15* row = seg.base[g];
+        for (std::size_t i = 0; i < seg.n[g]; ++i, row += P.stride) {
+            // d = Σ_k v_k·tanh(P_j,k + q_k), the sum saturated to Q3.12: |terms| <= 127·32767 < 2^22, K <= 256,
+            // exact in int32
+            std::int32_t d = 0;
+            for (std::size_t k = 0; k < P.dim; ++k) {
+                const std::int32_t z = row[k].raw + q[k].raw;
+                const auto zs = static_cast<std::int16_t>(z > 32767 ? 32767 : (z < -32768 ? -32768 : z));
+                d += v[k] * fixed::tanh_q15(zs);
+            }
+            // e_j = requantize(d, m_v, shift_v), saturated to int16
+            const std::int32_t ej = rescale(d, m_v, shift_v);
+            (e++)->raw = static_cast<std::int16_t>(ej > 32767 ? 32767 : (ej < -32768 ? -32768 : ej));
+        }
+    }
+}
+
+void Q15::attend_query(const Rows<q15>& E, const q15* qp, QueryScale qs, const Rows<q15>& S, q15* alpha,
+                       q15* c) noexcept {
+    const std::size_t n = S.n;
+    if (n == 1) {
+        attend_scored(S, 15, alpha, c);  // (no score is read)
         return;
     }
     const int t = qs.t, f = qs.f;  // NOLINT(bugprone-signed-char-misuse,cert-str34-c): int8_t shift counts, not text
@@ -299,38 +357,21 @@ void Q15::attend_query(const Rows<q15>& E, const q15* qp, QueryScale qs, const R
     const Segments eseg = segments(E);
     const bool pairs = word_aligned(E.base) && word_aligned(qp) && E.stride % 2 == 0;
     const std::size_t npairs = (E.dim + 1) / 2;  // an odd dim reads the zero padding lane of the rows and of q'
-    std::int32_t m = -32768;
     std::size_t j = 0;
-    const auto score = [&](std::int32_t d) __attribute__((always_inline)) {
-        const std::int32_t e = round_shift(d, t);
-        alpha[j++].raw = static_cast<std::int16_t>(e);
-        m = e > m ? e : m;
-    };
     for (int g = 0; g < 2; ++g) {
         const q15* row = eseg.base[g];
-        std::size_t i = 0;
         if (pairs) {
-            // kStates states at a time, sharing each load of q'
-            for (; i + q15_loops::kStates <= eseg.n[g]; i += q15_loops::kStates, row += q15_loops::kStates * E.stride) {
-                std::int32_t d[q15_loops::kStates];
-                q15_loops::dot_states<q15_loops::kStates>(row, E.stride, qp, npairs, d);
-#pragma GCC unroll 4
-                for (const std::int32_t dk : d) score(dk);
-            }
-            for (; i < eseg.n[g]; ++i, row += E.stride) {
-                std::int32_t d[1];
-                q15_loops::dot_states<1>(row, E.stride, qp, npairs, d);
-                score(d[0]);
-            }
+            q15_loops::scores(row, E.stride, eseg.n[g], qp, npairs, t, alpha + j);
+            j += eseg.n[g];
+            continue;
         }
-        for (; i < eseg.n[g]; ++i, row += E.stride) {
+        for (std::size_t i = 0; i < eseg.n[g]; ++i, row += E.stride) {
             std::int32_t d = 0;
             for (std::size_t k = 0; k < E.dim; ++k) d += row[k].raw * qp[k].raw;
-            score(d);
+            alpha[j++].raw = static_cast<std::int16_t>(round_shift(d, t));
         }
     }
-    softmax(alpha, n, f, m);
-    weighted_sum(S, seg, alpha, c);
+    attend_scored(S, f, alpha, c);
 }
 
 }  // namespace sarnn::kernel

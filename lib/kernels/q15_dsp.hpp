@@ -156,7 +156,7 @@ inline void dot_states<3>(const q15* s, std::size_t stride, const q15* q, std::s
     d[1] = a1;
     d[2] = a2;
 }
-#undef SARNN_DSP_STATE
+
 
 /// One state (the last of a segment): SMLAD a pair.
 template <>
@@ -164,6 +164,148 @@ inline void dot_states<1>(const q15* s, std::size_t, const q15* q, std::size_t n
     std::int32_t a = 0;
     for (std::size_t k = 0; k < 2 * npairs; k += 2) a = __smlad(dsp::word(s + k), dsp::word(q + k), a);
     d[0] = a;
+}
+
+/// The rounded scores (q15_loops.hpp), three states a pass: the passes themselves in one assembly loop (the two pairs
+/// of q' per iteration of dot_states<3>; then e_j = (d_j + 2^(t-1)) >> t, the 2^(t-1) being the sums' start), the
+/// pass's constants in memory (fourteen registers would not hold them). Where q' has an odd number of pairs, and for
+/// the last count % 3 states, dot_states.
+#define SARNN_Q15_OWN_SCORES 1
+inline void scores(const q15* s, std::size_t stride, std::size_t count, const q15* q, std::size_t npairs, int t,
+                   q15* e) noexcept {
+    const std::int32_t half = std::int32_t{1} << (t - 1);
+    const std::size_t groups = npairs % 2 == 0 ? count / 3 : 0;
+    if (groups > 0) {
+        // what a pass reads: q', 2^(t-1), t, the step from the end of a pass's three rows to the next pass's (three
+        // rows less the 2·npairs values read), where e goes, where it ends
+        struct Pass {
+            const q15* q;
+            std::int32_t half, t, gap;
+            q15* e;
+            const q15* e_end;
+        } pass{q, half, t, static_cast<std::int32_t>((3 * stride - 2 * npairs) * sizeof(q15)), e, e + 3 * groups};
+        const q15* p0 = s;
+        const q15* p1 = s + stride;
+        const q15* p2 = s + 2 * stride;
+        const q15* const end = q + 2 * npairs;
+        std::int32_t a0, a1, a2, q0, q1, x, y;
+        const q15* qp;
+        __asm__ volatile("2:\n\t"
+                         "ldr    %[qp], [%[ps]]\n\t"
+                         "ldr    %[a0], [%[ps], #4]\n\t"
+                         "mov    %[a1], %[a0]\n\t"
+                         "mov    %[a2], %[a0]\n\t"
+                         "1:\n\t"
+                         "ldrd   %[q0], %[q1], [%[qp]], #8\n\t" SARNN_DSP_STATE("a0", "p0") SARNN_DSP_STATE("a1", "p1")
+                             SARNN_DSP_STATE("a2", "p2") "cmp    %[qp], %[end]\n\t"
+                         "bne    1b\n\t"
+                         "ldr    %[x], [%[ps], #8]\n\t"
+                         "asr    %[a0], %[a0], %[x]\n\t"
+                         "asr    %[a1], %[a1], %[x]\n\t"
+                         "asr    %[a2], %[a2], %[x]\n\t"
+                         "ldr    %[y], [%[ps], #16]\n\t"
+                         "strh   %[a0], [%[y]], #2\n\t"
+                         "strh   %[a1], [%[y]], #2\n\t"
+                         "strh   %[a2], [%[y]], #2\n\t"
+                         "str    %[y], [%[ps], #16]\n\t"
+                         "ldr    %[x], [%[ps], #12]\n\t"
+                         "add    %[p0], %[p0], %[x]\n\t"
+                         "add    %[p1], %[p1], %[x]\n\t"
+                         "add    %[p2], %[p2], %[x]\n\t"
+                         "ldr    %[x], [%[ps], #20]\n\t"
+                         "cmp    %[y], %[x]\n\t"
+                         "bne    2b"
+                         : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [p0] "+r"(p0), [p1] "+r"(p1), [p2] "+r"(p2),
+                           [qp] "=&r"(qp), [q0] "=&r"(q0), [q1] "=&r"(q1), [x] "=&r"(x), [y] "=&r"(y)
+                         : [end] "r"(end), [ps] "r"(&pass)
+                         : "cc", "memory");
+        s += 3 * groups * stride;
+        e += 3 * groups;
+    }
+    for (std::size_t i = 3 * groups; i < count;) {
+        std::int32_t d[3];
+        if (i + 3 <= count) {
+            dot_states<3>(s, stride, q, npairs, d);
+            for (const std::int32_t dk : d) (e++)->raw = static_cast<std::int16_t>((dk + half) >> t);
+            i += 3;
+            s += 3 * stride;
+        } else {
+            dot_states<1>(s, stride, q, npairs, d);
+            (e++)->raw = static_cast<std::int16_t>((d[0] + half) >> t);
+            ++i;
+            s += stride;
+        }
+    }
+}
+
+#undef SARNN_DSP_STATE
+
+/// max_j e_j: two at a time where e is word aligned, SSUB16 setting each half's GE flags and SEL keeping the larger
+/// half of each pair, four per iteration (LDRD).
+#define SARNN_Q15_OWN_MAX 1
+inline std::int32_t max_raw(const q15* e, std::size_t n) noexcept {
+    std::int32_t m = -32768;
+    std::size_t j = 0;
+    if ((reinterpret_cast<std::uintptr_t>(e) & 3u) == 0 && n >= 4) {
+        const std::size_t n4 = n & ~std::size_t{3};
+        std::int32_t m2 = static_cast<std::int32_t>(0x80008000u);  // (-32768, -32768)
+        const q15* p = e;
+        const q15* const end = e + n4;
+        std::int32_t x, y, d;
+        __asm__ volatile("1:\n\t"
+                         "ldrd   %[x], %[y], [%[p]], #8\n\t"
+                         "ssub16 %[d], %[x], %[m2]\n\t"
+                         "sel    %[m2], %[x], %[m2]\n\t"
+                         "ssub16 %[d], %[y], %[m2]\n\t"
+                         "sel    %[m2], %[y], %[m2]\n\t"
+                         "cmp    %[p], %[end]\n\t"
+                         "bne    1b"
+                         : [m2] "+r"(m2), [p] "+r"(p), [x] "=&r"(x), [y] "=&r"(y), [d] "=&r"(d)
+                         : [end] "r"(end), "m"(*reinterpret_cast<const q15(*)[]>(e))
+                         : "cc");
+        const auto lo = static_cast<std::int16_t>(m2 & 0xFFFF), hi = static_cast<std::int16_t>(m2 >> 16);
+        m = lo > hi ? lo : hi;
+        j = n4;
+    }
+    for (; j < n; ++j) m = e[j].raw > m ? e[j].raw : m;
+    return m;
+}
+
+/// softmax's last pass (q15_loops.hpp), two values a word where alpha is word aligned: EOR turns both int16 into
+/// their p_j (+ 32768 is a flip of the top bit), USAT #15 is the min with 32767 (the shifted product is below 2^16).
+#define SARNN_Q15_OWN_NORMALIZE 1
+inline void normalize(q15* alpha, std::size_t n, std::uint32_t rec, int down) noexcept {
+    std::size_t j = 0;
+    if ((reinterpret_cast<std::uintptr_t>(alpha) & 3u) == 0 && n >= 2) {
+        const std::size_t n2 = n & ~std::size_t{1};
+        q15* p = alpha;
+        q15* const end = alpha + n2;
+        std::int32_t w, a, b;
+        __asm__ volatile("1:\n\t"
+                         "ldr    %[w], [%[p]]\n\t"
+                         "eor    %[w], %[w], #0x80008000\n\t"
+                         "uxth   %[a], %[w]\n\t"
+                         "lsr    %[b], %[w], #16\n\t"
+                         "mul    %[a], %[a], %[rec]\n\t"
+                         "mul    %[b], %[b], %[rec]\n\t"
+                         "lsr    %[a], %[a], %[down]\n\t"
+                         "lsr    %[b], %[b], %[down]\n\t"
+                         "usat   %[a], #15, %[a]\n\t"
+                         "usat   %[b], #15, %[b]\n\t"
+                         "pkhbt  %[a], %[a], %[b], lsl #16\n\t"
+                         "str    %[a], [%[p]], #4\n\t"
+                         "cmp    %[p], %[end]\n\t"
+                         "bne    1b"
+                         : [p] "+r"(p), [w] "=&r"(w), [a] "=&r"(a), [b] "=&r"(b)
+                         : [rec] "r"(rec), [down] "r"(down), [end] "r"(end)
+                         : "cc", "memory");
+        j = n2;
+    }
+    for (; j < n; ++j) {
+        const auto p = static_cast<std::uint32_t>(alpha[j].raw + 32768);
+        const std::uint32_t av = (p * rec) >> down;
+        alpha[j].raw = static_cast<std::int16_t>(av > 32767u ? 32767u : av);
+    }
 }
 
 // One state's four values (at vp, then vp += step) times its weight, the bottom (B) or top (T) half of aw.

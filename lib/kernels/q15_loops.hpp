@@ -7,6 +7,9 @@
 //                                                                                npairs >= 1)
 //   kColumns  columns<G>(a, v, stride, count, acc)     for G = 2 and kColumns   (a, v word aligned, stride even,
 //                                                                                count even, >= 2)
+// and, where it has its own (SARNN_Q15_OWN_SCORES, SARNN_Q15_OWN_MAX; else the ones at the end of this file, built on
+// dot_states), scores(s, stride, count, q, npairs, t, e): the rounded scores of count states, max_raw(e, n), and
+// (SARNN_Q15_OWN_NORMALIZE) normalize(alpha, n, rec, down), softmax's last pass.
 // The files, chosen at compile time:
 //   q15_mve.hpp    Helium (MVE integer: M55, M85): eight int16 per vector, VMLADAVA for the dot products
 //                  (cmake -DSARNN_Q15_PLAIN_LOOPS=ON takes the plain C++ instead, to compare the two on one core)
@@ -51,5 +54,50 @@ constexpr std::size_t kRows = 4, kStates = 3, kColumns = 4;
 }  // namespace sarnn::kernel::q15_loops
 #endif
 #endif
+
+namespace sarnn::kernel::q15_loops {
+
+#if !defined(SARNN_Q15_OWN_SCORES)
+/// e_j = (S_j·q' + 2^(t-1)) >> t (rounded half up; t >= 1) for the count states at s (row stride `stride`), written
+/// to e[0 .. count): dot_states's contract (s, q word aligned, stride even, npairs >= 1), kStates at a time.
+inline void scores(const q15* s, std::size_t stride, std::size_t count, const q15* q, std::size_t npairs, int t,
+                   q15* e) noexcept {
+    const std::int32_t half = std::int32_t{1} << (t - 1);
+    std::size_t i = 0;
+    for (; i + kStates <= count; i += kStates, s += kStates * stride) {
+        std::int32_t d[kStates];
+        dot_states<kStates>(s, stride, q, npairs, d);
+        for (const std::int32_t dk : d) (e++)->raw = static_cast<std::int16_t>((dk + half) >> t);
+    }
+    for (; i < count; ++i, s += stride) {
+        std::int32_t d[1];
+        dot_states<1>(s, stride, q, npairs, d);
+        (e++)->raw = static_cast<std::int16_t>((d[0] + half) >> t);
+    }
+}
+#endif
+
+#if !defined(SARNN_Q15_OWN_MAX)
+/// max_j e_j over n >= 1 values
+inline std::int32_t max_raw(const q15* e, std::size_t n) noexcept {
+    std::int32_t m = e[0].raw;
+    for (std::size_t j = 1; j < n; ++j) m = e[j].raw > m ? e[j].raw : m;
+    return m;
+}
+#endif
+
+#if !defined(SARNN_Q15_OWN_NORMALIZE)
+/// alpha_j = min((p_j · rec) >> down, 32767) in place, p_j = alpha_j + 32768 (softmax's p_j - 32768 to alpha_j;
+/// rec <= 65535, so p_j · rec < 2^32; 16 <= down <= 31)
+inline void normalize(q15* alpha, std::size_t n, std::uint32_t rec, int down) noexcept {
+    for (q15* const end = alpha + n; alpha != end; ++alpha) {
+        const auto p = static_cast<std::uint32_t>(alpha->raw + 32768);
+        const std::uint32_t av = (p * rec) >> down;
+        alpha->raw = static_cast<std::int16_t>(av > 32767u ? 32767u : av);
+    }
+}
+#endif
+
+}  // namespace sarnn::kernel::q15_loops
 
 #endif

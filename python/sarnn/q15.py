@@ -70,10 +70,25 @@ def prepare_query_q15(q, g=0):
 
 def attend_query_q15(keys, qq, t, f, values):
     """(alpha, c): scores keys_j·q' / 2^t in Q(f), softmax, c = Σ_j alpha_j values_j (lists oldest first)."""
+    if len(values) == 1:
+        return [32767], list(values[0])
+    e = [_round_shift(sum(a * b for a, b in zip(key, qq)), t) for key in keys]
+    return attend_scored_q15(e, f, values)
+
+
+def additive_scores_q15(keys, q, v, m_v, shift_v):
+    """e_j = requantize(Σ_k v_k·tanh(P_j,k + q_k), m_v, shift_v) saturated to int16, P_j,k + q_k saturated first."""
+    return [_clamp(requantize(sum(vk * tanh_q15(_clamp(pk + qk, -32768, 32767)) for vk, pk, qk in zip(v, key, q)),
+                              m_v, shift_v), -32768, 32767)
+            for key in keys]
+
+
+def attend_scored_q15(e, f, values):
+    """(alpha, c) from the scores e in Q(f) (f clamped to -2..15): softmax, c = Σ_j alpha_j values_j."""
     n, dim = len(values), len(values[0])
     if n == 1:
         return [32767], list(values[0])
-    e = [_round_shift(sum(a * b for a, b in zip(key, qq)), t) for key in keys]
+    f = _clamp(f, -2, 15)
     m = max(e)
     to_q16 = 1 << (16 - f)
     p = [min(exp_q16((ej - m) * to_q16), 65535) for ej in e]
@@ -116,13 +131,15 @@ class SimpleRnnQ15:
 class SelfAttentionRnnQ15:
     """SelfAttentionRnn<q15, In, Hidden, Capacity, Align, Bounded | Window>, Align "dot", "scaled_dot", "bilinear"
     (align_params: a dict W, m, shift, g as BilinearParams<q15>) or "key_query" (KeyQueryAlign<K, plan>, plan
-    "by_size", "cache" or "fold"; align_params as KeyQueryParams<q15>)."""
+    "by_size", "cache" or "fold"; align_params as KeyQueryParams<q15>) or "additive" (AdditiveAlign<K>; align_params
+    a dict W, v, m, m_v, shift, shift_v, f as AdditiveParams<q15>)."""
 
     def __init__(self, params, capacity, align="dot", window=False, align_params=None, plan="by_size"):
-        if align not in ("dot", "scaled_dot", "bilinear", "key_query"):
-            raise ValueError("SelfAttentionRnnQ15: align is 'dot', 'scaled_dot', 'bilinear' or 'key_query'")
-        if (align in ("bilinear", "key_query")) != (align_params is not None):
-            raise ValueError("SelfAttentionRnnQ15: the bilinear and key/query aligns take align_params, the others none")
+        if align not in ("dot", "scaled_dot", "bilinear", "key_query", "additive"):
+            raise ValueError("SelfAttentionRnnQ15: align is 'dot', 'scaled_dot', 'bilinear', 'key_query' or 'additive'")
+        if (align in ("bilinear", "key_query", "additive")) != (align_params is not None):
+            raise ValueError("SelfAttentionRnnQ15: the bilinear, key/query and additive aligns take align_params, the "
+                             "others none")
         self.p = params
         self.hidden_size = len(params["A"])
         self.capacity = capacity
@@ -165,6 +182,15 @@ class SelfAttentionRnnQ15:
             q = gemv_t_q15(ap["Wk"], ap["m_t"], ap["shift_t"], u)
             qq, t, f = prepare_query_q15(q, ap["g"])
             self.alpha, self.c = attend_query_q15(self.memory, qq, t, f, self.memory)
+        elif self.align == "additive":
+            # P_i = W[:, :Hidden] h_i in Q3.12 (kept per state), q = W[:, Hidden:] h_i: e_ij = v·tanh(P_j + q) in Q(f)
+            hidden = self.hidden_size
+            self.keys.append(gemv_q15([row[:hidden] for row in ap["W"]], ap["m"], ap["shift"], h))
+            if len(self.keys) > self.capacity:
+                self.keys.pop(0)
+            q = gemv_q15([row[hidden:] for row in ap["W"]], ap["m"], ap["shift"], h)
+            e = additive_scores_q15(self.keys, q, ap["v"], ap["m_v"], ap["shift_v"])
+            self.alpha, self.c = attend_scored_q15(e, ap["f"], self.memory)
         elif self.align == "bilinear":
             # q = W h_i in Q(15 - g)
             q = gemv_q15(self.ap["W"], self.ap["m"], self.ap["shift"], h)
@@ -243,6 +269,18 @@ def digest_key_query_params(rng, hidden, k):
     return p
 
 
+def digest_additive_params(rng, hidden, k):
+    """AdditiveParams<q15> drawn from the LCG after the model's params, in the C++ order (tests/shared/q15_digest.hpp)."""
+    p = {"W": [[rng.next() % 255 - 127 for _ in range(2 * hidden)] for _ in range(k)]}
+    p["v"] = [rng.next() % 255 - 127 for _ in range(k)]
+    p["m"] = [(1 << 30) + rng.next() % (1 << 30) for _ in range(k)]
+    p["m_v"] = (1 << 30) + rng.next() % (1 << 30)
+    p["shift"] = [9 + rng.next() % 4 for _ in range(k)]
+    p["shift_v"] = 8 + rng.next() % 5
+    p["f"] = rng.next() % 18 - 2
+    return p
+
+
 DIGEST_CASES = [  # (kind, In, Hidden, Capacity, steps, seed): kind simple / dot / scaled_dot / dot_window / ...
     ("simple", 3, 5, 0, 40, 11),
     ("simple", 16, 33, 0, 20, 12),
@@ -255,6 +293,8 @@ DIGEST_CASES = [  # (kind, In, Hidden, Capacity, steps, seed): kind simple / dot
     ("bilinear_window", 5, 17, 6, 20, 19),
     ("key_query_k4", 3, 17, 8, 16, 20),            # 4·K <= Hidden: keys cached
     ("key_query_k3_window", 2, 7, 5, 14, 21),      # folded
+    ("additive_k5", 3, 9, 8, 16, 22),
+    ("additive_k3_window", 2, 6, 5, 14, 23),
 ]
 
 
@@ -284,6 +324,9 @@ def digest():
             elif align.startswith("key_query_k"):
                 ap = digest_key_query_params(rng, hidden, int(align[len("key_query_k"):]))
                 align = "key_query"
+            elif align.startswith("additive_k"):
+                ap = digest_additive_params(rng, hidden, int(align[len("additive_k"):]))
+                align = "additive"
             model = SelfAttentionRnnQ15(p, capacity, align, window=kind.endswith("window"), align_params=ap)
         for _ in range(steps):
             x = [rng.next() % 65536 - 32768 for _ in range(n_in)]

@@ -17,7 +17,7 @@
 namespace test {
 
 /// `PYTHONPATH=python python3 -m sarnn.q15`
-constexpr std::uint64_t kQ15Digest = 0xc7fefebb8fe1ec6aull;
+constexpr std::uint64_t kQ15Digest = 0x24781430369385caull;
 
 struct Q15Lcg {
     std::uint64_t x;
@@ -135,6 +135,19 @@ void draw_q15_params(Q15Lcg& rng, sarnn::KeyQueryParams<sarnn::q15, Hidden, K>& 
     p.g = static_cast<std::int8_t>(rng.below(5));
 }
 
+/// AdditiveParams<q15>, drawn after the model's params (python/sarnn/q15.py, digest_additive_params)
+template <std::size_t Hidden, std::size_t K>
+void draw_q15_params(Q15Lcg& rng, sarnn::AdditiveParams<sarnn::q15, Hidden, K>& p) {
+    for (auto& row : p.W)
+        for (auto& w : row) w = static_cast<std::int8_t>(rng.below(255) - 127);
+    for (auto& v : p.v) v = static_cast<std::int8_t>(rng.below(255) - 127);
+    for (auto& m : p.m) m = (std::int32_t{1} << 30) + rng.below(1u << 30);
+    p.m_v = (std::int32_t{1} << 30) + rng.below(1u << 30);
+    for (auto& s : p.shift) s = static_cast<std::int8_t>(9 + rng.below(4));
+    p.shift_v = static_cast<std::int8_t>(8 + rng.below(5));
+    p.f = static_cast<std::int8_t>(rng.below(18) - 2);
+}
+
 template <class Align, class Memory, std::size_t In, std::size_t Hidden, std::size_t Capacity>
 void q15_digest_attention(Q15Fnv& fnv, std::size_t steps, std::uint64_t seed) {
     using Model = sarnn::SelfAttentionRnn<sarnn::q15, In, Hidden, Capacity, Align, Memory>;
@@ -169,6 +182,7 @@ void q15_digest_attention(Q15Fnv& fnv, std::size_t steps, std::uint64_t seed) {
 
 /// The digest of python/sarnn/q15.py's DIGEST_CASES (the same list, in order).
 inline std::uint64_t q15_digest() {
+    using sarnn::AdditiveAlign;
     using sarnn::BilinearAlign;
     using sarnn::Bounded;
     using sarnn::DotAlign;
@@ -187,6 +201,8 @@ inline std::uint64_t q15_digest() {
     q15_digest_attention<BilinearAlign, Window, 5, 17, 6>(fnv, 20, 19);
     q15_digest_attention<KeyQueryAlign<4>, Bounded, 3, 17, 8>(fnv, 16, 20);  // keys cached
     q15_digest_attention<KeyQueryAlign<3>, Window, 2, 7, 5>(fnv, 14, 21);    // folded
+    q15_digest_attention<AdditiveAlign<5>, Bounded, 3, 9, 8>(fnv, 16, 22);
+    q15_digest_attention<AdditiveAlign<3>, Window, 2, 6, 5>(fnv, 14, 23);
     return fnv.h;
 }
 

@@ -8,7 +8,8 @@
  * Use: qemu-aarch64 -plugin ./libinsn_regions.so ./program (the program linked with symbols, e.g. -static).
  * With -plugin ./libinsn_regions.so,symbols=on it also prints, per region, the instructions of each function
  * ("symbol <i> <instructions> <name>"): where a step's instructions go. With pcs=on, at exit, the instructions
- * executed inside any region per guest address ("pc <address> <count>"), for reading against a disassembly. */
+ * executed inside any region per guest address ("pc <address> <count>"), for reading against a disassembly; with
+ * region=<i> as well, inside region i only (counted from 0, in the order of "region" lines). */
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -53,8 +54,9 @@ static uint64_t g_sym_begin[kMaxSymbols];
 static unsigned g_sym_n;
 
 /* per address (the "pcs" argument): counted only inside a region */
-enum { kMaxPcs = 1 << 16 };
+enum { kMaxPcs = 1 << 20 };
 static int g_pcs, g_in_region;
+static long g_only = -1; /* region=<i>: per address, only region i (the regions counted from 0) */
 static uint64_t g_pc_addr[kMaxPcs], g_pc_count[kMaxPcs];
 static unsigned g_pc_n;
 
@@ -76,7 +78,7 @@ static void on_begin(unsigned int vcpu, void *u) {
     (void)vcpu;
     (void)u;
     g_begin = g_count;
-    g_in_region = 1;
+    g_in_region = g_only < 0 || (long)g_n == g_only;
     if (g_symbols) memcpy(g_sym_begin, g_sym_count, sizeof g_sym_count);
 }
 static void on_end(unsigned int vcpu, void *u) {
@@ -140,6 +142,7 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
     for (int i = 0; i < argc; ++i)
         if (strstr(argv[i], "symbols") != NULL) g_symbols = 1;
         else if (strstr(argv[i], "pcs") != NULL) g_pcs = 1;
+        else if (strncmp(argv[i], "region=", 7) == 0) g_only = strtol(argv[i] + 7, NULL, 10);
     qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb);
     qemu_plugin_register_atexit_cb(id, on_exit_cb, NULL);
     return 0;
