@@ -17,9 +17,8 @@
 
 namespace {
 
-volatile std::size_t g_sink;
-
 #if PLAN_SHAPE >= 0
+volatile std::size_t g_sink;
 using S = plan::At<PLAN_SHAPE, plan::Shapes>::type;
 using Model = S::Model<sarnn::kernel::Default>;
 using T = S::value_type;
