@@ -2,7 +2,7 @@
 # examples/pytorch_recall/run.sh: the whole example by hand, in about a minute on 2 cores:
 #   1. train.py trains a SimpleRNN and two SelfAttentionRNNs in PyTorch (prints the accuracies, the q15 one too)
 #   2. python3 -m sarnn.export writes the bilinear attention model as a C++ header, and with --quantize int8 the
-#      scaled_dot one as a q15 header (int8 weights, int16 activations)
+#      scaled_dot one and the bilinear one as q15 headers (int8 weights, int16 activations)
 #   3. the host: the library (cmake), then recall.cpp compiled with g++ against it, and run
 #   4. the firmware, when arm-none-eabi-g++, picolibc and qemu-system-arm are there (scripts/deps cross
 #      firmware): the same recall.cpp for the Cortex-M4F, run under qemu-system-arm
@@ -36,6 +36,10 @@ PYTHONPATH="$root/python" PYTHONDONTWRITEBYTECODE=1 "$py" -m sarnn.export "$out/
 say "2b. export q15: python3 -m sarnn.export recall_q15.pt --quantize int8 --calibration recall_calibration.pt ..."
 PYTHONPATH="$root/python" PYTHONDONTWRITEBYTECODE=1 "$py" -m sarnn.export "$out/recall_q15.pt" --quantize int8 \
   --calibration "$out/recall_calibration.pt" --name recall_q15 --out "$out/recall_q15.hpp" --capacity 40
+say "2c. export q15: python3 -m sarnn.export recall_attention.pt --quantize int8 --calibration recall_bilinear_calibration.pt ..."
+PYTHONPATH="$root/python" PYTHONDONTWRITEBYTECODE=1 "$py" -m sarnn.export "$out/recall_attention.pt" --quantize int8 \
+  --calibration "$out/recall_bilinear_calibration.pt" --name recall_q15_bilinear --out "$out/recall_q15_bilinear.hpp" \
+  --capacity 40
 
 say "3. host: libsarnn.a (cmake), g++ recall.cpp, run"
 cmake -S "$root" -B "$out/lib-host" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSARNN_BUILD_TESTS=OFF \
@@ -84,6 +88,17 @@ if [[ -n $firmware ]]; then
          { printf "%3s %4s %6s %5s %15s %23s\n", $2, $4, $6, $8, $11, $25 }'
 else
   grep -E '^q15 +[0-9]' "$out/host.txt" |
+    awk 'BEGIN { printf "%3s %4s %6s %5s %15s\n", "seq", "key", "float", "twin", "sarnn q15 host" }
+         { printf "%3s %4s %6s %5s %15s\n", $2, $4, $6, $8, $11 }'
+fi
+echo "q15 model of the bilinear model (int8 weights, int16 activations):"
+if [[ -n $firmware ]]; then
+  paste <(grep -E '^q15b +[0-9]' "$out/host.txt") <(grep -E '^q15b +[0-9]' "$firmware") |
+    awk 'BEGIN { printf "%3s %4s %6s %5s %15s %23s\n", "seq", "key", "float", "twin", "sarnn q15 host",
+                 "sarnn q15 Cortex-M4" }
+         { printf "%3s %4s %6s %5s %15s %23s\n", $2, $4, $6, $8, $11, $25 }'
+else
+  grep -E '^q15b +[0-9]' "$out/host.txt" |
     awk 'BEGIN { printf "%3s %4s %6s %5s %15s\n", "seq", "key", "float", "twin", "sarnn q15 host" }
          { printf "%3s %4s %6s %5s %15s\n", $2, $4, $6, $8, $11 }'
 fi

@@ -8,21 +8,25 @@ last step holds only the query marker. The answer is the key. Input per step (In
 
 Every model gets the same budget (STEPS Adam steps of BATCH fresh sequences) and a linear readout of VOCAB
 logits: from h_T for the SimpleRNN, from the context c_T (model.context() in C++) for the attention models. The
-second attention model has the scaled_dot align (Q15_ALIGN), which the q15 path runs (issue 17): it starts from
+second attention model has the scaled_dot align (Q15_ALIGN), which the q15 path ran first (issue 17): it starts from
 the trained bilinear model (warm_start) and takes Q15_STEPS more steps on batches of its own. It is also
 quantised, as `python3 -m sarnn.export --quantize int8` does it, with its first training batch as calibration,
 and its accuracy measured with the Python twin of the integer arithmetic (sarnn.q15_batch, bit-exact with C++).
+The bilinear model itself is quantised the same way (issue 18: the q15 path takes the bilinear align too), calibrated
+on its own first training batch.
 
 Writes into --out-dir:
     recall_attention.pt   the bilinear attention model, sarnn.save() format (for `python3 -m sarnn.export`)
     recall_q15.pt         the scaled_dot attention model, the same format (for `... --quantize int8`)
     recall_calibration.pt its calibration inputs (BATCH, SEQ_LEN, IN): the first training batch
+    recall_bilinear_calibration.pt  the bilinear model's calibration inputs (its first training batch), for
+                          `python3 -m sarnn.export recall_attention.pt --quantize int8 ...` (recall_q15_bilinear.hpp)
     recall_data.hpp       both readouts (W, b), TESTS test sequences, PyTorch's logits and predictions for them
                           (float64, from the weights as exported to float), the twin's logits and predictions for
-                          the q15 model, the test accuracies
+                          the q15 model, the same for the bilinear q15 model, the test accuracies
 Prints the accuracies; exits with status 1 if an attention model did not learn the task (or the SimpleRNN did:
-the example would then show nothing), or if the q15 model lost more than 2 points against its float original
-(issue 17's target).
+the example would then show nothing), or if a q15 model lost more than 2 points against its float original
+(issues 17 and 18's target).
 
     /usr/bin/python3 examples/pytorch_recall/train.py --out-dir /tmp/recall [--seed 0]
 """
@@ -47,7 +51,7 @@ VOCAB = 8          # key tokens 0..7: chance is 12.5 %
 SEQ_LEN = 40       # key, 38 distractors, query; also the capacity of the exported Bounded memory
 HIDDEN = 16
 ALIGN = "bilinear"  # e_ij = h_j^T W h_i (sarnn::BilinearAlign); see the README for dot
-Q15_ALIGN = "scaled_dot"  # e_ij = h_j·h_i / sqrt(Hidden): the q15 path takes dot and scaled_dot
+Q15_ALIGN = "scaled_dot"  # e_ij = h_j·h_i / sqrt(Hidden): the q15 path's first align (issue 17)
 STEPS = 500
 BATCH = 64
 LR = 1e-2
@@ -55,7 +59,7 @@ EVAL = 1000        # sequences for the test accuracy
 TESTS = 20         # sequences written to the header
 IN = VOCAB + 2
 LOGIT_TOLERANCE = 1e-4
-Q15_POINTS = 0.02  # issue 17: the q15 model within 2 points of the float model
+Q15_POINTS = 0.02  # issues 17, 18: a q15 model within 2 points of its float model
 Q15_STEPS = 250    # Adam steps of the scaled_dot model after its warm start from the bilinear one
 Q15_DATA = 8       # its batches: generator seed --seed + 8 (the first training's is --seed + 1)
 
@@ -146,18 +150,24 @@ def q15_logits(net, x, calibration):
     """The logits of net's q15 model for the sequences x (float64, (n, VOCAB)): the model quantised as
     `python3 -m sarnn.export --quantize int8 --calibration <calibration> --capacity SEQ_LEN` writes it, run by the
     Python twin (the int16 c_T the C++ computes, bit for bit), then the readout (as exported to float) of c_T."""
+    return q15_run(net, x, calibration)[0]
+
+
+def q15_run(net, x, calibration):
+    """(q15_logits, the QSpec: its bounds and headrooms in .summary())."""
     spec = resolve(net.rnn, capacity=SEQ_LEN)
     q = quantize(spec, calibration)
-    _, c = twin_run(spec, q.params, quantize_inputs(x.numpy(), q.params["x_scale"]))
+    _, c = twin_run(spec, q.params, quantize_inputs(x.numpy(), q.params["x_scale"]), q.align_params)
     c_last = torch.from_numpy(c[:, -1] / 32768.0)
     W, b = net.readout.weight.detach().float().double(), net.readout.bias.detach().float().double()
-    return c_last @ W.t() + b
+    return c_last @ W.t() + b, q
 
 
-def write_header(path, seed, net, x, key, logits, acc_simple, acc_attention, q15):
+def write_header(path, seed, net, x, key, logits, acc_simple, acc_attention, q15, bilinear_q15):
     """recall_data.hpp: the readout of `net`, the test sequences x with their keys, PyTorch's logits; and from
     q15 (a dict: net, acc_float, acc_q15, pytorch (the float model's predictions), logits (the twin's)) the same
-    for the quantised model."""
+    for the quantised model; from bilinear_q15 (a dict: acc_q15, logits) the bilinear model's q15 model's (its
+    readout and float predictions are net's)."""
     pred = logits.argmax(-1)
     top2 = logits.topk(2, -1).values
     ints = lambda t: "{" + ", ".join(str(int(v)) for v in t) + "}"  # noqa: E731
@@ -180,6 +190,9 @@ def write_header(path, seed, net, x, key, logits, acc_simple, acc_attention, q15
         f"inline constexpr float accuracy_q15_float = {literal(q15['acc_float'], 'float')};  "
         f"// {q15['acc_float']:.3f}",
         f"inline constexpr float accuracy_q15 = {literal(q15['acc_q15'], 'float')};  // {q15['acc_q15']:.3f}",
+        "// the q15 model of the bilinear model (recall_q15_bilinear.hpp; its float accuracy: accuracy_attention)",
+        f"inline constexpr float accuracy_q15_bilinear = {literal(bilinear_q15['acc_q15'], 'float')};  "
+        f"// {bilinear_q15['acc_q15']:.3f}",
     ]
     lines += array("readout_W", (VOCAB, HIDDEN), net.readout.weight.tolist(),
                    "The readout: logits = readout_W c_T + readout_b, c_T = model.context() after the last step")
@@ -208,6 +221,15 @@ def write_header(path, seed, net, x, key, logits, acc_simple, acc_attention, q15
     lines += array("test_q15_logits", (len(key), VOCAB), q15["logits"].tolist(),
                    "The q15 model's logits (the Python twin's c_T, float64 readout, rounded to float);\n/// "
                    f"smallest margin top-1 minus top-2: {float((q_top2[:, 0] - q_top2[:, 1]).min()):.3g}")
+    b_top2 = bilinear_q15["logits"].topk(2, -1).values
+    lines += [
+        "/// The bilinear model's q15 model's prediction (argmax of test_q15_bilinear_logits): what the C++ must",
+        "/// predict",
+        f"inline constexpr int test_q15_bilinear_twin[test_count] = {ints(bilinear_q15['logits'].argmax(-1))};",
+    ]
+    lines += array("test_q15_bilinear_logits", (len(key), VOCAB), bilinear_q15["logits"].tolist(),
+                   "Its logits (the twin's c_T through readout_W, readout_b in float64, rounded to float);\n/// "
+                   f"smallest margin top-1 minus top-2: {float((b_top2[:, 0] - b_top2[:, 1]).min()):.3g}")
     lines += [
         "/// Largest |logit - test_logits| accepted from the C++ model",
         f"inline constexpr float logit_tolerance = {literal(LOGIT_TOLERANCE, 'float')};  // {LOGIT_TOLERANCE:g}",
@@ -248,6 +270,14 @@ def main():
     net, acc_attention = results["SelfAttentionRNN"]
     acc_simple = results["SimpleRNN"][1]
 
+    # The bilinear model's q15 model (issue 18), calibrated on the bilinear model's first training batch
+    bilinear_calibration = sequences(BATCH, torch.Generator().manual_seed(args.seed + 1))[0]
+    logits_eval, bilinear_q = q15_run(net, x_eval, bilinear_calibration)
+    acc_bilinear_q15 = (logits_eval.argmax(-1) == key_eval).double().mean().item()
+    print(f"{'SelfAttentionRNN, q15':29s} (int8 weights, int16 activations; Python twin): test accuracy "
+          f"{100 * acc_bilinear_q15:5.1f} %\n    {bilinear_q.summary()}", flush=True)
+    torch.save(bilinear_calibration, os.path.join(args.out_dir, "recall_bilinear_calibration.pt"))
+
     # The model for the q15 path: scaled_dot, started from the bilinear model (see warm_start), Q15_STEPS steps on
     # batches of their own; then quantised, calibrated on its first training batch (train() draws the same)
     q15_net = warm_start(net, Q15_ALIGN)
@@ -256,9 +286,10 @@ def main():
     print(f"{q15_label:29s} (from the bilinear one, {Q15_STEPS} steps more): loss {loss:.3f}, test accuracy "
           f"{100 * acc_q15_float:5.1f} %", flush=True)
     calibration = sequences(BATCH, torch.Generator().manual_seed(args.seed + Q15_DATA))[0]
-    acc_q15 = (q15_logits(q15_net, x_eval, calibration).argmax(-1) == key_eval).double().mean().item()
+    logits_eval, q15_q = q15_run(q15_net, x_eval, calibration)
+    acc_q15 = (logits_eval.argmax(-1) == key_eval).double().mean().item()
     print(f"{q15_label + ', q15':29s} (int8 weights, int16 activations; Python twin): test accuracy "
-          f"{100 * acc_q15:5.1f} %", flush=True)
+          f"{100 * acc_q15:5.1f} %\n    {q15_q.summary()}", flush=True)
     sarnn.save(q15_net.rnn, os.path.join(args.out_dir, "recall_q15.pt"))
     torch.save(calibration, os.path.join(args.out_dir, "recall_calibration.pt"))
 
@@ -274,20 +305,22 @@ def main():
         q15_pytorch = copy.deepcopy(q15_net).double()(x_test.double()).argmax(-1)
     q15 = {"net": q15_net, "acc_float": acc_q15_float, "acc_q15": acc_q15, "pytorch": q15_pytorch,
            "logits": q15_logits(q15_net, x_test, calibration)}
+    bilinear_q15 = {"acc_q15": acc_bilinear_q15, "logits": q15_logits(net, x_test, bilinear_calibration)}
     write_header(os.path.join(args.out_dir, "recall_data.hpp"), args.seed, net, x_test, key_test, logits,
-                 acc_simple, acc_attention, q15)
-    print(f"wrote {args.out_dir}/recall_attention.pt, recall_q15.pt, recall_calibration.pt and recall_data.hpp "
-          f"({TESTS} test sequences) in {time.time() - t0:.1f} s")
+                 acc_simple, acc_attention, q15, bilinear_q15)
+    print(f"wrote {args.out_dir}/recall_attention.pt, recall_q15.pt, recall_calibration.pt, "
+          f"recall_bilinear_calibration.pt and recall_data.hpp ({TESTS} test sequences) in {time.time() - t0:.1f} s")
     status = 0
     if min(acc_attention, acc_q15_float) < 0.95 or acc_simple > 0.5:
         print(f"train.py: expected the attention models >= 95 % and the SimpleRNN near chance, got "
               f"{100 * acc_attention:.1f} %, {100 * acc_q15_float:.1f} % and {100 * acc_simple:.1f} %",
               file=sys.stderr)
         status = 1
-    if acc_q15 < acc_q15_float - Q15_POINTS:
-        print(f"train.py: the q15 model scored {100 * acc_q15:.1f} %, more than {100 * Q15_POINTS:.0f} points "
-              f"below its float original ({100 * acc_q15_float:.1f} %)", file=sys.stderr)
-        status = 1
+    for label, acc_q, acc_f in ((Q15_ALIGN, acc_q15, acc_q15_float), (ALIGN, acc_bilinear_q15, acc_attention)):
+        if acc_q < acc_f - Q15_POINTS:
+            print(f"train.py: the {label} q15 model scored {100 * acc_q:.1f} %, more than {100 * Q15_POINTS:.0f} "
+                  f"points below its float original ({100 * acc_f:.1f} %)", file=sys.stderr)
+            status = 1
     return status
 
 

@@ -2,8 +2,9 @@
 `python3 -m sarnn.export MODEL [--name NAME] [--out HEADER] [options]`.
 
 With `--quantize int8 --calibration INPUTS.pt` it writes the q15 model (int8 weights, int16 activations, no float at
-run time) of a SimpleRnn or a dot / scaled_dot SelfAttentionRnn instead, and prints the input scale and the error
-bound it measured over the calibration run on a second line (sarnn.quantize says how).
+run time) of a SimpleRnn or a dot / scaled_dot / bilinear / key_query SelfAttentionRnn instead, and prints the input
+scale (and the align's headrooms) and the error bound it measured over the calibration run on a second line
+(sarnn.quantize says how).
 
 The command writes the C++ header for MODEL (a file of torch.save: a sarnn module, a sarnn.save() dict or a state
 dict); see export_header. What it had to assume (the memory policy of a plain state dict given neither

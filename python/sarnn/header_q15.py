@@ -5,6 +5,7 @@ Integers are written as decimal literals, x_scale as an exact hex float; int16 i
 `{raw}`. The reference outputs and the bounds are in Q31 (units of 2^-31) so that golden_check() and self_check()
 use integers only, like the model (they run on an FPU-less core without soft float).
 """
+from sarnn import q15_batch
 from sarnn.header import INDENT, LINE_LIMIT, literal
 
 
@@ -60,6 +61,45 @@ def _params(q, name_in, hidden):
         *_ints(p["A"], INDENT),
         *_ints(p["shift"], INDENT),
         f"{INDENT}{p['x_shift']},",
+        "};",
+    ]
+
+
+def _align_params(q, hidden):
+    """The align's aggregate (BilinearParams<q15> or KeyQueryParams<q15>, members in params.hpp's order), or []."""
+    a = q.align_params
+    if a is None:
+        return []
+    if q.spec.config["align"] == "bilinear":
+        return [
+            f"inline constexpr sarnn::BilinearParams<sarnn::q15, {hidden}> align_params = {{",
+            f"{INDENT}// m[{hidden}], shift[{hidden}]: m_r·2^-(31 + shift_r) = w_r / 2^g, w_r = max|W_r| / 127",
+            *_ints(a["m"], INDENT),
+            f"{INDENT}// W[{hidden}][{hidden}]: int8, W_r ≈ W[r]·w_r",
+            *_ints(a["W"], INDENT),
+            *_ints(a["shift"], INDENT),
+            f"{INDENT}{a['g']},  // g: q = W h in Q(15 - g), g from the rows' L1 sums (nothing saturates)",
+            "};",
+        ]
+    k = len(a["Wk"])
+    return [
+        f"inline constexpr sarnn::KeyQueryParams<sarnn::q15, {hidden}, {k}> align_params = {{",
+        f"{INDENT}// m_k, m_q [{k}] (cache form): wk_k / 2^g_k, wq_k / 2^g_u; m_f [{k}] (fold form):",
+        f"{INDENT}// wk_k·wq_k / 2^g_f; m_t: 2^(g_f - g). wk_k = max|Wk_k| / 127, wq_k = max|Wq_k| / 127 the row scales",
+        *_ints(a["m_k"], INDENT),
+        *_ints(a["m_q"], INDENT),
+        *_ints(a["m_f"], INDENT),
+        f"{INDENT}{a['m_t']},",
+        f"{INDENT}// Wk[{k}][{hidden}], Wq[{k}][{hidden}]: int8, Wk_k ≈ Wk[k]·wk_k, Wq_k ≈ Wq[k]·wq_k",
+        *_ints(a["Wk"], INDENT),
+        *_ints(a["Wq"], INDENT),
+        f"{INDENT}// shift_k, shift_q, shift_f [{k}], shift_t",
+        *_ints(a["shift_k"], INDENT),
+        *_ints(a["shift_q"], INDENT),
+        *_ints(a["shift_f"], INDENT),
+        f"{INDENT}{a['shift_t']},",
+        f"{INDENT}// g_k, g_u, g: the headrooms of the keys, u and q (from the rows' L1 sums: nothing saturates)",
+        f"{INDENT}{a['g_k']}, {a['g_u']}, {a['g']},",
         "};",
     ]
 
@@ -138,11 +178,22 @@ def render_q15(q, name, filename, generator):
     ]
     if attention:
         lines.append(f"inline constexpr std::size_t capacity = {spec.capacity};")
+    args = f"{name}::params" + ("" if q.align_params is None else f", {name}::align_params")
     lines += [
-        f"/// Ready to instantiate: `static {name}::Model model({name}::params);`. Inputs: raw int16 in x_scale units.",
+        f"/// Ready to instantiate: `static {name}::Model model({args});`.",
+        "/// Inputs: raw int16 in x_scale units (quantize_input() below converts float ones).",
         f"using Model = {q.model_type()};",
+    ]
+    if config.get("align") == "key_query":
+        k = config["k"]
+        cached = q15_batch.caches_keys(q.align_params, hidden)
+        form = "the cache form (4·K <= Hidden)" if cached else "the fold form (4·K > Hidden)"
+        lines += [f"/// KeyQueryAlign<{k}>'s default plan (by_size) runs {form}: the golden run and the bounds are",
+                  "/// that form's integers (align_params holds both forms' constants; another plan gives others)."]
+    lines += [
         "/// int8 weights quantised from the float model (python/sarnn/quantize.py)",
         *_params(q, n_in, hidden),
+        *_align_params(q, hidden),
         "/// Host side (float arithmetic; the q15 model never calls it): raw[k] = round(x[k] / x_scale), halves away",
         "/// from zero, saturated to int16 (NaN gives 0). x_scale is a power of two, so x / x_scale is exact and raw",
         "/// is what the exporter computed for the calibration and golden inputs.",

@@ -5,7 +5,8 @@ it too predicts the C++ q15 models bit for bit; numpy only makes it fast enough 
 sequences (the exporter's bound, the recall example's accuracy). Every product and sum fits int64 with room to
 spare: the largest is requantize's acc·multiplier + 2^61 < 2^31·2^31 + 2^61 < 2^63.
 
-    run(params, raw, align=None | "dot" | "scaled_dot", capacity=None, window=False) -> (h, c)
+    run(params, raw, align=None | "dot" | "scaled_dot" | "bilinear" | "key_query", capacity=None, window=False,
+        align_params=None, plan="by_size") -> (h, c)
 
 raw: int (B, T, In) raw inputs; h and c: int64 (B, T, Hidden), c None for the SimpleRnn (align None).
 """
@@ -15,6 +16,7 @@ from sarnn.fixed import (EXP2_SEGMENT_BITS, EXP2_TABLE, EXP_ZERO_BELOW, LOG2E_Q1
                          inv_sqrt_q15)
 
 INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
+ALIGNS = ("dot", "scaled_dot", "bilinear", "key_query")
 _TANH = np.array(TANH_TABLE, dtype=np.int64)
 _EXP2 = np.array(EXP2_TABLE, dtype=np.int64)
 
@@ -75,20 +77,37 @@ def _least_shift(ok, limit=64):
     return s
 
 
-def attend_dot(states, q):
-    """sarnn.q15.attend_dot_q15 for (B, n, Hidden) states (oldest first) and (B, Hidden) queries: (alpha, c)."""
-    b, n, dim = states.shape
-    if n == 1:
-        return np.full((b, 1), 32767, dtype=np.int64), states[:, 0].copy()
+def gemv(W, m, shift, v):
+    """sarnn.q15.gemv_q15 for (B, Hidden) vectors v: y_r = requantize(Σ_k W[r][k]·v_k, m[r], shift[r]), int16."""
+    acc = v @ np.asarray(W, dtype=np.int64).T
+    return np.clip(requantize(acc, np.asarray(m, dtype=np.int64), np.asarray(shift, dtype=np.int64)), -32768, 32767)
+
+
+def gemv_t(W, m, shift, v):
+    """sarnn.q15.gemv_t_q15 for (B, K) vectors v: y_r = requantize(Σ_k W[k][r]·v_k, m, shift), int16."""
+    return np.clip(requantize(v @ np.asarray(W, dtype=np.int64), m, shift), -32768, 32767)
+
+
+def prepare_query(q, g=0):
+    """sarnn.q15.prepare_query_q15 for (B, D) queries q in Q(15 - g): (q', t, f), t and f per lane."""
+    g = min(max(int(g), 0), 8)
+    dim = q.shape[1]
     qsum = np.abs(q).sum(-1)
     s = _least_shift(lambda s: (qsum >> s) + dim + 1 <= 65536)
     qq = np.where(s[:, None] == 0, q, _round_shift(q, np.maximum(s, 1)[:, None]))
     qqsum = np.abs(qq).sum(-1)
     t = _least_shift(lambda t: (np.int64(1) << t) >= qqsum)
-    t = np.maximum(t, 15 - s)
-    f = 30 - s - t
-    d = np.einsum("bjk,bk->bj", states, qq)
-    e = np.where(t[:, None] > 0, _round_shift(d, np.maximum(t, 1)[:, None]), d)
+    t = np.maximum(np.maximum(t, 15 - g - s), 1)
+    return qq, t, 30 - g - s - t
+
+
+def attend_query(keys, qq, t, f, values):
+    """sarnn.q15.attend_query_q15 for (B, n, D) keys, (B, n, Hidden) values (oldest first) and prepared (B, D)
+    queries: (alpha, c)."""
+    b, n, _ = values.shape
+    if n == 1:
+        return np.full((b, 1), 32767, dtype=np.int64), values[:, 0].copy()
+    e = _round_shift(np.einsum("bjk,bk->bj", keys, qq), t[:, None])
     to_q16 = np.int64(1) << (16 - f)
     p = np.minimum(exp_q16((e - e.max(-1, keepdims=True)) * to_q16[:, None]), 65535)
     total = p.sum(-1)
@@ -96,13 +115,26 @@ def attend_dot(states, q):
     den = (total << sh) >> 15
     rec = np.minimum((np.int64(1) << 31) // den, 65535)
     alpha = np.minimum((p * rec[:, None]) >> (31 - sh)[:, None], 32767)
-    acc = np.einsum("bj,bjk->bk", alpha, states)
+    acc = np.einsum("bj,bjk->bk", alpha, values)
     return alpha, np.clip(_round_shift(acc, 15), -32767, 32767)
 
 
-def run(p, raw, align=None, capacity=None, window=False):
+def attend_dot(states, q):
+    """sarnn.q15.attend_dot_q15 for (B, n, Hidden) states (oldest first) and (B, Hidden) queries: (alpha, c)."""
+    qq, t, f = prepare_query(q)
+    return attend_query(states, qq, t, f, states)
+
+
+def caches_keys(align_params, hidden, plan="by_size"):
+    """Whether KeyQueryAlign<K, plan> keeps the keys (the cache form) for this Hidden: cache, or by_size and
+    4·K <= Hidden (include/sarnn/align.hpp); False: the fold form."""
+    return plan == "cache" or (plan == "by_size" and 4 * len(align_params["Wk"]) <= hidden)
+
+
+def run(p, raw, align=None, capacity=None, window=False, align_params=None, plan="by_size"):
     """(h, c) of every step of every sequence of raw (B, T, In), each from reset(); see the module docstring.
-    A Bounded memory (window False) must hold every step: T <= capacity (the C++ would return memory_full)."""
+    A Bounded memory (window False) must hold every step: T <= capacity (the C++ would return memory_full).
+    align_params: for "bilinear" and "key_query" (as sarnn.q15.SelfAttentionRnnQ15), plan the key/query form."""
     raw = np.asarray(raw, dtype=np.int64)
     batch, steps, _ = raw.shape
     hidden = len(p["A"])
@@ -113,18 +145,40 @@ def run(p, raw, align=None, capacity=None, window=False):
             h = affine_tanh(p, raw[:, t], h)
             h_out[:, t] = h
         return h_out, None
-    if align not in ("dot", "scaled_dot"):
-        raise ValueError("sarnn.q15_batch.run: align is None, 'dot' or 'scaled_dot'")
+    if align not in ALIGNS:
+        raise ValueError(f"sarnn.q15_batch.run: align is None or one of {', '.join(ALIGNS)}")
+    if (align in ("bilinear", "key_query")) != (align_params is not None):
+        raise ValueError("sarnn.q15_batch.run: the bilinear and key/query aligns take align_params, the others none")
     if not window and steps > capacity:
         raise ValueError(f"sarnn.q15_batch.run: {steps} steps do not fit a Bounded memory of {capacity}")
+    ap = align_params
     scale = inv_sqrt_q15(hidden) if align == "scaled_dot" else None
+    cache = align == "key_query" and caches_keys(ap, hidden, plan)
+    keys = np.zeros((batch, steps, len(ap["Wk"])), dtype=np.int64) if cache else None
     c_out = np.zeros_like(h_out)
     c = np.zeros((batch, hidden), dtype=np.int64)
     for t in range(steps):
         h = affine_tanh(p, raw[:, t], c)
         h_out[:, t] = h
         first = max(0, t + 1 - capacity) if window else 0
-        q = h if scale is None else np.clip((h * scale + 16384) >> 15, -32768, 32767)
-        _, c = attend_dot(h_out[:, first:t + 1], q)
+        states = h_out[:, first:t + 1]
+        if cache:
+            # P_i = Wk h_i (kept per state), u = Wq h_i: e_ij = P_j·u
+            keys[:, t] = gemv(ap["Wk"], ap["m_k"], ap["shift_k"], h)
+            u = gemv(ap["Wq"], ap["m_q"], ap["shift_q"], h)
+            qq, sh, f = prepare_query(u, ap["g_k"] + ap["g_u"])
+            _, c = attend_query(keys[:, first:t + 1], qq, sh, f, states)
+        elif align == "key_query":
+            # u' = diag(wk) Wq h_i, q = Wk_q^T u': e_ij = h_j·q
+            u = gemv(ap["Wq"], ap["m_f"], ap["shift_f"], h)
+            qq, sh, f = prepare_query(gemv_t(ap["Wk"], ap["m_t"], ap["shift_t"], u), ap["g"])
+            _, c = attend_query(states, qq, sh, f, states)
+        elif align == "bilinear":
+            # q = W h_i in Q(15 - g)
+            qq, sh, f = prepare_query(gemv(ap["W"], ap["m"], ap["shift"], h), ap["g"])
+            _, c = attend_query(states, qq, sh, f, states)
+        else:
+            q = h if scale is None else np.clip((h * scale + 16384) >> 15, -32768, 32767)
+            _, c = attend_dot(states, q)
         c_out[:, t] = c
     return h_out, c_out

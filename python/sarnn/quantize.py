@@ -1,12 +1,24 @@
 """sarnn.quantize: a float model and calibration inputs -> the q15 model `python3 -m sarnn.export --quantize int8`
 writes, with its golden run and the error bound measured over the calibration run.
 
-What it takes (issue 17's q15 path): the SimpleRnn, and the SelfAttentionRnn with the dot or scaled_dot align under
-a Bounded or a Window memory, from float weights. Anything else is refused (ExportError): the other aligns and the
-LSTMN come in a later issue, and a q15 model is made from the float weights (no --dtype double).
+What it takes (issues 17 and 18): the SimpleRnn, and the SelfAttentionRnn with the dot, scaled_dot, bilinear or
+key_query align under a Bounded or a Window memory, from float weights. Anything else is refused (ExportError): the
+additive align and the LSTMN have no q15 model yet, and a q15 model is made from the float weights (no --dtype
+double).
 
 The weights: sarnn.q15.quantize_rnn (A per row to int8 at the scale max|A_r| / 127, b to Q3.12, the requantisation
-multipliers and shifts).
+multipliers and shifts). The align's (quantize_bilinear, quantize_key_query; the rules of tests/test_q15_models.cpp):
+every row of W, Wk, Wq to int8 at the scale max|row| / 127 (halves away from zero), and each intermediate vector kept
+with g bits of headroom, g the least in its range with bound < 2^g, the bound from the float rows' L1 sums (|h| <= 1),
+so that nothing saturates (the kept precision is 15 - g bits):
+    bilinear   q = W h:            g from max_r Σ_k |W[r][k]|                                      (0 .. 8)
+    key_query  cache: P = Wk h     g_k from max_k Σ_r |Wk[k][r]|                                   (0 .. 4)
+                      u = Wq h     g_u from max_k Σ_r |Wq[k][r]|                                   (0 .. 4)
+               fold:  u' = wk·Wq h g_f from max_k wk_k·Σ_r |Wq[k][r]|, wk_k Wk's row scale       (-15 .. 8)
+                      q = Wkᵀ u'   g from max_r Σ_k |Wk[k][r]|·Σ_s |Wq[k][s]|                      (0 .. 8)
+KeyQueryParams<q15> holds both forms' constants; the header's model type is KeyQueryAlign<K> whose default plan
+(by_size) caches the keys when 4·K <= Hidden and folds otherwise, and the golden run and the bounds are that form's
+(another plan computes other integers: its self_check() would fail).
 
 The input scale x_scale (the real value of one raw input unit) is set by the calibration inputs x (a tensor
 [sequences, steps, In], rounded to float first, as the header's float helper takes them):
@@ -34,24 +46,28 @@ import torch
 
 from sarnn import layout, q15, q15_batch
 from sarnn.errors import ExportError
+from sarnn.fixed import quantize_multiplier
 from sarnn.store import from_config
 
 FORMATS = ("int8",)
-LIMIT = ("--quantize int8 takes the SimpleRnn and the SelfAttentionRnn with the dot or scaled_dot align "
-         "(Bounded or Window memory), from float weights (issue 17); the other aligns and the LSTMN come in a later "
-         "issue")
+ALIGNS = ("dot", "scaled_dot", "bilinear", "key_query")
+LIMIT = ("--quantize int8 takes the SimpleRnn and the SelfAttentionRnn with the dot, scaled_dot, bilinear or "
+         "key_query align (Bounded or Window memory), from float weights; the additive align and the LSTMN have no "
+         "q15 model yet")
 Q31 = float(1 << 31)
 
 
 @dataclass
 class QSpec:
     """A quantised model ready to be written: the float Spec it came from (config, capacity, golden_steps, source),
-    the q15 params (a sarnn.q15 params dict), the bounds (int, units of 2^-31; c_bound None for the SimpleRnn), the
+    the q15 params (a sarnn.q15 params dict), align_params (the bilinear or key/query align's, as sarnn.q15 takes
+    them; None for the others), the bounds (int, units of 2^-31; c_bound None for the SimpleRnn), the
     calibration's shape, and the golden run (int64 arrays): golden_x (steps, In) raw inputs, golden_h / golden_c
     (steps, Hidden) the twin's Q15 outputs, golden_h_ref / golden_c_ref the float model's, in Q31."""
 
     spec: object
     params: dict
+    align_params: object
     h_bound: int
     c_bound: object
     calibration_shape: tuple
@@ -68,9 +84,19 @@ class QSpec:
     def summary(self):
         """One line: the input scale and the bounds, for the command line."""
         n, t, _ = self.calibration_shape
-        text = (f"q15: x_scale 2^{math.frexp(self.params['x_scale'])[1] - 1}; over the calibration ({n} sequences of "
-                f"{t} steps) max |h_q - h_float| = {self.h_bound / Q31:.3e}")
+        text = (f"q15: x_scale 2^{math.frexp(self.params['x_scale'])[1] - 1}{self.align_summary()}; over the "
+                f"calibration ({n} sequences of {t} steps) max |h_q - h_float| = {self.h_bound / Q31:.3e}")
         return text + ("" if self.c_bound is None else f", max |c_q - c_float| = {self.c_bound / Q31:.3e}")
+
+    def align_summary(self):
+        """The align's headrooms (and the key/query form), for summary(): "" for the aligns without params."""
+        ap = self.align_params
+        if ap is None:
+            return ""
+        if "W" in ap:
+            return f", bilinear g {ap['g']}"
+        form = "cache" if q15_batch.caches_keys(ap, self.spec.config["hidden"]) else "fold"
+        return f", key_query {form} form (g_k {ap['g_k']}, g_u {ap['g_u']}, g {ap['g']})"
 
     def model_type(self):
         c = self.spec.config
@@ -102,7 +128,7 @@ def check_model(config):
     """Refuses a model the q15 path does not run (LIMIT)."""
     if config["kind"] == "lstmn":
         raise ExportError(f"the LSTMN has no q15 model yet: {LIMIT}")
-    if config["kind"] == "self_attention" and config["align"] not in ("dot", "scaled_dot"):
+    if config["kind"] == "self_attention" and config["align"] not in ALIGNS:
         raise ExportError(f"the {config['align']} align has no q15 model yet: {LIMIT}")
 
 
@@ -180,12 +206,90 @@ def quantize_params(spec, x_scale):
     return params
 
 
-def twin_run(spec, params, raw):
-    """(h, c) of the Python twin (sarnn.q15_batch) of spec's model with these params over raw (B, T, In)."""
+def _int8_rows(W):
+    """Each row of W (float64 (R, C)) to int8 at the scale max|row| / 127 (2^-20 for a row of zeros), halves away
+    from zero: (the int8 rows as lists, the scales)."""
+    W = np.asarray(W, dtype=np.float64)
+    big = np.max(np.abs(W), axis=1)
+    scale = np.where(big > 0, big / 127.0, 2.0 ** -20)
+    v = W / scale[:, None]
+    q = np.clip(np.sign(v) * np.floor(np.abs(v) + 0.5), -127, 127).astype(np.int64)
+    return q.tolist(), scale.tolist()
+
+
+def headroom(bound, least=0, most=8):
+    """The least g in [least, most] with bound < 2^g (most when none is)."""
+    g = least
+    while g < most and math.ldexp(1.0, g) <= bound:
+        g += 1
+    return g
+
+
+def _multiplier(factor, what):
+    """quantize_multiplier(factor), refused when its shift falls outside the int8 params' [-31, 31]."""
+    m, sh = quantize_multiplier(factor)
+    if not -31 <= sh <= 31:
+        raise ExportError(f"{what} needs a requantisation factor {factor:g} (shift {sh}), outside what shifts in "
+                          "[-31, 31] express (2^-32 .. 2^31)")
+    return m, sh
+
+
+def quantize_bilinear(W):
+    """BilinearParams<q15> (a dict W, m, shift, g) of the float W (Hidden, Hidden): q_r = requantize(W_q[r]·h,
+    m[r], shift[r]) = (W h)_r in Q(15 - g), g from the rows' L1 sums (module docstring)."""
+    Wq, scale = _int8_rows(W)
+    g = headroom(float(np.max(np.sum(np.abs(W), axis=1))))
+    p = {"W": Wq, "m": [], "shift": [], "g": g}
+    for r, w_r in enumerate(scale):
+        m, sh = _multiplier(math.ldexp(w_r, -g), f"row {r} of the bilinear W")
+        p["m"].append(m)
+        p["shift"].append(sh)
+    return p
+
+
+def quantize_key_query(Wk, Wq):
+    """KeyQueryParams<q15> (a dict as sarnn.q15 takes it) of the float Wk, Wq (K, Hidden): both forms' constants,
+    the headrooms from the rows' L1 sums (module docstring)."""
+    Wk, Wq = np.asarray(Wk, dtype=np.float64), np.asarray(Wq, dtype=np.float64)
+    Wk_q, sk = _int8_rows(Wk)
+    Wq_q, sq = _int8_rows(Wq)
+    l1k, l1q = np.sum(np.abs(Wk), axis=1), np.sum(np.abs(Wq), axis=1)
+    g_k = headroom(float(np.max(l1k)), most=4)
+    g_u = headroom(float(np.max(l1q)), most=4)
+    g_f = headroom(float(np.max(np.asarray(sk) * l1q)), least=-15)   # |u'_k| = wk_k·|u_k|: small, keep its bits
+    g = headroom(float(np.max(np.abs(Wk).T @ l1q)))                  # |q_r| <= Σ_k |Wk[k][r]|·|u_k|
+    p = {"Wk": Wk_q, "Wq": Wq_q, "g_k": g_k, "g_u": g_u, "g": g}
+    for name in ("m_k", "m_q", "m_f", "shift_k", "shift_q", "shift_f"):
+        p[name] = []
+    for k in range(len(sk)):
+        for form, factor in (("k", math.ldexp(sk[k], -g_k)), ("q", math.ldexp(sq[k], -g_u)),
+                             ("f", math.ldexp(sk[k] * sq[k], -g_f))):
+            m, sh = _multiplier(factor, f"row {k} of the key/query W{'k' if form == 'k' else 'q'}")
+            p["m_" + form].append(m)
+            p["shift_" + form].append(sh)
+    p["m_t"], p["shift_t"] = _multiplier(math.ldexp(1.0, g_f - g), "the folded query")
+    return p
+
+
+def quantize_align(spec):
+    """The align's q15 params of spec (bilinear, key_query), None for the aligns without params."""
+    align = spec.config.get("align")
+    if align == "bilinear":
+        return quantize_bilinear(spec.arrays["align.W"])
+    if align == "key_query":
+        return quantize_key_query(spec.arrays["align.Wk"], spec.arrays["align.Wq"])
+    return None
+
+
+def twin_run(spec, params, raw, align_params=None):
+    """(h, c) of the Python twin (sarnn.q15_batch) of spec's model with these params (and align_params, for the
+    bilinear and key_query aligns: see quantize_align) over raw (B, T, In). Key/query: the form KeyQueryAlign<K>'s
+    default plan takes (by_size), as the header's model type."""
     c = spec.config
     if c["kind"] == "simple":
         return q15_batch.run(params, raw)
-    return q15_batch.run(params, raw, c["align"], spec.capacity, window=c["window"] is not None)
+    return q15_batch.run(params, raw, c["align"], spec.capacity, window=c["window"] is not None,
+                         align_params=align_params)
 
 
 def quantize(spec, calibration):
@@ -200,8 +304,9 @@ def quantize(spec, calibration):
                           f"{spec.capacity} holds: pass --capacity {steps} (or more), or shorter sequences")
     x_scale = input_scale(x)
     params = quantize_params(spec, x_scale)
+    align_params = quantize_align(spec)
     raw = quantize_inputs(x, x_scale)
-    h_q, c_q = twin_run(spec, params, raw)
+    h_q, c_q = twin_run(spec, params, raw, align_params)
     h_f, c_f = float_run(spec, x)
     h_ref = to_q31(h_f)
     h_bound = int(np.max(np.abs(h_q * 65536 - h_ref)))
@@ -210,5 +315,6 @@ def quantize(spec, calibration):
         c_ref = to_q31(c_f)
         c_bound = int(np.max(np.abs(c_q * 65536 - c_ref)))
     g = min(spec.golden_steps, steps)
-    return QSpec(spec, params, h_bound, c_bound, (sequences, steps, spec.config["in_size"]), raw[0, :g], h_q[0, :g],
-                 None if c_q is None else c_q[0, :g], h_ref[0, :g], None if c_ref is None else c_ref[0, :g])
+    return QSpec(spec, params, align_params, h_bound, c_bound, (sequences, steps, spec.config["in_size"]),
+                 raw[0, :g], h_q[0, :g], None if c_q is None else c_q[0, :g], h_ref[0, :g],
+                 None if c_ref is None else c_ref[0, :g])

@@ -18,8 +18,10 @@ byte) and as double.
 Tolerances are the exporter's defaults: 1e-4 for float, 1e-10 for double.
 
 The quantised headers (`--quantize int8`, DIR/rt_q15_<name>.hpp, listed by SARNN_ROUNDTRIP_Q15_MODELS(X)): the
-SimpleRnn and the dot / scaled_dot SelfAttentionRNNs above (both memories), each with a seeded calibration of 6
-sequences of 40 steps, uniform in a range of its own (so that x_scale differs: 2^-12 .. 2^-20). Their self_check()
+SimpleRnn and the dot / scaled_dot / bilinear / key_query SelfAttentionRNNs above (both memories; key_query K 5 in
+the cache form at Hidden 33, Bounded, and in the fold form at Hidden 7, Window: KeyQueryAlign<5>'s default plan picks
+by 4·K <= Hidden), each with a seeded calibration of 6 sequences of 40 steps, uniform in a range of its own (so that
+x_scale differs: 2^-11 .. 2^-20). Their self_check()
 demands the Python twin's int16 h and c bit for bit and the bound recorded over the calibration. One of them, the
 dot Window model, is saved with sarnn.save() to DIR/q15_model.pt with its calibration DIR/q15_calibration.pt and
 exported from those files with the command line's generator string (ctest sarnn_python_export_cli_q15 compares).
@@ -63,7 +65,8 @@ LSTMNS = (
 SIMPLE = ("simple", 7, 33)
 # (random model above, half-range of its calibration inputs) of the quantised exports
 Q15 = (("simple", 3.0), ("sa_dot_bounded", 1.0), ("sa_dot_window", 0.02), ("sa_scaled_dot_bounded", 0.7),
-       ("sa_scaled_dot_window", 5.5))
+       ("sa_scaled_dot_window", 5.5), ("sa_bilinear_bounded", 0.3), ("sa_bilinear_window", 12.0),
+       ("sa_key_query_bounded", 2.0), ("sa_key_query_window", 0.05))
 Q15_CLI = "sa_dot_window"   # saved to Q15_MODEL, exported as rt_q15_cli by the command line too
 Q15_MODEL, Q15_CALIBRATION, Q15_CLI_NAME = "q15_model.pt", "q15_calibration.pt", "rt_q15_cli"
 
@@ -109,8 +112,9 @@ class Aggregate:
         self.includes, self.entries, self.q15 = [], [], []
 
     def add_q15(self, name, qspec):
+        args = f"{name}::params" + ("" if qspec.align_params is None else f", {name}::align_params")
         self.includes.append(f'#include "{name}.hpp"')
-        self.q15.append(f'    X({name}, "{qspec.model_type()}")')
+        self.q15.append(f'    X({name}, "{qspec.model_type()}", {args})')
 
     def add(self, name, spec):
         args = [f"{name}::{g.variable}" for g in spec.groups()]
@@ -127,7 +131,7 @@ class Aggregate:
             "// X(namespace, \"C++ model type\", constructor arguments...), one per exported header",
             "#define SARNN_ROUNDTRIP_MODELS(X) \\",
             body,
-            "// X(namespace, \"C++ model type\"), one per quantised header (constructor argument: namespace::params)",
+            "// X(namespace, \"C++ model type\", constructor arguments...), one per quantised header",
             "#define SARNN_ROUNDTRIP_Q15_MODELS(X) \\",
             " \\\n".join(self.q15),
             "#endif",

@@ -86,9 +86,9 @@ void run_all(const char* arch, Tally& tally) {
     }
     SARNN_ROUNDTRIP_MODELS(SARNN_ROUNDTRIP_CHECK)
 #undef SARNN_ROUNDTRIP_CHECK
-#define SARNN_ROUNDTRIP_CHECK_Q15(ns, type)                                                                      \
+#define SARNN_ROUNDTRIP_CHECK_Q15(ns, type, ...)                                                                 \
     {                                                                                                            \
-        static ns::Model model(ns::params);                                                                      \
+        static ns::Model model(__VA_ARGS__);                                                                     \
         check_q15(arch, #ns, type, model, &ns::golden_check, &ns::self_check, ns::h_bound_q31, ns::c_bound_q31, \
                   tally);                                                                                        \
     }
