@@ -6,6 +6,9 @@ run time) of a SimpleRnn or a dot / scaled_dot / bilinear / key_query SelfAttent
 scale (and the align's headrooms) and the error bound it measured over the calibration run on a second line
 (sarnn.quantize says how).
 
+With `--c-api` it also writes the model's C API next to the header X.hpp: X.h (C99) and X.cpp (the C++ glue, one
+static model); sarnn.header_c and docs/c-api.md say what they hold. Without it the output is the header alone.
+
 The command writes the C++ header for MODEL (a file of torch.save: a sarnn module, a sarnn.save() dict or a state
 dict); see export_header. What it had to assume (the memory policy of a plain state dict given neither
 --window nor --capacity, the tanh of the state dict of a torch.nn.RNN) it prints on stderr, one line
@@ -22,6 +25,7 @@ from sarnn import quantize as q
 from sarnn.errors import ExportError
 from sarnn.golden import golden_run
 from sarnn.header import check_name, render
+from sarnn.header_c import c_paths, render_c
 from sarnn.header_q15 import render_q15
 from sarnn.spec import resolve
 
@@ -29,7 +33,7 @@ __all__ = ["ExportError", "export_header", "main"]
 
 
 def export_header(source, name, path, *, generator="sarnn.export_header()", quantize=None, calibration=None,
-                  **options):
+                  c_api=False, **options):
     """Writes the C++ header for `source` to `path`, in namespace `name`, and returns the Spec it wrote.
 
     source: a sarnn module, a sarnn.save() dict, a state dict, or the path of a file holding one (see
@@ -48,15 +52,30 @@ def export_header(source, name, path, *, generator="sarnn.export_header()", quan
     quantize="int8" with calibration (a tensor [sequences, steps, In], or the path of a torch.save'd one) writes
     the q15 model instead (sarnn.quantize: what it takes, the input scale, the recorded bound; sarnn.header_q15: the
     text) and returns its QSpec; dtype, tolerance and golden_seed do not apply then.
+
+    c_api=True also writes the C API next to `path` (its name with .h and .cpp for the extension; sarnn.header_c):
+    a C99 header and the C++ glue that defines one static model. `path` must then not end in .h or .cpp.
     """
     check_name(name)
+    path = os.fspath(path)
+    c_api_paths = None
+    if c_api:
+        c_api_paths = c_paths(path)
+        if c_api_paths is None:
+            raise ExportError(f"with --c-api the C++ header cannot be named {os.path.basename(path)}: the C API "
+                              "takes its name with .h and .cpp (use --out NAME.hpp)")
     if quantize is not None or calibration is not None:
-        return _export_q15(source, name, path, generator, quantize, calibration, options)
-    spec = resolve(source, **options)
-    golden_x, golden_h = golden_run(spec)
-    text = render(spec, name, golden_x, golden_h, os.path.basename(os.fspath(path)), generator)
-    _write_atomic(os.fspath(path), text)
-    return spec
+        model = _export_q15(source, name, path, generator, quantize, calibration, options)
+    else:
+        model = resolve(source, **options)
+        golden_x, golden_h = golden_run(model)
+        _write_atomic(path, render(model, name, golden_x, golden_h, os.path.basename(path), generator))
+    if c_api_paths is not None:
+        h_path, cpp_path = c_api_paths
+        h_text, cpp_text = render_c(model, name, os.path.basename(path), os.path.basename(h_path), generator)
+        _write_atomic(h_path, h_text)
+        _write_atomic(cpp_path, cpp_text)
+    return model
 
 
 def _export_q15(source, name, path, generator, quantize, calibration, options):
@@ -64,7 +83,7 @@ def _export_q15(source, name, path, generator, quantize, calibration, options):
                     options.pop("golden_seed", None))
     spec = resolve(source, dtype="float", **options)
     qspec = q.quantize(spec, calibration)
-    _write_atomic(os.fspath(path), render_q15(qspec, name, os.path.basename(os.fspath(path)), generator))
+    _write_atomic(path, render_q15(qspec, name, os.path.basename(path), generator))
     return qspec
 
 
@@ -103,6 +122,9 @@ def _parser():
     p.add_argument("--quantize", metavar="int8", help="write the q15 model (int8 weights, int16 activations)")
     p.add_argument("--calibration", metavar="INPUTS.pt",
                    help="with --quantize: torch.save'd tensor [sequences, steps, In] of typical inputs")
+    p.add_argument("--c-api", action="store_true",
+                   help="also write the model's C API next to HEADER: X.h (C99) and X.cpp (C++ glue, one static "
+                        "model; compile it and link sarnn), X being HEADER without .hpp (docs/c-api.md)")
     return p
 
 
@@ -116,13 +138,15 @@ def main(argv=None):
                                                 ("tolerance", args.tolerance)) if value is not None}
         spec = export_header(args.model, name, out, generator="python3 -m sarnn.export", quantize=args.quantize,
                              calibration=args.calibration, model=args.kind, align=args.align, window=args.window,
-                             capacity=args.capacity, golden_steps=args.golden_steps, **given)
+                             capacity=args.capacity, golden_steps=args.golden_steps, c_api=args.c_api, **given)
     except ExportError as e:
         print(f"sarnn.export: error: {e}", file=sys.stderr)
         return 2
     for note in spec.notes:
         print(f"sarnn.export: note: {note}", file=sys.stderr)
     print(f"wrote {out}: {spec.model_type()}")
+    if args.c_api:
+        print(f"wrote {' and '.join(c_paths(out))}: its C API")
     if args.quantize is not None:
         print(spec.summary())
     return 0
