@@ -322,11 +322,64 @@ sarnn::RnnParams<sarnn::q15, In, H>* make_q15_params(Arena& a) {
     return p;
 }
 
+/// int8 weights of about +-0.3 (the scale 0.3 / 127, as the model's rows), uniform
+template <class Row>
+void fill_q15_weights(Row& w) {
+    for (auto& v : w) v = static_cast<std::int8_t>(uniform() * 127.0f);
+}
+
+/// The align params of the q15 aligns, with the formats a trained model's would have at these weights (params.hpp):
+/// 0.3 / 127 = 0.604·2^-8; the queries' bounds Σ|w| < 2^g.
+template <std::size_t H>
+void fill_q15_align(sarnn::BilinearParams<sarnn::q15, H>& p) {
+    for (auto& row : p.W) fill_q15_weights(row);
+    p.g = 3;
+    for (std::size_t r = 0; r < H; ++r) {
+        p.m[r] = 1297080000;  // 0.604·2^31: w_r / 2^g = 0.604·2^-11
+        p.shift[r] = 11;
+    }
+}
+template <std::size_t H>
+void fill_q15_align(sarnn::KeyQueryParams<sarnn::q15, H, K>& p) {
+    for (auto& row : p.Wk) fill_q15_weights(row);
+    for (auto& row : p.Wq) fill_q15_weights(row);
+    p.g_k = p.g_u = 2;
+    p.g = 3;
+    for (std::size_t k = 0; k < K; ++k) {
+        p.m_k[k] = p.m_q[k] = 1297080000;  // w / 2^2
+        p.shift_k[k] = p.shift_q[k] = 10;
+        p.m_f[k] = 1567000000;  // wk·wq / 2^-6 = 0.73·2^-11
+        p.shift_f[k] = 11;
+    }
+    p.m_t = 1073741824;  // 2^(g_f - g) = 2^-9
+    p.shift_t = 8;
+}
+template <std::size_t H>
+void fill_q15_align(sarnn::AdditiveParams<sarnn::q15, H, K>& p) {
+    for (auto& row : p.W) fill_q15_weights(row);
+    fill_q15_weights(p.v);
+    for (std::size_t k = 0; k < K; ++k) {
+        p.m[k] = 1267449479;  // keys and query in Q3.12: w / 8
+        p.shift[k] = 10;
+    }
+    p.f = 13;  // |e| <= Σ|v| < 4
+    p.m_v = 1297080000;  // s_v·2^13 / 32768 = 0.604·2^-10
+    p.shift_v = 10;
+}
+
 template <std::size_t H, class Align, class Memory>
 std::uint32_t q15_step(std::size_t n) {
+    using Model = sarnn::SelfAttentionRnn<sarnn::q15, In, H, C, Align, Memory>;
     Arena a;
     auto* p = make_q15_params<H>(a);
-    auto* m = a.make<sarnn::SelfAttentionRnn<sarnn::q15, In, H, C, Align, Memory>>(*p);
+    Model* m = nullptr;
+    if constexpr (std::is_void_v<typename Model::AlignParams>) {
+        m = a.make<Model>(*p);
+    } else {
+        auto* ap = a.make<typename Model::AlignParams>();
+        fill_q15_align(*ap);
+        m = a.make<Model>(*p, *ap);
+    }
     std::uint64_t ticks = 0;
     const std::size_t warm = std::is_same_v<Memory, sarnn::Window> ? C + 3 : n - 1;
     for (std::uint32_t r = 0; r < kReps; ++r) {
@@ -371,6 +424,23 @@ void q15_rows() {
               H * (In + H) + 2 * C * H, sizeof(Win));
 }
 
+/// The other aligns with all C states (their algebra as in the float table: bilinear H², key/query 2·K·H, additive
+/// 2·K·H and n·K tanh, not counted), after every q15_rows: their params' draws leave the rows above as they were.
+template <std::size_t H>
+void q15_align_rows() {
+    using Bil = sarnn::SelfAttentionRnn<sarnn::q15, In, H, C, sarnn::BilinearAlign>;
+    using KQ = sarnn::SelfAttentionRnn<sarnn::q15, In, H, C, sarnn::KeyQueryAlign<K>>;
+    using Add = sarnn::SelfAttentionRnn<sarnn::q15, In, H, C, sarnn::AdditiveAlign<K>>;
+    print_q15("SelfAttentionRnn", "bilinear", H, C, q15_step<H, sarnn::BilinearAlign, sarnn::Bounded>(C),
+              H * (In + H) + H * H + 2 * C * H, sizeof(Bil));
+    constexpr bool cached = sarnn::KeyQueryAlign<K>::template State<sarnn::q15, H, C>::caches_keys;
+    print_q15("SelfAttentionRnn", cached ? "key/query K 16 (keys cached)" : "key/query K 16 (folded)", H, C,
+              q15_step<H, sarnn::KeyQueryAlign<K>, sarnn::Bounded>(C),
+              H * (In + H) + 2 * K * H + C * (cached ? K + H : 2 * H), sizeof(KQ));
+    print_q15("SelfAttentionRnn", "additive K 16", H, C, q15_step<H, sarnn::AdditiveAlign<K>, sarnn::Bounded>(C),
+              H * (In + H) + 2 * K * H + C * (K + H), sizeof(Add));
+}
+
 }  // namespace
 
 int main() {
@@ -409,6 +479,9 @@ int main() {
     q15_rows<16>();
     q15_rows<32>();
     q15_rows<64>();
+    q15_align_rows<16>();
+    q15_align_rows<32>();
+    q15_align_rows<64>();
     if (g_refused != 0) std::printf("FAIL: %d timed steps did not return Status::ok\n", g_refused);
     std::printf("\n%d passed, %d failed\n", g_refused == 0 ? 1 : 0, g_refused == 0 ? 0 : 1);
     return g_refused == 0 ? 0 : 1;

@@ -14,6 +14,7 @@
 #include <arm_acle.h>
 #endif
 
+#include "fixed_inline.hpp"
 #include "kernels/q15_loops.hpp"
 #include "kernels/requantize.hpp"
 #include "sarnn/fixed.hpp"
@@ -123,7 +124,11 @@ __attribute__((always_inline)) inline q15 finish_row(const QAffine& a, const XFa
     // pre = requantize(z, m_r, shift_r) + b_r, in Q3.12, saturated
     const std::int32_t pre = add_sat16(rescale(z, a.m[row], a.shift[row]), a.b[row]);
     // h = tanh(pre)
-    return q15{fixed::tanh_q15(static_cast<std::int16_t>(pre))};
+#if defined(__ARM_ARCH_6M__)
+    return q15{fixed::tanh_q15(static_cast<std::int16_t>(pre))};  // (inline, ARMv6-M's eight low registers spill)
+#else
+    return q15{fixed::detail::tanh_q15(static_cast<std::int16_t>(pre))};
+#endif
 }
 
 }  // namespace
@@ -324,22 +329,42 @@ void Q15::attend_scored(const Rows<q15>& S, int f, q15* alpha, q15* c) noexcept 
     weighted_sum(S, seg, alpha, c);
 }
 
+namespace {
+
+/// Σ_k v_k·tanh(P_j,k + q_k) for one key row P_j (K values), the sum P_j,k + q_k saturated to Q3.12: |terms| <=
+/// 127·32767 < 2^22, K <= 256, exact in int32. tanh_q15 written out (fixed_inline.hpp), as its table allows: the
+/// table is non-decreasing, so the interpolation's product is >= 0 and its floor a shift; its last two entries are
+/// 32767, so |z| clamped to 32767 gives what the saturation to -32768 gives; the sign goes onto v_k.
+__attribute__((noinline)) std::int32_t additive_score(const q15* key, const q15* q, const std::int8_t* v,
+                                                      std::size_t K) noexcept {
+    static_assert(fixed::detail::kTanhTable[511] == 32767 && fixed::detail::kTanhTable[512] == 32767,
+                  "additive_score: tanh's table must end at 32767");
+    const std::int16_t* const T = fixed::detail::kTanhTable;
+    std::int32_t d = 0;
+    for (std::size_t k = 0; k < K; ++k) {
+        const std::int32_t z = key[k].raw + q[k].raw;
+        // a = min(|z|, 32767) = |z saturated to int16| but for -32768 (the same tanh)
+        std::int32_t a = z < 0 ? -z : z;
+        a = a > 32767 ? 32767 : a;
+        const std::int32_t i = a >> 6, frac = a & 63;
+        // y = tanh(a / 4096), as tanh_q15: T[i] + floor(((T[i+1] - T[i])·frac + 32) / 64)
+        const std::int32_t y = T[i] + (((T[i + 1] - T[i]) * frac + 32) >> 6);
+        // d += v_k·tanh(z) = (v_k with z's sign)·y
+        d += (z < 0 ? -v[k] : v[k]) * y;
+    }
+    return d;
+}
+
+}  // namespace
+
 void Q15::additive_scores(const Rows<q15>& P, const q15* q, const std::int8_t* v, std::int32_t m_v, int shift_v,
                           q15* e) noexcept {
     const Segments seg = segments(P);
     for (int g = 0; g < 2; ++g) {
         const q15* row = seg.base[g];
         for (std::size_t i = 0; i < seg.n[g]; ++i, row += P.stride) {
-            // d = Σ_k v_k·tanh(P_j,k + q_k), the sum saturated to Q3.12: |terms| <= 127·32767 < 2^22, K <= 256,
-            // exact in int32
-            std::int32_t d = 0;
-            for (std::size_t k = 0; k < P.dim; ++k) {
-                const std::int32_t z = row[k].raw + q[k].raw;
-                const auto zs = static_cast<std::int16_t>(z > 32767 ? 32767 : (z < -32768 ? -32768 : z));
-                d += v[k] * fixed::tanh_q15(zs);
-            }
-            // e_j = requantize(d, m_v, shift_v), saturated to int16
-            const std::int32_t ej = rescale(d, m_v, shift_v);
+            // d = Σ_k v_k·tanh(P_j,k + q_k); e_j = requantize(d, m_v, shift_v), saturated to int16
+            const std::int32_t ej = rescale(additive_score(row, q, v, P.dim), m_v, shift_v);
             (e++)->raw = static_cast<std::int16_t>(ej > 32767 ? 32767 : (ej < -32768 ? -32768 : ej));
         }
     }
