@@ -5,42 +5,34 @@
 #include "sarnn/fixed.hpp"
 
 #include "kernels/requantize.hpp"
+#include "kernels/tanh.hpp"
 
 #include <cstdint>
 #include <climits>
 
 namespace sarnn::fixed {
-namespace {
+namespace detail {
 
+// kTanhTable has external linkage (declared extern in kernels/tanh.hpp, for the q15 kernels), kExp2Table internal
 #include "fixed_tables.inc"
 
-constexpr int kTanhSegmentBits = 6;   // one table entry per 64 LSB of Q3.12 (1/64)
+}  // namespace detail
+namespace {
+
+using detail::interpolate;
+using detail::kExp2Table;
+using detail::kTanhSegmentBits;
+using detail::kTanhTable;
+
 constexpr int kExp2SegmentBits = 8;   // 2^(-i / 256)
 constexpr std::uint32_t kLog2eQ16 = 94548;  // round(log2(e) · 65536)
 constexpr std::uint32_t kExpZeroBelow = 12u * 65536u;  // e^-12 · 65536 = 0.40 < 0.5: the nearest Q16 value is 0
 
-/// table[i] + (table[i + 1] - table[i]) · frac / 2^bits, rounded half up; |difference| < 2^15 and frac < 2^bits
-/// <= 2^8, so the product fits in 24 bits. The rounded quotient of a negative product: floor division by the
-/// shift, done on the offset value to keep the shift on a non-negative number.
-template <class Entry>
-inline std::int32_t interpolate(const Entry* table, std::uint32_t i, std::uint32_t frac, int bits) noexcept {
-    const std::int32_t d = static_cast<std::int32_t>(table[i + 1]) - static_cast<std::int32_t>(table[i]);
-    const std::int32_t p = d * static_cast<std::int32_t>(frac) + (std::int32_t{1} << (bits - 1));
-    // floor(p / 2^bits) for any sign of p: p + 2^24 >= 0 (|p| < 2^24)
-    constexpr std::int32_t kOffset = std::int32_t{1} << 24;
-    const std::int32_t q = static_cast<std::int32_t>(static_cast<std::uint32_t>(p + kOffset) >> bits) - (kOffset >> bits);
-    return static_cast<std::int32_t>(table[i]) + q;
-}
-
 }  // namespace
 
 std::int16_t tanh_q15(std::int16_t z) noexcept {
-    // a = |z| in 0 .. 32768 (z / 4096 in [0, 8])
-    const std::uint32_t a = z < 0 ? static_cast<std::uint32_t>(-static_cast<std::int32_t>(z)) : static_cast<std::uint32_t>(z);
-    const std::uint32_t i = a >> kTanhSegmentBits, frac = a & ((1u << kTanhSegmentBits) - 1u);
-    // tanh(a / 4096), interpolated between tanh(i / 64) and tanh((i + 1) / 64)
-    const std::int32_t y = i >= 512u ? kTanhTable[512] : interpolate(kTanhTable, i, frac, kTanhSegmentBits);
-    return static_cast<std::int16_t>(z < 0 ? -y : y);
+    // kernels/tanh.hpp: interpolated between tanh(i / 64) and tanh((i + 1) / 64), i = |z| / 64
+    return static_cast<std::int16_t>(detail::tanh_wide(z));
 }
 
 std::int16_t sigmoid_q15(std::int16_t z) noexcept {

@@ -23,6 +23,7 @@
 #include <random>
 #include <vector>
 
+#include "kernels/tanh.hpp"  // lib/'s internal header: the additive scores' tanh
 #include "reference.hpp"
 #include "reference_family.hpp"
 #include "shared/q15_digest.hpp"
@@ -820,4 +821,12 @@ TEST_CASE("q15: Lstmn's RAM at the reference sizes is at most 55% of float's (ro
         CHECK(sizeof(Q) * 100 <= sizeof(F) * 55);
     else
         CHECK(sizeof(Q) * 100 <= sizeof(F) * 60);
+}
+
+TEST_CASE("q15: the additive scores' tanh of a sum of two int16 is tanh_q15 of the sum saturated to int16", "[q15]") {
+    // lib/kernels/tanh.hpp: tanh_wide is tanh_q15's one definition, and takes P_j,k + q_k unsaturated
+    for (std::int32_t z = -65536; z <= 65536; ++z) {
+        const auto zs = static_cast<std::int16_t>(z > 32767 ? 32767 : (z < -32768 ? -32768 : z));
+        REQUIRE(sarnn::fixed::detail::tanh_wide(z) == sarnn::fixed::tanh_q15(zs));
+    }
 }

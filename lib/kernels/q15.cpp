@@ -16,6 +16,7 @@
 
 #include "kernels/q15_loops.hpp"
 #include "kernels/requantize.hpp"
+#include "kernels/tanh.hpp"
 #include "sarnn/fixed.hpp"
 #include "sarnn/kernels_q15.hpp"
 
@@ -330,14 +331,10 @@ void Q15::additive_scores(const Rows<q15>& P, const q15* q, const std::int8_t* v
     for (int g = 0; g < 2; ++g) {
         const q15* row = seg.base[g];
         for (std::size_t i = 0; i < seg.n[g]; ++i, row += P.stride) {
-            // d = Σ_k v_k·tanh(P_j,k + q_k), the sum saturated to Q3.12: |terms| <= 127·32767 < 2^22, K <= 256,
-            // exact in int32
+            // d = Σ_k v_k·tanh(P_j,k + q_k), the sum saturated to Q3.12 (tanh_wide: the same as saturating first):
+            // |terms| <= 127·32767 < 2^22, K <= 256, exact in int32
             std::int32_t d = 0;
-            for (std::size_t k = 0; k < P.dim; ++k) {
-                const std::int32_t z = row[k].raw + q[k].raw;
-                const auto zs = static_cast<std::int16_t>(z > 32767 ? 32767 : (z < -32768 ? -32768 : z));
-                d += v[k] * fixed::tanh_q15(zs);
-            }
+            for (std::size_t k = 0; k < P.dim; ++k) d += v[k] * fixed::detail::tanh_wide(row[k].raw + q[k].raw);
             // e_j = requantize(d, m_v, shift_v), saturated to int16
             const std::int32_t ej = rescale(d, m_v, shift_v);
             (e++)->raw = static_cast<std::int16_t>(ej > 32767 ? 32767 : (ej < -32768 ? -32768 : ej));
