@@ -4,24 +4,36 @@
 // and no intermediate can overflow (bounds beside each line).
 #include "sarnn/fixed.hpp"
 
-#include "fixed_inline.hpp"
 #include "kernels/requantize.hpp"
+#include "kernels/tanh.hpp"
 
 #include <cstdint>
 #include <climits>
 
 namespace sarnn::fixed {
+namespace detail {
 
-// the tables, their constants and the interpolation (fixed_inline.hpp)
+// kTanhTable has external linkage (declared extern in kernels/tanh.hpp, for the q15 kernels), kExp2Table internal
+#include "fixed_tables.inc"
+
+}  // namespace detail
+namespace {
+
 using detail::interpolate;
-using detail::kExp2SegmentBits;
 using detail::kExp2Table;
-using detail::kExpZeroBelow;
-using detail::kLog2eQ16;
 using detail::kTanhSegmentBits;
 using detail::kTanhTable;
 
-std::int16_t tanh_q15(std::int16_t z) noexcept { return detail::tanh_q15(z); }
+constexpr int kExp2SegmentBits = 8;   // 2^(-i / 256)
+constexpr std::uint32_t kLog2eQ16 = 94548;  // round(log2(e) · 65536)
+constexpr std::uint32_t kExpZeroBelow = 12u * 65536u;  // e^-12 · 65536 = 0.40 < 0.5: the nearest Q16 value is 0
+
+}  // namespace
+
+std::int16_t tanh_q15(std::int16_t z) noexcept {
+    // kernels/tanh.hpp: interpolated between tanh(i / 64) and tanh((i + 1) / 64), i = |z| / 64
+    return static_cast<std::int16_t>(detail::tanh_wide(z));
+}
 
 std::int16_t sigmoid_q15(std::int16_t z) noexcept {
     const std::uint32_t a = z < 0 ? static_cast<std::uint32_t>(-static_cast<std::int32_t>(z)) : static_cast<std::uint32_t>(z);

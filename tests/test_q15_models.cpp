@@ -1,5 +1,6 @@
 // tests/test_q15_models.cpp: the q15 models (SimpleRnn<q15>, SelfAttentionRnn<q15> with DotAlign, ScaledDotAlign,
-// BilinearAlign, KeyQueryAlign and AdditiveAlign, Bounded and Window) and their kernels (kernel::Q15, lib/kernels/q15.cpp).
+// BilinearAlign, KeyQueryAlign and AdditiveAlign, Lstmn<q15>, Bounded and Window) and their kernels (kernel::Q15,
+// lib/kernels/q15.cpp). The LSTMN's tests are at the end.
 // - Against the independent double reference (tests/reference.hpp, reference_family.hpp) run on the model's own weights dequantised
 //   (A_q·a_r, b / 4096, x_raw·x_factor), over the suite's shapes: what the integer arithmetic adds (rounding of
 //   the pre-activation, tanh_q15, the scores, exp_q16, alpha and c) stays within kQ15Tol of h, c and alpha.
@@ -22,6 +23,7 @@
 #include <random>
 #include <vector>
 
+#include "kernels/tanh.hpp"  // lib/'s internal header: the additive scores' tanh
 #include "reference.hpp"
 #include "reference_family.hpp"
 #include "shared/q15_digest.hpp"
@@ -525,5 +527,306 @@ TEST_CASE("q15: saturated weights and inputs at Hidden 256 drive every lane to +
             CHECK(std::fabs(sum - 1.0) <= static_cast<double>(model->attended() + 1) * kAlphaSumTolPerState);
             for (const q15& v : model->context()) CHECK(std::abs(v.raw) <= 32767);
         }
+    }
+}
+
+// ---- Lstmn<q15> --------------------------------------------------------------------------------------------------
+
+namespace {
+
+/// |h, s (Q15) - the double reference of the dequantised weights| and |c (Q3.12) - the reference|, real units
+/// (measured at most 2.5e-4, 4.9e-4 (two LSB of Q3.12) and 8.6e-5 over the shapes below).
+constexpr double kLstmnTolH = 1e-3;
+constexpr double kLstmnTolC = 2e-3;
+
+/// LstmnParams<q15> from normal double weights (per gate row of [W_ih | W_hh] and per attention row of [W_h | W_x |
+/// W_ht]: int8 at the scale max|row| / 127; v at max|v| / 127 with the finest Q(f) that holds Σ|v_k|; b in Q3.12), and
+/// the double weights they stand for (what ref::Lstmn runs).
+template <std::size_t In, std::size_t Hidden, std::size_t K>
+struct QuantisedLstmn {
+    using Params = sarnn::LstmnParams<q15, In, Hidden, K>;
+    std::unique_ptr<Params> p = std::make_unique<Params>();
+    ref::LstmnWeights w;         ///< dequantised: what the integers apply
+    ref::LstmnWeights original;  ///< the double weights drawn, before quantisation
+    double x_factor = 0.0;
+
+    QuantisedLstmn(std::uint32_t seed, double x_scale) {
+        std::mt19937 gen(seed);
+        std::normal_distribution<double> dg(0.0, 1.0 / std::sqrt(static_cast<double>(In + Hidden)));
+        std::normal_distribution<double> da(0.0, 1.0 / std::sqrt(static_cast<double>(In + 2 * Hidden)));
+        std::normal_distribution<double> dv(0.0, 1.0 / std::sqrt(static_cast<double>(K)));
+        w.in = In;
+        w.hidden = Hidden;
+        w.k = K;
+        const auto mat = [&gen](std::size_t rows, std::size_t cols, auto& d) {
+            ref::Mat m(rows, ref::Vec(cols));
+            for (auto& row : m)
+                for (double& v : row) v = d(gen);
+            return m;
+        };
+        w.W_ih = mat(4 * Hidden, In, dg);
+        w.W_hh = mat(4 * Hidden, Hidden, dg);
+        w.b.resize(4 * Hidden);
+        for (double& b : w.b) b = dg(gen);
+        w.W_h = mat(K, Hidden, da);
+        w.W_x = mat(K, In, da);
+        w.W_ht = mat(K, Hidden, da);
+        w.v.resize(K);
+        for (double& v : w.v) v = dv(gen);
+        original = w;
+        int sh = 0;
+        quantize_multiplier(x_scale * 32768.0, p->x_m, sh);
+        p->x_shift = static_cast<std::int8_t>(sh);
+        p->x_scale = static_cast<float>(x_scale);
+        x_factor = multiplier_value(p->x_m, sh) / 32768.0;
+        // one row's scale over its parts; the parts quantised to int8 and dequantised at the scale the integers apply
+        const auto rows = [&](std::size_t r, std::initializer_list<std::pair<ref::Vec*, std::int8_t*>> parts,
+                              std::int32_t& m, std::int8_t& shift) {
+            double big = 0.0;
+            for (const auto& part : parts)
+                for (double v : *part.first) big = std::max(big, std::fabs(v));
+            const double a_r = big > 0.0 ? big / 127.0 : std::ldexp(1.0, -20);
+            int s = 0;
+            quantize_multiplier(a_r / 8.0, m, s);
+            shift = static_cast<std::int8_t>(s);
+            const double a_exact = 8.0 * multiplier_value(m, s);
+            for (const auto& part : parts)
+                for (std::size_t k = 0; k < part.first->size(); ++k) {
+                    const double q = std::max(-127.0, std::min(127.0, std::round((*part.first)[k] / a_r)));
+                    part.second[k] = static_cast<std::int8_t>(q);
+                    (*part.first)[k] = q * a_exact;
+                }
+            (void)r;
+        };
+        for (std::size_t r = 0; r < 4 * Hidden; ++r) {
+            rows(r, {{&w.W_ih[r], p->W_ih[r]}, {&w.W_hh[r], p->W_hh[r]}}, p->m[r], p->shift[r]);
+            p->b[r] = static_cast<std::int32_t>(std::lround(w.b[r] * 4096.0));
+            w.b[r] = p->b[r] / 4096.0;
+        }
+        for (std::size_t k = 0; k < K; ++k)
+            rows(k, {{&w.W_h[k], p->W_h[k]}, {&w.W_x[k], p->W_x[k]}, {&w.W_ht[k], p->W_ht[k]}}, p->m_a[k],
+                 p->shift_a[k]);
+        double big = 0.0;
+        for (double v : w.v) big = std::max(big, std::fabs(v));
+        const double s_v = big > 0.0 ? big / 127.0 : std::ldexp(1.0, -20);
+        double bound = 0.0;  // |a_j| <= Σ_k |v_k|
+        for (std::size_t k = 0; k < K; ++k) {
+            const double q = std::max(-127.0, std::min(127.0, std::round(w.v[k] / s_v)));
+            p->v[k] = static_cast<std::int8_t>(q);
+            bound += std::fabs(q) * s_v;
+        }
+        int f = 15;
+        while (f > -2 && std::ldexp(bound, f) > 32767.0) --f;
+        p->f = static_cast<std::int8_t>(f);
+        quantize_multiplier(std::ldexp(s_v, f) / 32768.0, p->m_v, sh);
+        p->shift_v = static_cast<std::int8_t>(sh);
+        const double s_exact = std::ldexp(multiplier_value(p->m_v, sh) * 32768.0, -f);
+        for (std::size_t k = 0; k < K; ++k) w.v[k] = p->v[k] * s_exact;
+    }
+};
+
+template <class V>
+double worst_diff_scaled(const V& got, const ref::Vec& want, double one) {
+    REQUIRE(got.size() == want.size());
+    double w = 0.0;
+    for (std::size_t k = 0; k < want.size(); ++k) w = std::max(w, std::fabs(got[k].raw / one - want[k]));
+    return w;
+}
+
+template <class Memory, std::size_t In, std::size_t Hidden, std::size_t Capacity, std::size_t K>
+void check_lstmn(std::uint32_t seed, double x_scale, std::size_t steps) {
+    constexpr bool window = std::is_same_v<Memory, sarnn::Window>;
+    const QuantisedLstmn<In, Hidden, K> ql(seed, x_scale);
+    auto model = std::make_unique<sarnn::Lstmn<q15, In, Hidden, Capacity, K, Memory>>(*ql.p);
+    ref::Lstmn reference(ql.w, window ? Capacity : 0);
+    double worst_h = 0.0, worst_c = 0.0, worst_s = 0.0, big_c = 0.0;
+    for (const auto& x : raw_inputs(In, steps, seed + 1)) {
+        if (!window && model->full()) break;
+        REQUIRE(model->step(x.data()) == sarnn::Status::ok);
+        reference.step(real(x, ql.x_factor));
+        worst_h = std::max(worst_h, worst_diff_scaled(model->hidden(), reference.hidden(), 32768.0));
+        worst_c = std::max(worst_c, worst_diff_scaled(model->cell(), reference.cell(), 4096.0));
+        worst_s = std::max(worst_s, worst_diff_scaled(model->attention(), reference.attention(), 32768.0));
+        for (double c : reference.cell()) big_c = std::max(big_c, std::fabs(c));
+    }
+    INFO("Lstmn<q15, " << In << ", " << Hidden << ", " << Capacity << ", " << K << (window ? ", Window" : ", Bounded")
+                       << ">: f = " << int{ql.p->f} << ", worst |h|, |c|, |s| " << worst_h << ", " << worst_c << ", "
+                       << worst_s << " (max |c| " << big_c << ")");
+    CHECK(model->saturated() == 0);
+    CHECK(worst_h <= kLstmnTolH);
+    CHECK(worst_c <= kLstmnTolC);
+    CHECK(worst_s <= kLstmnTolH);
+}
+
+}  // namespace
+
+TEST_CASE("q15: Lstmn (Bounded, Window) against the double reference of its dequantised weights", "[q15]") {
+    using sarnn::Bounded;
+    using sarnn::Window;
+    check_lstmn<Bounded, 1, 1, 8, 1>(61, 1.0 / 32768.0, 8);
+    check_lstmn<Bounded, 3, 7, 33, 3>(62, 2.0 / 32768.0, 33);
+    check_lstmn<Bounded, 16, 32, 64, 16>(63, 1.0 / 32768.0, 64);
+    check_lstmn<Window, 16, 33, 7, 17>(64, 1.0 / 32768.0, 100);
+    check_lstmn<Window, 17, 64, 16, 7>(65, 1.0 / 32768.0, 80);
+}
+
+TEST_CASE("q15: Lstmn reset() restores the start state bit for bit; a full Bounded memory refuses and changes nothing",
+          "[q15]") {
+    constexpr std::size_t In = 5, Hidden = 9, Capacity = 4, K = 3;
+    const QuantisedLstmn<In, Hidden, K> ql(71, 1.0 / 32768.0);
+    using Model = sarnn::Lstmn<q15, In, Hidden, Capacity, K>;
+    auto fresh = std::make_unique<Model>(*ql.p);
+    auto model = std::make_unique<Model>(*ql.p);
+    const auto xs = raw_inputs(In, Capacity + 1, 72);
+    for (std::size_t t = 0; t < Capacity; ++t) REQUIRE(model->step(xs[t].data()) == sarnn::Status::ok);
+    REQUIRE(model->full());
+    const auto before = std::make_unique<Model>(*model);
+    CHECK(model->step(xs[Capacity].data()) == sarnn::Status::memory_full);
+    CHECK(std::memcmp(before->hidden().data(), model->hidden().data(), Hidden * sizeof(q15)) == 0);
+    CHECK(std::memcmp(before->cell().data(), model->cell().data(), Hidden * sizeof(q15)) == 0);
+    CHECK(std::memcmp(before->attention().data(), model->attention().data(), (Capacity - 1) * sizeof(q15)) == 0);
+    CHECK(model->length() == Capacity);
+    CHECK(model->step(nullptr) == sarnn::Status::memory_full);
+    model->reset();
+    CHECK(model->length() == 0);
+    CHECK(model->stored() == 0);
+    CHECK(model->attention().size() == 0);
+    CHECK(std::memcmp(fresh->hidden().data(), model->hidden().data(), Hidden * sizeof(q15)) == 0);
+    CHECK(std::memcmp(fresh->cell().data(), model->cell().data(), Hidden * sizeof(q15)) == 0);
+    CHECK(model->step(nullptr) == sarnn::Status::null_input);
+    // and the same run again gives the same bits
+    for (std::size_t t = 0; t < Capacity; ++t) {
+        REQUIRE(model->step(xs[t].data()) == sarnn::Status::ok);
+        REQUIRE(fresh->step(xs[t].data()) == sarnn::Status::ok);
+        CHECK(std::memcmp(fresh->hidden().data(), model->hidden().data(), Hidden * sizeof(q15)) == 0);
+        CHECK(std::memcmp(fresh->cell().data(), model->cell().data(), Hidden * sizeof(q15)) == 0);
+        CHECK(std::memcmp(fresh->attention().data(), model->attention().data(), t * sizeof(q15)) == 0);
+    }
+    std::vector<q15> hs(Capacity * Hidden);
+    model->reset();
+    const auto r = model->run(&xs[0][0], 1, hs.data(), sarnn::Emit::cell);  // (one step: xs rows are separate)
+    CHECK(r.status == sarnn::Status::ok);
+    CHECK(std::memcmp(hs.data(), model->cell().data(), Hidden * sizeof(q15)) == 0);
+    CHECK(model->run(&xs[0][0], 1, hs.data(), sarnn::Emit::context).status == sarnn::Status::invalid_argument);
+}
+
+TEST_CASE("q15: Lstmn's cell saturates at Q3.12's bound: clamped to +-8, counted by saturated(), the step ok", "[q15]") {
+    // no weights, the biases at the top of Q3.12: i, f = sigmoid(8), g = +-tanh(8) (lane 0 up, lane 1 down), o =
+    // sigmoid(0). With a Window of one entry c~_t = c_{t-1} exactly, so |c_t| = f·|c_{t-1}| + i·|g| grows by nearly 1
+    // a step and passes 8 at the ninth.
+    constexpr std::size_t In = 1, Hidden = 2, K = 1;
+    using Params = sarnn::LstmnParams<q15, In, Hidden, K>;
+    auto p = std::make_unique<Params>();
+    std::memset(p.get(), 0, sizeof(Params));
+    for (std::size_t r = 0; r < 4 * Hidden; ++r) {
+        p->m[r] = std::int32_t{1} << 30;
+        p->shift[r] = 9;
+    }
+    p->m_a[0] = p->m_v = p->x_m = std::int32_t{1} << 30;
+    p->shift_a[0] = p->shift_v = 9;
+    p->f = 15;
+    p->b[0] = p->b[1] = 32767;              // i
+    p->b[2] = p->b[3] = 32767;              // f
+    p->b[4] = 32767;                        // g, lane 0
+    p->b[5] = -32768;                       // g, lane 1
+    p->b[6] = p->b[7] = 0;                  // o
+    // the reference: the same zero weights and the biases in real units
+    ref::LstmnWeights w;
+    w.in = In;
+    w.hidden = Hidden;
+    w.k = K;
+    w.W_ih.assign(4 * Hidden, ref::Vec(In, 0.0));
+    w.W_hh.assign(4 * Hidden, ref::Vec(Hidden, 0.0));
+    for (std::int32_t b : p->b) w.b.push_back(b / 4096.0);
+    w.W_h.assign(K, ref::Vec(Hidden, 0.0));
+    w.W_x.assign(K, ref::Vec(In, 0.0));
+    w.W_ht.assign(K, ref::Vec(Hidden, 0.0));
+    w.v.assign(K, 0.0);
+    sarnn::Lstmn<q15, In, Hidden, 1, K, sarnn::Window> model(*p);
+    ref::Lstmn reference(w, 1);
+    const q15 x[In] = {q15{0}};
+    std::size_t first_saturated = 0;
+    for (std::size_t t = 1; t <= 16; ++t) {
+        REQUIRE(model.step(x) == sarnn::Status::ok);
+        reference.step(ref::Vec(In, 0.0));
+        const double c_ref = reference.cell()[0];
+        INFO("step " << t << ": reference c " << c_ref << ", q15 c " << model.cell()[0].raw / 4096.0 << ", "
+                     << model.cell()[1].raw / 4096.0 << ", saturated() " << model.saturated());
+        CHECK(std::fabs(reference.cell()[1] + c_ref) < 1e-6);  // the lanes mirror each other (b_g 32767 and -32768)
+        if (c_ref < 7.99) {
+            // below the bound: nothing clamped, c as the reference's (the integer functions' error only)
+            CHECK(model.saturated() == 0);
+            CHECK(std::fabs(model.cell()[0].raw / 4096.0 - c_ref) <= 0.02);
+            CHECK(std::fabs(model.cell()[1].raw / 4096.0 + c_ref) <= 0.02);
+        } else if (c_ref > 8.01) {
+            // beyond it: c clamped to the ends of Q3.12, both lanes counted each step, h still o·tanh(c)
+            if (first_saturated == 0) first_saturated = t;
+            CHECK(model.cell()[0].raw == 32767);
+            CHECK(model.cell()[1].raw == -32768);
+            CHECK(model.saturated() == 2 * (t - first_saturated + 1));
+            CHECK(std::fabs(model.hidden()[0].raw / 32768.0 - reference.hidden()[0]) <= 2e-4);
+            CHECK(std::fabs(model.hidden()[1].raw / 32768.0 - reference.hidden()[1]) <= 2e-4);
+        }
+    }
+    CHECK(first_saturated > 0);
+    model.reset();
+    CHECK(model.saturated() == 0);
+    const auto fp = std::make_unique<sarnn::LstmnParams<float, In, Hidden, K>>();
+    const sarnn::Lstmn<float, In, Hidden, 1, K, sarnn::Window> never(*fp);
+    CHECK(never.saturated() == 0);
+}
+
+TEST_CASE("q15: Lstmn quantised from float weights stays within 0.02 of float over 64 steps (reference sizes)",
+          "[q15]") {
+    constexpr std::size_t In = 16, Hidden = 32, Capacity = 64, K = 16;
+    double worst = 0.0;
+    for (std::uint32_t seed = 200; seed < 205; ++seed) {
+        const double x_scale = 1.0 / 32768.0;  // inputs uniform in [-1, 1)
+        const QuantisedLstmn<In, Hidden, K> ql(seed, x_scale);
+        auto fp = std::make_unique<sarnn::LstmnParams<float, In, Hidden, K>>();
+        const ref::LstmnWeights& o = ql.original;
+        for (std::size_t r = 0; r < 4 * Hidden; ++r) {
+            for (std::size_t k = 0; k < In; ++k) fp->W_ih[r][k] = static_cast<float>(o.W_ih[r][k]);
+            for (std::size_t k = 0; k < Hidden; ++k) fp->W_hh[r][k] = static_cast<float>(o.W_hh[r][k]);
+            fp->b[r] = static_cast<float>(o.b[r]);
+        }
+        for (std::size_t k = 0; k < K; ++k) {
+            for (std::size_t j = 0; j < Hidden; ++j) fp->W_h[k][j] = static_cast<float>(o.W_h[k][j]);
+            for (std::size_t j = 0; j < In; ++j) fp->W_x[k][j] = static_cast<float>(o.W_x[k][j]);
+            for (std::size_t j = 0; j < Hidden; ++j) fp->W_ht[k][j] = static_cast<float>(o.W_ht[k][j]);
+            fp->v[k] = static_cast<float>(o.v[k]);
+        }
+        auto q = std::make_unique<sarnn::Lstmn<q15, In, Hidden, Capacity, K>>(*ql.p);
+        auto f = std::make_unique<sarnn::Lstmn<float, In, Hidden, Capacity, K>>(*fp);
+        for (const auto& x : raw_inputs(In, 64, seed + 1)) {
+            float xf[In];
+            for (std::size_t k = 0; k < In; ++k) xf[k] = static_cast<float>(x[k].raw * x_scale);
+            REQUIRE(q->step(x.data()) == sarnn::Status::ok);
+            REQUIRE(f->step(xf) == sarnn::Status::ok);
+            for (std::size_t k = 0; k < Hidden; ++k)
+                worst = std::max(worst, std::fabs(q->hidden()[k].raw / 32768.0 - static_cast<double>(f->hidden()[k])));
+        }
+    }
+    INFO("worst |h_q15 - h_float| over 5 models x 64 steps: " << worst);
+    CHECK(worst <= 0.02);
+}
+
+TEST_CASE("q15: Lstmn's RAM at the reference sizes is at most 55% of float's (rows of 16 bytes or less)", "[q15]") {
+    using Q = sarnn::Lstmn<q15, 16, 32, 64, 16>;
+    using F = sarnn::Lstmn<float, 16, 32, 64, 16>;
+    INFO("sizeof q15 " << sizeof(Q) << ", float " << sizeof(F) << ", rows padded to " << sarnn::row_bytes() << " bytes");
+    // Cortex-M and the 16-byte vector targets (ARM): 50%. Where rows are padded to a wider vector (x86-64: 64 bytes)
+    // the K = 16 keys of int16 fill half a row, and q15 takes 60%.
+    if constexpr (sarnn::row_bytes() <= 16)
+        CHECK(sizeof(Q) * 100 <= sizeof(F) * 55);
+    else
+        CHECK(sizeof(Q) * 100 <= sizeof(F) * 60);
+}
+
+TEST_CASE("q15: the additive scores' tanh of a sum of two int16 is tanh_q15 of the sum saturated to int16", "[q15]") {
+    // lib/kernels/tanh.hpp: tanh_wide is tanh_q15's one definition, and takes P_j,k + q_k unsaturated
+    for (std::int32_t z = -65536; z <= 65536; ++z) {
+        const auto zs = static_cast<std::int16_t>(z > 32767 ? 32767 : (z < -32768 ? -32768 : z));
+        REQUIRE(sarnn::fixed::detail::tanh_wide(z) == sarnn::fixed::tanh_q15(zs));
     }
 }

@@ -396,6 +396,57 @@ std::uint32_t q15_step(std::size_t n) {
     return mcu::instructions(g_cal, ticks, kReps);
 }
 
+template <std::size_t H>
+sarnn::LstmnParams<sarnn::q15, In, H, K>* make_q15_lstmn_params(Arena& a) {
+    auto* p = a.make<sarnn::LstmnParams<sarnn::q15, In, H, K>>();
+    if (p == nullptr) return nullptr;
+    // as make_q15_params: int8 weights, row factors of weights of about +-0.3, b in +-0.5; v's scores in Q12
+    for (auto* W : {&p->W_ih[0][0], &p->W_hh[0][0]})
+        for (std::size_t k = 0; k < 4 * H * (W == &p->W_ih[0][0] ? In : H); ++k)
+            W[k] = static_cast<std::int8_t>(uniform() * 127.0f);
+    for (auto* W : {&p->W_h[0][0], &p->W_x[0][0], &p->W_ht[0][0]})
+        for (std::size_t k = 0; k < K * (W == &p->W_x[0][0] ? In : H); ++k)
+            W[k] = static_cast<std::int8_t>(uniform() * 127.0f);
+    for (auto& v : p->v) v = static_cast<std::int8_t>(uniform() * 127.0f);
+    for (std::size_t r = 0; r < 4 * H; ++r) {
+        p->b[r] = static_cast<std::int32_t>(uniform() * 2048.0f);
+        p->m[r] = 1267449479;  // 0.3 / 127 / 8 = 1267449479 · 2^-(31 + 10)
+        p->shift[r] = 10;
+    }
+    for (std::size_t k = 0; k < K; ++k) {
+        p->m_a[k] = 1267449479;
+        p->shift_a[k] = 10;
+    }
+    p->m_v = 1267449479;  // s_v = 0.3 / 127, scores in Q12: s_v·2^12 / 32768 = 1267449479 · 2^-(31 + 7)
+    p->shift_v = 7;
+    p->f = 12;
+    p->x_m = 1073741824;  // inputs in Q15: the factor 1
+    p->x_shift = -1;
+    return p;
+}
+
+template <std::size_t H, class Memory>
+std::uint32_t q15_lstmn_step(std::size_t n) {
+    Arena a;
+    auto* p = make_q15_lstmn_params<H>(a);
+    auto* m = a.make<sarnn::Lstmn<sarnn::q15, In, H, C, K, Memory>>(*p);
+    std::uint64_t ticks = 0;
+    // Bounded: the step after n - 1 (attends n - 1 tape entries); Window: a full one (attends C)
+    const std::size_t warm = std::is_same_v<Memory, sarnn::Window> ? C + 3 : n - 1;
+    for (std::uint32_t r = 0; r < kReps; ++r) {
+        m->reset();
+        for (std::size_t i = 0; i < warm; ++i) (void)m->step(g_xq[i % kInputs]);
+        sarnn_count_begin();
+        const std::uint32_t t0 = mcu::SysTick::now();
+        const sarnn::Status s = m->step(g_xq[(warm + r) % kInputs]);
+        const std::uint32_t t1 = mcu::SysTick::now();
+        sarnn_count_end();
+        if (s != sarnn::Status::ok) ++g_refused;
+        ticks += mcu::SysTick::since(t0, t1);
+    }
+    return mcu::instructions(g_cal, ticks, kReps);
+}
+
 void print_q15(const char* model, const char* align, std::size_t h, std::size_t n, std::uint32_t v, std::uint64_t macs,
                std::size_t ram) {
     std::printf("| %s | %s | %u | %u | %lu |", model, align, static_cast<unsigned>(h), static_cast<unsigned>(n),
@@ -422,6 +473,13 @@ void q15_rows() {
               H * (In + H) + 2 * C * H, sizeof(Scaled));
     print_q15("SelfAttentionRnn, Window full", "dot", H, C, q15_step<H, sarnn::DotAlign, sarnn::Window>(C),
               H * (In + H) + 2 * C * H, sizeof(Win));
+    // the LSTMN: as the float rows (n - 1 tape entries attended; the Window full attends C)
+    const auto lstmn_macs = [](std::size_t attended) { return K * (In + H) + 2 * attended * H + 4 * H * (In + H) + K * H; };
+    for (std::size_t n : kStates)
+        print_q15("Lstmn", "K 16", H, n, q15_lstmn_step<H, sarnn::Bounded>(n), lstmn_macs(n - 1),
+                  sizeof(sarnn::Lstmn<sarnn::q15, In, H, C, K>));
+    print_q15("Lstmn, Window full", "K 16", H, C + 1, q15_lstmn_step<H, sarnn::Window>(C), lstmn_macs(C),
+              sizeof(sarnn::Lstmn<sarnn::q15, In, H, C, K, sarnn::Window>));
 }
 
 /// The other aligns with all C states (their algebra as in the float table: bilinear H², key/query 2·K·H, additive

@@ -1,6 +1,7 @@
-// sarnn/kernels_q15.hpp: the kernel set of the q15 models (SimpleRnn<q15, ...>, SelfAttentionRnn<q15, ...>). Integer
-// arithmetic only: no float, no division but one 32-bit division per attention step; every function has its twin
-// in python/sarnn/fixed.py, which computes the same integers (tests/test_q15_models.cpp, python/tests/test_fixed.py).
+// sarnn/kernels_q15.hpp: the kernel set of the q15 models (SimpleRnn<q15, ...>, SelfAttentionRnn<q15, ...>,
+// Lstmn<q15, ...>). Integer arithmetic only: no float, no division but one 32-bit division per attention step; every
+// function has its twin in python/sarnn/fixed.py or q15.py, which computes the same integers (tests/test_q15_models.cpp,
+// python/tests/test_fixed.py).
 //
 // A model names a float set as `Set`; for T = q15 it runs kernel::Q15 instead (kernel::set_for_t<T, Set>): lib/'s
 // q15 set (lib/kernels/q15.cpp), whose inner loops are chosen at compile time for the target (lib/kernels/
@@ -40,6 +41,20 @@
 //   attend_scored(S, f, alpha, c)           the context from scores already in alpha (n = S.n values in Q(f), f
 //        clamped to -2..15): alpha = softmax(e) and c = Σ_j alpha_j S_j as attend_dot's; n = 1: alpha_1 = 32767, c = S_1.
 //        O(n·S.dim) + n exp_q16 + one 32-bit division.
+//   affine(a, rows, x, nx, r, nr, z)        z = A_x·x + A_r·r (+ b) in Q3.12, the pre-activations of the LSTMN's gates
+//        and its attention query (LstmnParams<q15> in params.hpp): per row, as affine_tanh but for two int8 matrices
+//        (A_x rows x nx, A_r rows x nr, row-major) and without the tanh: z_r = requantize(s_x, x_m, x_shift)
+//        (clamped to +-2^30) + s_r, requantize(z, m[row], shift[row]) + b[row] (b null: no bias) saturated to int16.
+//        z has rows values (any alignment); O(rows·(nx + nr)).
+//   attend_scored_pair(S, T, f, alpha, c, d)  attend_scored over two rings of the same n >= 1 states (the LSTMN's h
+//        and c tapes): alpha = softmax(e) once, c = Σ_j alpha_j S_j and d = Σ_j alpha_j T_j, each rounded half up
+//        to the rows' own format (Q15 for h, Q3.12 for c: the weighted sum is the same integers), within +-32767; n =
+//        1: alpha_1 = 32767, c = S_1 and d = T_1 exactly. O(n·(S.dim + T.dim)) + n exp_q16 + one 32-bit division.
+//   lstm_cell(z, c~, H, c, h)               the LSTM cell from the Q3.12 pre-activations z = [z_i; z_f; z_g; z_o]
+//        (4·H values) and c~ (Q3.12): i, f, o = sigmoid_q15, g = tanh_q15 (Q15); per lane
+//        c = round(f·c~ / 2^15) + round(i·g / 2^18) (both Q3.12, rounded half up), saturated to int16 (|c| < 8);
+//        h = round(o·tanh_q15(c) / 2^15) in Q15. Returns how many lanes of c saturated (0 to H). O(H): 4·H
+//        sigmoid/tanh and H tanh more.
 #ifndef SARNN_KERNELS_Q15_HPP
 #define SARNN_KERNELS_Q15_HPP
 
@@ -75,6 +90,17 @@ struct QAffine {
     int x_shift;
 };
 
+/// What affine reads of LstmnParams<q15> (params.hpp) for the gates or the attention query: pointers into the params.
+struct QGates {
+    const std::int8_t* A_x;    ///< rows x nx, row-major (W_ih or W_x)
+    const std::int8_t* A_r;    ///< rows x nr, row-major (W_hh or W_ht)
+    const std::int32_t* b;     ///< rows, Q3.12; null: no bias
+    const std::int32_t* m;     ///< rows: requantisation multiplier of row r
+    const std::int8_t* shift;  ///< rows: and its shift
+    std::int32_t x_m;          ///< the x part's factor to the r part's units
+    int x_shift;
+};
+
 namespace kernel {
 
 /// The q15 set (see above). Plain C++, no heap, integer arithmetic only.
@@ -90,6 +116,10 @@ struct Q15 {
     static void additive_scores(const Rows<q15>& P, const q15* q, const std::int8_t* v, std::int32_t m_v, int shift_v,
                                 q15* e) noexcept;
     static void attend_scored(const Rows<q15>& S, int f, q15* alpha, q15* c) noexcept;
+    static void affine(const QGates& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r, std::size_t nr,
+                       q15* z) noexcept;
+    static void attend_scored_pair(const Rows<q15>& S, const Rows<q15>& T, int f, q15* alpha, q15* c, q15* d) noexcept;
+    static std::size_t lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden, q15* c, q15* h) noexcept;
 };
 
 /// The set a model of value type T runs: Set itself for float and double, Q15 for q15.

@@ -244,6 +244,55 @@ struct alignas(storage_alignment<T>()) LstmnParams {
     }
 };
 
+/// Weights of Lstmn<q15> (lstmn.hpp): the same LSTMN in integers. Each gate row r (of W_ih and W_hh together) is int8
+/// with one real scale a_r (W ≈ W_q·a_r), each attention row k (of W_h, W_x and W_ht together) with one scale w_k, v
+/// with one scale s_v; x arrives as int16 raw values of real value raw·x_scale; h, h~ are Q15, c, c~ Q3.12 (|c| < 8:
+/// see Lstmn<q15> for what happens beyond). Per step, exactly (kernels_q15.hpp: affine, gemv, additive_scores,
+/// attend_scored_pair, lstm_cell):
+///   q_k   = requantize(requantize(W_x[k]·x, x_m, x_shift) + W_ht[k]·h~_{t-1}, m_a[k], shift_a[k])  Q3.12 (M = w_k / 8)
+///   P_j,k = requantize(W_h[k]·h_j, m_a[k], shift_a[k])                   Q3.12, once per state, kept (int16)
+///   a_j   = requantize(Σ_k v[k]·tanh_q15(P_j,k + q_k), m_v, shift_v)    in Q(f) (M = s_v·2^f / 32768)
+///   z_r   = requantize(requantize(W_ih[r]·x, x_m, x_shift) + W_hh[r]·h~_t, m[r], shift[r]) + b[r]  Q3.12 (M = a_r / 8)
+/// each saturated to int16 (x_m·2^-(31 + x_shift) = x_scale·32768, as RnnParams<q15>). The exporter chooses f (-2 to
+/// 15) so that Σ_k |v_k| fits Q(f). Gate rows in PyTorch's order i, f, g, o, as LstmnParams. x_scale is for the host
+/// side and never read by the model. Headroom: In <= 511, Hidden <= 256 and K <= 256 keep every sum within int32.
+template <std::size_t In, std::size_t Hidden, std::size_t K>
+struct alignas(4) LstmnParams<q15, In, Hidden, K> {
+    static_assert(In > 0, "sarnn: In (input size) must be at least 1");
+    static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
+    static_assert(K > 0, "sarnn: K (attention size) must be at least 1");
+    static_assert(In <= 511 && Hidden <= 256 && K <= 256,
+                  "sarnn: q15 models take In <= 511, Hidden <= 256 and K <= 256 (int32 headroom)");
+
+    std::int32_t b[4 * Hidden];  ///< Q3.12
+    std::int32_t m[4 * Hidden];  ///< gate row r's multiplier (W_ih and W_hh), in [2^30, 2^31)
+    std::int32_t m_a[K];         ///< attention row k's multiplier (W_h, W_x and W_ht)
+    std::int32_t m_v;            ///< the scores'
+    std::int32_t x_m;            ///< the input's factor, in [2^30, 2^31)
+    float x_scale;               ///< real value of one raw input unit (host side only)
+    std::int8_t W_ih[4 * Hidden][In];
+    std::int8_t W_hh[4 * Hidden][Hidden];
+    std::int8_t W_h[K][Hidden];
+    std::int8_t W_x[K][In];
+    std::int8_t W_ht[K][Hidden];
+    std::int8_t v[K];
+    std::int8_t shift[4 * Hidden];  ///< in [-31, 31]
+    std::int8_t shift_a[K];         ///< in [-31, 31]
+    std::int8_t x_shift;            ///< in [-31, 31]
+    std::int8_t shift_v;            ///< in [-31, 31]
+    std::int8_t f;                  ///< the scores' format Q(f), -2 to 15
+
+    /// Calls f(name, data, count) for each array in declaration order (see for_each_array()).
+    template <class P, class F>
+    static constexpr bool arrays(P& p, F&& fn) {
+        return fn("b", &p.b[0], 4 * Hidden) || fn("m", &p.m[0], 4 * Hidden) || fn("m_a", &p.m_a[0], K) ||
+               fn("W_ih", &p.W_ih[0][0], 4 * Hidden * In) || fn("W_hh", &p.W_hh[0][0], 4 * Hidden * Hidden) ||
+               fn("W_h", &p.W_h[0][0], K * Hidden) || fn("W_x", &p.W_x[0][0], K * In) ||
+               fn("W_ht", &p.W_ht[0][0], K * Hidden) || fn("v", &p.v[0], K) || fn("shift", &p.shift[0], 4 * Hidden) ||
+               fn("shift_a", &p.shift_a[0], K);
+    }
+};
+
 /// Calls f(name, data, count) for every weight array of a params aggregate p, in declaration order: `name` as in
 /// the struct ("A", "W_hh", ...), `data` its first value (row-major; `const T*` when p is const, `T*` otherwise),
 /// `count` its number of values. f returns bool: true stops the walk. Returns whether an f returned true.

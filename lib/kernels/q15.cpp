@@ -14,9 +14,9 @@
 #include <arm_acle.h>
 #endif
 
-#include "fixed_inline.hpp"
 #include "kernels/q15_loops.hpp"
 #include "kernels/requantize.hpp"
+#include "kernels/tanh.hpp"
 #include "sarnn/fixed.hpp"
 #include "sarnn/kernels_q15.hpp"
 
@@ -92,10 +92,10 @@ struct XFactor {
     std::int32_t half;  // 2^(s - 1), s = 31 + x_shift
     std::int32_t lim;   // 2^(s - 2)
     int up;             // 32 - s
-    explicit XFactor(const QAffine& a) noexcept
-        : m(a.x_m), shift(a.x_shift), near_one((a.x_shift == -1 || a.x_shift == 0) && a.x_m >= 0),
-          half(std::int32_t{1} << (near_one ? 30 + a.x_shift : 0)),
-          lim(std::int32_t{1} << (near_one ? 29 + a.x_shift : 0)), up(1 - a.x_shift) {}
+    XFactor(std::int32_t x_m, int x_shift) noexcept
+        : m(x_m), shift(x_shift), near_one((x_shift == -1 || x_shift == 0) && x_m >= 0),
+          half(std::int32_t{1} << (near_one ? 30 + x_shift : 0)), lim(std::int32_t{1} << (near_one ? 29 + x_shift : 0)),
+          up(1 - x_shift) {}
 
     /// requantize(s_x, m, shift) clamped to +-2^30
     __attribute__((always_inline)) std::int32_t operator()(std::int32_t s_x) const noexcept {
@@ -127,7 +127,7 @@ __attribute__((always_inline)) inline q15 finish_row(const QAffine& a, const XFa
 #if defined(__ARM_ARCH_6M__)
     return q15{fixed::tanh_q15(static_cast<std::int16_t>(pre))};  // (inline, ARMv6-M's eight low registers spill)
 #else
-    return q15{fixed::detail::tanh_q15(static_cast<std::int16_t>(pre))};
+    return q15{static_cast<std::int16_t>(fixed::detail::tanh_wide(pre))};
 #endif
 }
 
@@ -139,7 +139,7 @@ void Q15::affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::siz
     // G rows at a time, sharing each load of x and r. s_x = A_x·x, s_r = A_r·r: |terms| <= 128·32768 = 2^22, nx
     // <= 511 and nr <= 256 terms (params.hpp), exact in int32
     std::size_t row = 0;
-    const XFactor x_factor(a);
+    const XFactor x_factor(a.x_m, a.x_shift);
     const auto pass = [&](auto group) __attribute__((always_inline)) {
         constexpr std::size_t G = decltype(group)::value;
         const std::int8_t* w = a.A + row * ld;
@@ -332,13 +332,13 @@ void Q15::attend_scored(const Rows<q15>& S, int f, q15* alpha, q15* c) noexcept 
 namespace {
 
 /// Σ_k v_k·tanh(P_j,k + q_k) for one key row P_j (K values), the sum P_j,k + q_k saturated to Q3.12: |terms| <=
-/// 127·32767 < 2^22, K <= 256, exact in int32. tanh_q15 written out (fixed_inline.hpp), as its table allows: the
+/// 127·32767 < 2^22, K <= 256, exact in int32. tanh_q15 written out (kernels/tanh.hpp), as its table allows: the
 /// table is non-decreasing, so the interpolation's product is >= 0 and its floor a shift; its last two entries are
 /// 32767, so |z| clamped to 32767 gives what the saturation to -32768 gives; the sign goes onto v_k.
 __attribute__((noinline)) std::int32_t additive_score(const q15* key, const q15* q, const std::int8_t* v,
                                                       std::size_t K) noexcept {
-    static_assert(fixed::detail::kTanhTable[511] == 32767 && fixed::detail::kTanhTable[512] == 32767,
-                  "additive_score: tanh's table must end at 32767");
+    // (tests/test_fixed.cpp checks tanh_q15 monotonic over every input and kernels/tanh.hpp's tanh_wide, which relies on
+    // the same last two entries, against the saturated tanh_q15 for every sum of two int16)
     const std::int16_t* const T = fixed::detail::kTanhTable;
     std::int32_t d = 0;
     for (std::size_t k = 0; k < K; ++k) {
@@ -397,6 +397,67 @@ void Q15::attend_query(const Rows<q15>& E, const q15* qp, QueryScale qs, const R
         }
     }
     attend_scored(S, f, alpha, c);
+}
+
+void Q15::affine(const QGates& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r, std::size_t nr,
+                 q15* z) noexcept {
+    // G rows at a time, sharing each load of x and r: s_x = A_x·x, s_r = A_r·r, exact in int32 as affine_tanh's
+    std::size_t row = 0;
+    const XFactor x_factor(a.x_m, a.x_shift);
+    const auto pass = [&](auto group) __attribute__((always_inline)) {
+        constexpr std::size_t G = decltype(group)::value;
+        Sums<G> s_x, s_r;
+        q15_loops::dot_rows<G>(a.A_x + row * nx, nx, x, nx, s_x.v);
+        q15_loops::dot_rows<G>(a.A_r + row * nr, nr, r, nr, s_r.v);
+        for (std::size_t g = 0; g < G; ++g) {
+            // z = s_x in s_r's units (clamped to +-2^30) + s_r, |z| < 2^31 (see finish_row)
+            const std::int32_t zr = x_factor(s_x.v[g]) + s_r.v[g];
+            // pre = requantize(z, m_r, shift_r) + b_r, in Q3.12, saturated
+            const std::int32_t pre = add_sat16(rescale(zr, a.m[row + g], a.shift[row + g]), a.b ? a.b[row + g] : 0);
+            z[row + g] = q15{static_cast<std::int16_t>(pre)};
+        }
+        row += G;
+    };
+    while (row + q15_loops::kRows <= rows) pass(Group<q15_loops::kRows>{});
+    if constexpr (q15_loops::kRows > 2) {
+        if (row + 2 <= rows) pass(Group<2>{});
+    }
+    if (row < rows) pass(Group<1>{});
+}
+
+void Q15::attend_scored_pair(const Rows<q15>& S, const Rows<q15>& T, int f, q15* alpha, q15* c, q15* d) noexcept {
+    const Segments seg = segments(S), tseg = segments(T);
+    if (S.n == 1) {
+        // alpha_1 = 1 (as near as q15 gets), c = S_1 and d = T_1 exactly
+        alpha[0] = q15{32767};
+        for (std::size_t k = 0; k < S.dim; ++k) c[k] = seg.base[0][k];
+        for (std::size_t k = 0; k < T.dim; ++k) d[k] = tseg.base[0][k];
+        return;
+    }
+    // alpha = softmax(e) (e in Q(f), the max subtracted), once; c = Σ_j alpha_j S_j, d = Σ_j alpha_j T_j
+    softmax(alpha, S.n, f < -2 ? -2 : (f > 15 ? 15 : f), q15_loops::max_raw(alpha, S.n));
+    weighted_sum(S, seg, alpha, c);
+    weighted_sum(T, tseg, alpha, d);
+}
+
+std::size_t Q15::lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden, q15* c, q15* h) noexcept {
+    std::size_t saturated = 0;
+    for (std::size_t k = 0; k < hidden; ++k) {
+        // i, f, o in Q15 (1 .. 32767), g in Q15 (-32767 .. 32767)
+        const std::int32_t i = fixed::sigmoid_q15(z[k].raw);
+        const std::int32_t f = fixed::sigmoid_q15(z[hidden + k].raw);
+        const std::int32_t g = fixed::tanh_q15(z[2 * hidden + k].raw);
+        const std::int32_t o = fixed::sigmoid_q15(z[3 * hidden + k].raw);
+        // c = f·c~ / 2^15 + i·g / 2^18 in Q3.12, each rounded half up: |f·c~|, |i·g| < 2^30, |c| < 2^15 + 2^12
+        const std::int32_t ck = round_shift(f * c_tilde[k].raw, 15) + round_shift(i * g, 18);
+        // saturated to int16 (|c| < 8), and counted
+        const std::int32_t cs = ck > 32767 ? 32767 : (ck < -32768 ? -32768 : ck);
+        saturated += cs != ck ? 1u : 0u;
+        c[k] = q15{static_cast<std::int16_t>(cs)};
+        // h = o·tanh(c) in Q15, rounded half up: |o·tanh| < 2^30, |h| <= 32766
+        h[k] = q15{static_cast<std::int16_t>(round_shift(o * fixed::tanh_q15(static_cast<std::int16_t>(cs)), 15))};
+    }
+    return saturated;
 }
 
 }  // namespace sarnn::kernel

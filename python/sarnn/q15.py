@@ -1,5 +1,6 @@
 """sarnn.q15: the Python twin of sarnn's q15 models (SimpleRnn<q15>, SelfAttentionRnn<q15> with DotAlign,
-ScaledDotAlign, BilinearAlign or KeyQueryAlign: include/sarnn/kernels_q15.hpp, lib/kernels/q15.cpp, include/sarnn/align.hpp).
+ScaledDotAlign, BilinearAlign, KeyQueryAlign or AdditiveAlign, Lstmn<q15>: include/sarnn/kernels_q15.hpp,
+lib/kernels/q15.cpp, include/sarnn/align.hpp, include/sarnn/lstmn.hpp).
 
 Integers only, the same operations in the same order as the C++, so that it predicts a q15 model's h, c and alpha
 bit for bit (tests/test_q15_models.cpp and python/tests/test_q15.py pin both to one digest of many runs). Use it to
@@ -11,7 +12,7 @@ Params (RnnParams<q15, In, Hidden> in include/sarnn/params.hpp), a dict:
   m, shift Hidden requantisation multipliers/shifts  x_m, x_shift   the input's factor to the r part's units
   x_scale  the real value of one raw input unit (host side)
 """
-from sarnn.fixed import exp_q16, inv_sqrt_q15, mul_q15, quantize_multiplier, requantize, tanh_q15
+from sarnn.fixed import exp_q16, inv_sqrt_q15, mul_q15, quantize_multiplier, requantize, sigmoid_q15, tanh_q15
 
 INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
 
@@ -85,9 +86,22 @@ def additive_scores_q15(keys, q, v, m_v, shift_v):
 
 def attend_scored_q15(e, f, values):
     """(alpha, c) from the scores e in Q(f) (f clamped to -2..15): softmax, c = Σ_j alpha_j values_j."""
-    n, dim = len(values), len(values[0])
-    if n == 1:
+    if len(values) == 1:
         return [32767], list(values[0])
+    alpha = _softmax_q15(e, f)
+    return alpha, _weighted_sum_q15(alpha, values)
+
+
+def attend_scored_pair_q15(e, f, values, others):
+    """(alpha, c, d): attend_scored_q15 over two tapes of the same states, one softmax (the LSTMN's h and c)."""
+    if len(values) == 1:
+        return [32767], list(values[0]), list(others[0])
+    alpha = _softmax_q15(e, f)
+    return alpha, _weighted_sum_q15(alpha, values), _weighted_sum_q15(alpha, others)
+
+
+def _softmax_q15(e, f):
+    """alpha = softmax(e) in Q15, e in Q(f) (f clamped to -2..15), as the C++ softmax (n >= 2)."""
     f = _clamp(f, -2, 15)
     m = max(e)
     to_q16 = 1 << (16 - f)
@@ -98,12 +112,47 @@ def attend_scored_q15(e, f, values):
         sh += 1
     den = (l << sh) >> 15
     rec = min((1 << 31) // den, 65535)
-    alpha = [min((pj * rec) >> (31 - sh), 32767) for pj in p]
+    return [min((pj * rec) >> (31 - sh), 32767) for pj in p]
+
+
+def _weighted_sum_q15(alpha, values):
+    """c_k = Σ_j alpha_j values_j,k / 2^15 rounded half up, within +-32767 (any format of the values)."""
+    n, dim = len(values), len(values[0])
     c = []
     for k in range(dim):
         acc = sum(alpha[j] * values[j][k] for j in range(n))
         c.append(_clamp(_round_shift(acc, 15), -32767, 32767))
-    return alpha, c
+    return c
+
+
+def affine_q15(A_x, A_r, b, m, shift, x_m, x_shift, x, r):
+    """z = A_x·x + A_r·r (+ b) in Q3.12 (the LSTMN's gates and query): affine_tanh_q15 without the tanh, b None: no
+    bias."""
+    z = []
+    for row in range(len(A_x)):
+        s_x = sum(w * v for w, v in zip(A_x[row], x))
+        s_r = sum(w * v for w, v in zip(A_r[row], r))
+        xq = _clamp(requantize(s_x, x_m, x_shift), -(1 << 30), 1 << 30)
+        t = requantize(_clamp(xq + s_r, INT32_MIN, INT32_MAX), m[row], shift[row])
+        z.append(_clamp(t + (b[row] if b is not None else 0), -32768, 32767))
+    return z
+
+
+def lstm_cell_q15(z, c_tilde):
+    """(c, h, saturated): the LSTM cell from Q3.12 pre-activations z = [z_i; z_f; z_g; z_o] and c~ (Q3.12):
+    c = f·c~ / 2^15 + i·g / 2^18 (each rounded half up) saturated to int16, h = o·tanh(c) / 2^15 rounded half up;
+    saturated counts the clamped lanes of c."""
+    hidden = len(c_tilde)
+    c, h, saturated = [], [], 0
+    for k in range(hidden):
+        i, f = sigmoid_q15(z[k]), sigmoid_q15(z[hidden + k])
+        g, o = tanh_q15(z[2 * hidden + k]), sigmoid_q15(z[3 * hidden + k])
+        ck = _round_shift(f * c_tilde[k], 15) + _round_shift(i * g, 18)
+        cs = _clamp(ck, -32768, 32767)
+        saturated += cs != ck
+        c.append(cs)
+        h.append(_round_shift(o * tanh_q15(cs), 15))
+    return c, h, saturated
 
 
 def attend_dot_q15(states, q):
@@ -203,6 +252,50 @@ class SelfAttentionRnnQ15:
         return True
 
 
+class LstmnQ15:
+    """Lstmn<q15, In, Hidden, Capacity, K, Bounded | Window>, params a dict as LstmnParams<q15> (include/sarnn/
+    params.hpp): W_ih, W_hh, b, m, shift (the gates), W_h, W_x, W_ht, m_a, shift_a (the attention), v, m_v, shift_v, f
+    (the scores), x_m, x_shift. h, h~ and s in Q15, c and c~ in Q3.12; saturated counts the clamped lanes of c since
+    reset()."""
+
+    def __init__(self, params, capacity, window=False):
+        self.p = params
+        self.hidden_size = len(params["W_hh"][0])
+        self.capacity = capacity
+        self.window = window
+        self.reset()
+
+    def reset(self):
+        self.tape_h, self.tape_c, self.keys = [], [], []
+        self.h_tilde = [0] * self.hidden_size
+        self.c_tilde = [0] * self.hidden_size
+        self.h = [0] * self.hidden_size
+        self.c = [0] * self.hidden_size
+        self.s = []
+        self.saturated = 0
+
+    def step(self, x):
+        """One step; returns False (changing nothing) where the C++ returns Status::memory_full."""
+        p = self.p
+        if not self.window and len(self.tape_h) == self.capacity:
+            return False
+        if self.tape_h:
+            # q = W_x x_t + W_ht h~_{t-1} in Q3.12; a_j = v·tanh(P_j + q) in Q(f); s, h~, c~
+            q = affine_q15(p["W_x"], p["W_ht"], None, p["m_a"], p["shift_a"], p["x_m"], p["x_shift"], x, self.h_tilde)
+            e = additive_scores_q15(self.keys, q, p["v"], p["m_v"], p["shift_v"])
+            self.s, self.h_tilde, self.c_tilde = attend_scored_pair_q15(e, p["f"], self.tape_h, self.tape_c)
+        # z = W_ih x_t + W_hh h~_t + b in Q3.12; the cell; the key of h_t, once
+        z = affine_q15(p["W_ih"], p["W_hh"], p["b"], p["m"], p["shift"], p["x_m"], p["x_shift"], x, self.h_tilde)
+        self.c, self.h, saturated = lstm_cell_q15(z, self.c_tilde)
+        self.saturated += saturated
+        for tape, row in ((self.tape_h, self.h), (self.tape_c, self.c),
+                          (self.keys, gemv_q15(p["W_h"], p["m_a"], p["shift_a"], self.h))):
+            tape.append(row)
+            if len(tape) > self.capacity:
+                tape.pop(0)
+        return True
+
+
 def quantize_rnn(A, b, x_scale):
     """q15 params from float weights A (Hidden rows of In + Hidden) and b (Hidden), for inputs of real value
     raw·x_scale: A per row to int8 with the scale max|row| / 127, b to Q3.12, and the requantisation constants."""
@@ -281,6 +374,28 @@ def digest_additive_params(rng, hidden, k):
     return p
 
 
+def digest_lstmn_params(rng, n_in, hidden, k):
+    """LstmnParams<q15> drawn from the LCG, in the C++ order (tests/shared/q15_digest.hpp)."""
+    def int8_rows(rows, cols):
+        return [[rng.next() % 255 - 127 for _ in range(cols)] for _ in range(rows)]
+
+    p = {"W_ih": int8_rows(4 * hidden, n_in), "W_hh": int8_rows(4 * hidden, hidden), "W_h": int8_rows(k, hidden),
+         "W_x": int8_rows(k, n_in), "W_ht": int8_rows(k, hidden)}
+    p["v"] = [rng.next() % 255 - 127 for _ in range(k)]
+    p["b"] = [rng.next() % 16385 - 8192 for _ in range(4 * hidden)]
+    p["m"] = [(1 << 30) + rng.next() % (1 << 30) for _ in range(4 * hidden)]
+    p["m_a"] = [(1 << 30) + rng.next() % (1 << 30) for _ in range(k)]
+    p["m_v"] = (1 << 30) + rng.next() % (1 << 30)
+    p["x_m"] = (1 << 30) + rng.next() % (1 << 30)
+    p["shift"] = [9 + rng.next() % 4 for _ in range(4 * hidden)]
+    p["shift_a"] = [9 + rng.next() % 4 for _ in range(k)]
+    p["x_shift"] = -(rng.next() % 3)
+    p["shift_v"] = 8 + rng.next() % 5
+    p["f"] = rng.next() % 18 - 2
+    p["x_scale"] = 0.0
+    return p
+
+
 DIGEST_CASES = [  # (kind, In, Hidden, Capacity, steps, seed): kind simple / dot / scaled_dot / dot_window / ...
     ("simple", 3, 5, 0, 40, 11),
     ("simple", 16, 33, 0, 20, 12),
@@ -295,6 +410,9 @@ DIGEST_CASES = [  # (kind, In, Hidden, Capacity, steps, seed): kind simple / dot
     ("key_query_k3_window", 2, 7, 5, 14, 21),      # folded
     ("additive_k5", 3, 9, 8, 16, 22),
     ("additive_k3_window", 2, 6, 5, 14, 23),
+    ("lstmn_k4", 3, 5, 8, 12, 24),                 # Bounded: the last 4 steps refused
+    ("lstmn_k3_window", 2, 6, 5, 20, 25),
+    ("lstmn_k8_window", 4, 16, 16, 40, 26),
 ]
 
 
@@ -313,6 +431,17 @@ def digest():
 
     for kind, n_in, hidden, capacity, steps, seed in DIGEST_CASES:
         rng = _Lcg(seed)
+        if kind.startswith("lstmn_k"):
+            k = int(kind[len("lstmn_k"):].split("_")[0])
+            model = LstmnQ15(digest_lstmn_params(rng, n_in, hidden, k), capacity, window=kind.endswith("window"))
+            for _ in range(steps):
+                x = [rng.next() % 65536 - 32768 for _ in range(n_in)]
+                feed([1 if model.step(x) else 0])
+                feed(model.h)
+                feed(model.c)
+                feed(model.s)
+                feed([model.saturated])
+            continue
         p = digest_params(rng, n_in, hidden)
         align = kind[:-len("_window")] if kind.endswith("_window") else kind
         if kind == "simple":

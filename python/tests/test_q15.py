@@ -7,7 +7,7 @@ import unittest
 
 from sarnn import fixed, q15
 
-DIGEST = 0x24781430369385ca   # tests/shared/q15_digest.hpp: kQ15Digest
+DIGEST = 0x4154111d6323df19   # tests/shared/q15_digest.hpp: kQ15Digest
 
 
 def float_attention_rnn(A, b, xs, capacity):
@@ -62,3 +62,34 @@ class Q15Twin(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class LstmnQ15Twin(unittest.TestCase):
+    def test_cell_saturation_is_counted(self):
+        """No weights, the i, f, g biases at +-8 (Q3.12's ends), a Window of one entry: |c| grows by nearly 1 a step,
+        is clamped to Q3.12's ends once it passes 8, and every clamped lane is counted (as the C++ test)."""
+        hidden, k = 2, 1
+        p = {"W_ih": [[0] for _ in range(4 * hidden)], "W_hh": [[0] * hidden for _ in range(4 * hidden)],
+             "W_h": [[0] * hidden], "W_x": [[0]], "W_ht": [[0] * hidden], "v": [0] * k,
+             "b": [32767, 32767, 32767, 32767, 32767, -32768, 0, 0], "m": [1 << 30] * (4 * hidden),
+             "shift": [9] * (4 * hidden), "m_a": [1 << 30], "shift_a": [9], "m_v": 1 << 30, "shift_v": 9, "f": 15,
+             "x_m": 1 << 30, "x_shift": 0}
+        model = q15.LstmnQ15(p, 1, window=True)
+        counts = []
+        for _ in range(12):
+            self.assertTrue(model.step([0]))
+            counts.append(model.saturated)
+        self.assertEqual(counts[:8], [0] * 8)
+        self.assertEqual(counts[8:], [2, 4, 6, 8])
+        self.assertEqual(model.c, [32767, -32768])
+        model.reset()
+        self.assertEqual(model.saturated, 0)
+
+    def test_bounded_refuses_when_full(self):
+        rng = q15._Lcg(3)
+        model = q15.LstmnQ15(q15.digest_lstmn_params(rng, 2, 3, 2), 2)
+        self.assertTrue(model.step([100, -100]))
+        self.assertTrue(model.step([5, 7]))
+        before = (list(model.h), list(model.c), list(model.s))
+        self.assertFalse(model.step([1, 1]))
+        self.assertEqual((model.h, model.c, model.s), before)

@@ -1,6 +1,6 @@
 // tests/firmware/q15_main.cpp: the q15 models on a bare-metal Cortex-M, with no float anywhere in the program.
-// Runs the digest of many runs of SimpleRnn<q15> and SelfAttentionRnn<q15> (tests/shared/q15_digest.hpp) and of the
-// integer activations (tests/shared/fixed_digest.hpp), and compares them with what the Python twin computes
+// Runs the digest of many runs of SimpleRnn<q15>, SelfAttentionRnn<q15> and Lstmn<q15> (tests/shared/q15_digest.hpp)
+// and of the integer activations (tests/shared/fixed_digest.hpp), and compares them with what the Python twin computes
 // (python/sarnn/q15.py, python/sarnn/fixed.py): the board computes the same integers. Prints with puts only (a
 // printf would link the float formatting), so that the ELF's symbols show whether the q15 path pulls in soft float:
 // ctest's no-float check of this ELF (cmake/SarnnFirmwareCheck.cmake, MODE=nofloat) fails on any __aeabi_f*/d*;

@@ -1,7 +1,7 @@
 // tests/shared/q15_digest.hpp: the digest of many runs of the q15 models, FNV-1a (64 bit) in the order
 // python/sarnn/q15.py's digest() feeds them: for each case of DIGEST_CASES (params and inputs drawn from one 64-bit
 // LCG per case, as digest_params() draws them), every step's h (SimpleRnn), or its status (1 ok, 0 memory_full), h,
-// c and alpha (SelfAttentionRnn), 16-bit two's complement, little endian. tests/test_q15_models.cpp (every test job,
+// c and alpha (SelfAttentionRnn), or its status, h, c, s and saturated() (Lstmn), 16-bit two's complement, little endian. tests/test_q15_models.cpp (every test job,
 // under qemu too) and tests/firmware/main.cpp (the Cortex-M boards) compare it with kQ15Digest, the value
 // python/tests/test_q15.py checks for the Python twin.
 #ifndef SARNN_TESTS_SHARED_Q15_DIGEST_HPP
@@ -17,7 +17,7 @@
 namespace test {
 
 /// `PYTHONPATH=python python3 -m sarnn.q15`
-constexpr std::uint64_t kQ15Digest = 0x24781430369385caull;
+constexpr std::uint64_t kQ15Digest = 0x4154111d6323df19ull;
 
 struct Q15Lcg {
     std::uint64_t x;
@@ -180,6 +180,54 @@ void q15_digest_attention(Q15Fnv& fnv, std::size_t steps, std::uint64_t seed) {
     }
 }
 
+/// LstmnParams<q15>, drawn as python/sarnn/q15.py's digest_lstmn_params
+template <std::size_t In, std::size_t Hidden, std::size_t K>
+void draw_q15_params(Q15Lcg& rng, sarnn::LstmnParams<sarnn::q15, In, Hidden, K>& p) {
+    const auto int8s = [&rng](auto& rows) {
+        for (auto& row : rows)
+            for (auto& w : row) w = static_cast<std::int8_t>(rng.below(255) - 127);
+    };
+    int8s(p.W_ih);
+    int8s(p.W_hh);
+    int8s(p.W_h);
+    int8s(p.W_x);
+    int8s(p.W_ht);
+    for (auto& v : p.v) v = static_cast<std::int8_t>(rng.below(255) - 127);
+    for (auto& b : p.b) b = rng.below(16385) - 8192;
+    for (auto& m : p.m) m = (std::int32_t{1} << 30) + rng.below(1u << 30);
+    for (auto& m : p.m_a) m = (std::int32_t{1} << 30) + rng.below(1u << 30);
+    p.m_v = (std::int32_t{1} << 30) + rng.below(1u << 30);
+    p.x_m = (std::int32_t{1} << 30) + rng.below(1u << 30);
+    for (auto& s : p.shift) s = static_cast<std::int8_t>(9 + rng.below(4));
+    for (auto& s : p.shift_a) s = static_cast<std::int8_t>(9 + rng.below(4));
+    p.x_shift = static_cast<std::int8_t>(-rng.below(3));
+    p.shift_v = static_cast<std::int8_t>(8 + rng.below(5));
+    p.f = static_cast<std::int8_t>(rng.below(18) - 2);
+    p.x_scale = 0.0f;
+}
+
+template <class Memory, std::size_t In, std::size_t Hidden, std::size_t Capacity, std::size_t K>
+void q15_digest_lstmn(Q15Fnv& fnv, std::size_t steps, std::uint64_t seed) {
+    using Model = sarnn::Lstmn<sarnn::q15, In, Hidden, Capacity, K, Memory>;
+    using Params = sarnn::LstmnParams<sarnn::q15, In, Hidden, K>;
+    static_assert(sizeof(Params) + sizeof(Model) + 192 <= Q15Arena::kBytes, "q15_digest: a case does not fit the arena");
+    Q15Lcg rng{seed};
+    Q15Arena& arena = q15_arena();
+    arena.clear();
+    auto& p = arena.make<Params>();
+    draw_q15_params(rng, p);
+    auto& model = arena.make<Model>(p);
+    sarnn::q15 x[In];
+    for (std::size_t t = 0; t < steps; ++t) {
+        draw_q15_input(rng, x);
+        fnv.feed(model.step(x) == sarnn::Status::ok ? 1 : 0);
+        fnv.feed_view(model.hidden());
+        fnv.feed_view(model.cell());
+        fnv.feed_view(model.attention());
+        fnv.feed(static_cast<std::int32_t>(model.saturated()));
+    }
+}
+
 /// The digest of python/sarnn/q15.py's DIGEST_CASES (the same list, in order).
 inline std::uint64_t q15_digest() {
     using sarnn::AdditiveAlign;
@@ -203,6 +251,9 @@ inline std::uint64_t q15_digest() {
     q15_digest_attention<KeyQueryAlign<3>, Window, 2, 7, 5>(fnv, 14, 21);    // folded
     q15_digest_attention<AdditiveAlign<5>, Bounded, 3, 9, 8>(fnv, 16, 22);
     q15_digest_attention<AdditiveAlign<3>, Window, 2, 6, 5>(fnv, 14, 23);
+    q15_digest_lstmn<Bounded, 3, 5, 8, 4>(fnv, 12, 24);  // the last 4 steps refused
+    q15_digest_lstmn<Window, 2, 6, 5, 3>(fnv, 20, 25);
+    q15_digest_lstmn<Window, 4, 16, 16, 8>(fnv, 40, 26);
     return fnv.h;
 }
 
