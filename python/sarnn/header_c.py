@@ -46,7 +46,10 @@ def _shape(model):
     quantised = hasattr(model, "spec")
     spec = model.spec if quantised else model
     c = spec.config
-    args = ("params",) if quantised else tuple(g.variable for g in spec.groups())
+    if quantised:   # the q15 model takes align_params too when its align has some (bilinear, key_query, additive)
+        args = ("params",) + (() if model.align_params is None else ("align_params",))
+    else:
+        args = tuple(g.variable for g in spec.groups())
     return (c["kind"], "q15" if quantised else spec.dtype, c["in_size"], c["hidden"], spec.capacity, c["window"],
             args)
 

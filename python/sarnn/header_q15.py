@@ -66,10 +66,13 @@ def _params(q, name_in, hidden):
 
 
 def _align_params(q, hidden):
-    """The align's aggregate (BilinearParams<q15> or KeyQueryParams<q15>, members in params.hpp's order), or []."""
+    """The align's aggregate (BilinearParams<q15>, KeyQueryParams<q15> or AdditiveParams<q15>, members in
+    params.hpp's order), or []."""
     a = q.align_params
     if a is None:
         return []
+    if q.spec.config["align"] == "additive":
+        return _additive_params(a, hidden)
     if q.spec.config["align"] == "bilinear":
         return [
             f"inline constexpr sarnn::BilinearParams<sarnn::q15, {hidden}> align_params = {{",
@@ -100,6 +103,25 @@ def _align_params(q, hidden):
         f"{INDENT}{a['shift_t']},",
         f"{INDENT}// g_k, g_u, g: the headrooms of the keys, u and q (from the rows' L1 sums: nothing saturates)",
         f"{INDENT}{a['g_k']}, {a['g_u']}, {a['g']},",
+        "};",
+    ]
+
+
+def _additive_params(a, hidden):
+    k = len(a["W"])
+    return [
+        f"inline constexpr sarnn::AdditiveParams<sarnn::q15, {hidden}, {k}> align_params = {{",
+        f"{INDENT}// m[{k}], shift[{k}]: m_k·2^-(31 + shift_k) = w_k / 8 (keys and queries in Q3.12),",
+        f"{INDENT}// w_k = max|W_k| / 127 over both halves",
+        *_ints(a["m"], INDENT),
+        f"{INDENT}{a['m_v']},  // m_v: m_v·2^-(31 + shift_v) = s_v·2^f / 32768, s_v = max|v| / 127",
+        f"{INDENT}// W[{k}][2·{hidden}]: int8, W_k ≈ W[k]·w_k (the first {hidden} columns act on the stored state)",
+        *_ints(a["W"], INDENT),
+        f"{INDENT}// v[{k}]: int8, v ≈ v_q·s_v",
+        *_ints(a["v"], INDENT),
+        *_ints(a["shift"], INDENT),
+        f"{INDENT}{a['shift_v']},  // shift_v",
+        f"{INDENT}{a['f']},  // f: the scores in Q(f), the finest format holding Σ_k |v_k| (nothing saturates)",
         "};",
     ]
 

@@ -5,8 +5,8 @@ it too predicts the C++ q15 models bit for bit; numpy only makes it fast enough 
 sequences (the exporter's bound, the recall example's accuracy). Every product and sum fits int64 with room to
 spare: the largest is requantize's acc·multiplier + 2^61 < 2^31·2^31 + 2^61 < 2^63.
 
-    run(params, raw, align=None | "dot" | "scaled_dot" | "bilinear" | "key_query", capacity=None, window=False,
-        align_params=None, plan="by_size") -> (h, c)
+    run(params, raw, align=None | "dot" | "scaled_dot" | "bilinear" | "key_query" | "additive", capacity=None,
+        window=False, align_params=None, plan="by_size") -> (h, c)
 
 raw: int (B, T, In) raw inputs; h and c: int64 (B, T, Hidden), c None for the SimpleRnn (align None).
 """
@@ -16,7 +16,8 @@ from sarnn.fixed import (EXP2_SEGMENT_BITS, EXP2_TABLE, EXP_ZERO_BELOW, LOG2E_Q1
                          inv_sqrt_q15)
 
 INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
-ALIGNS = ("dot", "scaled_dot", "bilinear", "key_query")
+ALIGNS = ("dot", "scaled_dot", "bilinear", "key_query", "additive")
+WITH_PARAMS = ("bilinear", "key_query", "additive")
 _TANH = np.array(TANH_TABLE, dtype=np.int64)
 _EXP2 = np.array(EXP2_TABLE, dtype=np.int64)
 
@@ -104,10 +105,26 @@ def prepare_query(q, g=0):
 def attend_query(keys, qq, t, f, values):
     """sarnn.q15.attend_query_q15 for (B, n, D) keys, (B, n, Hidden) values (oldest first) and prepared (B, D)
     queries: (alpha, c)."""
+    if values.shape[1] == 1:
+        return np.full((values.shape[0], 1), 32767, dtype=np.int64), values[:, 0].copy()
+    return attend_scored(_round_shift(np.einsum("bjk,bk->bj", keys, qq), t[:, None]), f, values)
+
+
+def additive_scores(keys, q, v, m_v, shift_v):
+    """sarnn.q15.additive_scores_q15 for (B, n, K) keys in Q3.12 (oldest first) and (B, K) queries: (B, n) scores
+    e_j = requantize(Σ_k v_k·tanh(P_j,k + q_k), m_v, shift_v) saturated to int16, P_j,k + q_k saturated first."""
+    z = np.clip(keys + q[:, None, :], -32768, 32767)
+    acc = tanh_q15(z) @ np.asarray(v, dtype=np.int64)
+    return np.clip(requantize(acc, m_v, shift_v), -32768, 32767)
+
+
+def attend_scored(e, f, values):
+    """sarnn.q15.attend_scored_q15 for (B, n) scores in Q(f) (f per lane or one for all, clamped to -2..15) and
+    (B, n, Hidden) values (oldest first): (alpha, c)."""
     b, n, _ = values.shape
     if n == 1:
         return np.full((b, 1), 32767, dtype=np.int64), values[:, 0].copy()
-    e = _round_shift(np.einsum("bjk,bk->bj", keys, qq), t[:, None])
+    f = np.clip(np.broadcast_to(np.asarray(f, dtype=np.int64), (b,)), -2, 15)
     to_q16 = np.int64(1) << (16 - f)
     p = np.minimum(exp_q16((e - e.max(-1, keepdims=True)) * to_q16[:, None]), 65535)
     total = p.sum(-1)
@@ -134,7 +151,8 @@ def caches_keys(align_params, hidden, plan="by_size"):
 def run(p, raw, align=None, capacity=None, window=False, align_params=None, plan="by_size"):
     """(h, c) of every step of every sequence of raw (B, T, In), each from reset(); see the module docstring.
     A Bounded memory (window False) must hold every step: T <= capacity (the C++ would return memory_full).
-    align_params: for "bilinear" and "key_query" (as sarnn.q15.SelfAttentionRnnQ15), plan the key/query form."""
+    align_params: for "bilinear", "key_query" and "additive" (as sarnn.q15.SelfAttentionRnnQ15), plan the key/query
+    form."""
     raw = np.asarray(raw, dtype=np.int64)
     batch, steps, _ = raw.shape
     hidden = len(p["A"])
@@ -147,14 +165,19 @@ def run(p, raw, align=None, capacity=None, window=False, align_params=None, plan
         return h_out, None
     if align not in ALIGNS:
         raise ValueError(f"sarnn.q15_batch.run: align is None or one of {', '.join(ALIGNS)}")
-    if (align in ("bilinear", "key_query")) != (align_params is not None):
-        raise ValueError("sarnn.q15_batch.run: the bilinear and key/query aligns take align_params, the others none")
+    if (align in WITH_PARAMS) != (align_params is not None):
+        raise ValueError("sarnn.q15_batch.run: the bilinear, key/query and additive aligns take align_params, the "
+                         "others none")
     if not window and steps > capacity:
         raise ValueError(f"sarnn.q15_batch.run: {steps} steps do not fit a Bounded memory of {capacity}")
     ap = align_params
     scale = inv_sqrt_q15(hidden) if align == "scaled_dot" else None
     cache = align == "key_query" and caches_keys(ap, hidden, plan)
     keys = np.zeros((batch, steps, len(ap["Wk"])), dtype=np.int64) if cache else None
+    if align == "additive":
+        # the two halves of W (the stored state's and the new state's), one row factor for both
+        W_key, W_query = [row[:hidden] for row in ap["W"]], [row[hidden:] for row in ap["W"]]
+        keys = np.zeros((batch, steps, len(ap["W"])), dtype=np.int64)
     c_out = np.zeros_like(h_out)
     c = np.zeros((batch, hidden), dtype=np.int64)
     for t in range(steps):
@@ -173,6 +196,12 @@ def run(p, raw, align=None, capacity=None, window=False, align_params=None, plan
             u = gemv(ap["Wq"], ap["m_f"], ap["shift_f"], h)
             qq, sh, f = prepare_query(gemv_t(ap["Wk"], ap["m_t"], ap["shift_t"], u), ap["g"])
             _, c = attend_query(states, qq, sh, f, states)
+        elif align == "additive":
+            # P_i = W[:, :Hidden] h_i in Q3.12 (kept per state), q = W[:, Hidden:] h_i: e_ij = v·tanh(P_j + q) in Q(f)
+            keys[:, t] = gemv(W_key, ap["m"], ap["shift"], h)
+            q = gemv(W_query, ap["m"], ap["shift"], h)
+            e = additive_scores(keys[:, first:t + 1], q, ap["v"], ap["m_v"], ap["shift_v"])
+            _, c = attend_scored(e, ap["f"], states)
         elif align == "bilinear":
             # q = W h_i in Q(15 - g)
             qq, sh, f = prepare_query(gemv(ap["W"], ap["m"], ap["shift"], h), ap["g"])

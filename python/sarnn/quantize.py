@@ -1,16 +1,15 @@
 """sarnn.quantize: a float model and calibration inputs -> the q15 model `python3 -m sarnn.export --quantize int8`
 writes, with its golden run and the error bound measured over the calibration run.
 
-What it takes (issues 17 and 18): the SimpleRnn, and the SelfAttentionRnn with the dot, scaled_dot, bilinear or
-key_query align under a Bounded or a Window memory, from float weights. Anything else is refused (ExportError): the
-additive align and the LSTMN have no q15 model yet, and a q15 model is made from the float weights (no --dtype
-double).
+What it takes (issues 17 and 18): the SimpleRnn, and the SelfAttentionRnn with the dot, scaled_dot, bilinear,
+key_query or additive align under a Bounded or a Window memory, from float weights. Anything else is refused
+(ExportError): the LSTMN has no q15 model yet, and a q15 model is made from the float weights (no --dtype double).
 
 The weights: sarnn.q15.quantize_rnn (A per row to int8 at the scale max|A_r| / 127, b to Q3.12, the requantisation
-multipliers and shifts). The align's (quantize_bilinear, quantize_key_query; the rules of tests/test_q15_models.cpp):
-every row of W, Wk, Wq to int8 at the scale max|row| / 127 (halves away from zero), and each intermediate vector kept
-with g bits of headroom, g the least in its range with bound < 2^g, the bound from the float rows' L1 sums (|h| <= 1),
-so that nothing saturates (the kept precision is 15 - g bits):
+multipliers and shifts). The align's (quantize_bilinear, quantize_key_query, quantize_additive; the rules of
+tests/test_q15_models.cpp): every row of W, Wk, Wq to int8 at the scale max|row| / 127 (halves away from zero), and
+each intermediate vector kept with g bits of headroom, g the least in its range with bound < 2^g, the bound from the
+float rows' L1 sums (|h| <= 1), so that nothing saturates (the kept precision is 15 - g bits):
     bilinear   q = W h:            g from max_r Σ_k |W[r][k]|                                      (0 .. 8)
     key_query  cache: P = Wk h     g_k from max_k Σ_r |Wk[k][r]|                                   (0 .. 4)
                       u = Wq h     g_u from max_k Σ_r |Wq[k][r]|                                   (0 .. 4)
@@ -19,6 +18,11 @@ so that nothing saturates (the kept precision is 15 - g bits):
 KeyQueryParams<q15> holds both forms' constants; the header's model type is KeyQueryAlign<K> whose default plan
 (by_size) caches the keys when 4·K <= Hidden and folds otherwise, and the golden run and the bounds are that form's
 (another plan computes other integers: its self_check() would fail).
+The additive align (AdditiveParams<q15>): row k of W (both halves) to int8 at w_k = max|W_k| / 127, its keys
+P = W[:, :Hidden] h_j and queries q = W[:, Hidden:] h_i in Q3.12 (factor w_k / 8; tanh's input, flat beyond +-8);
+v to int8 at one scale s_v = max|v| / 127, and the scores e_j = v·tanh(P_j + q) in Q(f), f the finest format in
+-2 .. 15 that holds Σ_k |v_q,k|·s_v (the scores' bound: nothing saturates), factor s_v·2^f / 32768. A key or query
+can pass +-8 only where a half's row L1 sum does (max_k Σ_r |W[k][r]| > 8 over either half): a note says so.
 
 The input scale x_scale (the real value of one raw input unit) is set by the calibration inputs x (a tensor
 [sequences, steps, In], rounded to float first, as the header's float helper takes them):
@@ -50,20 +54,20 @@ from sarnn.fixed import quantize_multiplier
 from sarnn.store import from_config
 
 FORMATS = ("int8",)
-ALIGNS = ("dot", "scaled_dot", "bilinear", "key_query")
-LIMIT = ("--quantize int8 takes the SimpleRnn and the SelfAttentionRnn with the dot, scaled_dot, bilinear or "
-         "key_query align (Bounded or Window memory), from float weights; the additive align and the LSTMN have no "
-         "q15 model yet")
+ALIGNS = ("dot", "scaled_dot", "bilinear", "key_query", "additive")
+LIMIT = ("--quantize int8 takes the SimpleRnn and the SelfAttentionRnn with the dot, scaled_dot, bilinear, key_query "
+         "or additive align (Bounded or Window memory), from float weights; the LSTMN has no q15 model yet")
 Q31 = float(1 << 31)
 
 
 @dataclass
 class QSpec:
     """A quantised model ready to be written: the float Spec it came from (config, capacity, golden_steps, source),
-    the q15 params (a sarnn.q15 params dict), align_params (the bilinear or key/query align's, as sarnn.q15 takes
-    them; None for the others), the bounds (int, units of 2^-31; c_bound None for the SimpleRnn), the
-    calibration's shape, and the golden run (int64 arrays): golden_x (steps, In) raw inputs, golden_h / golden_c
-    (steps, Hidden) the twin's Q15 outputs, golden_h_ref / golden_c_ref the float model's, in Q31."""
+    the q15 params (a sarnn.q15 params dict), align_params (the bilinear, key/query or additive align's, as
+    sarnn.q15 takes them; None for the others), the bounds (int, units of 2^-31; c_bound None for the SimpleRnn),
+    the calibration's shape, the golden run (int64 arrays): golden_x (steps, In) raw inputs, golden_h / golden_c
+    (steps, Hidden) the twin's Q15 outputs, golden_h_ref / golden_c_ref the float model's, in Q31; and align_notes,
+    what the quantisation could not promise (additive_notes), after the Spec's notes in notes."""
 
     spec: object
     params: dict
@@ -76,10 +80,12 @@ class QSpec:
     golden_c: object
     golden_h_ref: np.ndarray
     golden_c_ref: object
+    align_notes: tuple = ()
 
     @property
     def notes(self):
-        return self.spec.notes
+        """The float Spec's notes, then the quantisation's (align_notes)."""
+        return tuple(self.spec.notes) + tuple(self.align_notes)
 
     def summary(self):
         """One line: the input scale and the bounds, for the command line."""
@@ -93,6 +99,8 @@ class QSpec:
         ap = self.align_params
         if ap is None:
             return ""
+        if "v" in ap:
+            return f", additive f {ap['f']}"
         if "W" in ap:
             return f", bilinear g {ap['g']}"
         form = "cache" if q15_batch.caches_keys(ap, self.spec.config["hidden"]) else "fold"
@@ -271,20 +279,65 @@ def quantize_key_query(Wk, Wq):
     return p
 
 
+def scores_format(bound):
+    """The finest Q(f), f in -2 .. 15, that holds the scores' bound: the greatest f with bound·2^f <= 32767."""
+    f = 15
+    while f > -2 and math.ldexp(bound, f) > 32767.0:
+        f -= 1
+    return f
+
+
+def quantize_additive(W, v):
+    """AdditiveParams<q15> (a dict m, m_v, W, v, shift, shift_v, f as sarnn.q15 takes it) of the float W
+    (K, 2·Hidden) and v (K): keys and queries in Q3.12, the scores in Q(f) (module docstring)."""
+    W_q, w = _int8_rows(W)
+    p = {"W": W_q, "m": [], "shift": []}
+    for k, w_k in enumerate(w):
+        # m_k·2^-(31 + shift_k) = w_k / 8: the row's int8 sums to Q3.12
+        m, sh = _multiplier(w_k / 8.0, f"row {k} of the additive W")
+        p["m"].append(m)
+        p["shift"].append(sh)
+    (v_q,), (s_v,) = _int8_rows([v])
+    bound = 0.0
+    for q in v_q:   # |e_j| <= Σ_k |v_k| (|tanh| <= 1), with v as the integers apply it
+        bound += abs(q) * s_v
+    p["v"], p["f"] = v_q, scores_format(bound)
+    # m_v·2^-(31 + shift_v) = s_v·2^f / 32768: Σ_k v_q,k·tanh_q15 to Q(f)
+    p["m_v"], p["shift_v"] = _multiplier(math.ldexp(s_v, p["f"]) / 32768.0, "the additive v")
+    return p
+
+
+def additive_notes(W, hidden):
+    """What the additive align's Q3.12 keys and queries cannot hold: a note per half of W whose largest row L1 sum
+    passes 8 (|P_k|, |q_k| <= Σ_r |W[k][r]| over the half, as |h| <= 1), else none."""
+    W = np.asarray(W, dtype=np.float64)
+    notes = []
+    for name, half, what in (("keys", W[:, :hidden], "first"), ("queries", W[:, hidden:], "last")):
+        l1 = np.sum(np.abs(half), axis=1)
+        k = int(np.argmax(l1))
+        if l1[k] > 8.0:
+            notes.append(f"the additive align's {name} (W's {what} Hidden columns) are kept in Q3.12 and saturate at "
+                         f"+-8: row {k} of that half has Σ|W| = {l1[k]:.3g}, so a state may reach past 8 (the "
+                         "bound over the calibration run shows what it costs)")
+    return tuple(notes)
+
+
 def quantize_align(spec):
-    """The align's q15 params of spec (bilinear, key_query), None for the aligns without params."""
+    """The align's q15 params of spec (bilinear, key_query, additive), None for the aligns without params."""
     align = spec.config.get("align")
     if align == "bilinear":
         return quantize_bilinear(spec.arrays["align.W"])
     if align == "key_query":
         return quantize_key_query(spec.arrays["align.Wk"], spec.arrays["align.Wq"])
+    if align == "additive":
+        return quantize_additive(spec.arrays["align.W"], spec.arrays["align.v"])
     return None
 
 
 def twin_run(spec, params, raw, align_params=None):
     """(h, c) of the Python twin (sarnn.q15_batch) of spec's model with these params (and align_params, for the
-    bilinear and key_query aligns: see quantize_align) over raw (B, T, In). Key/query: the form KeyQueryAlign<K>'s
-    default plan takes (by_size), as the header's model type."""
+    bilinear, key_query and additive aligns: see quantize_align) over raw (B, T, In). Key/query: the form
+    KeyQueryAlign<K>'s default plan takes (by_size), as the header's model type."""
     c = spec.config
     if c["kind"] == "simple":
         return q15_batch.run(params, raw)
@@ -315,6 +368,8 @@ def quantize(spec, calibration):
         c_ref = to_q31(c_f)
         c_bound = int(np.max(np.abs(c_q * 65536 - c_ref)))
     g = min(spec.golden_steps, steps)
+    notes = additive_notes(spec.arrays["align.W"], spec.config["hidden"]) if spec.config.get("align") == "additive" \
+        else ()
     return QSpec(spec, params, align_params, h_bound, c_bound, (sequences, steps, spec.config["in_size"]),
                  raw[0, :g], h_q[0, :g], None if c_q is None else c_q[0, :g], h_ref[0, :g],
-                 None if c_ref is None else c_ref[0, :g])
+                 None if c_ref is None else c_ref[0, :g], notes)

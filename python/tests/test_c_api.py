@@ -98,6 +98,19 @@ class CApi(unittest.TestCase):
         self.assertEqual(x_scale, self.written["m_q15_sa"].params["x_scale"])
         self.assertIn("#define M_Q15_SA_OUTPUT_SCALE 0x1p-15f\n", h)
 
+    def test_q15_glue_passes_the_align_params(self):
+        """A q15 model whose align has params is constructed with (params, align_params), the others with params."""
+        calibration = torch.rand(2, 6, 3) * 2 - 1
+        for align, k in (("bilinear", None), ("key_query", 2), ("additive", 3), ("dot", None)):
+            with self.subTest(align):
+                name = f"m_q15_ctor_{align}"
+                export_header(sarnn.SelfAttentionRNN(3, 5, align=align, k=k), name,
+                              os.path.join(self.dir, name + ".hpp"), capacity=6, quantize="int8",
+                              calibration=calibration, c_api=True)
+                glue = _read(os.path.join(self.dir, name + ".cpp"))
+                args = f"{name}::params" + ("" if align == "dot" else f", {name}::align_params")
+                self.assertIn(f"Model c_api_model({args});", glue)
+
     def test_headers_are_c99(self):
         cc = shutil.which("gcc") or shutil.which("cc")
         if cc is None:

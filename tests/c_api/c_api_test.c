@@ -14,6 +14,7 @@
 
 #include "c_api_golden.h"
 #include "ca_lstmn.h"
+#include "ca_q15_additive.h"
 #include "ca_q15_sa.h"
 #include "ca_q15_simple.h"
 #include "ca_sa.h"
@@ -223,7 +224,7 @@ int main(void) {
                                   &ca_sa_double_golden_h[0][0],
                                   CA_SA_DOUBLE_GOLDEN_TOLERANCE,
                                   1e-12};
-    /* q15 (--quantize int8): SelfAttentionRnn (DotAlign, Bounded), SimpleRnn */
+    /* q15 (--quantize int8): SelfAttentionRnn (DotAlign, Bounded; AdditiveAlign, Bounded: align_params), SimpleRnn */
     const Q15Model ca_q15_sa = {"ca_q15_sa",
                                 ca_q15_sa_reset,
                                 ca_q15_sa_step,
@@ -258,6 +259,23 @@ int main(void) {
                                     CA_Q15_SIMPLE_X_SCALE,
                                     &ca_q15_simple_golden_h[0][0],
                                     NULL};
+    const Q15Model ca_q15_additive = {"ca_q15_additive",
+                                      ca_q15_additive_reset,
+                                      ca_q15_additive_step,
+                                      ca_q15_additive_hidden,
+                                      ca_q15_additive_context,
+                                      ca_q15_additive_attention,
+                                      ca_q15_additive_length,
+                                      ca_q15_additive_self_check,
+                                      CA_Q15_ADDITIVE_IN_SIZE,
+                                      CA_Q15_ADDITIVE_HIDDEN_SIZE,
+                                      CA_Q15_ADDITIVE_CAPACITY,
+                                      CA_Q15_ADDITIVE_GOLDEN_STEPS,
+                                      &ca_q15_additive_golden_x[0][0],
+                                      &ca_q15_additive_golden_xf[0][0],
+                                      CA_Q15_ADDITIVE_X_SCALE,
+                                      &ca_q15_additive_golden_h[0][0],
+                                      &ca_q15_additive_golden_c[0][0]};
     /* What each header declares (the C compiler sees these checks, not only the glue). */
     expect(CA_SA_HAS_CONTEXT && !CA_SA_HAS_CELL && CA_SA_HAS_ATTENTION && !CA_SA_WINDOW && CA_SA_WINDOW_WINDOW &&
                CA_LSTMN_HAS_CELL && !CA_LSTMN_HAS_CONTEXT && CA_LSTMN_HAS_ATTENTION && !CA_SIMPLE_HAS_CONTEXT &&
@@ -274,6 +292,7 @@ int main(void) {
     check_model_d(&ca_sa_double);
     check_q15(&ca_q15_sa);
     check_q15(&ca_q15_simple);
+    check_q15(&ca_q15_additive);
     printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
 }

@@ -29,6 +29,7 @@ MODELS = (
     ("ca_sa_double", lambda: sarnn.SelfAttentionRNN(3, 5, align="scaled_dot"), "double", 6, 6),
     ("ca_q15_sa", lambda: sarnn.SelfAttentionRNN(3, 8, align="dot"), "q15", 8, 8),
     ("ca_q15_simple", lambda: sarnn.SimpleRNN(3, 8), "q15", None, 8),
+    ("ca_q15_additive", lambda: sarnn.SelfAttentionRNN(3, 8, align="additive", k=4), "q15", 8, 8),
 )
 
 
