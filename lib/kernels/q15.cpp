@@ -331,28 +331,11 @@ void Q15::attend_scored(const Rows<q15>& S, int f, q15* alpha, q15* c) noexcept 
 
 namespace {
 
-/// Σ_k v_k·tanh(P_j,k + q_k) for one key row P_j (K values), the sum P_j,k + q_k saturated to Q3.12: |terms| <=
-/// 127·32767 < 2^22, K <= 256, exact in int32. tanh_q15 written out (kernels/tanh.hpp), as its table allows: the
-/// table is non-decreasing, so the interpolation's product is >= 0 and its floor a shift; its last two entries are
-/// 32767, so |z| clamped to 32767 gives what the saturation to -32768 gives; the sign goes onto v_k.
+/// the additive score's sum for one state (q15_loops.hpp), a function of its own: its loop keeps its values in
+/// registers (inlined in additive_scores' loop, ARMv6-M's eight low registers spilled them)
 __attribute__((noinline)) std::int32_t additive_score(const q15* key, const q15* q, const std::int8_t* v,
                                                       std::size_t K) noexcept {
-    // (tests/test_fixed.cpp checks tanh_q15 monotonic over every input and kernels/tanh.hpp's tanh_wide, which relies on
-    // the same last two entries, against the saturated tanh_q15 for every sum of two int16)
-    const std::int16_t* const T = fixed::detail::kTanhTable;
-    std::int32_t d = 0;
-    for (std::size_t k = 0; k < K; ++k) {
-        const std::int32_t z = key[k].raw + q[k].raw;
-        // a = min(|z|, 32767) = |z saturated to int16| but for -32768 (the same tanh)
-        std::int32_t a = z < 0 ? -z : z;
-        a = a > 32767 ? 32767 : a;
-        const std::int32_t i = a >> 6, frac = a & 63;
-        // y = tanh(a / 4096), as tanh_q15: T[i] + floor(((T[i+1] - T[i])·frac + 32) / 64)
-        const std::int32_t y = T[i] + (((T[i + 1] - T[i]) * frac + 32) >> 6);
-        // d += v_k·tanh(z) = (v_k with z's sign)·y
-        d += (z < 0 ? -v[k] : v[k]) * y;
-    }
-    return d;
+    return q15_loops::additive_sum(key, q, v, K);
 }
 
 }  // namespace

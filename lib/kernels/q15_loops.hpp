@@ -8,8 +8,9 @@
 //   kColumns  columns<G>(a, v, stride, count, acc)     for G = 2 and kColumns   (a, v word aligned, stride even,
 //                                                                                count even, >= 2)
 // and, where it has its own (SARNN_Q15_OWN_SCORES, SARNN_Q15_OWN_MAX; else the ones at the end of this file, built on
-// dot_states), scores(s, stride, count, q, npairs, t, e): the rounded scores of count states, max_raw(e, n), and
-// (SARNN_Q15_OWN_NORMALIZE) normalize(alpha, n, rec, down), softmax's last pass.
+// dot_states), scores(s, stride, count, q, npairs, t, e): the rounded scores of count states, max_raw(e, n),
+// (SARNN_Q15_OWN_NORMALIZE) normalize(alpha, n, rec, down), softmax's last pass, and (SARNN_Q15_OWN_ADDITIVE)
+// additive_sum(key, q, v, K), the additive align's score of one state before its requantisation.
 // The files, chosen at compile time:
 //   q15_mve.hpp    Helium (MVE integer: M55, M85): eight int16 per vector, VMLADAVA for the dot products
 //                  (cmake -DSARNN_Q15_PLAIN_LOOPS=ON takes the plain C++ instead, to compare the two on one core)
@@ -23,6 +24,7 @@
 #include <cstdint>
 
 #include "kernels/q15_plain.hpp"
+#include "kernels/tanh.hpp"
 #include "sarnn/fixed.hpp"
 
 #if defined(__ARM_FEATURE_MVE) && !SARNN_Q15_PLAIN_LOOPS
@@ -83,6 +85,31 @@ inline std::int32_t max_raw(const q15* e, std::size_t n) noexcept {
     std::int32_t m = e[0].raw;
     for (std::size_t j = 1; j < n; ++j) m = e[j].raw > m ? e[j].raw : m;
     return m;
+}
+#endif
+
+#if !defined(SARNN_Q15_OWN_ADDITIVE)
+/// Σ_k v_k·tanh(P_j,k + q_k) over the K values of one key row P_j (Q3.12) and the query q (Q3.12), each sum
+/// saturated to Q3.12 before its tanh: |terms| <= 127·32767 < 2^22, K <= 256, exact in int32. tanh_q15 written out
+/// (kernels/tanh.hpp) as its table allows: the table is non-decreasing, so the interpolation's product is >= 0 and
+/// its floor a shift; its last two entries are 32767, so |z| clamped to 32767 gives what the saturation to -32768
+/// gives; the sign goes onto v_k. (tests/test_fixed.cpp checks tanh_q15 monotonic over every input, and
+/// test_q15_models.cpp kernels/tanh.hpp's tanh_wide, which relies on the same last entries, for every sum.)
+inline std::int32_t additive_sum(const q15* key, const q15* q, const std::int8_t* v, std::size_t K) noexcept {
+    const std::int16_t* const T = fixed::detail::kTanhTable;
+    std::int32_t d = 0;
+    for (std::size_t k = 0; k < K; ++k) {
+        const std::int32_t z = key[k].raw + q[k].raw;
+        // a = min(|z|, 32767) = |z saturated to int16| but for -32768 (the same tanh)
+        std::int32_t a = z < 0 ? -z : z;
+        a = a > 32767 ? 32767 : a;
+        const std::int32_t i = a >> 6, frac = a & 63;
+        // y = tanh(a / 4096), as tanh_q15: T[i] + floor(((T[i+1] - T[i])·frac + 32) / 64)
+        const std::int32_t y = T[i] + (((T[i + 1] - T[i]) * frac + 32) >> 6);
+        // d += v_k·tanh(z) = (v_k with z's sign)·y
+        d += (z < 0 ? -v[k] : v[k]) * y;
+    }
+    return d;
 }
 #endif
 
