@@ -84,16 +84,17 @@ P* make_params(Arena& a) {
 extern "C" __attribute__((noinline)) void sarnn_count_begin() { __asm__ volatile(""); }
 extern "C" __attribute__((noinline)) void sarnn_count_end() { __asm__ volatile(""); }
 
-/// Mean instructions of the step that follows `warm` steps from a reset model, over kReps resets.
-template <class Model>
-std::uint32_t step_after(Model& m, std::size_t warm) {
+/// Mean instructions of the step that follows `warm` steps from a reset model, over kReps resets, on the inputs xs
+/// (g_x, or g_xq for the q15 models).
+template <class Model, class X = float>
+std::uint32_t step_after(Model& m, std::size_t warm, const X (&xs)[kInputs][In] = g_x) {
     std::uint64_t ticks = 0;
     for (std::uint32_t r = 0; r < kReps; ++r) {
         m.reset();
-        for (std::size_t i = 0; i < warm; ++i) (void)m.step(g_x[i % kInputs]);
+        for (std::size_t i = 0; i < warm; ++i) (void)m.step(xs[i % kInputs]);
         sarnn_count_begin();
         const std::uint32_t t0 = mcu::SysTick::now();
-        const sarnn::Status s = m.step(g_x[(warm + r) % kInputs]);
+        const sarnn::Status s = m.step(xs[(warm + r) % kInputs]);
         const std::uint32_t t1 = mcu::SysTick::now();
         sarnn_count_end();
         if (s != sarnn::Status::ok) ++g_refused;
@@ -380,20 +381,7 @@ std::uint32_t q15_step(std::size_t n) {
         fill_q15_align(*ap);
         m = a.make<Model>(*p, *ap);
     }
-    std::uint64_t ticks = 0;
-    const std::size_t warm = std::is_same_v<Memory, sarnn::Window> ? C + 3 : n - 1;
-    for (std::uint32_t r = 0; r < kReps; ++r) {
-        m->reset();
-        for (std::size_t i = 0; i < warm; ++i) (void)m->step(g_xq[i % kInputs]);
-        sarnn_count_begin();
-        const std::uint32_t t0 = mcu::SysTick::now();
-        const sarnn::Status s = m->step(g_xq[(warm + r) % kInputs]);
-        const std::uint32_t t1 = mcu::SysTick::now();
-        sarnn_count_end();
-        if (s != sarnn::Status::ok) ++g_refused;
-        ticks += mcu::SysTick::since(t0, t1);
-    }
-    return mcu::instructions(g_cal, ticks, kReps);
+    return step_after(*m, std::is_same_v<Memory, sarnn::Window> ? C + 3 : n - 1, g_xq);
 }
 
 template <std::size_t H>
@@ -430,21 +418,8 @@ std::uint32_t q15_lstmn_step(std::size_t n) {
     Arena a;
     auto* p = make_q15_lstmn_params<H>(a);
     auto* m = a.make<sarnn::Lstmn<sarnn::q15, In, H, C, K, Memory>>(*p);
-    std::uint64_t ticks = 0;
     // Bounded: the step after n - 1 (attends n - 1 tape entries); Window: a full one (attends C)
-    const std::size_t warm = std::is_same_v<Memory, sarnn::Window> ? C + 3 : n - 1;
-    for (std::uint32_t r = 0; r < kReps; ++r) {
-        m->reset();
-        for (std::size_t i = 0; i < warm; ++i) (void)m->step(g_xq[i % kInputs]);
-        sarnn_count_begin();
-        const std::uint32_t t0 = mcu::SysTick::now();
-        const sarnn::Status s = m->step(g_xq[(warm + r) % kInputs]);
-        const std::uint32_t t1 = mcu::SysTick::now();
-        sarnn_count_end();
-        if (s != sarnn::Status::ok) ++g_refused;
-        ticks += mcu::SysTick::since(t0, t1);
-    }
-    return mcu::instructions(g_cal, ticks, kReps);
+    return step_after(*m, std::is_same_v<Memory, sarnn::Window> ? C + 3 : n - 1, g_xq);
 }
 
 void print_q15(const char* model, const char* align, std::size_t h, std::size_t n, std::uint32_t v, std::uint64_t macs,
