@@ -435,6 +435,22 @@ TEST_CASE("q15: SelfAttentionRnn with AdditiveAlign (Bounded, Window) against th
     check_additive<Window, 17, 64, 16, 7>(45, 1.0 / 32768.0, 80);
 }
 
+/// The worst |h_q - h_float| of a q15 model and its float original over 64 steps of the same inputs (raw for q, times
+/// x_scale for f).
+template <std::size_t In, std::size_t Hidden, class Q, class F>
+double worst_against_float(Q& q, F& f, std::uint32_t seed, double x_scale) {
+    double worst = 0.0;
+    for (const auto& x : raw_inputs(In, 64, seed)) {
+        float xf[In];
+        for (std::size_t k = 0; k < In; ++k) xf[k] = static_cast<float>(x[k].raw * x_scale);
+        REQUIRE(q.step(x.data()) == sarnn::Status::ok);
+        REQUIRE(f.step(xf) == sarnn::Status::ok);
+        for (std::size_t k = 0; k < Hidden; ++k)
+            worst = std::max(worst, std::fabs(q.hidden()[k].raw / 32768.0 - static_cast<double>(f.hidden()[k])));
+    }
+    return worst;
+}
+
 TEST_CASE("q15: the reference model quantised from float weights stays within 0.02 of float over 64 steps", "[q15]") {
     constexpr std::size_t In = 16, Hidden = 32, Capacity = 64;
     double worst = 0.0;
@@ -449,14 +465,7 @@ TEST_CASE("q15: the reference model quantised from float weights stays within 0.
         }
         auto q = std::make_unique<sarnn::SelfAttentionRnn<q15, In, Hidden, Capacity>>(*qm.p);
         auto f = std::make_unique<sarnn::SelfAttentionRnn<float, In, Hidden, Capacity>>(*fp);
-        for (const auto& x : raw_inputs(In, 64, seed + 1)) {
-            float xf[In];
-            for (std::size_t k = 0; k < In; ++k) xf[k] = static_cast<float>(x[k].raw * x_scale);
-            REQUIRE(q->step(x.data()) == sarnn::Status::ok);
-            REQUIRE(f->step(xf) == sarnn::Status::ok);
-            for (std::size_t k = 0; k < Hidden; ++k)
-                worst = std::max(worst, std::fabs(q->hidden()[k].raw / 32768.0 - static_cast<double>(f->hidden()[k])));
-        }
+        worst = std::max(worst, worst_against_float<In, Hidden>(*q, *f, seed + 1, x_scale));
     }
     INFO("worst |h_q15 - h_float| over 10 models x 64 steps: " << worst);
     CHECK(worst <= 0.02);
@@ -798,14 +807,7 @@ TEST_CASE("q15: Lstmn quantised from float weights stays within 0.02 of float ov
         }
         auto q = std::make_unique<sarnn::Lstmn<q15, In, Hidden, Capacity, K>>(*ql.p);
         auto f = std::make_unique<sarnn::Lstmn<float, In, Hidden, Capacity, K>>(*fp);
-        for (const auto& x : raw_inputs(In, 64, seed + 1)) {
-            float xf[In];
-            for (std::size_t k = 0; k < In; ++k) xf[k] = static_cast<float>(x[k].raw * x_scale);
-            REQUIRE(q->step(x.data()) == sarnn::Status::ok);
-            REQUIRE(f->step(xf) == sarnn::Status::ok);
-            for (std::size_t k = 0; k < Hidden; ++k)
-                worst = std::max(worst, std::fabs(q->hidden()[k].raw / 32768.0 - static_cast<double>(f->hidden()[k])));
-        }
+        worst = std::max(worst, worst_against_float<In, Hidden>(*q, *f, seed + 1, x_scale));
     }
     INFO("worst |h_q15 - h_float| over 5 models x 64 steps: " << worst);
     CHECK(worst <= 0.02);
