@@ -254,6 +254,30 @@ struct QuantisedKeyQuery {
     }
 };
 
+/// The scores' vector v of an AdditiveParams<q15> or LstmnParams<q15> p from double v: int8 at the scale max|v| / 127,
+/// the scores' format Q(f) the finest that holds Σ_k |v_k| (their bound), m_v / shift_v for s_v·2^f / 32768; v
+/// becomes the double values the integers stand for.
+template <class P>
+void quantise_scores(ref::Vec& v, P& p) {
+    double big = 0.0;
+    for (double x : v) big = std::max(big, std::fabs(x));
+    const double s_v = big > 0.0 ? big / 127.0 : std::ldexp(1.0, -20);
+    double bound = 0.0;  // |e_j| <= Σ_k |v_k|
+    for (std::size_t k = 0; k < v.size(); ++k) {
+        const double q = std::max(-127.0, std::min(127.0, std::round(v[k] / s_v)));
+        p.v[k] = static_cast<std::int8_t>(q);
+        bound += std::fabs(q) * s_v;
+    }
+    int f = 15;
+    while (f > -2 && std::ldexp(bound, f) > 32767.0) --f;
+    p.f = static_cast<std::int8_t>(f);
+    int sh = 0;
+    quantize_multiplier(std::ldexp(s_v, f) / 32768.0, p.m_v, sh);
+    p.shift_v = static_cast<std::int8_t>(sh);
+    const double s_exact = std::ldexp(multiplier_value(p.m_v, sh) * 32768.0, -f);
+    for (std::size_t k = 0; k < v.size(); ++k) v[k] = p.v[k] * s_exact;
+}
+
 /// AdditiveParams<q15> from double W (K x 2·Hidden) and v (per row of W: int8 at the scale max|row| / 127, keys and
 /// query in Q3.12; v int8 at max|v| / 127, the scores' format Q(f) the finest that holds Σ_k |v_k|), and the double
 /// weights they stand for.
@@ -286,22 +310,8 @@ struct QuantisedAdditive {
                 W[k][r] = q * w_exact;
             }
         }
-        double big = 0.0;
-        for (double x : vv) big = std::max(big, std::fabs(x));
-        const double s_v = big > 0.0 ? big / 127.0 : std::ldexp(1.0, -20);
-        double bound = 0.0;  // |e_j| <= Σ_k |v_k|
-        for (std::size_t k = 0; k < K; ++k) {
-            const double q = std::max(-127.0, std::min(127.0, std::round(vv[k] / s_v)));
-            p->v[k] = static_cast<std::int8_t>(q);
-            bound += std::fabs(q) * s_v;
-        }
-        int f = 15;
-        while (f > -2 && std::ldexp(bound, f) > 32767.0) --f;
-        p->f = static_cast<std::int8_t>(f);
-        quantize_multiplier(std::ldexp(s_v, f) / 32768.0, p->m_v, sh);
-        p->shift_v = static_cast<std::int8_t>(sh);
-        const double s_exact = std::ldexp(multiplier_value(p->m_v, sh) * 32768.0, -f);
-        for (std::size_t k = 0; k < K; ++k) v[k] = p->v[k] * s_exact;
+        quantise_scores(vv, *p);
+        for (std::size_t k = 0; k < K; ++k) v[k] = vv[k];
     }
 };
 
@@ -615,22 +625,7 @@ struct QuantisedLstmn {
         for (std::size_t k = 0; k < K; ++k)
             rows(k, {{&w.W_h[k], p->W_h[k]}, {&w.W_x[k], p->W_x[k]}, {&w.W_ht[k], p->W_ht[k]}}, p->m_a[k],
                  p->shift_a[k]);
-        double big = 0.0;
-        for (double v : w.v) big = std::max(big, std::fabs(v));
-        const double s_v = big > 0.0 ? big / 127.0 : std::ldexp(1.0, -20);
-        double bound = 0.0;  // |a_j| <= Σ_k |v_k|
-        for (std::size_t k = 0; k < K; ++k) {
-            const double q = std::max(-127.0, std::min(127.0, std::round(w.v[k] / s_v)));
-            p->v[k] = static_cast<std::int8_t>(q);
-            bound += std::fabs(q) * s_v;
-        }
-        int f = 15;
-        while (f > -2 && std::ldexp(bound, f) > 32767.0) --f;
-        p->f = static_cast<std::int8_t>(f);
-        quantize_multiplier(std::ldexp(s_v, f) / 32768.0, p->m_v, sh);
-        p->shift_v = static_cast<std::int8_t>(sh);
-        const double s_exact = std::ldexp(multiplier_value(p->m_v, sh) * 32768.0, -f);
-        for (std::size_t k = 0; k < K; ++k) w.v[k] = p->v[k] * s_exact;
+        quantise_scores(w.v, *p);
     }
 };
 

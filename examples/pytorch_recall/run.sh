@@ -80,26 +80,21 @@ else
     awk -v k="$host_kernels" 'BEGIN { printf "%3s %4s %8s %20s\n", "seq", "key", "PyTorch", "sarnn host (" k ")" }
                               { printf "%3s %4s %8s %20s\n", $2, $4, $6, $8 }'
 fi
+# q15_table TAG: the lines "TAG <seq> ..." of the host's run (and of the firmware's, side by side, when it ran)
+q15_table() {
+  if [[ -n $firmware ]]; then
+    paste <(grep -E "^$1 +[0-9]" "$out/host.txt") <(grep -E "^$1 +[0-9]" "$firmware") |
+      awk 'BEGIN { printf "%3s %4s %6s %5s %15s %23s\n", "seq", "key", "float", "twin", "sarnn q15 host",
+                   "sarnn q15 Cortex-M4" }
+           { printf "%3s %4s %6s %5s %15s %23s\n", $2, $4, $6, $8, $11, $25 }'
+  else
+    grep -E "^$1 +[0-9]" "$out/host.txt" |
+      awk 'BEGIN { printf "%3s %4s %6s %5s %15s\n", "seq", "key", "float", "twin", "sarnn q15 host" }
+           { printf "%3s %4s %6s %5s %15s\n", $2, $4, $6, $8, $11 }'
+  fi
+}
 echo "q15 model (scaled_dot, int8 weights, int16 activations):"
-if [[ -n $firmware ]]; then
-  paste <(grep -E '^q15 +[0-9]' "$out/host.txt") <(grep -E '^q15 +[0-9]' "$firmware") |
-    awk 'BEGIN { printf "%3s %4s %6s %5s %15s %23s\n", "seq", "key", "float", "twin", "sarnn q15 host",
-                 "sarnn q15 Cortex-M4" }
-         { printf "%3s %4s %6s %5s %15s %23s\n", $2, $4, $6, $8, $11, $25 }'
-else
-  grep -E '^q15 +[0-9]' "$out/host.txt" |
-    awk 'BEGIN { printf "%3s %4s %6s %5s %15s\n", "seq", "key", "float", "twin", "sarnn q15 host" }
-         { printf "%3s %4s %6s %5s %15s\n", $2, $4, $6, $8, $11 }'
-fi
+q15_table q15
 echo "q15 model of the bilinear model (int8 weights, int16 activations):"
-if [[ -n $firmware ]]; then
-  paste <(grep -E '^q15b +[0-9]' "$out/host.txt") <(grep -E '^q15b +[0-9]' "$firmware") |
-    awk 'BEGIN { printf "%3s %4s %6s %5s %15s %23s\n", "seq", "key", "float", "twin", "sarnn q15 host",
-                 "sarnn q15 Cortex-M4" }
-         { printf "%3s %4s %6s %5s %15s %23s\n", $2, $4, $6, $8, $11, $25 }'
-else
-  grep -E '^q15b +[0-9]' "$out/host.txt" |
-    awk 'BEGIN { printf "%3s %4s %6s %5s %15s\n", "seq", "key", "float", "twin", "sarnn q15 host" }
-         { printf "%3s %4s %6s %5s %15s\n", $2, $4, $6, $8, $11 }'
-fi
+q15_table q15b
 echo "run.sh: done in $((SECONDS - start)) s"
