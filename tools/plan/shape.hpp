@@ -128,6 +128,21 @@ constexpr void fill_scalars(sarnn::KeyQueryParams<sarnn::q15, H, K>& p) {
     p.g_u = 2;
     p.g = 2;
 }
+template <std::size_t H, std::size_t K>
+constexpr void fill_scalars(sarnn::AdditiveParams<sarnn::q15, H, K>& p) {
+    p.m_v = 1297080000;  // the scores in Q13 (|e| <= Σ|v| < 4): s_v·2^13 / 32768 = 0.604·2^-10
+    p.shift_v = 10;
+    p.f = 13;
+}
+template <std::size_t In, std::size_t H, std::size_t K>
+constexpr void fill_scalars(sarnn::LstmnParams<sarnn::q15, In, H, K>& p) {
+    p.m_v = 1267449479;  // the scores in Q12: s_v·2^12 / 32768 = 1267449479·2^-(31 + 7)
+    p.shift_v = 7;
+    p.f = 12;
+    p.x_m = 1073741824;  // inputs in Q15: the factor 1
+    p.x_shift = -1;
+    p.x_scale = 1.0f / 32768.0f;
+}
 template <class P>
 constexpr void fill_scalars(P&) {}
 
