@@ -6,7 +6,7 @@ int16_t for a q15 model: the raw values):
     int X_step(const V* x);                  one step; the sarnn::Status as an int (SARNN_STATUS_* below)
     const V* X_hidden(void);                 h, X_HIDDEN_SIZE values
     const V* X_context(void);                c (SelfAttentionRnn only: X_HAS_CONTEXT)
-    const V* X_cell(void);                   the memory cell (Lstmn only: X_HAS_CELL)
+    const V* X_cell(void);                   the memory cell (Lstmn only: X_HAS_CELL; q15: Q3.12, X_CELL_SCALE)
     const V* X_attention(size_t* n);         the attention weights of the last step, *n of them (not SimpleRnn)
     size_t X_length(void);                   steps since reset
     int X_self_check(void);                  1 when the header's golden run passes (resets the model)
@@ -102,11 +102,15 @@ def render_c(model, name, hpp_filename, h_filename, generator):
     if dtype == "q15":
         x_scale = model.params["x_scale"]
         h += [
-            f"/* q15: inputs are raw int16 values, raw = round(x / {up}_X_SCALE) saturated to int16; h, c and the",
+            f"/* q15: inputs are raw int16 values, raw = round(x / {up}_X_SCALE) saturated to int16; h, "
+            f"{'' if has_cell else 'c and '}the",
             f" * attention weights are Q15, value = raw * {up}_OUTPUT_SCALE (raw / 32768). */",
             f"#define {up}_X_SCALE {literal(x_scale, 'float')} /* {x_scale:g} */",
             f"#define {up}_OUTPUT_SCALE 0x1p-15f",
         ]
+        if has_cell:
+            h += [f"/* q15 LSTMN: the cell is Q3.12, value = raw * {up}_CELL_SCALE (raw / 4096, |c| < 8). */",
+                  f"#define {up}_CELL_SCALE 0x1p-12f"]
     h += [
         "#ifdef __cplusplus",
         'extern "C" {',

@@ -1,9 +1,12 @@
 """The text of the C++ header of a quantised model (--quantize int8): the q15 model type, its RnnParams<sarnn::q15>
-aggregate, a host-side input helper, the golden run and the integer self-check.
+(LstmnParams<sarnn::q15> for the LSTMN) aggregate, a host-side input helper, the golden run and the integer
+self-check.
 
 Integers are written as decimal literals, x_scale as an exact hex float; int16 inputs as sarnn::q15 aggregates
 `{raw}`. The reference outputs and the bounds are in Q31 (units of 2^-31) so that golden_check() and self_check()
-use integers only, like the model (they run on an FPU-less core without soft float).
+use integers only, like the model (they run on an FPU-less core without soft float). The LSTMN's second output is
+its cell c in Q3.12 (raw / 4096, not Q15): golden_c holds those raw values, its error is |raw·2^19 - ref| in the
+same units of 2^-31, and golden_c_ref is int64 (the float cell is not limited to +-1).
 """
 from sarnn import q15_batch
 from sarnn.header import INDENT, LINE_LIMIT, literal
@@ -61,6 +64,41 @@ def _params(q, name_in, hidden):
         *_ints(p["A"], INDENT),
         *_ints(p["shift"], INDENT),
         f"{INDENT}{p['x_shift']},",
+        "};",
+    ]
+
+
+def _lstmn_params(q, name_in, hidden):
+    """LstmnParams<q15> in params.hpp's member order."""
+    p, k = q.params, len(q.params["v"])
+    return [
+        f"inline constexpr sarnn::LstmnParams<sarnn::q15, {name_in}, {hidden}, {k}> params = {{",
+        f"{INDENT}// b[4·{hidden}]: Q3.12, round(b_r·4096)",
+        *_ints(p["b"], INDENT),
+        f"{INDENT}// m[4·{hidden}]: m_r·2^-(31 + shift_r) = a_r / 8, a_r = max|[W_ih | W_hh]_r| / 127 "
+        "(gates in Q3.12)",
+        *_ints(p["m"], INDENT),
+        f"{INDENT}// m_a[{k}]: w_k / 8, w_k = max|[W_h | W_x | W_ht]_k| / 127 (keys and queries in Q3.12)",
+        *_ints(p["m_a"], INDENT),
+        f"{INDENT}{p['m_v']},  // m_v: m_v·2^-(31 + shift_v) = s_v·2^f / 32768, s_v = max|v| / 127",
+        f"{INDENT}// x_m, x_shift: x_m·2^-(31 + x_shift) = x_scale·32768; x_scale: one raw input unit (host side)",
+        f"{INDENT}{p['x_m']},",
+        f"{INDENT}{literal(p['x_scale'], 'float')},  // {p['x_scale']:g}",
+        f"{INDENT}// W_ih[4·{hidden}][{name_in}], W_hh[4·{hidden}][{hidden}]: int8, row r ≈ W[r]·a_r",
+        *_ints(p["W_ih"], INDENT),
+        *_ints(p["W_hh"], INDENT),
+        f"{INDENT}// W_h[{k}][{hidden}], W_x[{k}][{name_in}], W_ht[{k}][{hidden}]: int8, row k ≈ W[k]·w_k",
+        *_ints(p["W_h"], INDENT),
+        *_ints(p["W_x"], INDENT),
+        *_ints(p["W_ht"], INDENT),
+        f"{INDENT}// v[{k}]: int8, v ≈ v_q·s_v",
+        *_ints(p["v"], INDENT),
+        f"{INDENT}// shift[4·{hidden}], shift_a[{k}], x_shift, shift_v",
+        *_ints(p["shift"], INDENT),
+        *_ints(p["shift_a"], INDENT),
+        f"{INDENT}{p['x_shift']},",
+        f"{INDENT}{p['shift_v']},",
+        f"{INDENT}{p['f']},  // f: the scores in Q(f), the finest format holding Σ_k |v_k| (nothing saturates)",
         "};",
     ]
 
@@ -126,18 +164,31 @@ def _additive_params(a, hidden):
     ]
 
 
-def _check_functions(attention):
+def _check_functions(kind):
     c_part = """
         const sarnn::View<sarnn::q15> c = model.context();
         for (std::size_t d = 0; d < hidden_size; ++d) {
             if (c[d].raw != golden_c[t][d]) ++r.mismatches;
             const std::int64_t e = q31_error(c[d], golden_c_ref[t][d]);
             if (e > r.c_error_q31) r.c_error_q31 = e;
-        }""" if attention else ""
+        }""" if kind == "self_attention" else """
+        const sarnn::View<sarnn::q15> c = model.cell();
+        for (std::size_t d = 0; d < hidden_size; ++d) {
+            if (c[d].raw != golden_c[t][d]) ++r.mismatches;
+            const std::int64_t e = cell_q31_error(c[d], golden_c_ref[t][d]);
+            if (e > r.c_error_q31) r.c_error_q31 = e;
+        }""" if kind == "lstmn" else ""
+    cell_error = """
+/// |v·2^19 - ref|: a Q3.12 cell value against its reference in units of 2^-31, exactly.
+inline std::int64_t cell_q31_error(sarnn::q15 v, std::int64_t ref) noexcept {
+    const std::int64_t d = static_cast<std::int64_t>(v.raw) * 524288 - ref;
+    return d < 0 ? -d : d;
+}""" if kind == "lstmn" else ""
+    second = "; c is the LSTMN's cell" if kind == "lstmn" else ""
     return f"""\
 /// What golden_check() saw over the golden run from reset(): steps that did not return sarnn::Status::ok, int16
 /// values of h (and c) that differ from the Python twin's golden_h (golden_c), and the largest |h - h_float| and
-/// |c - c_float| in units of 2^-31 (0 for c of a SimpleRnn).
+/// |c - c_float| in units of 2^-31 (0 for c of a SimpleRnn{second}).
 struct GoldenReport {{
     int failed_steps;
     long mismatches;
@@ -148,7 +199,7 @@ struct GoldenReport {{
 inline std::int64_t q31_error(sarnn::q15 v, std::int32_t ref) noexcept {{
     const std::int64_t d = static_cast<std::int64_t>(v.raw) * 65536 - ref;
     return d < 0 ? -d : d;
-}}
+}}{cell_error}
 /// Runs the golden inputs from reset(); resets the model before and after. Integer arithmetic only.
 inline GoldenReport golden_check(Model& model) noexcept {{
     GoldenReport r{{0, 0, 0, 0}};
@@ -181,7 +232,8 @@ def render_q15(q, name, filename, generator):
     """The header of QSpec q in namespace `name` (checked by header.check_name()); `filename` and `generator` (the
     command or call that made it) go into the first line."""
     spec, config = q.spec, q.spec.config
-    attention = config["kind"] == "self_attention"
+    kind = config["kind"]
+    attention = kind != "simple"   # a memory (capacity) and a second output (context; the LSTMN's cell)
     n_in, hidden = config["in_size"], config["hidden"]
     sequences, steps, _ = q.calibration_shape
     lines = [
@@ -214,7 +266,7 @@ def render_q15(q, name, filename, generator):
                   "/// that form's integers (align_params holds both forms' constants; another plan gives others)."]
     lines += [
         "/// int8 weights quantised from the float model (python/sarnn/quantize.py)",
-        *_params(q, n_in, hidden),
+        *(_lstmn_params(q, n_in, hidden) if kind == "lstmn" else _params(q, n_in, hidden)),
         *_align_params(q, hidden),
         "/// Host side (float arithmetic; the q15 model never calls it): raw[k] = round(x[k] / x_scale), halves away",
         "/// from zero, saturated to int16 (NaN gives 0). x_scale is a power of two, so x / x_scale is exact and raw",
@@ -229,6 +281,8 @@ def render_q15(q, name, filename, generator):
         f"// The bounds over the calibration run ({sequences} sequences of {steps} steps, each from reset()): the",
         "// largest |h_q - h_float| (and |c_q - c_float|), q the Python twin on the raw inputs, float the float model",
         "// (float64) on the float inputs; in units of 2^-31.",
+        *(["// c is the LSTMN's cell: c_q = raw / 4096 (Q3.12), so |c_q - c_float| = |raw·2^19 - c_ref| / 2^31."]
+          if kind == "lstmn" else []),
         f"inline constexpr std::int64_t h_bound_q31 = {q.h_bound};  // {_real(q.h_bound)}",
     ]
     if attention:
@@ -244,8 +298,12 @@ def render_q15(q, name, filename, generator):
         *_array("std::int16_t golden_h[golden_steps][hidden_size]", q.golden_h),
         *_array("std::int32_t golden_h_ref[golden_steps][hidden_size]", q.golden_h_ref),
     ]
-    if attention:
+    if kind == "lstmn":
+        lines += ["// the cell: golden_c raw Q3.12 (raw / 4096), golden_c_ref the float cell in units of 2^-31 (int64)",
+                  *_array("std::int16_t golden_c[golden_steps][hidden_size]", q.golden_c),
+                  *_array("std::int64_t golden_c_ref[golden_steps][hidden_size]", q.golden_c_ref)]
+    elif attention:
         lines += [*_array("std::int16_t golden_c[golden_steps][hidden_size]", q.golden_c),
                   *_array("std::int32_t golden_c_ref[golden_steps][hidden_size]", q.golden_c_ref)]
-    lines += [*_check_functions(attention), f"}}  // namespace {name}", "#endif"]
+    lines += [*_check_functions(kind), f"}}  // namespace {name}", "#endif"]
     return "\n".join(lines) + "\n"

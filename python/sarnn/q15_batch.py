@@ -7,8 +7,10 @@ spare: the largest is requantize's acc·multiplier + 2^61 < 2^31·2^31 + 2^61 < 
 
     run(params, raw, align=None | "dot" | "scaled_dot" | "bilinear" | "key_query" | "additive", capacity=None,
         window=False, align_params=None, plan="by_size") -> (h, c)
+    run_lstmn(params, raw, capacity, window=False) -> (h, c, saturated)
 
-raw: int (B, T, In) raw inputs; h and c: int64 (B, T, Hidden), c None for the SimpleRnn (align None).
+raw: int (B, T, In) raw inputs; h and c: int64 (B, T, Hidden), c None for the SimpleRnn (align None); for the LSTMN
+(sarnn.q15.LstmnQ15) c is the cell in Q3.12 (raw / 4096) and saturated (B,) the clamped lanes of c per sequence.
 """
 import numpy as np
 
@@ -42,6 +44,14 @@ def tanh_q15(z):
     y = _TANH[j] + (((_TANH[j + 1] - _TANH[j]) * frac + (1 << (TANH_SEGMENT_BITS - 1))) >> TANH_SEGMENT_BITS)
     y = np.where(i >= 512, _TANH[512], y)
     return np.where(z < 0, -y, y)
+
+
+def sigmoid_q15(z):
+    """sarnn.fixed.sigmoid_q15, elementwise (z in Q3.12, int16 range): (1 + tanh(z / 2)) / 2 from tanh's table."""
+    a = np.abs(z)
+    i, frac = a >> (TANH_SEGMENT_BITS + 1), a & ((1 << (TANH_SEGMENT_BITS + 1)) - 1)
+    t = _TANH[i] + (((_TANH[i + 1] - _TANH[i]) * frac + (1 << TANH_SEGMENT_BITS)) >> (TANH_SEGMENT_BITS + 1))
+    return np.minimum(np.where(z >= 0, (32768 + t + 1) >> 1, (32768 - t + 1) >> 1), 32767)
 
 
 def exp_q16(d):
@@ -211,3 +221,58 @@ def run(p, raw, align=None, capacity=None, window=False, align_params=None, plan
             _, c = attend_dot(states, q)
         c_out[:, t] = c
     return h_out, c_out
+
+
+def affine(A_x, A_r, b, m, shift, x_m, x_shift, x, r):
+    """sarnn.q15.affine_q15 for (B, In) inputs x and (B, R) vectors r: z in Q3.12 (B, rows), b None: no bias."""
+    s_x = x @ np.asarray(A_x, dtype=np.int64).T
+    s_r = r @ np.asarray(A_r, dtype=np.int64).T
+    xq = np.clip(requantize(s_x, x_m, x_shift), -(1 << 30), 1 << 30)
+    t = requantize(np.clip(xq + s_r, INT32_MIN, INT32_MAX), np.asarray(m, dtype=np.int64),
+                   np.asarray(shift, dtype=np.int64))
+    return np.clip(t + (0 if b is None else np.asarray(b, dtype=np.int64)), -32768, 32767)
+
+
+def lstm_cell(z, c_tilde):
+    """sarnn.q15.lstm_cell_q15 for (B, 4·Hidden) pre-activations and (B, Hidden) c~: (c, h, saturated), saturated
+    the clamped lanes of c per row (B,)."""
+    hidden = c_tilde.shape[1]
+    i, f = sigmoid_q15(z[:, :hidden]), sigmoid_q15(z[:, hidden:2 * hidden])
+    g, o = tanh_q15(z[:, 2 * hidden:3 * hidden]), sigmoid_q15(z[:, 3 * hidden:])
+    # c = f·c~ / 2^15 + i·g / 2^18 (each rounded half up), saturated to int16; h = o·tanh(c) / 2^15
+    c = _round_shift(f * c_tilde, 15) + _round_shift(i * g, 18)
+    cs = np.clip(c, -32768, 32767)
+    return cs, _round_shift(o * tanh_q15(cs), 15), np.sum(cs != c, axis=1)
+
+
+def run_lstmn(p, raw, capacity, window=False):
+    """(h, c, saturated) of every step of every sequence of raw (B, T, In) through Lstmn<q15> (sarnn.q15.LstmnQ15;
+    p as LstmnParams<q15>), each from reset(): h (B, T, Hidden) in Q15, c (B, T, Hidden) the cell in Q3.12, saturated
+    (B,) the lanes of c clamped per sequence. A Bounded memory (window False) must hold every step: T <= capacity."""
+    raw = np.asarray(raw, dtype=np.int64)
+    batch, steps, _ = raw.shape
+    hidden, k = len(p["W_hh"][0]), len(p["v"])
+    if not window and steps > capacity:
+        raise ValueError(f"sarnn.q15_batch.run_lstmn: {steps} steps do not fit a Bounded memory of {capacity}")
+    h_out = np.zeros((batch, steps, hidden), dtype=np.int64)
+    c_out = np.zeros_like(h_out)
+    keys = np.zeros((batch, steps, k), dtype=np.int64)
+    h_tilde = np.zeros((batch, hidden), dtype=np.int64)
+    c_tilde = np.zeros_like(h_tilde)
+    saturated = np.zeros(batch, dtype=np.int64)
+    for t in range(steps):
+        x = raw[:, t]
+        first = max(0, t - capacity) if window else 0   # the tape before this step: entries first .. t - 1
+        if t > 0:
+            # q = W_x x_t + W_ht h~_{t-1} in Q3.12; a_j = v·tanh(P_j + q) in Q(f); [h~; c~] = Σ_j s_j [h_j; c_j]
+            q = affine(p["W_x"], p["W_ht"], None, p["m_a"], p["shift_a"], p["x_m"], p["x_shift"], x, h_tilde)
+            e = additive_scores(keys[:, first:t], q, p["v"], p["m_v"], p["shift_v"])
+            _, summary = attend_scored(e, p["f"], np.concatenate([h_out[:, first:t], c_out[:, first:t]], axis=2))
+            h_tilde, c_tilde = summary[:, :hidden], summary[:, hidden:]
+        # z = W_ih x_t + W_hh h~_t + b in Q3.12; the cell; the key of h_t
+        z = affine(p["W_ih"], p["W_hh"], p["b"], p["m"], p["shift"], p["x_m"], p["x_shift"], x, h_tilde)
+        c, h, sat = lstm_cell(z, c_tilde)
+        saturated += sat
+        h_out[:, t], c_out[:, t] = h, c
+        keys[:, t] = gemv(p["W_h"], p["m_a"], p["shift_a"], h)
+    return h_out, c_out, saturated

@@ -1,9 +1,9 @@
 """sarnn.quantize: a float model and calibration inputs -> the q15 model `python3 -m sarnn.export --quantize int8`
 writes, with its golden run and the error bound measured over the calibration run.
 
-What it takes (issues 17 and 18): the SimpleRnn, and the SelfAttentionRnn with the dot, scaled_dot, bilinear,
-key_query or additive align under a Bounded or a Window memory, from float weights. Anything else is refused
-(ExportError): the LSTMN has no q15 model yet, and a q15 model is made from the float weights (no --dtype double).
+What it takes (issues 17 and 18): the SimpleRnn, the SelfAttentionRnn with the dot, scaled_dot, bilinear,
+key_query or additive align and the LSTMN, each under a Bounded or a Window memory, from float weights (a q15 model
+is made from the float weights: --dtype double is refused).
 
 The weights: sarnn.q15.quantize_rnn (A per row to int8 at the scale max|A_r| / 127, b to Q3.12, the requantisation
 multipliers and shifts). The align's (quantize_bilinear, quantize_key_query, quantize_additive; the rules of
@@ -24,6 +24,13 @@ v to int8 at one scale s_v = max|v| / 127, and the scores e_j = v·tanh(P_j + q)
 -2 .. 15 that holds Σ_k |v_q,k|·s_v (the scores' bound: nothing saturates), factor s_v·2^f / 32768. A key or query
 can pass +-8 only where a half's row L1 sum does (max_k Σ_r |W[k][r]| > 8 over either half): a note says so.
 
+The LSTMN (LstmnParams<q15>, quantize_lstmn; the rules of tests/test_q15_models.cpp's QuantisedLstmn): gate row r
+of [W_ih | W_hh] to int8 at a_r = max|row| / 127 (one scale over both parts), M = a_r / 8 (the gates in Q3.12); b
+in Q3.12, round(b·4096) halves away from zero; attention row k of [W_h | W_x | W_ht] to int8 at w_k = max|row| / 127,
+M = w_k / 8 (keys and queries in Q3.12); v and the scores' format f as the additive align's (quantize_scores). The
+cell c is kept in Q3.12 and saturates at +-8 (Lstmn<q15> counts it in saturated()): a note says when the
+calibration run saturated it.
+
 The input scale x_scale (the real value of one raw input unit) is set by the calibration inputs x (a tensor
 [sequences, steps, In], rounded to float first, as the header's float helper takes them):
     x_scale = 2^e, the least power of two with max|x| <= 32768·x_scale;
@@ -36,8 +43,10 @@ at most one raw unit (max|x| = 32768·x_scale exactly, e.g. a one-hot 1.0 with x
 
 The bound: every calibration sequence runs from reset() through the Python twin (sarnn.q15_batch, bit-exact with the
 C++) on the raw inputs, and through the float model (PyTorch, float64, on the exported float weights and the float
-inputs). h_bound = max |h_q - h_float| over every step, lane and sequence, c_bound the same for c; measured in units
-of 2^-31 (both sides rounded to Q31 integers, h_q/32768 exactly), so that the header's check is integers only. The
+inputs). h_bound = max |h_q - h_float| over every step, lane and sequence, c_bound the same for c (the context of
+a SelfAttentionRnn, the cell of an LSTMN); measured in units of 2^-31 (both sides as integers in those units: h_q
+and a context c_q are Q15, raw·2^16 exactly; the LSTMN's cell c_q is Q3.12, raw·2^19 exactly, and its float
+reference is not limited to +-1, so it is kept in int64), so that the header's check is integers only. The
 golden run is the first golden_steps steps of the first calibration sequence: C++ reproduces the twin's integers
 exactly, so its error is one of those the bound covers, and self_check() can demand error <= bound with no margin.
 """
@@ -55,8 +64,8 @@ from sarnn.store import from_config
 
 FORMATS = ("int8",)
 ALIGNS = ("dot", "scaled_dot", "bilinear", "key_query", "additive")
-LIMIT = ("--quantize int8 takes the SimpleRnn and the SelfAttentionRnn with the dot, scaled_dot, bilinear, key_query "
-         "or additive align (Bounded or Window memory), from float weights; the LSTMN has no q15 model yet")
+LIMIT = ("--quantize int8 takes the SimpleRnn, the SelfAttentionRnn with the dot, scaled_dot, bilinear, key_query or "
+         "additive align and the LSTMN (Bounded or Window memory), from float weights")
 Q31 = float(1 << 31)
 
 
@@ -64,10 +73,11 @@ Q31 = float(1 << 31)
 class QSpec:
     """A quantised model ready to be written: the float Spec it came from (config, capacity, golden_steps, source),
     the q15 params (a sarnn.q15 params dict), align_params (the bilinear, key/query or additive align's, as
-    sarnn.q15 takes them; None for the others), the bounds (int, units of 2^-31; c_bound None for the SimpleRnn),
-    the calibration's shape, the golden run (int64 arrays): golden_x (steps, In) raw inputs, golden_h / golden_c
-    (steps, Hidden) the twin's Q15 outputs, golden_h_ref / golden_c_ref the float model's, in Q31; and align_notes,
-    what the quantisation could not promise (additive_notes), after the Spec's notes in notes."""
+    sarnn.q15 takes them; None for the others and the LSTMN, whose params hold everything), the bounds (int, units
+    of 2^-31; c_bound None for the SimpleRnn), the calibration's shape, the golden run (int64 arrays): golden_x
+    (steps, In) raw inputs, golden_h / golden_c (steps, Hidden) the twin's outputs (Q15; the LSTMN's cell in Q3.12),
+    golden_h_ref / golden_c_ref the float model's, in units of 2^-31; and align_notes, what the quantisation could
+    not promise (additive_notes, lstmn_notes), after the Spec's notes in notes."""
 
     spec: object
     params: dict
@@ -97,6 +107,8 @@ class QSpec:
     def align_summary(self):
         """The align's headrooms (and the key/query form), for summary(): "" for the aligns without params."""
         ap = self.align_params
+        if self.spec.config["kind"] == "lstmn":
+            return f", scores f {self.params['f']}"
         if ap is None:
             return ""
         if "v" in ap:
@@ -134,8 +146,6 @@ def check_options(quantize, calibration, dtype, tolerance, golden_seed):
 
 def check_model(config):
     """Refuses a model the q15 path does not run (LIMIT)."""
-    if config["kind"] == "lstmn":
-        raise ExportError(f"the LSTMN has no q15 model yet: {LIMIT}")
     if config["kind"] == "self_attention" and config["align"] not in ALIGNS:
         raise ExportError(f"the {config['align']} align has no q15 model yet: {LIMIT}")
 
@@ -187,13 +197,14 @@ def quantize_inputs(x, x_scale):
 
 def float_run(spec, x):
     """(h, c) of the float model (float64, the exported float weights) over x (sequences, steps, In), each
-    sequence from reset(); c None for the SimpleRnn."""
+    sequence from reset(); c the context (SelfAttentionRnn), the cell (LSTMN), None for the SimpleRnn."""
     model = from_config(spec.config).double()
     model.load_state_dict({key: torch.from_numpy(a) for key, a in spec.arrays.items()})
     xt = torch.from_numpy(np.asarray(x, dtype=np.float64))
     with torch.no_grad():
         h = model(xt, emit="hidden").numpy()
-        c = model(xt, emit="context").numpy() if spec.config["kind"] == "self_attention" else None
+        second = {"self_attention": "context", "lstmn": "cell"}.get(spec.config["kind"])
+        c = None if second is None else model(xt, emit=second).numpy()
     return h, c
 
 
@@ -202,9 +213,16 @@ def to_q31(v):
     return np.clip(np.floor(np.asarray(v, dtype=np.float64) * Q31 + 0.5), -Q31, Q31 - 1).astype(np.int64)
 
 
+def to_q31_wide(v):
+    """round(v·2^31) as int64, within +-2^62 (the LSTMN's float cell, not limited to +-1)."""
+    return np.clip(np.floor(np.asarray(v, dtype=np.float64) * Q31 + 0.5), -2.0 ** 62, 2.0 ** 62).astype(np.int64)
+
+
 def quantize_params(spec, x_scale):
-    """The q15 params of spec's float weights for inputs of scale x_scale (sarnn.q15.quantize_rnn); refuses a row
-    whose scale the int8 shift cannot express."""
+    """The q15 params of spec's float weights for inputs of scale x_scale (sarnn.q15.quantize_rnn; quantize_lstmn
+    for the LSTMN); refuses a row whose scale the int8 shift cannot express."""
+    if spec.config["kind"] == "lstmn":
+        return quantize_lstmn(spec.arrays, x_scale)
     params = q15.quantize_rnn(spec.arrays["A"].tolist(), spec.arrays["b"].tolist(), x_scale)
     for r, sh in enumerate(params["shift"]):
         if not -31 <= sh <= 31:
@@ -287,24 +305,73 @@ def scores_format(bound):
     return f
 
 
-def quantize_additive(W, v):
-    """AdditiveParams<q15> (a dict m, m_v, W, v, shift, shift_v, f as sarnn.q15 takes it) of the float W
-    (K, 2·Hidden) and v (K): keys and queries in Q3.12, the scores in Q(f) (module docstring)."""
-    W_q, w = _int8_rows(W)
-    p = {"W": W_q, "m": [], "shift": []}
-    for k, w_k in enumerate(w):
-        # m_k·2^-(31 + shift_k) = w_k / 8: the row's int8 sums to Q3.12
-        m, sh = _multiplier(w_k / 8.0, f"row {k} of the additive W")
-        p["m"].append(m)
-        p["shift"].append(sh)
+def quantize_scores(v, what):
+    """The scores' vector of the additive align and the LSTMN: (v_q, f, m_v, shift_v), v to int8 at one scale
+    s_v = max|v| / 127, the scores in Q(f), f the finest format holding Σ_k |v_q,k|·s_v (module docstring)."""
     (v_q,), (s_v,) = _int8_rows([v])
     bound = 0.0
     for q in v_q:   # |e_j| <= Σ_k |v_k| (|tanh| <= 1), with v as the integers apply it
         bound += abs(q) * s_v
-    p["v"], p["f"] = v_q, scores_format(bound)
+    f = scores_format(bound)
     # m_v·2^-(31 + shift_v) = s_v·2^f / 32768: Σ_k v_q,k·tanh_q15 to Q(f)
-    p["m_v"], p["shift_v"] = _multiplier(math.ldexp(s_v, p["f"]) / 32768.0, "the additive v")
+    m_v, shift_v = _multiplier(math.ldexp(s_v, f) / 32768.0, what)
+    return v_q, f, m_v, shift_v
+
+
+def _q312_rows(W, what):
+    """Each row of W to int8 at the scale max|row| / 127 with the multiplier of scale / 8 (the row's int8 sums to
+    Q3.12): (int8 rows, multipliers, shifts)."""
+    W_q, w = _int8_rows(W)
+    ms, shifts = [], []
+    for k, w_k in enumerate(w):
+        # m_k·2^-(31 + shift_k) = w_k / 8
+        m, sh = _multiplier(w_k / 8.0, f"row {k} of {what}")
+        ms.append(m)
+        shifts.append(sh)
+    return W_q, ms, shifts
+
+
+def quantize_additive(W, v):
+    """AdditiveParams<q15> (a dict m, m_v, W, v, shift, shift_v, f as sarnn.q15 takes it) of the float W
+    (K, 2·Hidden) and v (K): keys and queries in Q3.12, the scores in Q(f) (module docstring)."""
+    p = dict(zip(("W", "m", "shift"), _q312_rows(W, "the additive W")))
+    p["v"], p["f"], p["m_v"], p["shift_v"] = quantize_scores(v, "the additive v")
     return p
+
+
+def quantize_lstmn(arrays, x_scale):
+    """LstmnParams<q15> (a dict as sarnn.q15.LstmnQ15 takes it) of the LSTMN's float arrays (W_ih, W_hh, b, W_h,
+    W_x, W_ht, v) for inputs of scale x_scale: gate rows over [W_ih | W_hh] and attention rows over [W_h | W_x |
+    W_ht], each to int8 at max|row| / 127 with M = scale / 8 (Q3.12), b in Q3.12, v as quantize_scores (module
+    docstring)."""
+    a = {key: np.asarray(arrays[key], dtype=np.float64) for key in ("W_ih", "W_hh", "b", "W_h", "W_x", "W_ht", "v")}
+    n_in, hidden = a["W_ih"].shape[1], a["W_hh"].shape[1]
+    p = {"x_scale": float(x_scale)}
+    # x_m·2^-(31 + x_shift) = x_scale·32768: the input's sums to the recurrent part's units (as RnnParams<q15>)
+    p["x_m"], p["x_shift"] = _multiplier(x_scale * 32768.0, "the input scale")
+    gates, p["m"], p["shift"] = _q312_rows(np.concatenate([a["W_ih"], a["W_hh"]], axis=1), "the gates' [W_ih | W_hh]")
+    p["W_ih"], p["W_hh"] = [row[:n_in] for row in gates], [row[n_in:] for row in gates]
+    # b in Q3.12: round(b·4096), halves away from zero
+    b = a["b"] * 4096.0
+    p["b"] = np.clip(np.sign(b) * np.floor(np.abs(b) + 0.5), -Q31, Q31 - 1).astype(np.int64).tolist()
+    att, p["m_a"], p["shift_a"] = _q312_rows(np.concatenate([a["W_h"], a["W_x"], a["W_ht"]], axis=1),
+                                             "the attention's [W_h | W_x | W_ht]")
+    p["W_h"] = [row[:hidden] for row in att]
+    p["W_x"] = [row[hidden:hidden + n_in] for row in att]
+    p["W_ht"] = [row[hidden + n_in:] for row in att]
+    p["v"], p["f"], p["m_v"], p["shift_v"] = quantize_scores(a["v"], "the LSTMN's v")
+    return p
+
+
+def lstmn_notes(saturated, sequences):
+    """A note when the calibration run saturated the LSTMN's Q3.12 cell (saturated: clamped lanes per sequence)."""
+    total = int(np.sum(saturated))
+    if total == 0:
+        return ()
+    hit = int(np.count_nonzero(saturated))
+    return (f"the LSTMN's cell is kept in Q3.12 and saturates at +-8: over the calibration run {total} lanes of c "
+            f"were clamped ({hit} of {sequences} sequences; Lstmn<q15>::saturated() counts them at run time; the "
+            "bound over the calibration run shows what it costs)",)
 
 
 def additive_notes(W, hidden):
@@ -341,6 +408,8 @@ def twin_run(spec, params, raw, align_params=None):
     c = spec.config
     if c["kind"] == "simple":
         return q15_batch.run(params, raw)
+    if c["kind"] == "lstmn":
+        return q15_batch.run_lstmn(params, raw, spec.capacity, window=c["window"] is not None)[:2]
     return q15_batch.run(params, raw, c["align"], spec.capacity, window=c["window"] is not None,
                          align_params=align_params)
 
@@ -352,7 +421,7 @@ def quantize(spec, calibration):
     check_model(spec.config)
     x = load_calibration(calibration, spec.config["in_size"])
     sequences, steps, _ = x.shape
-    if spec.config["kind"] == "self_attention" and spec.config["window"] is None and steps > spec.capacity:
+    if spec.config["kind"] != "simple" and spec.config["window"] is None and steps > spec.capacity:
         raise ExportError(f"the calibration sequences have {steps} steps, more than the Bounded memory's capacity "
                           f"{spec.capacity} holds: pass --capacity {steps} (or more), or shorter sequences")
     x_scale = input_scale(x)
@@ -364,12 +433,19 @@ def quantize(spec, calibration):
     h_ref = to_q31(h_f)
     h_bound = int(np.max(np.abs(h_q * 65536 - h_ref)))
     c_ref = c_bound = None
-    if c_q is not None:
+    notes = ()
+    if spec.config["kind"] == "lstmn":
+        # the cell: Q3.12 raw·2^19 in units of 2^-31 against the float cell, unbounded (int64)
+        c_ref = to_q31_wide(c_f)
+        c_bound = int(np.max(np.abs(c_q * (1 << 19) - c_ref)))
+        notes = lstmn_notes(q15_batch.run_lstmn(params, raw, spec.capacity, spec.config["window"] is not None)[2],
+                            sequences)
+    elif c_q is not None:
         c_ref = to_q31(c_f)
         c_bound = int(np.max(np.abs(c_q * 65536 - c_ref)))
     g = min(spec.golden_steps, steps)
-    notes = additive_notes(spec.arrays["align.W"], spec.config["hidden"]) if spec.config.get("align") == "additive" \
-        else ()
+    if spec.config.get("align") == "additive":
+        notes = additive_notes(spec.arrays["align.W"], spec.config["hidden"])
     return QSpec(spec, params, align_params, h_bound, c_bound, (sequences, steps, spec.config["in_size"]),
                  raw[0, :g], h_q[0, :g], None if c_q is None else c_q[0, :g], h_ref[0, :g],
                  None if c_ref is None else c_ref[0, :g], notes)

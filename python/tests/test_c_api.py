@@ -35,6 +35,7 @@ def _models():
         ("m_q15_sa", sarnn.SelfAttentionRNN(3, 5, align="scaled_dot"),
          {"capacity": 6, "quantize": "int8", "calibration": calibration}),
         ("m_q15_simple", sarnn.SimpleRNN(3, 5), {"quantize": "int8", "calibration": calibration}),
+        ("m_q15_lstmn", sarnn.LSTMN(3, 5, 2, window=4), {"quantize": "int8", "calibration": calibration}),
     )
 
 
@@ -73,7 +74,8 @@ class CApi(unittest.TestCase):
         # (name, value type, context, cell, attention, capacity)
         want = (("m_sa", "float", True, False, True, "6"), ("m_sa_window", "float", True, False, True, "4"),
                 ("m_lstmn", "float", False, True, True, "6"), ("m_simple", "double", False, False, False, None),
-                ("m_q15_sa", "int16_t", True, False, True, "6"), ("m_q15_simple", "int16_t", False, False, False, None))
+                ("m_q15_sa", "int16_t", True, False, True, "6"), ("m_q15_simple", "int16_t", False, False, False, None),
+                ("m_q15_lstmn", "int16_t", False, True, True, "4"))
         for name, t, context, cell, attention, capacity in want:
             with self.subTest(name):
                 h, up = self.header(name), name.upper()
@@ -97,6 +99,12 @@ class CApi(unittest.TestCase):
         x_scale = float.fromhex(re.search(r"#define M_Q15_SA_X_SCALE (\S+)f ", h).group(1))
         self.assertEqual(x_scale, self.written["m_q15_sa"].params["x_scale"])
         self.assertIn("#define M_Q15_SA_OUTPUT_SCALE 0x1p-15f\n", h)
+        self.assertNotIn("CELL_SCALE", h)
+        # the q15 LSTMN's cell is Q3.12: its own scale
+        h = self.header("m_q15_lstmn")
+        self.assertIn("#define M_Q15_LSTMN_OUTPUT_SCALE 0x1p-15f\n", h)
+        self.assertIn("#define M_Q15_LSTMN_CELL_SCALE 0x1p-12f\n", h)
+        self.assertIn("Model c_api_model(m_q15_lstmn::params);", _read(os.path.join(self.dir, "m_q15_lstmn.cpp")))
 
     def test_q15_glue_passes_the_align_params(self):
         """A q15 model whose align has params is constructed with (params, align_params), the others with params."""

@@ -15,6 +15,7 @@
 #include "c_api_golden.h"
 #include "ca_lstmn.h"
 #include "ca_q15_additive.h"
+#include "ca_q15_lstmn.h"
 #include "ca_q15_sa.h"
 #include "ca_q15_simple.h"
 #include "ca_sa.h"
@@ -57,7 +58,7 @@ typedef struct {
     void (*reset)(void);
     int (*step)(const int16_t* x);
     const int16_t* (*hidden)(void);
-    const int16_t* (*context)(void);        /* NULL when the model has none */
+    const int16_t* (*context)(void);        /* NULL when the model has none; the q15 LSTMN's cell (Q3.12) */
     const int16_t* (*attention)(size_t* n); /* NULL when the model has none */
     size_t (*length)(void);
     int (*self_check)(void);
@@ -67,7 +68,7 @@ typedef struct {
     const float* golden_xf;  /* [steps][in], the float inputs golden_x was quantised from */
     float x_scale;           /* X_X_SCALE */
     const int16_t* golden_h; /* [steps][hidden_size], the Python twin's */
-    const int16_t* golden_c; /* NULL when the model has no context */
+    const int16_t* golden_c; /* NULL when the model has no context (or cell) */
 } Q15Model;
 
 /* round(v) halves away from zero, saturated to int16 (the exporter's rule, docs/c-api.md) */
@@ -105,7 +106,7 @@ static void check_q15(const Q15Model* m) {
         expect(m->length() == t + 1, m->name, "length()", t);
         if (m->context != NULL)
             expect(memcmp(m->context(), m->golden_c + t * m->hidden_size, m->hidden_size * sizeof(int16_t)) == 0,
-                   m->name, "c = the Python twin's, bit for bit", t);
+                   m->name, "c (context or cell) = the Python twin's, bit for bit", t);
         if (m->attention != NULL) {
             /* alpha_j = sum-normalised weights floored to Q15: 0 <= alpha_j, and sum_j alpha_j within n + 1 units
              * below 1 (32768) */
@@ -276,11 +277,31 @@ int main(void) {
                                       CA_Q15_ADDITIVE_X_SCALE,
                                       &ca_q15_additive_golden_h[0][0],
                                       &ca_q15_additive_golden_c[0][0]};
+    /* The LSTMN: its cell (Q3.12) where the others have the context; its attention (over the tape before the step,
+     * none at the first) is not checked here */
+    const Q15Model ca_q15_lstmn = {"ca_q15_lstmn",
+                                   ca_q15_lstmn_reset,
+                                   ca_q15_lstmn_step,
+                                   ca_q15_lstmn_hidden,
+                                   ca_q15_lstmn_cell,
+                                   NULL,
+                                   ca_q15_lstmn_length,
+                                   ca_q15_lstmn_self_check,
+                                   CA_Q15_LSTMN_IN_SIZE,
+                                   CA_Q15_LSTMN_HIDDEN_SIZE,
+                                   CA_Q15_LSTMN_CAPACITY,
+                                   CA_Q15_LSTMN_GOLDEN_STEPS,
+                                   &ca_q15_lstmn_golden_x[0][0],
+                                   &ca_q15_lstmn_golden_xf[0][0],
+                                   CA_Q15_LSTMN_X_SCALE,
+                                   &ca_q15_lstmn_golden_h[0][0],
+                                   &ca_q15_lstmn_golden_c[0][0]};
     /* What each header declares (the C compiler sees these checks, not only the glue). */
     expect(CA_SA_HAS_CONTEXT && !CA_SA_HAS_CELL && CA_SA_HAS_ATTENTION && !CA_SA_WINDOW && CA_SA_WINDOW_WINDOW &&
                CA_LSTMN_HAS_CELL && !CA_LSTMN_HAS_CONTEXT && CA_LSTMN_HAS_ATTENTION && !CA_SIMPLE_HAS_CONTEXT &&
                !CA_SIMPLE_HAS_CELL && !CA_SIMPLE_HAS_ATTENTION && CA_Q15_SA_HAS_CONTEXT &&
-               !CA_Q15_SIMPLE_HAS_ATTENTION && CA_Q15_SA_OUTPUT_SCALE == 1.0f / 32768.0f,
+               !CA_Q15_SIMPLE_HAS_ATTENTION && CA_Q15_SA_OUTPUT_SCALE == 1.0f / 32768.0f && CA_Q15_LSTMN_HAS_CELL &&
+               !CA_Q15_LSTMN_HAS_CONTEXT && CA_Q15_LSTMN_CELL_SCALE == 1.0f / 4096.0f,
            "headers", "the HAS_ macros", 0);
     expect(SARNN_STATUS_OK == 0 && SARNN_STATUS_MEMORY_FULL == 1 && SARNN_STATUS_NULL_INPUT == 2 &&
                SARNN_STATUS_NON_FINITE_INPUT == 3 && SARNN_STATUS_NON_FINITE_RESULT == 7,
@@ -293,6 +314,7 @@ int main(void) {
     check_q15(&ca_q15_sa);
     check_q15(&ca_q15_simple);
     check_q15(&ca_q15_additive);
+    check_q15(&ca_q15_lstmn);
     printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
 }

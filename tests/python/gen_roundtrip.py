@@ -18,9 +18,9 @@ byte) and as double.
 Tolerances are the exporter's defaults: 1e-4 for float, 1e-10 for double.
 
 The quantised headers (`--quantize int8`, DIR/rt_q15_<name>.hpp, listed by SARNN_ROUNDTRIP_Q15_MODELS(X)): the
-SimpleRnn and the dot / scaled_dot / bilinear / key_query / additive SelfAttentionRNNs above (both memories;
+SimpleRnn, the dot / scaled_dot / bilinear / key_query / additive SelfAttentionRNNs above (both memories;
 key_query K 5 in the cache form at Hidden 33, Bounded, and in the fold form at Hidden 7, Window: KeyQueryAlign<5>'s
-default plan picks by 4·K <= Hidden), each with a seeded calibration of 6 sequences of 40 steps, uniform in a range
+default plan picks by 4·K <= Hidden) and both LSTMNs (their c the cell in Q3.12), each with a seeded calibration of 6 sequences of 40 steps, uniform in a range
 of its own (so that x_scale differs: 2^-11 .. 2^-20). Their self_check() demands the Python twin's int16 h and c
 bit for bit and the bound recorded over the calibration. One of them, the dot Window model, is saved with
 sarnn.save() to DIR/q15_model.pt with its calibration DIR/q15_calibration.pt and exported from those files with
@@ -67,7 +67,7 @@ SIMPLE = ("simple", 7, 33)
 Q15 = (("simple", 3.0), ("sa_dot_bounded", 1.0), ("sa_dot_window", 0.02), ("sa_scaled_dot_bounded", 0.7),
        ("sa_scaled_dot_window", 5.5), ("sa_bilinear_bounded", 0.3), ("sa_bilinear_window", 12.0),
        ("sa_key_query_bounded", 2.0), ("sa_key_query_window", 0.05), ("sa_additive_bounded", 0.5),
-       ("sa_additive_window", 9.0))
+       ("sa_additive_window", 9.0), ("lstmn_bounded", 1.5), ("lstmn_window", 0.1))
 Q15_CLI = "sa_dot_window"   # saved to Q15_MODEL, exported as rt_q15_cli by the command line too
 Q15_MODEL, Q15_CALIBRATION, Q15_CLI_NAME = "q15_model.pt", "q15_calibration.pt", "rt_q15_cli"
 
