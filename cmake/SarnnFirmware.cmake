@@ -17,6 +17,23 @@
 #       to float conversions, __addsf3 and its kin): for programs that must do no float arithmetic (the q15 path).
 set(_sarnn_firmware_check ${CMAKE_CURRENT_LIST_DIR}/SarnnFirmwareCheck.cmake)
 
+# sarnn_bench_qemu(<var>): the qemu-system-arm command (a list, up to its -kernel) that counts instructions as
+# bench/mcu does: the toolchain file's benchmark board (CORTEX_M_BENCH_MACHINE, else the firmware's) at -icount
+# shift CORTEX_M_BENCH_ICOUNT_SHIFT (else 6: 64 ns an instruction, 1.6 SysTick ticks each, exact counts for spans
+# up to 10 million instructions). bench/mcu and tools/plan (scripts/plan) run their images with it.
+function(sarnn_bench_qemu var)
+  set(_shift ${CORTEX_M_BENCH_ICOUNT_SHIFT})
+  if(NOT _shift)
+    set(_shift 6)
+  endif()
+  set(_machine ${CORTEX_M_BENCH_MACHINE})
+  if(NOT _machine)
+    set(_machine ${_sarnn_tc_qemu_machine})
+  endif()
+  set(${var} qemu-system-arm -M ${_machine} -icount shift=${_shift} -nographic -monitor none
+      -semihosting-config enable=on,target=native -kernel PARENT_SCOPE)
+endfunction()
+
 function(sarnn_firmware_executable target)
   add_executable(${target} ${ARGN})
   target_link_libraries(${target} PRIVATE sarnn::sarnn)
