@@ -165,19 +165,16 @@ def _additive_params(a, hidden):
 
 
 def _check_functions(kind):
-    c_part = """
-        const sarnn::View<sarnn::q15> c = model.context();
-        for (std::size_t d = 0; d < hidden_size; ++d) {
+    # c: the context (Q15) of a SelfAttentionRnn, the cell (Q3.12) of an LSTMN, against its reference in 2^-31 units
+    view, error = {"self_attention": ("context", "q31_error"),
+                   "lstmn": ("cell", "cell_q31_error")}.get(kind, (None, None))
+    c_part = f"""
+        const sarnn::View<sarnn::q15> c = model.{view}();
+        for (std::size_t d = 0; d < hidden_size; ++d) {{
             if (c[d].raw != golden_c[t][d]) ++r.mismatches;
-            const std::int64_t e = q31_error(c[d], golden_c_ref[t][d]);
+            const std::int64_t e = {error}(c[d], golden_c_ref[t][d]);
             if (e > r.c_error_q31) r.c_error_q31 = e;
-        }""" if kind == "self_attention" else """
-        const sarnn::View<sarnn::q15> c = model.cell();
-        for (std::size_t d = 0; d < hidden_size; ++d) {
-            if (c[d].raw != golden_c[t][d]) ++r.mismatches;
-            const std::int64_t e = cell_q31_error(c[d], golden_c_ref[t][d]);
-            if (e > r.c_error_q31) r.c_error_q31 = e;
-        }""" if kind == "lstmn" else ""
+        }}""" if view is not None else ""
     cell_error = """
 /// |v·2^19 - ref|: a Q3.12 cell value against its reference in units of 2^-31, exactly.
 inline std::int64_t cell_q31_error(sarnn::q15 v, std::int64_t ref) noexcept {
