@@ -26,6 +26,7 @@
 #include "kernels/tanh.hpp"  // lib/'s internal header: the additive scores' tanh
 #include "reference.hpp"
 #include "reference_family.hpp"
+#include "shared/q15_affine_check.hpp"
 #include "shared/q15_digest.hpp"
 
 namespace {
@@ -380,6 +381,10 @@ TEST_CASE("q15: the C++ models and the Python twin agree bit for bit (one digest
     const std::uint64_t h = test::q15_digest();
     INFO("digest 0x" << std::hex << h << " (python3 -m sarnn.q15 gives the Python twin's)");
     CHECK(h == test::kQ15Digest);
+}
+
+TEST_CASE("q15: affine_tanh against 64-bit integer arithmetic (every shift, both signs, saturating sums)", "[q15]") {
+    CHECK(test::q15_affine_mismatches(200) == 0);
 }
 
 TEST_CASE("q15: SimpleRnn against the double reference of its dequantised weights", "[q15]") {

@@ -138,8 +138,46 @@ void Q15::affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::siz
     const std::size_t ld = nx + nr;
     // G rows at a time, sharing each load of x and r. s_x = A_x·x, s_r = A_r·r: |terms| <= 128·32768 = 2^22, nx
     // <= 511 and nr <= 256 terms (params.hpp), exact in int32
-    std::size_t row = 0;
     const XFactor x_factor(a.x_m, a.x_shift);
+#if defined(SARNN_Q15_OWN_FINISH_TANH)
+    // A block of rows' sums first, then the block's rows finished by the target's own loop (q15_loops.hpp), where
+    // the input's factor is near 1 (else, and for a row it leaves, finish_row)
+    constexpr std::size_t kBlock = 4 * q15_loops::kRows;
+    for (std::size_t start = 0; start < rows; start += kBlock) {
+        const std::size_t end = rows - start < kBlock ? rows : start + kBlock;
+        std::int32_t s[2 * kBlock];  // (s_x, s_r) of each row
+        std::size_t row = start;
+        const auto pass = [&](auto group) __attribute__((always_inline)) {
+            constexpr std::size_t G = decltype(group)::value;
+            const std::int8_t* w = a.A + row * ld;
+            Sums<G> gx, gr;
+            q15_loops::dot_rows<G>(w, ld, x, nx, gx.v);
+            q15_loops::dot_rows<G>(w + nx, ld, r, nr, gr.v);
+            for (std::size_t g = 0; g < G; ++g) {
+                s[2 * (row - start + g)] = gx.v[g];
+                s[2 * (row - start + g) + 1] = gr.v[g];
+            }
+            row += G;
+        };
+        while (row + q15_loops::kRows <= end) pass(Group<q15_loops::kRows>{});
+        if constexpr (q15_loops::kRows > 2) {
+            if (row + 2 <= end) pass(Group<2>{});
+        }
+        if (row < end) pass(Group<1>{});
+        for (std::size_t i = start; i < end; ++i) {
+            if (x_factor.near_one) {
+                const std::int32_t* const si = s + 2 * (i - start);
+                i += a.x_shift == 0
+                         ? q15_loops::finish_tanh<1>(si, end - i, a.m + i, a.shift + i, a.b + i, a.x_m, y + i)
+                         : q15_loops::finish_tanh<2>(si, end - i, a.m + i, a.shift + i, a.b + i, a.x_m, y + i);
+                if (i == end) break;
+            }
+            y[i] = finish_row(a, x_factor, i, s[2 * (i - start)], s[2 * (i - start) + 1]);
+        }
+    }
+#else
+    // G rows at a time, each group's rows finished after its loops
+    std::size_t row = 0;
     const auto pass = [&](auto group) __attribute__((always_inline)) {
         constexpr std::size_t G = decltype(group)::value;
         const std::int8_t* w = a.A + row * ld;
@@ -154,6 +192,7 @@ void Q15::affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::siz
         if (row + 2 <= rows) pass(Group<2>{});
     }
     if (row < rows) pass(Group<1>{});
+#endif
 }
 
 void Q15::gemv(const QMatrix& W, const q15* v, q15* y) noexcept {

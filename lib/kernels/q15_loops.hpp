@@ -10,7 +10,9 @@
 // and, where it has its own (SARNN_Q15_OWN_SCORES, SARNN_Q15_OWN_MAX; else the ones at the end of this file, built on
 // dot_states), scores(s, stride, count, q, npairs, t, e): the rounded scores of count states, max_raw(e, n),
 // (SARNN_Q15_OWN_NORMALIZE) normalize(alpha, n, rec, down), softmax's last pass, and (SARNN_Q15_OWN_ADDITIVE)
-// additive_sum(key, q, v, K), the additive align's score of one state before its requantisation.
+// additive_sum(key, q, v, K), the additive align's score of one state before its requantisation, and
+// (SARNN_Q15_OWN_FINISH_TANH, no generic form: q15.cpp's finish_row is the one) finish_tanh<UP>(s, rows, m, shift,
+// b, x_m, y), affine_tanh's rows finished from their sums.
 // The files, chosen at compile time:
 //   q15_mve.hpp    Helium (MVE integer: M55, M85): eight int16 per vector, VMLADAVA for the dot products
 //                  (cmake -DSARNN_Q15_PLAIN_LOOPS=ON takes the plain C++ instead, to compare the two on one core)

@@ -1,8 +1,10 @@
 // tests/firmware/q15_main.cpp: the q15 models on a bare-metal Cortex-M, with no float anywhere in the program.
 // Runs the digest of many runs of SimpleRnn<q15>, SelfAttentionRnn<q15> and Lstmn<q15> (tests/shared/q15_digest.hpp)
 // and of the integer activations (tests/shared/fixed_digest.hpp), and compares them with what the Python twin computes
-// (python/sarnn/q15.py, python/sarnn/fixed.py): the board computes the same integers. Prints with puts only (a
-// printf would link the float formatting), so that the ELF's symbols show whether the q15 path pulls in soft float:
+// (python/sarnn/q15.py, python/sarnn/fixed.py): the board computes the same integers; and affine_tanh against 64-bit
+// integer arithmetic (tests/shared/q15_affine_check.hpp: the rows' paths the digest's params never take). Prints
+// with puts only (a printf would link the float formatting), so that the ELF's symbols show whether the q15 path
+// pulls in soft float:
 // ctest's no-float check of this ELF (cmake/SarnnFirmwareCheck.cmake, MODE=nofloat) fails on any __aeabi_f*/d*;
 // q15_float_canary.cpp is this program plus one float multiply, whose check must fail.
 #include <cstdio>
@@ -10,6 +12,7 @@
 #include <sarnn/sarnn.hpp>
 
 #include "shared/fixed_digest.hpp"
+#include "shared/q15_affine_check.hpp"
 #include "shared/q15_digest.hpp"
 
 #ifdef SARNN_Q15_FLOAT_CANARY
@@ -30,9 +33,17 @@ int main() {
         std::puts("fixed_digest             FAILED");
         ++failed;
     }
+    if (test::q15_affine_mismatches() == 0) {
+        std::puts("q15_affine               ok");
+    } else {
+        std::puts("q15_affine               FAILED");
+        ++failed;
+    }
 #ifdef SARNN_Q15_FLOAT_CANARY
     g_canary = g_canary * 1.5f;
 #endif
-    std::puts(failed == 0 ? "2 passed, 0 failed" : "0 passed, 2 failed");
+    const char* const summary[] = {"3 passed, 0 failed", "2 passed, 1 failed", "1 passed, 2 failed",
+                                   "0 passed, 3 failed"};
+    std::puts(summary[failed]);
     return failed == 0 ? 0 : 1;
 }
