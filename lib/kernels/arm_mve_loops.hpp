@@ -13,6 +13,13 @@
 #include <cstddef>
 #include <cstdint>
 
+// The loops keep constants in r4-r11: an unoptimised build (-O0) keeps r7 for its frame, so these functions are
+// built without a frame pointer there (else GCC: "r7 cannot be used in 'asm' here"); optimised builds have none.
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
+#pragma GCC push_options
+#pragma GCC optimize("omit-frame-pointer")
+#endif
+
 namespace sarnn::kernel {
 namespace {  // NOLINT(cert-dcl59-cpp): one copy, in the mve set's file
 namespace mve {
@@ -368,5 +375,9 @@ inline float32x4_t load_after_stores(const float* p) {
 }  // namespace mve
 }  // namespace
 }  // namespace sarnn::kernel
+
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
+#pragma GCC pop_options
+#endif
 
 #endif

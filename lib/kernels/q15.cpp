@@ -261,45 +261,62 @@ void softmax(q15* alpha, std::size_t n, int f, std::int32_t m) noexcept {
     q15_loops::normalize(alpha, n, rec, 31 - sh);
 }
 
+/// c_k = Σ_j alpha_j S_j,k / 32768 rounded half up, in [-32767, 32767]: |Σ| <= 32767·Σ alpha_j < 2^31 (Σ alpha_j <=
+/// 32768 + 1)
+__attribute__((always_inline)) inline q15 context_value(std::int32_t acc) noexcept {
+#if defined(__ARM_FEATURE_DSP) && defined(__ARM_FEATURE_SAT)
+    const std::int32_t ck = __ssat(round_shift(acc, 15), 16);
+    return q15{static_cast<std::int16_t>(ck < -32767 ? -32767 : ck)};
+#else
+    const std::int32_t ck = round_shift(acc, 15);
+    return q15{static_cast<std::int16_t>(ck > 32767 ? 32767 : (ck < -32767 ? -32767 : ck))};
+#endif
+}
+
 /// c = Σ_j alpha_j S_j (the rows of S in the segments seg), rounded half up to Q15.
 void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15* c) noexcept {
-    const std::size_t dim = S.dim;
-    const bool pairs = word_aligned(S.base) && S.stride % 2 == 0;
-    // c_k = Σ_j alpha_j S_j,k / 32768, rounded half up: |Σ| <= 32767·Σ alpha_j < 2^31 (Σ alpha_j <= 32768 + 1).
-    // G columns at a time where the rows allow (each row read once per G columns), then one by one.
+    const std::size_t dim = S.dim, stride = S.stride;
     std::size_t k = 0;
-    const auto store = [&](std::size_t col, std::int32_t acc) __attribute__((always_inline)) {
-        const std::int32_t ck = round_shift(acc, 15);
-        c[col] = q15{static_cast<std::int16_t>(ck > 32767 ? 32767 : (ck < -32767 ? -32767 : ck))};
-    };
-    const auto pass = [&](auto group) __attribute__((always_inline)) {
-        constexpr std::size_t G = decltype(group)::value;
-        Sums<G> sums;
-        std::int32_t* const acc = sums.v;
+    if (word_aligned(S.base) && stride % 2 == 0 && word_aligned(alpha)) {
+        // The states as runs, found once for every pass: an even count the target's loop takes (alpha's pairs word
+        // aligned), or a state alone (where the pairs do not start: segment 2 after an odd segment 1; or end)
+        struct Run {
+            const q15* v;  // the run's first row
+            const q15* a;  // its first weight
+            std::size_t count;
+        };
+        Run runs[6];
+        std::size_t nruns = 0;
         const q15* ap = alpha;
         for (int g = 0; g < 2; ++g) {
-            const q15* v = seg.base[g] + k;
+            const q15* v = seg.base[g];
             std::size_t cnt = seg.n[g];
-            // a state alone where alpha's pairs do not start (segment 2 after an odd segment 1) or end
             if (cnt > 0 && !word_aligned(ap)) {
-                q15_plain::columns<G>(ap, v, S.stride, 1, acc);
-                ++ap;
-                v += S.stride;
+                runs[nruns++] = {v, ap++, 1};
+                v += stride;
                 --cnt;
             }
             const std::size_t even = cnt & ~std::size_t{1};
-            if (even > 0) q15_loops::columns<G>(ap, v, S.stride, even, acc);
+            if (even > 0) runs[nruns++] = {v, ap, even};
             ap += even;
-            v += even * S.stride;
-            if (cnt != even) {
-                q15_plain::columns<G>(ap, v, S.stride, 1, acc);
-                ++ap;
-            }
+            v += even * stride;
+            if (cnt != even) runs[nruns++] = {v, ap++, 1};
         }
-        for (std::size_t col = 0; col < G; ++col) store(k + col, acc[col]);
-        k += G;
-    };
-    if (pairs && word_aligned(alpha)) {
+        // G columns at a time (each row read once per G columns)
+        const auto pass = [&](auto group) __attribute__((always_inline)) {
+            constexpr std::size_t G = decltype(group)::value;
+            Sums<G> sums;
+            for (std::size_t i = 0; i < nruns; ++i) {
+                const Run& run = runs[i];
+                if (run.count == 1) {
+                    q15_plain::columns<G>(run.a, run.v + k, stride, 1, sums.v);
+                } else {
+                    q15_loops::columns<G>(run.a, run.v + k, stride, run.count, sums.v);
+                }
+            }
+            for (std::size_t col = 0; col < G; ++col) c[k + col] = context_value(sums.v[col]);
+            k += G;
+        };
         while (k + q15_loops::kColumns <= dim) pass(Group<q15_loops::kColumns>{});
         if constexpr (q15_loops::kColumns > 2) {
             while (k + 2 <= dim) pass(Group<2>{});
@@ -310,9 +327,9 @@ void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15
         const q15* ap = alpha;
         for (int g = 0; g < 2; ++g) {
             const q15* v = seg.base[g] + k;
-            for (std::size_t i = 0; i < seg.n[g]; ++i, ++ap, v += S.stride) acc += ap->raw * v->raw;
+            for (std::size_t i = 0; i < seg.n[g]; ++i, ++ap, v += stride) acc += ap->raw * v->raw;
         }
-        store(k, acc);
+        c[k] = context_value(acc);
     }
 }
 

@@ -18,9 +18,9 @@
 
 namespace sarnn::kernel::q15_loops {
 
-// Three rows of the product, three states of the scores, four columns of the weighted sum per pass: at most twelve
-// registers in each loop.
-constexpr std::size_t kRows = 3, kStates = 3, kColumns = 4;
+// Four rows of the product, three states of the scores, four columns of the weighted sum per pass: at most thirteen
+// registers in each loop (the frame pointer r7 of an unoptimised build and sp, pc left).
+constexpr std::size_t kRows = 4, kStates = 3, kColumns = 4;
 
 namespace dsp {
 
@@ -49,53 +49,58 @@ __attribute__((always_inline)) inline std::int32_t ror8(std::int32_t w) noexcept
 
 // (The other group sizes: q15_plain's, from q15_loops.hpp.)
 
-// One row's four int8 weights (w, a row pointer, post-incremented) times v's four values, repacked as z = (v0, v2)
-// and x = (v1, v3): SXTB16 widens (w0, w2) and, rotated by 8, (w1, w3).
-#define SARNN_DSP_ROW(a, w)                  \
-    "ldr    %[y], [%[" w "]], #4\n\t"        \
-    "sxtb16 %[t], %[y]\n\t"                  \
-    "smlad  %[" a "], %[t], %[z], %[" a "]\n\t" \
-    "sxtb16 %[t], %[y], ror #8\n\t"          \
+// One row's four int8 weights (loaded by `load` into t) times v's four values, repacked as z = (v0, v2) and x = (v1,
+// v3): SXTB16 widens (w0, w2) into y and, rotated by 8, (w1, w3) in place.
+#define SARNN_DSP_ROW(a, load)               \
+    load                                     \
+    "sxtb16 %[y], %[t]\n\t"                  \
+    "smlad  %[" a "], %[y], %[z], %[" a "]\n\t" \
+    "sxtb16 %[t], %[t], ror #8\n\t"          \
     "smlad  %[" a "], %[t], %[x], %[" a "]\n\t"
-// The three rows' loop, after the load of v0..v3 into x, y (`load`: LDRD where v is word aligned, else two LDRs)
-#define SARNN_DSP_ROWS3(load)                                 \
-    "1:\n\t" load                                             \
-    "pkhbt  %[z], %[x], %[y], lsl #16\n\t"                    \
-    "pkhtb  %[x], %[y], %[x], asr #16\n\t" SARNN_DSP_ROW("a0", "w0") SARNN_DSP_ROW("a1", "w1") \
-        SARNN_DSP_ROW("a2", "w2") "cmp    %[vp], %[end]\n\t"  \
+// The four rows' loop, after the load of v0..v3 into x, y (`load`: LDRD where v is word aligned, else two LDRs):
+// rows 2 and 3 at two rows (ld2 bytes) past rows 0 and 1, whose pointers w0 and w1 move on (thirteen registers).
+#define SARNN_DSP_ROWS4(load)                                                                   \
+    "1:\n\t" load                                                                               \
+    "pkhbt  %[z], %[x], %[y], lsl #16\n\t"                                                      \
+    "pkhtb  %[x], %[y], %[x], asr #16\n\t" SARNN_DSP_ROW("a2", "ldr    %[t], [%[w0], %[ld2]]\n\t") \
+        SARNN_DSP_ROW("a3", "ldr    %[t], [%[w1], %[ld2]]\n\t")                                 \
+            SARNN_DSP_ROW("a0", "ldr    %[t], [%[w0]], #4\n\t")                                 \
+                SARNN_DSP_ROW("a1", "ldr    %[t], [%[w1]], #4\n\t") "cmp    %[vp], %[end]\n\t"  \
     "bne    1b"
 
-/// Three rows, four columns per iteration (20 instructions for 12 multiply-adds), the last n % 4 columns after.
+/// Four rows, four columns per iteration (25 instructions for 16 multiply-adds), the last n % 4 columns after.
 template <>
-inline void dot_rows<3>(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
+inline void dot_rows<4>(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
     const std::size_t n4 = n & ~std::size_t{3};
     if (n4 > 0) {
-        std::int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2];
+        std::int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
         const std::int8_t* w0 = w;
         const std::int8_t* w1 = w + ld;
-        const std::int8_t* w2 = w + 2 * ld;
+        const std::size_t ld2 = 2 * ld;
         const q15* vp = v;
         const q15* const end = v + n4;
         std::int32_t x, y, z, t;
-#define SARNN_DSP_ROWS3_OPERANDS                                                                                   \
-    : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [w0] "+r"(w0), [w1] "+r"(w1), [w2] "+r"(w2), [vp] "+r"(vp),    \
+#define SARNN_DSP_ROWS4_OPERANDS                                                                                   \
+    : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [w0] "+r"(w0), [w1] "+r"(w1), [vp] "+r"(vp),    \
       [x] "=&r"(x), [y] "=&r"(y), [z] "=&r"(z), [t] "=&r"(t)                                                       \
-    : [end] "r"(end), "m"(*reinterpret_cast<const std::int8_t(*)[]>(w)), "m"(*reinterpret_cast<const q15(*)[]>(v)) \
+    : [end] "r"(end), [ld2] "r"(ld2), "m"(*reinterpret_cast<const std::int8_t(*)[]>(w)),                          \
+      "m"(*reinterpret_cast<const q15(*)[]>(v))                                                                    \
     : "cc"
         if ((reinterpret_cast<std::uintptr_t>(v) & 3u) == 0) {
-            __asm__ volatile(SARNN_DSP_ROWS3("ldrd   %[x], %[y], [%[vp]], #8\n\t") SARNN_DSP_ROWS3_OPERANDS);
+            __asm__ volatile(SARNN_DSP_ROWS4("ldrd   %[x], %[y], [%[vp]], #8\n\t") SARNN_DSP_ROWS4_OPERANDS);
         } else {
-            __asm__ volatile(SARNN_DSP_ROWS3("ldr    %[x], [%[vp]], #4\n\tldr    %[y], [%[vp]], #4\n\t")
-                                 SARNN_DSP_ROWS3_OPERANDS);
+            __asm__ volatile(SARNN_DSP_ROWS4("ldr    %[x], [%[vp]], #4\n\tldr    %[y], [%[vp]], #4\n\t")
+                                 SARNN_DSP_ROWS4_OPERANDS);
         }
-#undef SARNN_DSP_ROWS3_OPERANDS
+#undef SARNN_DSP_ROWS4_OPERANDS
         acc[0] = a0;
         acc[1] = a1;
         acc[2] = a2;
+        acc[3] = a3;
     }
-    if (n4 < n) q15_plain::dot_rows<3>(w + n4, ld, v + n4, n - n4, acc);
+    if (n4 < n) q15_plain::dot_rows<4>(w + n4, ld, v + n4, n - n4, acc);
 }
-#undef SARNN_DSP_ROWS3
+#undef SARNN_DSP_ROWS4
 #undef SARNN_DSP_ROW
 
 /// Two rows (a pass of the last rows): SMLAD on (w0, w2), (w1, w3) as in the three rows' loop, in C.

@@ -18,7 +18,8 @@
 //                  (cmake -DSARNN_Q15_PLAIN_LOOPS=ON takes the plain C++ instead, to compare the two on one core)
 //   q15_thumb.hpp  ARMv6-M and ARMv7-M (M0, M0+, M3): Thumb assembly
 //   q15_dsp.hpp    ARMv7E-M with the DSP extension (M4, M7): two 16-bit multiply-adds per instruction (SMLAD)
-//   (this file)    everything else: q15_plain.hpp
+//   (this file)    everything else: q15_plain.hpp; and every target in an unoptimised build (no __OPTIMIZE__, -O0),
+//                  whose frame keeps registers the assembly loops need (GCC: "impossible constraints")
 #ifndef SARNN_LIB_KERNELS_Q15_LOOPS_HPP
 #define SARNN_LIB_KERNELS_Q15_LOOPS_HPP
 
@@ -29,7 +30,7 @@
 #include "kernels/tanh.hpp"
 #include "sarnn/fixed.hpp"
 
-#if defined(__ARM_FEATURE_MVE) && !SARNN_Q15_PLAIN_LOOPS
+#if defined(__ARM_FEATURE_MVE) && !SARNN_Q15_PLAIN_LOOPS && defined(__OPTIMIZE__)
 #include "kernels/q15_mve.hpp"
 #else
 namespace sarnn::kernel::q15_loops {
@@ -47,9 +48,10 @@ inline void columns(const q15* a, const q15* v, std::size_t stride, std::size_t 
     q15_plain::columns<G>(a, v, stride, count, acc);
 }
 }  // namespace sarnn::kernel::q15_loops
-#if defined(__thumb__) && defined(__ARM_FEATURE_DSP) && defined(__ARM_ARCH_7EM__)
+#if defined(__thumb__) && defined(__ARM_FEATURE_DSP) && defined(__ARM_ARCH_7EM__) && defined(__OPTIMIZE__)
 #include "kernels/q15_dsp.hpp"
-#elif defined(__thumb__) && (defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__))
+#elif defined(__thumb__) && (defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__)) && \
+    defined(__OPTIMIZE__)
 #include "kernels/q15_thumb.hpp"
 #else
 namespace sarnn::kernel::q15_loops {
