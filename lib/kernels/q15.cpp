@@ -159,6 +159,14 @@ void Q15::affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::siz
             }
             row += G;
         };
+#if defined(SARNN_Q15_OWN_ROWS_XR)
+        // four rows, both parts in one call, where their lengths and alignment allow
+        if (nx % 4 == 0 && nr % 4 == 0 && nx > 0 && nr > 0 && word_aligned(x) && word_aligned(r)) {
+            for (; row + 4 <= end; row += 4) {
+                q15_loops::rows4_xr(a.A + row * ld, ld, x, nx, r, nr, s + 2 * (row - start));
+            }
+        }
+#endif
         while (row + q15_loops::kRows <= end) pass(Group<q15_loops::kRows>{});
         if constexpr (q15_loops::kRows > 2) {
             if (row + 2 <= end) pass(Group<2>{});
@@ -261,8 +269,8 @@ void softmax(q15* alpha, std::size_t n, int f, std::int32_t m) noexcept {
     q15_loops::normalize(alpha, n, rec, 31 - sh);
 }
 
-/// c_k = Σ_j alpha_j S_j,k / 32768 rounded half up, in [-32767, 32767]: |Σ| <= 32767·Σ alpha_j < 2^31 (Σ alpha_j <=
-/// 32768 + 1)
+/// c_k = Σ_j alpha_j S_j,k / 32768 rounded half up, in [-32767, 32767]: |Σ| <= 32767·Σ alpha_j < 2^31
+/// (Σ alpha_j <= 32768 + 1)
 __attribute__((always_inline)) inline q15 context_value(std::int32_t acc) noexcept {
 #if defined(__ARM_FEATURE_DSP) && defined(__ARM_FEATURE_SAT)
     const std::int32_t ck = __ssat(round_shift(acc, 15), 16);

@@ -57,16 +57,17 @@ __attribute__((always_inline)) inline std::int32_t ror8(std::int32_t w) noexcept
     "smlad  %[" a "], %[y], %[z], %[" a "]\n\t" \
     "sxtb16 %[t], %[t], ror #8\n\t"          \
     "smlad  %[" a "], %[t], %[x], %[" a "]\n\t"
-// The four rows' loop, after the load of v0..v3 into x, y (`load`: LDRD where v is word aligned, else two LDRs):
-// rows 2 and 3 at two rows (ld2 bytes) past rows 0 and 1, whose pointers w0 and w1 move on (thirteen registers).
-#define SARNN_DSP_ROWS4(load)                                                                   \
-    "1:\n\t" load                                                                               \
+// The four rows' loop (label L), after the load of v0..v3 into x, y (`load`: LDRD where v is word aligned, else two
+// LDRs): rows 2 and 3 at two rows (ld2 bytes) past rows 0 and 1, whose pointers w0 and w1 move on (thirteen registers).
+#define SARNN_DSP_ROWS4_LOOP(L, load)                                                           \
+    L ":\n\t" load                                                                              \
     "pkhbt  %[z], %[x], %[y], lsl #16\n\t"                                                      \
     "pkhtb  %[x], %[y], %[x], asr #16\n\t" SARNN_DSP_ROW("a2", "ldr    %[t], [%[w0], %[ld2]]\n\t") \
         SARNN_DSP_ROW("a3", "ldr    %[t], [%[w1], %[ld2]]\n\t")                                 \
             SARNN_DSP_ROW("a0", "ldr    %[t], [%[w0]], #4\n\t")                                 \
                 SARNN_DSP_ROW("a1", "ldr    %[t], [%[w1]], #4\n\t") "cmp    %[vp], %[end]\n\t"  \
-    "bne    1b"
+    "bne    " L "b\n\t"
+#define SARNN_DSP_ROWS4(load) SARNN_DSP_ROWS4_LOOP("1", load)
 
 /// Four rows, four columns per iteration (25 instructions for 16 multiply-adds), the last n % 4 columns after.
 template <>
@@ -100,7 +101,49 @@ inline void dot_rows<4>(const std::int8_t* w, std::size_t ld, const q15* v, std:
     }
     if (n4 < n) q15_plain::dot_rows<4>(w + n4, ld, v + n4, n - n4, acc);
 }
+/// affine_tanh's four rows, both parts in one loop each (the rows' weights are [A_x | A_r], so w0 and w1 leave the
+/// first loop at the second part): s = (s_x, s_r) of each row, the eight sums of q15_plain's dot_rows<4>(w, ld, x, nx)
+/// and dot_rows<4>(w + nx, ld, r, nr). For nx and nr multiples of 4 (at least 4), x and r word aligned.
+#define SARNN_Q15_OWN_ROWS_XR 1
+inline void rows4_xr(const std::int8_t* w, std::size_t ld, const q15* x, std::size_t nx, const q15* r, std::size_t nr,
+                     std::int32_t* s) noexcept {
+    std::int32_t a0, a1, a2, a3, xv, yv, z, t;
+    const std::int8_t* w0 = w;
+    const std::int8_t* w1 = w + ld;
+    const std::size_t ld2 = 2 * ld;
+    const q15* vp = x;
+    const q15* end = x + nx;
+    const q15* const r_end = r + nr;
+    __asm__ volatile("mov    %[a0], #0\n\t"
+                     "mov    %[a1], #0\n\t"
+                     "mov    %[a2], #0\n\t"
+                     "mov    %[a3], #0\n\t" SARNN_DSP_ROWS4_LOOP("1", "ldrd   %[x], %[y], [%[vp]], #8\n\t")
+                     "ldr    %[t], %[s]\n\t"
+                     "str    %[a0], [%[t]]\n\t"
+                     "str    %[a1], [%[t], #8]\n\t"
+                     "str    %[a2], [%[t], #16]\n\t"
+                     "str    %[a3], [%[t], #24]\n\t"
+                     "mov    %[a0], #0\n\t"
+                     "mov    %[a1], #0\n\t"
+                     "mov    %[a2], #0\n\t"
+                     "mov    %[a3], #0\n\t"
+                     "ldr    %[vp], %[r]\n\t"
+                     "ldr    %[end], %[r_end]\n\t" SARNN_DSP_ROWS4_LOOP("2", "ldrd   %[x], %[y], [%[vp]], #8\n\t")
+                     "ldr    %[t], %[s]\n\t"
+                     "str    %[a0], [%[t], #4]\n\t"
+                     "str    %[a1], [%[t], #12]\n\t"
+                     "str    %[a2], [%[t], #20]\n\t"
+                     "str    %[a3], [%[t], #28]"
+                     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [w0] "+r"(w0), [w1] "+r"(w1),
+                       [vp] "+r"(vp), [end] "+r"(end), [x] "=&r"(xv), [y] "=&r"(yv), [z] "=&r"(z), [t] "=&r"(t)
+                     : [ld2] "r"(ld2), [s] "m"(s), [r] "m"(r), [r_end] "m"(r_end),
+                       "m"(*reinterpret_cast<const std::int8_t(*)[]>(w)), "m"(*reinterpret_cast<const q15(*)[]>(x)),
+                       "m"(*reinterpret_cast<const q15(*)[]>(r))
+                     : "cc", "memory");
+}
+
 #undef SARNN_DSP_ROWS4
+#undef SARNN_DSP_ROWS4_LOOP
 #undef SARNN_DSP_ROW
 
 /// Two rows (a pass of the last rows): SMLAD on (w0, w2), (w1, w3) as in the three rows' loop, in C.

@@ -30,13 +30,17 @@ inline std::size_t q15_affine_mismatches(int cases = 24) {
     static std::int8_t A[kMaxRows * kMaxCols];
     static std::int32_t b[kMaxRows], m[kMaxRows];
     static std::int8_t shift[kMaxRows];
-    static sarnn::q15 x[kMaxCols], r[kMaxCols], y[kMaxRows];
+    alignas(8) static sarnn::q15 x[kMaxCols], r[kMaxCols], y[kMaxRows];  // (word aligned, as the models' vectors)
     Q15Lcg rng{0x51AFF1E5ull};
     std::size_t bad = 0;
     for (int c = 0; c < cases; ++c) {
         const std::size_t rows = 1 + static_cast<std::size_t>(rng.below(kMaxRows));
-        const std::size_t nx = 1 + static_cast<std::size_t>(rng.below(20));
-        const std::size_t nr = static_cast<std::size_t>(rng.below(static_cast<std::uint32_t>(kMaxCols - nx + 1)));
+        // every other case with both parts a multiple of 4 long (the lengths a set's widest loops take whole)
+        const bool by4 = c % 2 == 1;
+        const std::size_t nx = by4 ? 4 * (1 + static_cast<std::size_t>(rng.below(4)))
+                                   : 1 + static_cast<std::size_t>(rng.below(20));
+        const std::size_t nr = by4 ? 4 * (1 + static_cast<std::size_t>(rng.below(5)))
+                                   : static_cast<std::size_t>(rng.below(static_cast<std::uint32_t>(kMaxCols - nx + 1)));
         const std::size_t ld = nx + nr;
         const bool extreme = c % 3 == 0;  // weights and inputs at their bounds: sums that saturate
         for (std::size_t i = 0; i < rows * ld; ++i)
