@@ -18,9 +18,9 @@
 
 namespace sarnn::kernel::q15_loops {
 
-// Four rows of the product, three states of the scores, four columns of the weighted sum per pass: at most thirteen
-// registers in each loop (the frame pointer r7 of an unoptimised build and sp, pc left).
-constexpr std::size_t kRows = 4, kStates = 3, kColumns = 4;
+// Four rows of the product, three states of the scores, eight columns of the weighted sum per pass: at most thirteen
+// registers in each loop (r7 may be a frame pointer; an unoptimised build takes the plain loops: q15_loops.hpp).
+constexpr std::size_t kRows = 4, kStates = 3, kColumns = 8;
 
 namespace dsp {
 
@@ -356,53 +356,64 @@ inline void normalize(q15* alpha, std::size_t n, std::uint32_t rec, int down) no
     }
 }
 
-// One state's four values (at vp, then vp += step) times its weight, the bottom (B) or top (T) half of aw.
-#define SARNN_DSP_COLS(aw, half)                              \
-    "ldrd   %[x], %[y], [%[vp]]\n\t"                          \
-    "add    %[vp], %[vp], %[step]\n\t"                        \
-    "smla" half "b %[c0], %[" aw "], %[x], %[c0]\n\t"         \
-    "smla" half "t %[c1], %[" aw "], %[x], %[c1]\n\t"         \
-    "smla" half "b %[c2], %[" aw "], %[y], %[c2]\n\t"         \
-    "smla" half "t %[c3], %[" aw "], %[y], %[c3]\n\t"
+// Two states' eight values (vp, then vp += step, twice; step read from the stack) times their weights, the bottom (B)
+// then top (T) half of aw, loaded from ap.
+#define SARNN_DSP_COLS8_STATE(half)                                            \
+    "ldrd   %[x], %[y], [%[vp]]\n\t"                                           \
+    "smla" half "b %[c0], %[aw], %[x], %[c0]\n\t"                              \
+    "smla" half "t %[c1], %[aw], %[x], %[c1]\n\t"                              \
+    "smla" half "b %[c2], %[aw], %[y], %[c2]\n\t"                              \
+    "smla" half "t %[c3], %[aw], %[y], %[c3]\n\t"                              \
+    "ldrd   %[x], %[y], [%[vp], #8]\n\t"                                       \
+    "smla" half "b %[c4], %[aw], %[x], %[c4]\n\t"                              \
+    "smla" half "t %[c5], %[aw], %[x], %[c5]\n\t"                              \
+    "smla" half "b %[c6], %[aw], %[y], %[c6]\n\t"                              \
+    "smla" half "t %[c7], %[aw], %[y], %[c7]\n\t"                              \
+    "ldr    %[x], %[step]\n\t"                                                \
+    "add    %[vp], %[vp], %[x]\n\t"
+#define SARNN_DSP_COLS8_PAIR                 \
+    "ldr    %[aw], [%[ap]], #4\n\t"          \
+    SARNN_DSP_COLS8_STATE("b") SARNN_DSP_COLS8_STATE("t")
 
-/// Four columns, four states per iteration (their weights in one LDRD: 27 instructions for 16 multiply-adds), two
-/// last states after.
+/// Eight columns, four states per iteration (53 instructions for 32 multiply-adds; thirteen registers, the row step
+/// and the loop's end read from the stack), two states first in C where count % 4 == 2.
 template <>
-inline void columns<4>(const q15* a, const q15* v, std::size_t stride, std::size_t count, std::int32_t* acc) noexcept {
-    std::int32_t c0 = acc[0], c1 = acc[1], c2 = acc[2], c3 = acc[3];
-    const std::size_t count4 = count & ~std::size_t{3};
+inline void columns<8>(const q15* a, const q15* v, std::size_t stride, std::size_t count, std::int32_t* acc) noexcept {
+    if (count % 4 != 0) {
+        // the two first states (count is even), in C
+        q15_plain::columns<8>(a, v, stride, 2, acc);
+        a += 2;
+        v += 2 * stride;
+        count -= 2;
+        if (count == 0) return;
+    }
+    std::int32_t c0 = acc[0], c1 = acc[1], c2 = acc[2], c3 = acc[3], c4 = acc[4], c5 = acc[5], c6 = acc[6],
+                 c7 = acc[7];
     const q15* ap = a;
     const q15* vp = v;
-    if (count4 > 0) {
-        const std::size_t step = stride * sizeof(q15);
-        const q15* const end = a + count4;
-        std::int32_t a01, a23, x, y;
-        __asm__ volatile("1:\n\t"
-                         "ldrd   %[a01], %[a23], [%[ap]], #8\n\t" SARNN_DSP_COLS("a01", "b") SARNN_DSP_COLS("a01", "t")
-                             SARNN_DSP_COLS("a23", "b") SARNN_DSP_COLS("a23", "t") "cmp    %[ap], %[end]\n\t"
-                         "bne    1b"
-                         : [c0] "+r"(c0), [c1] "+r"(c1), [c2] "+r"(c2), [c3] "+r"(c3), [ap] "+r"(ap), [vp] "+r"(vp),
-                           [a01] "=&r"(a01), [a23] "=&r"(a23), [x] "=&r"(x), [y] "=&r"(y)
-                         : [step] "r"(step), [end] "r"(end), "m"(*reinterpret_cast<const q15(*)[]>(a)),
-                           "m"(*reinterpret_cast<const q15(*)[]>(v))
-                         : "cc");
-    }
-    if (count4 < count) {
-        // the two last states (count is even)
-        const std::int32_t aw = dsp::word(ap);
-        const std::int32_t x0 = dsp::word(vp), y0 = dsp::word(vp + 2);
-        const std::int32_t x1 = dsp::word(vp + stride), y1 = dsp::word(vp + stride + 2);
-        c0 = __smlatb(aw, x1, __smlabb(aw, x0, c0));
-        c1 = __smlatt(aw, x1, __smlabt(aw, x0, c1));
-        c2 = __smlatb(aw, y1, __smlabb(aw, y0, c2));
-        c3 = __smlatt(aw, y1, __smlabt(aw, y0, c3));
-    }
+    const std::size_t step = stride * sizeof(q15);
+    const q15* const end = a + count;
+    std::int32_t aw, x, y;
+    __asm__ volatile("1:\n\t" SARNN_DSP_COLS8_PAIR SARNN_DSP_COLS8_PAIR
+                     "ldr    %[x], %[end]\n\t"
+                     "cmp    %[ap], %[x]\n\t"
+                     "bne    1b"
+                     : [c0] "+r"(c0), [c1] "+r"(c1), [c2] "+r"(c2), [c3] "+r"(c3), [c4] "+r"(c4), [c5] "+r"(c5),
+                       [c6] "+r"(c6), [c7] "+r"(c7), [ap] "+r"(ap), [vp] "+r"(vp), [aw] "=&r"(aw), [x] "=&r"(x),
+                       [y] "=&r"(y)
+                     : [step] "m"(step), [end] "m"(end)
+                     : "cc", "memory");
     acc[0] = c0;
     acc[1] = c1;
     acc[2] = c2;
     acc[3] = c3;
+    acc[4] = c4;
+    acc[5] = c5;
+    acc[6] = c6;
+    acc[7] = c7;
 }
-#undef SARNN_DSP_COLS
+#undef SARNN_DSP_COLS8_PAIR
+#undef SARNN_DSP_COLS8_STATE
 
 /// Two columns (a pass of the last columns): SMLAxy, two states per iteration, in C.
 template <>
