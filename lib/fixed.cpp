@@ -4,6 +4,7 @@
 // and no intermediate can overflow (bounds beside each line).
 #include "sarnn/fixed.hpp"
 
+#include "kernels/exp.hpp"
 #include "kernels/requantize.hpp"
 #include "kernels/tanh.hpp"
 
@@ -13,20 +14,16 @@
 namespace sarnn::fixed {
 namespace detail {
 
-// kTanhTable has external linkage (declared extern in kernels/tanh.hpp, for the q15 kernels), kExp2Table internal
+// kTanhTable and kExp2Table have external linkage (declared extern in kernels/tanh.hpp and kernels/exp.hpp, for the
+// q15 kernels)
 #include "fixed_tables.inc"
 
 }  // namespace detail
 namespace {
 
 using detail::interpolate;
-using detail::kExp2Table;
 using detail::kTanhSegmentBits;
 using detail::kTanhTable;
-
-constexpr int kExp2SegmentBits = 8;   // 2^(-i / 256)
-constexpr std::uint32_t kLog2eQ16 = 94548;  // round(log2(e) · 65536)
-constexpr std::uint32_t kExpZeroBelow = 12u * 65536u;  // e^-12 · 65536 = 0.40 < 0.5: the nearest Q16 value is 0
 
 }  // namespace
 
@@ -46,21 +43,8 @@ std::int16_t sigmoid_q15(std::int16_t z) noexcept {
 }
 
 std::int32_t exp_q16(std::int32_t d) noexcept {
-    if (d >= 0) return 65536;
-    // y = -d > 0; below -12 the nearest Q16 value is 0 (this also keeps -d from overflowing for INT32_MIN)
-    if (d <= -static_cast<std::int32_t>(kExpZeroBelow)) return 0;
-    const auto y = static_cast<std::uint32_t>(-d);  // < 12 · 2^16
-    // t = y · log2(e) in Q16, rounded: y · 94548 < 2^37, in 32-bit pieces (a 64-bit multiply is a library call on
-    // the M0/M0+): y = yh·2^10 + yl, a = yh·94548 < 2^27, b = yl·94548 + 2^15 < 2^27, and
-    // (a·2^10 + b) >> 16 = (a >> 6) + (((a & 63) << 10) + b) >> 16
-    const std::uint32_t a = (y >> 10) * kLog2eQ16, b = (y & 1023u) * kLog2eQ16 + (1u << 15);
-    const std::uint32_t t = (a >> 6) + ((((a & 63u) << 10) + b) >> 16);
-    // e^-y = 2^-t = 2^-k · 2^-f, k = t >> 16 (< 18), f = the fraction of t in Q16
-    const std::uint32_t k = t >> 16, f = t & 0xFFFFu;
-    const std::uint32_t i = f >> kExp2SegmentBits, frac = f & ((1u << kExp2SegmentBits) - 1u);
-    const auto m = static_cast<std::uint32_t>(interpolate(kExp2Table, i, frac, kExp2SegmentBits));  // 2^-f in Q16
-    // m · 2^-k, rounded half up
-    return static_cast<std::int32_t>(k > 0 ? (m + (1u << (k - 1))) >> k : m);
+    // kernels/exp.hpp: 2^-t interpolated from the table, t = -d · log2(e)
+    return detail::exp_q16_inline(d);
 }
 
 std::int32_t requantize(std::int32_t acc, std::int32_t multiplier, int shift) noexcept {

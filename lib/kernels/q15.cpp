@@ -14,6 +14,7 @@
 #include <arm_acle.h>
 #endif
 
+#include "kernels/exp.hpp"
 #include "kernels/q15_loops.hpp"
 #include "kernels/requantize.hpp"
 #include "kernels/tanh.hpp"
@@ -252,7 +253,7 @@ void softmax(q15* alpha, std::size_t n, int f, std::int32_t m) noexcept {
         const std::int32_t d = ap->raw - m;
         std::int32_t p = 0;
         if (d > zero_below) {
-            p = fixed::exp_q16(d * to_q16);
+            p = fixed::detail::exp_q16_inline(d * to_q16);
             p = p > 65535 ? 65535 : p;
         }
         ap->raw = static_cast<std::int16_t>(p - 32768);
