@@ -253,7 +253,11 @@ void softmax(q15* alpha, std::size_t n, int f, std::int32_t m) noexcept {
         const std::int32_t d = ap->raw - m;
         std::int32_t p = 0;
         if (d > zero_below) {
+#if defined(__ARM_ARCH_6M__)
+            p = fixed::exp_q16(d * to_q16);  // (a call: inline, ARMv6-M's eight low registers spill the loop's)
+#else
             p = fixed::detail::exp_q16_inline(d * to_q16);
+#endif
             p = p > 65535 ? 65535 : p;
         }
         ap->raw = static_cast<std::int16_t>(p - 32768);
