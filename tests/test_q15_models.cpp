@@ -23,7 +23,8 @@
 #include <random>
 #include <vector>
 
-#include "kernels/tanh.hpp"  // lib/'s internal header: the additive scores' tanh
+#include "kernels/tanh.hpp"        // lib/'s internal headers: the additive scores' tanh,
+#include "kernels/tanh_words.hpp"  // and its table words (ARMv6-M's)
 #include "reference.hpp"
 #include "reference_family.hpp"
 #include "shared/q15_digest.hpp"
@@ -825,5 +826,13 @@ TEST_CASE("q15: the additive scores' tanh of a sum of two int16 is tanh_q15 of t
     for (std::int32_t z = -65536; z <= 65536; ++z) {
         const auto zs = static_cast<std::int16_t>(z > 32767 ? 32767 : (z < -32768 ? -32768 : z));
         REQUIRE(sarnn::fixed::detail::tanh_wide(z) == sarnn::fixed::tanh_q15(zs));
+    }
+}
+
+TEST_CASE("q15: the additive scores' table words give tanh_q15 of every sum of two int16, saturated", "[q15]") {
+    // lib/kernels/tanh_words.hpp: the ARMv6-M loop's tanh, one word per 64 LSB of the sum (z = P_j,k + q_k)
+    for (std::int32_t z = -65536; z <= 65534; ++z) {
+        const auto zs = static_cast<std::int16_t>(z > 32767 ? 32767 : (z < -32768 ? -32768 : z));
+        REQUIRE(sarnn::fixed::detail::tanh_from_words(z) == sarnn::fixed::tanh_q15(zs));
     }
 }
