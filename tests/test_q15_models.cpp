@@ -23,7 +23,8 @@
 #include <random>
 #include <vector>
 
-#include "kernels/tanh.hpp"  // lib/'s internal header: the additive scores' tanh
+#include "kernels/tanh.hpp"        // lib/'s internal headers: the additive scores' tanh,
+#include "kernels/tanh_words.hpp"  // and its table words (ARMv6-M's)
 #include "reference.hpp"
 #include "reference_family.hpp"
 #include "shared/q15_affine_check.hpp"
@@ -831,4 +832,73 @@ TEST_CASE("q15: the additive scores' tanh of a sum of two int16 is tanh_q15 of t
         const auto zs = static_cast<std::int16_t>(z > 32767 ? 32767 : (z < -32768 ? -32768 : z));
         REQUIRE(sarnn::fixed::detail::tanh_wide(z) == sarnn::fixed::tanh_q15(zs));
     }
+}
+
+TEST_CASE("q15: the additive scores' table words give tanh_q15 of every sum of two int16, saturated", "[q15]") {
+    // lib/kernels/tanh_words.hpp: the ARMv6-M loop's tanh, one word per 64 LSB of the sum (z = P_j,k + q_k)
+    for (std::int32_t z = -65536; z <= 65534; ++z) {
+        const auto zs = static_cast<std::int16_t>(z > 32767 ? 32767 : (z < -32768 ? -32768 : z));
+        REQUIRE(sarnn::fixed::detail::tanh_from_words(z) == sarnn::fixed::tanh_q15(zs));
+    }
+}
+
+namespace {
+
+/// acc·m / 2^(31 + shift) rounded half up, saturated to int32, in 64 bits (shift -31 to 31)
+std::int64_t requantize_ref(std::int64_t acc, std::int64_t m, int shift) {
+    const int s = 31 + shift;
+    const std::int64_t p = acc * m;
+    const std::int64_t q = s == 0 ? p : (p + (std::int64_t{1} << (s - 1))) >> s;  // arithmetic: a floor
+    return std::max<std::int64_t>(INT32_MIN, std::min<std::int64_t>(INT32_MAX, q));
+}
+
+}  // namespace
+
+TEST_CASE("q15: affine's rows with the input factor a power of two (x_m = 2^30, every x_shift), against int64",
+          "[q15]") {
+    // kernels_q15.hpp's affine, row by row in int64: the exporter's x_m is 2^30 (x_scale is a power of two), which
+    // q15.cpp takes by a shift; the other rows' factors and the biases at random, the inputs to their extremes
+    constexpr std::size_t kRowsN = 7, kNx = 9, kNr = 6;
+    std::mt19937 rng(1234);
+    std::uniform_int_distribution<int> w8(-128, 127), v16(-32768, 32767), sh(-1, 14);
+    std::uniform_int_distribution<std::int32_t> mul(std::int32_t{1} << 30, INT32_MAX), bias(-70000, 70000);
+    std::int8_t A_x[kRowsN * kNx], A_r[kRowsN * kNr];
+    std::int32_t b[kRowsN], m[kRowsN];
+    std::int8_t shift[kRowsN];
+    q15 x[kNx], r[kNr], z[kRowsN];
+    int mismatches = 0, checked = 0;
+    for (int x_shift = -31; x_shift <= 30; ++x_shift) {
+        for (int trial = 0; trial < 40; ++trial) {
+            // trial 0 and 1: every weight and input at its extreme, of one sign and of alternating signs
+            for (std::size_t k = 0; k < kRowsN * kNx; ++k)
+                A_x[k] = static_cast<std::int8_t>(trial < 2 ? -128 : w8(rng));
+            for (std::size_t k = 0; k < kRowsN * kNr; ++k)
+                A_r[k] = static_cast<std::int8_t>(trial < 2 ? -128 : w8(rng));
+            for (std::size_t k = 0; k < kNx; ++k)
+                x[k] = q15{static_cast<std::int16_t>(trial == 0 ? -32768 : (trial == 1 ? (k % 2 ? 32767 : -32768) : v16(rng)))};
+            for (std::size_t k = 0; k < kNr; ++k)
+                r[k] = q15{static_cast<std::int16_t>(trial < 2 ? -32768 : v16(rng))};
+            for (std::size_t k = 0; k < kRowsN; ++k) {
+                b[k] = bias(rng);
+                m[k] = mul(rng);
+                shift[k] = static_cast<std::int8_t>(sh(rng));
+            }
+            const sarnn::QGates g{A_x, A_r, b, m, shift, std::int32_t{1} << 30, x_shift};
+            sarnn::kernel::Q15::affine(g, kRowsN, x, kNx, r, kNr, z);
+            for (std::size_t row = 0; row < kRowsN; ++row) {
+                std::int64_t s_x = 0, s_r = 0;
+                for (std::size_t k = 0; k < kNx; ++k) s_x += A_x[row * kNx + k] * x[k].raw;
+                for (std::size_t k = 0; k < kNr; ++k) s_r += A_r[row * kNr + k] * r[k].raw;
+                const std::int64_t xq = std::max<std::int64_t>(
+                    -(std::int64_t{1} << 30),
+                    std::min<std::int64_t>(std::int64_t{1} << 30, requantize_ref(s_x, std::int64_t{1} << 30, x_shift)));
+                const std::int64_t pre = requantize_ref(xq + s_r, m[row], shift[row]) + b[row];
+                const std::int64_t want = std::max<std::int64_t>(-32768, std::min<std::int64_t>(32767, pre));
+                mismatches += z[row].raw != want;
+                ++checked;
+            }
+        }
+    }
+    CHECK(checked == 62 * 40 * 7);
+    CHECK(mismatches == 0);
 }

@@ -1,7 +1,7 @@
 // tests/test_requantize.cpp: lib/kernels/requantize.hpp, the 32-bit-only requantisation behind fixed::requantize
 // and the q15 kernels. Both forms against a plain 64-bit reference written here, over the edges and a sweep of
 // random operands: requantize for the shifts -1 to 31, requantize_short in both its forms (for a factor below 2) for
-// the shifts and multipliers it takes.
+// the shifts and multipliers it takes, and requantize_hi_mul16 (ARMv6-M's) for the shifts from 2 on.
 #include <catch2/catch.hpp>
 
 #include <climits>
@@ -30,9 +30,10 @@ struct Lcg {
 
 }  // namespace
 
-TEST_CASE("requantize, requantize_short_mul32 and _mul64: acc · m / 2^(31 + shift) rounded half up, as in int64",
+TEST_CASE("requantize, requantize_short_mul32, _mul64 and _hi_mul16: acc · m / 2^(31 + shift) rounded half up, as in int64",
           "[fixed][requantize]") {
     using sarnn::fixed::detail::requantize;
+    using sarnn::fixed::detail::requantize_hi_mul16;
     using sarnn::fixed::detail::requantize_short_mul32;
     using sarnn::fixed::detail::requantize_short_mul64;
     const std::int32_t edges[] = {INT32_MIN, INT32_MIN + 1, -(1 << 30) - 1, -(1 << 30), -65537, -65536, -32769, -2,
@@ -46,6 +47,7 @@ TEST_CASE("requantize, requantize_short_mul32 and _mul64: acc · m / 2^(31 + shi
             mismatches += requantize(acc, m, shift) != want;
             mismatches += requantize_short_mul32(acc, m, shift) != want;
             mismatches += requantize_short_mul64(acc, m, shift) != want;
+            if (shift >= 2) mismatches += requantize_hi_mul16(acc, m, shift) != want;
             // the sign of the factor moves to the result: requantize (the long form) takes negative factors
             if (m > 0) mismatches += requantize(acc, -m, shift) != reference(acc, -m, shift);
             ++checked;

@@ -78,28 +78,44 @@ __attribute__((always_inline)) inline std::int32_t add_sat16(std::int32_t a, std
 #if defined(__ARM_FEATURE_DSP) && defined(__ARM_FEATURE_SAT)
     return __ssat(__qadd(a, b), 16);
 #else
-    const std::int64_t t = static_cast<std::int64_t>(a) + b;
-    return t > 32767 ? 32767 : (t < -32768 ? -32768 : static_cast<std::int32_t>(t));
+    // the sum in 32 bits, wrapping: it overflowed where a and b have one sign and the sum the other, and then the
+    // true sum is beyond int16 on a's side (a 64-bit sum spilled ARMv6-M's registers: about 30 instructions)
+    const auto s = static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
+    if (((a ^ s) & (b ^ s)) < 0) return a < 0 ? -32768 : 32767;
+    return s > 32767 ? 32767 : (s < -32768 ? -32768 : s);
 #endif
 }
 
-/// The x part's factor, x_m / 2^(31 + x_shift), as one step takes it for every row: where the factor is in [1/2, 2)
-/// (x_shift -1 or 0, x_m >= 0: the inputs' factor is near 1), requantize and the clamp to +-2^30 in one 64-bit
-/// product and two comparisons; elsewhere requantize itself.
+/// The x part's factor, x_m / 2^(31 + x_shift), as one step takes it for every row: where it is a power of two
+/// (x_m = 2^30: the exporter's, whose x_scale is a power of two) a shift and the clamp to +-2^30; where the factor is
+/// in [1/2, 2) (x_shift -1 or 0, x_m >= 0) requantize and the clamp in one 64-bit product and two comparisons (not on
+/// ARMv6-M, whose 64-bit product is a library call); elsewhere requantize itself.
 struct XFactor {
     std::int32_t m;
     int shift;
-    bool near_one;   // x_shift is -1 or 0, x_m >= 0
-    std::int32_t half;  // 2^(s - 1), s = 31 + x_shift
-    std::int32_t lim;   // 2^(s - 2)
-    int up;             // 32 - s
+    bool pow2;          // x_m = 2^30 and x_shift in [-31, 30]: the factor is 2^-e, e = x_shift + 1 in [-30, 31]
+    int right;          // e where e > 0, else 0
+    int left;           // -e where e <= 0, else 0
+    std::int32_t bound;  // 2^(30 - left)
+    bool near_one;       // x_shift is -1 or 0, x_m >= 0
+    std::int32_t half;   // 2^(s - 1), s = 31 + x_shift
+    std::int32_t lim;    // 2^(s - 2)
+    int up;              // 32 - s
     XFactor(std::int32_t x_m, int x_shift) noexcept
-        : m(x_m), shift(x_shift), near_one((x_shift == -1 || x_shift == 0) && x_m >= 0),
+        : m(x_m), shift(x_shift), pow2(x_m == kMax30 && x_shift >= -31 && x_shift <= 30),
+          right(pow2 && x_shift >= 0 ? x_shift + 1 : 0), left(pow2 && x_shift < 0 ? -1 - x_shift : 0),
+          bound(kMax30 >> left), near_one((x_shift == -1 || x_shift == 0) && x_m >= 0),
           half(std::int32_t{1} << (near_one ? 30 + x_shift : 0)), lim(std::int32_t{1} << (near_one ? 29 + x_shift : 0)),
           up(1 - x_shift) {}
 
     /// requantize(s_x, m, shift) clamped to +-2^30
     __attribute__((always_inline)) std::int32_t operator()(std::int32_t s_x) const noexcept {
+        if (pow2) {
+            // e > 0: floor((s_x + 2^(e-1)) / 2^e) = (s_x >> e) + bit e - 1 of s_x (no sum to overflow), |.| <= 2^30
+            if (right > 0) return (s_x >> right) + ((s_x >> (right - 1)) & 1);
+            // e <= 0: s_x·2^left exactly (s = 30 - left: the rounding term is below one unit), clamped
+            return s_x > bound ? kMax30 : (s_x < -bound ? -kMax30 : s_x * (std::int32_t{1} << left));
+        }
 #if !defined(__ARM_ARCH_6M__)
         if (near_one) {
             // P + 2^(s-1) = hi·2^32 + lo; floor(./2^s) = hi·2^(32-s) + lo / 2^s (s = 30, 31): at least 2^30 exactly

@@ -54,13 +54,34 @@ inline std::int32_t requantize(std::int32_t acc, std::int32_t multiplier, int sh
     return q_hi != 0 || q_lo > 0x7FFFFFFFu ? INT32_MAX : static_cast<std::int32_t>(q_lo);
 }
 
+/// requantize for a multiplier >= 0 and a shift of 2 to 31 (s = 31 + shift >= 33), in 32-bit signed pieces: only
+/// H = floor(acc·m / 2^32) decides the result, and H needs four 16 x 16 -> 32 bit products of halves taken signed
+/// (no magnitude, no carry out of a low word). The same result as requantize; the ARMv6-M rows' form.
+inline std::int32_t requantize_hi_mul16(std::int32_t acc, std::int32_t multiplier, int shift) noexcept {
+    // acc = ah·2^16 + al, m = mh·2^16 + ml, the low halves signed in [-2^15, 2^15): ah in [-2^15, 2^15], mh in
+    // [0, 2^15] (the subtraction of the low half's sign instead of acc - al, which overflows near INT32_MAX)
+    const std::int32_t al = static_cast<std::int16_t>(acc), ml = static_cast<std::int16_t>(multiplier);
+    const std::int32_t ah = (acc >> 16) - (al >> 15), mh = (multiplier >> 16) - (ml >> 15);
+    // acc·m = ah·mh·2^32 + (ah·ml + al·mh)·2^16 + al·ml (each product within +-2^30), so H = ah·mh + floor(X / 2^16)
+    // with X = ah·ml + al·mh + floor(al·ml / 2^16): |X| < 2^31 (the two large terms reach -2^30 each only where
+    // al·ml > 0)
+    const std::int32_t x = ah * ml + al * mh + ((al * ml) >> 16);
+    const std::int32_t h = ah * mh + (x >> 16);
+    // s = 32 + r, r = shift - 1 in [1, 30]: floor((H·2^32 + L + 2^(s-1)) / 2^s) = (H + 2^(r-1)) >> r (the low word L
+    // < 2^32 cannot carry the integer H + 2^(r-1) past a multiple of 2^r); |H| <= 2^30 + 2^15: no overflow
+    const int r = shift - 1;
+    return (h + (std::int32_t{1} << (r - 1))) >> r;
+}
+
 /// requantize for a multiplier >= 0 and a shift of -1 to 31 (a factor below 2: the rows of the q15 models, and the
 /// factor of their input, which is near 1 for inputs in (-1, 1)): the same result in about half the instructions.
 /// Only shift -1 can saturate (P < 2^62, s >= 30: the quotient is below 2^32); of the low word only its top bits and
 /// its carry count.
 /// Two forms, the same integers: _mul32 in 16 x 16 -> 32 bit products (the M0/M0+, whose 64-bit multiply is a
-/// library call), _mul64 in one 32 x 32 -> 64 bit multiply (SMULL on ARMv7-M, every 64-bit host).
+/// library call; shifts from 2 on by requantize_hi_mul16), _mul64 in one 32 x 32 -> 64 bit multiply (SMULL on
+/// ARMv7-M, every 64-bit host).
 inline std::int32_t requantize_short_mul32(std::int32_t acc, std::int32_t multiplier, int shift) noexcept {
+    if (shift >= 2) return requantize_hi_mul16(acc, multiplier, shift);
     const bool neg = acc < 0;
     const std::uint32_t a = neg ? 0u - static_cast<std::uint32_t>(acc) : static_cast<std::uint32_t>(acc);
     const auto m = static_cast<std::uint32_t>(multiplier);
@@ -69,7 +90,7 @@ inline std::int32_t requantize_short_mul32(std::int32_t acc, std::int32_t multip
     const std::uint32_t lo = ll + (mid << 16);
     const std::uint32_t hi = ah * mh + (mid >> 16) + (lo < ll ? 1u : 0u);
     // (P + t) >> s, s = 31 + shift = 32 + r: t = 2^(s-1) (positive) or 2^(s-1) - 1 (negative)
-    const int r = shift - 1;  // -2 .. 30
+    const int r = shift - 1;  // -2 .. 0
     std::uint32_t q;
     if (r == -2) {
         // s = 30: t = 2^29 (- 1) in the low word; q = (hi + carry)·4 + the top two bits of the low word, saturated
@@ -85,13 +106,10 @@ inline std::int32_t requantize_short_mul32(std::int32_t acc, std::int32_t multip
         const std::uint32_t t = neg ? 0x3FFFFFFFu : 0x40000000u;
         const std::uint32_t lo_t = lo + t;
         q = ((hi + (lo_t < lo ? 1u : 0u)) << 1) | (lo_t >> 31);
-    } else if (r == 0) {
-        // t = 2^31 (- 1) in the low word: q = hi + its carry
+    } else {
+        // r = 0: t = 2^31 (- 1) in the low word: q = hi + its carry
         const std::uint32_t t = neg ? 0x7FFFFFFFu : 0x80000000u;
         q = hi + (lo > 0xFFFFFFFFu - t ? 1u : 0u);
-    } else {
-        // t = 2^(r-1)·2^32 (positive), or (2^(r-1) - 1)·2^32 + 2^32 - 1 (negative: a carry when lo > 0)
-        q = (hi + (std::uint32_t{1} << (r - 1)) - (neg && lo == 0 ? 1u : 0u)) >> r;
     }
     return neg ? -static_cast<std::int32_t>(q) : static_cast<std::int32_t>(q);
 }
