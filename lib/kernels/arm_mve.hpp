@@ -9,9 +9,10 @@
 //    results come out as one vector (MVE float has no add across a vector); the inner loops are assembly
 //    (arm_mve_loops.hpp: 10 instructions per 16 multiply-adds);
 //  - the context takes the scores of four states per pass over q into alpha, then the softmax over alpha (one
-//    vector exp per four states), then c = Σ_j alpha_j S_j four states per pass over c: on a core whose states are
-//    in tightly coupled memory the two reads of S cost what the online softmax's did, without its per-state
-//    bookkeeping;
+//    vector exp per four states), then c = Σ_j alpha_j S_j: for rows of 16 to 64 floats, 16 columns of c held in
+//    q0-q3 through all the states, two states per pass (9 instructions a state and 16 columns: no load or store
+//    of c in the loop), else four states per pass over c. On a core whose states are in tightly coupled memory
+//    the two reads of S cost what the online softmax's did, without its per-state bookkeeping;
 //  - exp, tanh and sigmoid on four lanes at a time (arm_mve_math.hpp).
 // Sums run in another order than the scalar sets' (four partial sums per vector lane): results agree within the
 // suite's float tolerances, not bit for bit. Contracts: include/sarnn/kernels.hpp.
@@ -241,8 +242,36 @@ inline Runs runs(const Rows<float>& S) {
     return {{S.base + S.first * S.stride, S.base}, {n0, S.n - n0}};
 }
 
+/// c (= or +=, add) Σ_j w_j R_j over n consecutive rows R_j = row + j·ST floats of ST columns, 16 columns at a time
+/// held in registers through the rows (weighted_chunk_asm).
+template <std::size_t ST>
+void weighted_chunks(const float* row, std::size_t n, const float* w, float* c, bool add) {
+    for (std::size_t k = 0; k < ST; k += 16) weighted_chunk_asm<ST>(row + k, n, w, c + k, add);
+}
+
+/// c (= or +=, add) Σ_j w_j R_j by weighted_chunks when the rows are 16, 32, 48 or 64 floats with no padding
+/// (st = dim); false when they are not.
+inline bool weighted_by_chunks(const float* row, std::size_t n, std::size_t st, std::size_t dim, const float* w,
+                               float* c, bool add) {
+    if (st != dim) return false;
+    switch (st) {
+    case 16: weighted_chunks<16>(row, n, w, c, add); return true;
+    case 32: weighted_chunks<32>(row, n, w, c, add); return true;
+    case 48: weighted_chunks<48>(row, n, w, c, add); return true;
+    case 64: weighted_chunks<64>(row, n, w, c, add); return true;
+    default: return false;
+    }
+}
+
 inline void weighted_sum(const float* w, const Rows<float>& S, float* c) {
-    // c = Σ_j w_j S_j, four consecutive rows per pass over c
+    // c = Σ_j w_j S_j: 16 columns of c in registers through the rows (rows of 16 to 64 floats), else four
+    // consecutive rows per pass over c
+    if (const Runs rr = runs(S); weighted_by_chunks(rr.base[0], rr.n[0], S.stride, S.dim, w, c, false)) {
+        touch(c);
+        if (rr.n[1] > 0) weighted_by_chunks(rr.base[1], rr.n[1], S.stride, S.dim, w + rr.n[0], c, true);
+        touch(c);
+        return;
+    }
     zero(c, S.dim);
     const Runs rr = runs(S);
     const std::size_t st = S.stride;

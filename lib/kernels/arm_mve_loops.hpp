@@ -198,6 +198,97 @@ inline void weighted_asm(const float* row, std::size_t stride, std::size_t group
         : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "lr", "cc", "memory");
 }
 
+// One pass of weighted_chunk_asm over two rows: loads at [p, #o..o+48] (row 2i) and [p, #o+B..o+B+48] (row 2i + 1)
+// with o = %[o0], B a row's bytes; LAST is the load of row 2i + 1's last vector (with the pointer's step to the
+// next pair, when it fits the instruction).
+#define SARNN_MVE_WPAIR_(LAST)                  \
+    "ldrd %[wa], %[wb], [%[w]], #8\n\t"         \
+    "vldrw.32 q4, [%[p], #%c[o0]]\n\t"          \
+    "vfma.f32 q0, q4, %[wa]\n\t"                \
+    "vldrw.32 q5, [%[p], #%c[o1]]\n\t"          \
+    "vfma.f32 q1, q5, %[wa]\n\t"                \
+    "vldrw.32 q6, [%[p], #%c[o2]]\n\t"          \
+    "vfma.f32 q2, q6, %[wa]\n\t"                \
+    "vldrw.32 q7, [%[p], #%c[o3]]\n\t"          \
+    "vfma.f32 q3, q7, %[wa]\n\t"                \
+    "vldrw.32 q4, [%[p], #%c[o4]]\n\t"          \
+    "vfma.f32 q0, q4, %[wb]\n\t"                \
+    "vldrw.32 q5, [%[p], #%c[o5]]\n\t"          \
+    "vfma.f32 q1, q5, %[wb]\n\t"                \
+    "vldrw.32 q6, [%[p], #%c[o6]]\n\t"          \
+    "vfma.f32 q2, q6, %[wb]\n\t" LAST            \
+    "vfma.f32 q3, q7, %[wb]\n\t"
+#define SARNN_MVE_WCHUNK_(FIRST, LAST)                                                                            \
+    FIRST "cmp %[add], #0\n\t"                                                                               \
+    "beq 5f\n\t"                                                                                             \
+    "vldrw.32 q0, [%[c]]\n\t"                                                                                \
+    "vldrw.32 q1, [%[c], #16]\n\t"                                                                           \
+    "vldrw.32 q2, [%[c], #32]\n\t"                                                                           \
+    "vldrw.32 q3, [%[c], #48]\n\t"                                                                           \
+    "b 6f\n"                                                                                                 \
+    "5:\n\t"                                                                                                 \
+    "vmov.i32 q0, #0\n\t"                                                                                    \
+    "vmov.i32 q1, #0\n\t"                                                                                    \
+    "vmov.i32 q2, #0\n\t"                                                                                    \
+    "vmov.i32 q3, #0\n"                                                                                      \
+    "6:\n\t"                                                                                                 \
+    "wls lr, %[pairs], 2f\n"                                                                                 \
+    "1:\n\t" SARNN_MVE_WPAIR_(LAST) "le lr, 1b\n"                                                            \
+    "2:\n\t" /* the odd last row */                                                                          \
+    "cmp %[odd], #0\n\t"                                                                                     \
+    "beq 3f\n\t"                                                                                             \
+    "ldr %[wa], [%[w]]\n\t"                                                                                  \
+    "vldrw.32 q4, [%[p], #%c[o0]]\n\t"                                                                       \
+    "vfma.f32 q0, q4, %[wa]\n\t"                                                                             \
+    "vldrw.32 q5, [%[p], #%c[o1]]\n\t"                                                                       \
+    "vfma.f32 q1, q5, %[wa]\n\t"                                                                             \
+    "vldrw.32 q6, [%[p], #%c[o2]]\n\t"                                                                       \
+    "vfma.f32 q2, q6, %[wa]\n\t"                                                                             \
+    "vldrw.32 q7, [%[p], #%c[o3]]\n\t"                                                                       \
+    "vfma.f32 q3, q7, %[wa]\n"                                                                               \
+    "3:\n\t"                                                                                                 \
+    "vstrw.32 q0, [%[c]]\n\t"                                                                                \
+    "vstrw.32 q1, [%[c], #16]\n\t"                                                                           \
+    "vstrw.32 q2, [%[c], #32]\n\t"                                                                           \
+    "vstrw.32 q3, [%[c], #48]\n\t"
+
+/// c[0..16) (= or +=, add) Σ_{i < n} w_i·R_i[0..16) for the 16 columns of one chunk, rows R_i = row + i·ST floats
+/// (ST a multiple of 4, 16 to 64: every offset within the load's immediate), the chunk kept in q0-q3 through the
+/// rows: two rows per pass (8 loads, 8 fused multiply-adds by w_i from a core register, in the order of i in every
+/// lane; the pointer's step folded into the last load when two rows' bytes fit its immediate), no load or store of
+/// c inside the loop. n >= 0.
+template <std::size_t ST>
+inline void weighted_chunk_asm(const float* row, std::size_t n, const float* w, float* c, bool add) {
+    static_assert(ST % 4 == 0 && ST >= 16 && ST <= 64, "rows of 16 to 64 floats: offsets within the immediates");
+    constexpr int kB = static_cast<int>(ST * sizeof(float));  // a row's bytes
+    constexpr bool kFolded = 2 * kB <= 508;                    // the step to the next pair in the last load
+    // folded, the pointer runs o = B - 48 bytes behind the pair's first row, so that row 2i + 1's last vector is
+    // at [p, #2B] and its load's writeback leaves p o bytes behind the next pair
+    constexpr int o = kFolded ? kB - 48 : 0;
+    const std::size_t pairs = n / 2, odd = n % 2;
+    const float* p = row;  // moved o bytes back by the asm when folded
+    std::uint32_t wa, wb;
+    if constexpr (kFolded) {
+        __asm__ volatile(SARNN_MVE_WCHUNK_("sub %[p], %[p], #%c[o0]\n\t", "vldrw.32 q7, [%[p], #%c[o7]]!\n\t")
+                         : [p] "+r"(p), [w] "+r"(w), [wa] "=&r"(wa), [wb] "=&r"(wb)
+                         : [c] "r"(c), [pairs] "r"(pairs), [odd] "r"(odd), [add] "r"(add), [o0] "i"(o),
+                           [o1] "i"(o + 16), [o2] "i"(o + 32), [o3] "i"(o + 48), [o4] "i"(o + kB),
+                           [o5] "i"(o + kB + 16), [o6] "i"(o + kB + 32), [o7] "i"(o + kB + 48)
+                         : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "d12", "d13",
+                           "d14", "d15", "lr", "cc", "memory");
+    } else {
+        __asm__ volatile(SARNN_MVE_WCHUNK_("", "vldrw.32 q7, [%[p], #%c[o7]]\n\tadd %[p], %[p], #%c[b2]\n\t")
+                         : [p] "+r"(p), [w] "+r"(w), [wa] "=&r"(wa), [wb] "=&r"(wb)
+                         : [c] "r"(c), [pairs] "r"(pairs), [odd] "r"(odd), [add] "r"(add), [o0] "i"(0),
+                           [o1] "i"(16), [o2] "i"(32), [o3] "i"(48), [o4] "i"(kB), [o5] "i"(kB + 16),
+                           [o6] "i"(kB + 32), [o7] "i"(kB + 48), [b2] "i"(2 * kB)
+                         : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "d12", "d13",
+                           "d14", "d15", "lr", "cc", "memory");
+    }
+}
+#undef SARNN_MVE_WCHUNK_
+#undef SARNN_MVE_WPAIR_
+
 /// y[i] = A_i·v + b[i] for i < 4·groups (b may be y itself), rows A_i = A + i·ld (ld floats apart), v of n values
 /// (n >= 4), four rows per pass over v. t: 20 floats, 16-byte aligned (the transpose; t[16..20) the
 /// columns after the first four and y's end, set here).
@@ -297,9 +388,11 @@ inline void affine_asm(const float* A, std::size_t ld, std::size_t groups, const
         "d10", "d11", "d12", "d13", "d14", "d15", "lr", "memory"
 
 /// y[i] = tanh(y[i]) for i < 4·groups (groups >= 1), in place: arm_mve_math.hpp's form (|x| clamped to 9.1, so ±Inf
-/// gives ±1; 1 - 2/(e^{2|x|} + 1) with the reciprocal's three Newton steps; x's sign put back; NaN stays NaN).
+/// gives ±1; 1 - 2/(e^{2|x|} + 1); x's sign put back; NaN stays NaN), the quotient by the FPU's divide lane by lane
+/// (a q register's lanes are the s registers s4k..s4k+3: four instructions, where the reciprocal's Newton steps
+/// took eleven, and correctly rounded).
 inline void tanh4_asm(float* y, std::size_t groups) {
-    const std::uint32_t recip_magic = 0x7EF311C3u, minus_two = 0xC0000000u, clamp = 0x4111999Au;  // -2.0f, 9.1f
+    const std::uint32_t clamp = 0x4111999Au;  // 9.1f
     __asm__ volatile(
         "vdup.32 q5, %[clamp]\n\t" SARNN_MVE_EXP_CONSTANTS
         "dls lr, %[groups]\n"
@@ -309,28 +402,21 @@ inline void tanh4_asm(float* y, std::size_t groups) {
         "vminnma.f32 q0, q5\n\t"    // a = min(|x|, 9.1)
         "vshl.i32 q4, q4, #31\n\t"
         "vadd.f32 q0, q0, q0\n\t" SARNN_MVE_EXP
-        "vadd.f32 q1, q1, r11\n\t"          // d = e^{2a} + 1
-        "vsub.i32 q0, q1, %[magic]\n\t"     // r = bits 0x7EF311C3 - bits(d)
-        "vneg.s32 q0, q0\n\t"
-        "vmul.f32 q2, q1, q0\n\t"           // r <- r - r·(d·r - 1), three times
-        "vsub.f32 q2, q2, r11\n\t"
-        "vfms.f32 q0, q0, q2\n\t"
-        "vmul.f32 q2, q1, q0\n\t"
-        "vsub.f32 q2, q2, r11\n\t"
-        "vfms.f32 q0, q0, q2\n\t"
-        "vmul.f32 q2, q1, q0\n\t"
-        "vsub.f32 q2, q2, r11\n\t"
-        "vfms.f32 q0, q0, q2\n\t"
-        "vmul.f32 q0, q0, %[m2]\n\t"        // tanh a = 1 - 2r
-        "vadd.f32 q0, q0, r11\n\t"
+        "vadd.f32 q1, q1, r11\n\t"  // d = e^{2a} + 1 (s4..s7)
+        "vmov.f32 s8, #-2.0\n\t"    // q0 = -2/d, lane by lane
+        "vdiv.f32 s0, s8, s4\n\t"
+        "vdiv.f32 s1, s8, s5\n\t"
+        "vdiv.f32 s2, s8, s6\n\t"
+        "vdiv.f32 s3, s8, s7\n\t"
+        "vadd.f32 q0, q0, r11\n\t"  // tanh a = 1 - 2/d
         "vorr q0, q0, q4\n\t"
-        "vldrw.32 q2, [%[y]]\n\t"         // NaN stays NaN: x where x != x
+        "vldrw.32 q2, [%[y]]\n\t"   // NaN stays NaN: x where x != x
         "vcmp.f32 eq, q2, q2\n\t"
         "vpsel q0, q0, q2\n\t"
         "vstrw.32 q0, [%[y]], #16\n\t"
         "le lr, 1b\n\t"
         : [y] "+r"(y)
-        : [groups] "r"(groups), [magic] "r"(recip_magic), [m2] "r"(minus_two), [clamp] "r"(clamp)
+        : [groups] "r"(groups), [clamp] "r"(clamp)
         : SARNN_MVE_EXP_CLOBBERS);
 }
 

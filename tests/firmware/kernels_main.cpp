@@ -185,6 +185,43 @@ void check_softmax() {
     }
 }
 
+/// weighted_sum over rings of cap rows (the storage in g_x), every n up to cap and three firsts (not wrapping,
+/// wrapping after one row, after half): row widths of one vector to 64 floats (the mve set's 16-column chunks at
+/// 16, 32, 48 and 64), the padding of c past padded(dim) left alone.
+void check_weighted_sum() {
+    alignas(16) float w[12];
+    alignas(16) float c[68];
+    for (const std::size_t dim : {std::size_t{3}, std::size_t{8}, std::size_t{13}, std::size_t{16}, std::size_t{20},
+                                  std::size_t{32}, std::size_t{48}, std::size_t{64}}) {
+        const std::size_t stride = sarnn::padded<float>(dim);
+        const std::size_t cap = kN / stride < 12 ? kN / stride : 12;
+        for (std::size_t k = 0; k < cap * stride; ++k) g_x[k] = uniform(2.0f);
+        for (std::size_t n = 1; n <= cap; ++n)
+            for (const std::size_t first : {std::size_t{0}, cap - 1, cap / 2}) {
+                for (std::size_t j = 0; j < n; ++j) w[j] = uniform(1.0f);
+                for (float& v : c) v = kNaN;
+                c[stride] = 7.0f;
+                const sarnn::Rows<float> S{g_x, stride, dim, cap, first, n};
+                Set::weighted_sum(w, S, c);
+                bool ok = c[stride] == 7.0f;
+                for (std::size_t k = 0; k < dim; ++k) {
+                    double want = 0.0, mag = 0.0;
+                    // c_k = Σ_j w_j S_j[k]
+                    for (std::size_t j = 0; j < n; ++j) {
+                        want += d(w[j]) * d(S.row(j)[k]);
+                        mag += std::fabs(d(w[j]) * d(S.row(j)[k]));
+                    }
+                    if (!(std::fabs(d(c[k]) - want) <= 1e-6 * mag + 1e-30)) {
+                        expect(false, "weighted_sum", d(c[k]), want, dim * 1000 + n * 10 + first);
+                        ok = false;
+                        break;
+                    }
+                }
+                expect(ok, "weighted_sum (c past its padding untouched)", d(c[stride]), 7.0, dim * 1000 + n);
+            }
+    }
+}
+
 }  // namespace
 
 int main() {
@@ -194,6 +231,7 @@ int main() {
     check_tanh();
     check_exp();
     check_softmax();
+    check_weighted_sum();
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
 }
