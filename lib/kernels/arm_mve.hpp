@@ -8,11 +8,13 @@
 //    vectors are reduced together by a store and one de-interleaving load (a 4 x 4 transpose), so that the four
 //    results come out as one vector (MVE float has no add across a vector); the inner loops are assembly
 //    (arm_mve_loops.hpp: 10 instructions per 16 multiply-adds);
-//  - the context takes the scores of four states per pass over q into alpha, then the softmax over alpha (one
-//    vector exp per four states), then c = Σ_j alpha_j S_j: for rows of 16 to 64 floats, 16 columns of c held in
-//    q0-q3 through all the states, two states per pass (9 instructions a state and 16 columns: no load or store
-//    of c in the loop), else four states per pass over c. On a core whose states are in tightly coupled memory
-//    the two reads of S cost what the online softmax's did, without its per-state bookkeeping;
+//  - the context takes the scores of four states per pass over q into alpha (for rows of 16 to 64 floats the
+//    pass unrolled, every load at an offset from two pointers: 9 instructions per 16 multiply-adds), then the
+//    softmax over alpha (one vector exp per four states), then c = Σ_j alpha_j S_j: for rows of 16 to 64 floats,
+//    16 columns of c held in q0-q3 through all the states, two states per pass (9 instructions a state and 16
+//    columns: no load or store of c in the loop), else four states per pass over c. On a core whose states are
+//    in tightly coupled memory the two reads of S cost what the online softmax's did, without its per-state
+//    bookkeeping;
 //  - exp, tanh and sigmoid on four lanes at a time (arm_mve_math.hpp).
 // Sums run in another order than the scalar sets' (four partial sums per vector lane): results agree within the
 // suite's float tolerances, not bit for bit. Contracts: include/sarnn/kernels.hpp.
@@ -332,6 +334,20 @@ inline void attend_from_scores(const Rows<float>& S, float* alpha, float* c) {
     weighted_sum(alpha, S, c);
 }
 
+/// e = scale·(R_i·q) for 4·groups rows by scores_rows_asm when the rows are 16, 32, 48 or 64 floats with no
+/// padding (st = dim); false when they are not.
+inline bool scores_by_rows(const float* row, std::size_t groups, std::size_t st, std::size_t dim, const float* q,
+                           float scale, float* t, float* e) {
+    if (st != dim) return false;
+    switch (st) {
+    case 16: scores_rows_asm<16>(row, groups, q, scale, t, e); return true;
+    case 32: scores_rows_asm<32>(row, groups, q, scale, t, e); return true;
+    case 48: scores_rows_asm<48>(row, groups, q, scale, t, e); return true;
+    case 64: scores_rows_asm<64>(row, groups, q, scale, t, e); return true;
+    default: return false;
+    }
+}
+
 inline void attend_dot(const Rows<float>& S, const float* q, float scale, float* alpha, float* c) {
     // e_j = scale·(S_j·q) into alpha, four consecutive states per pass over q
     const Runs rr = runs(S);
@@ -343,7 +359,8 @@ inline void attend_dot(const Rows<float>& S, const float* q, float scale, float*
         if (const std::size_t groups = rr.n[g] / 4; groups > 0 && st == padded<float>(S.dim) && S.dim > 0) {
             // whole groups of four states in one loop
             alignas(16) float t[20];
-            scores_asm(row, st, groups, q, S.dim, scale, t, e);
+            if (!scores_by_rows(row, groups, st, S.dim, q, scale, t, e))
+                scores_asm(row, st, groups, q, S.dim, scale, t, e);
             i = groups * 4;
             row += i * st;
             e += i;

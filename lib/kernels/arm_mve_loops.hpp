@@ -198,6 +198,66 @@ inline void weighted_asm(const float* row, std::size_t stride, std::size_t group
         : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "lr", "cc", "memory");
 }
 
+/// Scores of `groups` x 4 consecutive rows of ST floats with no padding (ST = dim, a multiple of 4, 16 to 64):
+/// e[i] = scale·(R_i·q), R_i = row + i·ST, q a padded row of ST floats. As scores_asm, with the loop over q
+/// unrolled (.rept) and every load at an offset from two pointers (rows 0-1 and 2-3 of the group): no loop
+/// counter, no pointer per row. t: 16 floats, 16-byte aligned (the transpose). e receives 4·groups floats.
+template <std::size_t ST>
+inline void scores_rows_asm(const float* row, std::size_t groups, const float* q, float scale, float* t, float* e) {
+    static_assert(ST % 4 == 0 && ST >= 16 && ST <= 64, "rows of 16 to 64 floats: offsets within the immediates");
+    constexpr int kB = static_cast<int>(ST * sizeof(float));  // a row's bytes
+    const float* const e_end = e + 4 * groups;
+    const float* p2;
+    __asm__ volatile(
+        "3:\n\t"
+        "add %[p2], %[p], #%c[b2]\n\t"
+        // the first vector by multiplies, the others (at offset .Lsarnn_o) by fused multiply-adds
+        "vldrw.32 q4, [%[q]]\n\t"
+        "vldrw.32 q5, [%[p]]\n\t"
+        "vmul.f32 q0, q5, q4\n\t"
+        "vldrw.32 q6, [%[p], #%c[b]]\n\t"
+        "vmul.f32 q1, q6, q4\n\t"
+        "vldrw.32 q7, [%[p2]]\n\t"
+        "vmul.f32 q2, q7, q4\n\t"
+        "vldrw.32 q5, [%[p2], #%c[b]]\n\t"
+        "vmul.f32 q3, q5, q4\n\t"
+        ".set .Lsarnn_o, 16\n\t"
+        ".rept %c[nv] - 1\n\t"
+        "vldrw.32 q4, [%[q], #.Lsarnn_o]\n\t"
+        "vldrw.32 q5, [%[p], #.Lsarnn_o]\n\t"
+        "vfma.f32 q0, q5, q4\n\t"
+        "vldrw.32 q6, [%[p], #%c[b] + .Lsarnn_o]\n\t"
+        "vfma.f32 q1, q6, q4\n\t"
+        "vldrw.32 q7, [%[p2], #.Lsarnn_o]\n\t"
+        "vfma.f32 q2, q7, q4\n\t"
+        "vldrw.32 q5, [%[p2], #%c[b] + .Lsarnn_o]\n\t"
+        "vfma.f32 q3, q5, q4\n\t"
+        ".set .Lsarnn_o, .Lsarnn_o + 16\n\t"
+        ".endr\n\t"
+        // lane j of the vector out is the sum of the lanes of q_j: transpose and add
+        "vstrw.32 q0, [%[t]]\n\t"
+        "vstrw.32 q1, [%[t], #16]\n\t"
+        "vstrw.32 q2, [%[t], #32]\n\t"
+        "vstrw.32 q3, [%[t], #48]\n\t"
+        "vld40.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vld41.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vld42.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vld43.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vadd.f32 q0, q0, q1\n\t"
+        "vadd.f32 q2, q2, q3\n\t"
+        "vadd.f32 q0, q0, q2\n\t"
+        "vmul.f32 q0, q0, %[scale]\n\t"
+        "vstrw.32 q0, [%[e]], #16\n\t"
+        "add %[p], %[p], #%c[b4]\n\t"
+        "cmp %[e], %[e_end]\n\t"
+        "bne 3b\n\t"
+        : [p] "+r"(row), [e] "+r"(e), [p2] "=&r"(p2)
+        : [q] "r"(q), [t] "r"(t), [e_end] "r"(e_end), [scale] "r"(scale), [b] "i"(kB), [b2] "i"(2 * kB),
+          [b4] "i"(4 * kB), [nv] "i"(ST / 4)
+        : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15", "cc",
+          "memory");
+}
+
 // One pass of weighted_chunk_asm over two rows: loads at [p, #o..o+48] (row 2i) and [p, #o+B..o+B+48] (row 2i + 1)
 // with o = %[o0], B a row's bytes; LAST is the load of row 2i + 1's last vector (with the pointer's step to the
 // next pair, when it fits the instruction).

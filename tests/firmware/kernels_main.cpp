@@ -222,6 +222,49 @@ void check_weighted_sum() {
     }
 }
 
+/// attend_dot over rings as check_weighted_sum's (the storage in g_x, q in g_y): alpha = softmax(scale·(S_j·q))
+/// within 1e-6 and c = Σ_j alpha_j S_j within 1e-5 (the models' float tolerance) of double arithmetic; widths of
+/// one vector to 64 floats (the mve set's unrolled scores at 16, 32, 48 and 64), scale 1 and 0.3.
+void check_attend_dot() {
+    alignas(16) float alpha[12];
+    alignas(16) float c[64];
+    double e[12];
+    for (const std::size_t dim :
+         {std::size_t{8}, std::size_t{16}, std::size_t{20}, std::size_t{32}, std::size_t{48}, std::size_t{64}}) {
+        const std::size_t stride = sarnn::padded<float>(dim);
+        const std::size_t cap = kN / stride < 12 ? kN / stride : 12;
+        for (std::size_t k = 0; k < cap * stride; ++k) g_x[k] = uniform(1.0f);
+        for (std::size_t k = 0; k < stride; ++k) g_y[k] = k < dim ? uniform(1.0f) : 0.0f;
+        for (std::size_t n = 1; n <= cap; ++n)
+            for (const std::size_t first : {std::size_t{0}, cap - 1, cap / 2})
+                for (const float scale : {1.0f, 0.3f}) {
+                    const sarnn::Rows<float> S{g_x, stride, dim, cap, first, n};
+                    Set::attend_dot(S, g_y, scale, alpha, c);
+                    // e_j = scale·(S_j·q), alpha = softmax(e)
+                    double m = 0.0, l = 0.0;
+                    for (std::size_t j = 0; j < n; ++j) {
+                        double s = 0.0;
+                        for (std::size_t k = 0; k < dim; ++k) s += d(S.row(j)[k]) * d(g_y[k]);
+                        e[j] = d(scale) * s;
+                        m = j == 0 || e[j] > m ? e[j] : m;
+                    }
+                    for (std::size_t j = 0; j < n; ++j) l += (e[j] = std::exp(e[j] - m));
+                    bool ok = true;
+                    for (std::size_t j = 0; j < n && ok; ++j) {
+                        ok = std::fabs(d(alpha[j]) - e[j] / l) <= 1e-6;
+                        if (!ok) expect(false, "attend_dot alpha", d(alpha[j]), e[j] / l, dim * 1000 + n * 10 + first);
+                    }
+                    for (std::size_t k = 0; k < dim && ok; ++k) {
+                        double want = 0.0;  // c_k = Σ_j alpha_j S_j[k]
+                        for (std::size_t j = 0; j < n; ++j) want += e[j] / l * d(S.row(j)[k]);
+                        ok = std::fabs(d(c[k]) - want) <= 1e-5;
+                        if (!ok) expect(false, "attend_dot c", d(c[k]), want, dim * 1000 + n * 10 + first);
+                    }
+                    if (ok) expect(true, "attend_dot", 0.0, 0.0, n);
+                }
+    }
+}
+
 }  // namespace
 
 int main() {
@@ -232,6 +275,7 @@ int main() {
     check_exp();
     check_softmax();
     check_weighted_sum();
+    check_attend_dot();
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
 }
