@@ -7,7 +7,8 @@
 //  - matrix-vector products take four rows per pass (each vector of x loaded once for four rows); the four sums'
 //    vectors are reduced together by a store and one de-interleaving load (a 4 x 4 transpose), so that the four
 //    results come out as one vector (MVE float has no add across a vector); the inner loops are assembly
-//    (arm_mve_loops.hpp: 10 instructions per 16 multiply-adds);
+//    (arm_mve_loops.hpp: 10 instructions per 16 multiply-adds; 9, unrolled with every load at an offset and no
+//    loop counter, for affine_tanh's [x; r], or x and r, of 16, 32, 48 or 64 values);
 //  - the context takes the scores of four states per pass over q into alpha (for rows of 16 to 64 floats the
 //    pass unrolled, every load at an offset from two pointers: 9 instructions per 16 multiply-adds), then the
 //    softmax over alpha (one vector exp per four states), then c = Σ_j alpha_j S_j: for rows of 16 to 64 floats,
@@ -115,6 +116,19 @@ inline void copy(const float* from, std::size_t n, float* to) {
     if (k < n) vst1q_p_f32(to + k, vld1q_z_f32(from + k, tail(n, k)), tail(n, k));
 }
 
+/// y_i = A_i·v + b_i (rows ld floats apart) for 4·groups rows by affine_rows_asm when v is 16, 32, 48 or 64 values
+/// (the joined [x; r], or x and r, of the usual sizes); false when it is not.
+inline bool affine_by_rows(const float* A, std::size_t ld, std::size_t groups, const float* v, std::size_t n,
+                           const float* b, float* t, float* y) {
+    switch (n) {
+    case 16: affine_rows_asm<16>(A, ld, groups, v, b, t, y); return true;
+    case 32: affine_rows_asm<32>(A, ld, groups, v, b, t, y); return true;
+    case 48: affine_rows_asm<48>(A, ld, groups, v, b, t, y); return true;
+    case 64: affine_rows_asm<64>(A, ld, groups, v, b, t, y); return true;
+    default: return false;
+    }
+}
+
 inline void affine_tanh(const float* A, const float* b, std::size_t rows, const float* x, std::size_t nx,
                         const float* r, std::size_t nr, float* y) {
     const std::size_t ld = nx + nr;
@@ -138,12 +152,13 @@ inline void affine_tanh(const float* A, const float* b, std::size_t rows, const 
         // y_i = A_i·[x; r] + b_i, four rows per pass (over [x; r], or over x and then r), then tanh over them
         alignas(16) float t[20];
         if (joined && ld >= 4) {
-            affine_asm(A, ld, groups, xr, ld, b, t, y);
+            if (!affine_by_rows(A, ld, groups, xr, ld, b, t, y)) affine_asm(A, ld, groups, xr, ld, b, t, y);
             i = groups * 4;
         } else if (nx >= 4 && nr >= 4) {
-            affine_asm(A, ld, groups, x, nx, b, t, y);
+            if (!affine_by_rows(A, ld, groups, x, nx, b, t, y)) affine_asm(A, ld, groups, x, nx, b, t, y);
             touch(y);
-            affine_asm(A + nx, ld, groups, r, nr, y, t, y);  // y_i += A_r,i·r
+            // y_i += A_r,i·r
+            if (!affine_by_rows(A + nx, ld, groups, r, nr, y, t, y)) affine_asm(A + nx, ld, groups, r, nr, y, t, y);
             i = groups * 4;
         }
         if (i > 0) tanh4_asm(y, groups);

@@ -416,6 +416,67 @@ inline void affine_asm(const float* A, std::size_t ld, std::size_t groups, const
           "cc", "memory");
 }
 
+/// y[i] = A_i·v + b[i] for i < 4·groups (b may be y itself), rows A_i = A + i·ld floats, v of N values (N a multiple
+/// of 4, 16 to 128: the offsets within the immediates). As affine_asm, with the pass over v unrolled (.rept) and
+/// every load at an offset from a pointer per row: no loop counter. t: 16 floats, 16-byte aligned.
+template <std::size_t N>
+inline void affine_rows_asm(const float* A, std::size_t ld, std::size_t groups, const float* v, const float* b,
+                            float* t, float* y) {
+    static_assert(N % 4 == 0 && N >= 16 && N <= 128, "16 to 128 columns: offsets within the immediates");
+    const std::size_t ldb = ld * sizeof(float);
+    const float* const y_end = y + 4 * groups;
+    const float *a1, *a2, *a3;
+    __asm__ volatile(
+        "3:\n\t"
+        "add %[a1], %[a0], %[ld]\n\t"
+        "add %[a2], %[a1], %[ld]\n\t"
+        "add %[a3], %[a2], %[ld]\n\t"
+        // the first four columns by multiplies, the others (at offset .Lsarnn_o) by fused multiply-adds
+        "vldrw.32 q4, [%[v]]\n\t"
+        "vldrw.32 q5, [%[a0]]\n\t"
+        "vmul.f32 q0, q5, q4\n\t"
+        "vldrw.32 q6, [%[a1]]\n\t"
+        "vmul.f32 q1, q6, q4\n\t"
+        "vldrw.32 q7, [%[a2]]\n\t"
+        "vmul.f32 q2, q7, q4\n\t"
+        "vldrw.32 q5, [%[a3]]\n\t"
+        "vmul.f32 q3, q5, q4\n\t"
+        ".set .Lsarnn_o, 16\n\t"
+        ".rept %c[nv] - 1\n\t"
+        "vldrw.32 q4, [%[v], #.Lsarnn_o]\n\t"
+        "vldrw.32 q5, [%[a0], #.Lsarnn_o]\n\t"
+        "vfma.f32 q0, q5, q4\n\t"
+        "vldrw.32 q6, [%[a1], #.Lsarnn_o]\n\t"
+        "vfma.f32 q1, q6, q4\n\t"
+        "vldrw.32 q7, [%[a2], #.Lsarnn_o]\n\t"
+        "vfma.f32 q2, q7, q4\n\t"
+        "vldrw.32 q5, [%[a3], #.Lsarnn_o]\n\t"
+        "vfma.f32 q3, q5, q4\n\t"
+        ".set .Lsarnn_o, .Lsarnn_o + 16\n\t"
+        ".endr\n\t"
+        "vstrw.32 q0, [%[t]]\n\t"
+        "vstrw.32 q1, [%[t], #16]\n\t"
+        "vstrw.32 q2, [%[t], #32]\n\t"
+        "vstrw.32 q3, [%[t], #48]\n\t"
+        "vld40.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vld41.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vld42.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vld43.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vadd.f32 q0, q0, q1\n\t"
+        "vadd.f32 q2, q2, q3\n\t"
+        "vldrw.32 q1, [%[b]], #16\n\t"
+        "vadd.f32 q0, q0, q2\n\t"
+        "vadd.f32 q0, q0, q1\n\t"
+        "vstrw.32 q0, [%[y]], #16\n\t"
+        "add %[a0], %[a3], %[ld]\n\t"
+        "cmp %[y], %[y_end]\n\t"
+        "bne 3b\n\t"
+        : [a0] "+r"(A), [b] "+r"(b), [y] "+r"(y), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3)
+        : [v] "r"(v), [t] "r"(t), [y_end] "r"(y_end), [ld] "r"(ldb), [nv] "i"(N / 4)
+        : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15", "cc",
+          "memory");
+}
+
 // ---- exp on vectors, for tanh4_asm and exp_shift_asm ------------------------------------------------------------
 // The form of arm_mve_math.hpp's exp_in_range: q1 = e^q0 for lanes in [-87, 88], q0 clobbered (it ends as r), q2
 // and q3 temporaries. Constants: r4 1.5·2^23, r5 -ln2 (high part), r6 -ln2 (low part), r7 1/120, r8 1/24, r9 1/6,

@@ -265,6 +265,38 @@ void check_attend_dot() {
     }
 }
 
+/// affine_tanh, y = tanh(A·[x; r] + b), for [x; r] of 8 to 80 values (the mve set's unrolled rows at 16, 32, 48 and
+/// 64 columns: [x; r] joined up to 64, x and r apart past it), 4 and 7 rows (A in g_x; x, r and b in g_y): within
+/// 1e-6 relative to Σ|terms| plus tanh's 2.5e-7; y past the rows left alone.
+void check_affine_tanh() {
+    alignas(16) float y[8];
+    const std::size_t shapes[][2] = {{3, 5}, {16, 16}, {4, 28}, {16, 32}, {20, 44}, {16, 64}, {32, 32}};
+    for (const auto& shape : shapes) {
+        const std::size_t nx = shape[0], nr = shape[1], ld = nx + nr;
+        const float* const x = g_y;
+        const float* const r = g_y + 80;
+        const float* const b = g_y + 160;
+        for (std::size_t k = 0; k < 168; ++k) g_y[k] = uniform(1.0f);
+        for (const std::size_t rows : {std::size_t{4}, std::size_t{7}}) {
+            for (std::size_t k = 0; k < rows * ld; ++k) g_x[k] = uniform(0.4f);
+            y[7] = 5.0f;
+            Set::affine_tanh(g_x, b, rows, x, nx, r, nr, y);
+            for (std::size_t i = 0; i < rows; ++i) {
+                // y_i = tanh(A_i·[x; r] + b_i)
+                double z = d(b[i]), mag = std::fabs(d(b[i]));
+                for (std::size_t k = 0; k < ld; ++k) {
+                    const double t = d(g_x[i * ld + k]) * d(k < nx ? x[k] : r[k - nx]);
+                    z += t;
+                    mag += std::fabs(t);
+                }
+                const double want = std::tanh(z);
+                expect(std::fabs(d(y[i]) - want) <= 1e-6 * mag + 2.5e-7, "affine_tanh", d(y[i]), want, ld * 10 + rows);
+            }
+            expect(y[7] == 5.0f, "affine_tanh writes past rows", d(y[7]), 5.0, ld);
+        }
+    }
+}
+
 }  // namespace
 
 int main() {
@@ -276,6 +308,7 @@ int main() {
     check_softmax();
     check_weighted_sum();
     check_attend_dot();
+    check_affine_tanh();
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
 }
