@@ -203,44 +203,13 @@ inline void softmax_exact(float* y, std::size_t n) {
 }
 
 inline void softmax(float* y, std::size_t n) {
-    // y_k = exp(y_k - max) / Σ exp(y_j - max). One pass for the max and a finite check (the sum of the inputs:
-    // NaN or Inf in any of them, or a sum past float's range, takes the exact loop); then e^(y_k - max) with
-    // y_k - max clamped to -87 (the result moves by less than 2e-38, against a sum of at least 1), summed.
+    // y_k = exp(y_k - max) / Σ exp(y_j - max): softmax_asm (y_k - max clamped to -87: the result moves by less than
+    // 2e-38, against a sum of at least 1), or the exact loop when an input is NaN or Inf or their sum is past
+    // float's range
+    if (n == 0) return;
     touch(y);
-    f32x4 mx = vdupq_n_f32(y[0]), chk = vdupq_n_f32(0.0f);
-    const std::size_t n4 = n / 4 * 4;
-    for (std::size_t k = 0; k < n4; k += 4) {
-        const f32x4 x = vld1q_f32(y + k);
-        mx = vmaxnmq_f32(mx, x);
-        chk = vaddq_f32(chk, x);
-    }
-    if (n4 < n) {
-        const mve_pred16_t p = tail(n, n4);
-        const f32x4 x = vld1q_z_f32(y + n4, p);  // the lanes past n: 0, adding nothing to the check
-        mx = vmaxnmq_m_f32(mx, mx, x, p);       // and left out of the max
-        chk = vaddq_f32(chk, x);
-    }
-    const float sum_in = sum(chk);
-    if (!(sum_in - sum_in == 0.0f)) {
-        softmax_exact(y, n);
-        return;
-    }
-    // the max of the n values: mx's lanes hold only y values (y[0] filled them at the start)
-    const float m = vmaxnmvq_f32(y[0], mx);
-    const f32x4 lo = vdupq_n_f32(-87.0f);
-    alignas(16) float ls[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    if (n4 > 0) exp_shift_asm(y, n4 / 4, m, ls);
-    f32x4 l = load_after_stores(ls);
-    if (n4 < n) {
-        const mve_pred16_t p = tail(n, n4);
-        const f32x4 e = exp_in_range(vmaxnmq_f32(vsubq_n_f32(vld1q_z_f32(y + n4, p), m), lo));
-        l = vaddq_m_f32(l, l, e, p);
-        vst1q_p_f32(y + n4, e, p);
-    }
+    if (softmax_asm(y, n) != 0) softmax_exact(y, n);
     touch(y);
-    const float inv = 1.0f / sum(l);
-    for (std::size_t k = 0; k < n4; k += 4) vst1q_f32(y + k, vmulq_n_f32(vld1q_f32(y + k), inv));
-    if (n4 < n) vst1q_p_f32(y + n4, vmulq_n_f32(vld1q_z_f32(y + n4, tail(n, n4)), inv), tail(n, n4));
 }
 
 inline void zero(float* c, std::size_t dim) {

@@ -201,9 +201,12 @@ inline void weighted_asm(const float* row, std::size_t stride, std::size_t group
 /// Scores of `groups` x 4 consecutive rows of ST floats with no padding (ST = dim, a multiple of 4, 16 to 64):
 /// e[i] = scale·(R_i·q), R_i = row + i·ST, q a padded row of ST floats. As scores_asm, with the loop over q
 /// unrolled (.rept) and every load at an offset from two pointers (rows 0-1 and 2-3 of the group): no loop
-/// counter, no pointer per row. t: 16 floats, 16-byte aligned (the transpose). e receives 4·groups floats.
+/// counter, no pointer per row. t: 16 floats, 16-byte aligned (the transpose). e receives 4·groups floats. Not
+/// inlined: GCC sizes an asm by its lines, not by what .rept makes of them, and a caller holding it can place its
+/// literal pool out of the loads' reach.
 template <std::size_t ST>
-inline void scores_rows_asm(const float* row, std::size_t groups, const float* q, float scale, float* t, float* e) {
+__attribute__((noinline)) void scores_rows_asm(const float* row, std::size_t groups, const float* q, float scale,
+                                               float* t, float* e) {
     static_assert(ST % 4 == 0 && ST >= 16 && ST <= 64, "rows of 16 to 64 floats: offsets within the immediates");
     constexpr int kB = static_cast<int>(ST * sizeof(float));  // a row's bytes
     const float* const e_end = e + 4 * groups;
@@ -418,10 +421,11 @@ inline void affine_asm(const float* A, std::size_t ld, std::size_t groups, const
 
 /// y[i] = A_i·v + b[i] for i < 4·groups (b may be y itself), rows A_i = A + i·ld floats, v of N values (N a multiple
 /// of 4, 16 to 128: the offsets within the immediates). As affine_asm, with the pass over v unrolled (.rept) and
-/// every load at an offset from a pointer per row: no loop counter. t: 16 floats, 16-byte aligned.
+/// every load at an offset from a pointer per row: no loop counter. t: 16 floats, 16-byte aligned. Not inlined (see
+/// scores_rows_asm).
 template <std::size_t N>
-inline void affine_rows_asm(const float* A, std::size_t ld, std::size_t groups, const float* v, const float* b,
-                            float* t, float* y) {
+__attribute__((noinline)) void affine_rows_asm(const float* A, std::size_t ld, std::size_t groups, const float* v,
+                                               const float* b, float* t, float* y) {
     static_assert(N % 4 == 0 && N >= 16 && N <= 128, "16 to 128 columns: offsets within the immediates");
     const std::size_t ldb = ld * sizeof(float);
     const float* const y_end = y + 4 * groups;
@@ -477,17 +481,16 @@ inline void affine_rows_asm(const float* A, std::size_t ld, std::size_t groups, 
           "memory");
 }
 
-// ---- exp on vectors, for tanh4_asm and exp_shift_asm ------------------------------------------------------------
+// ---- exp on vectors, for tanh4_asm and softmax_asm -----------------------------------------------------------------
 // The form of arm_mve_math.hpp's exp_in_range: q1 = e^q0 for lanes in [-87, 88], q0 clobbered (it ends as r), q2
 // and q3 temporaries. Constants: r4 1.5·2^23, r5 -ln2 (high part), r6 -ln2 (low part), r7 1/120, r8 1/24, r9 1/6,
-// r10 1/2, r11 1 (also 127 << 23, the exponent bias); q6 log2(e), q7 1/720 (SARNN_MVE_EXP_CONSTANTS sets them, with
-// r4 as a temporary first).
-#define SARNN_MVE_SET_(reg, bits) "movw " reg ", #:lower16:" bits "\n\tmovt " reg ", #:upper16:" bits "\n\t"
-#define SARNN_MVE_EXP_CONSTANTS                                                                                   \
-    SARNN_MVE_SET_("r4", "0x3fb8aa3b") "vdup.32 q6, r4\n\t" SARNN_MVE_SET_("r4", "0x3ab60b61") "vdup.32 q7, r4\n\t" \
-    SARNN_MVE_SET_("r4", "0x4b400000") SARNN_MVE_SET_("r5", "0xbf317200") SARNN_MVE_SET_("r6", "0xb5bfbe8e")    \
-    SARNN_MVE_SET_("r7", "0x3c088889") SARNN_MVE_SET_("r8", "0x3d2aaaab") SARNN_MVE_SET_("r9", "0x3e2aaaab")    \
-    SARNN_MVE_SET_("r10", "0x3f000000") SARNN_MVE_SET_("r11", "0x3f800000")
+// r10 1/2, r11 1 (also 127 << 23, the exponent bias); q6 log2(e), q7 1/720: SARNN_MVE_EXP_CONSTANTS loads them
+// from kExpConstants (operand %[k]: one LDM and two vector loads).
+alignas(16) constexpr std::uint32_t kExpConstants[20] = {
+    0x4b400000u, 0xbf317200u, 0xb5bfbe8eu, 0x3c088889u, 0x3d2aaaabu, 0x3e2aaaabu, 0x3f000000u,
+    0x3f800000u, 0x3fb8aa3bu, 0x3fb8aa3bu, 0x3fb8aa3bu, 0x3fb8aa3bu, 0x3ab60b61u, 0x3ab60b61u,
+    0x3ab60b61u, 0x3ab60b61u, 0xc2ae0000u, 0xc2ae0000u, 0xc2ae0000u, 0xc2ae0000u};  // then -87 (four lanes)
+#define SARNN_MVE_EXP_CONSTANTS "ldm %[k], {r4-r11}\n\tvldrw.32 q6, [%[k], #32]\n\tvldrw.32 q7, [%[k], #48]\n\t"
 #define SARNN_MVE_EXP                                                               \
     "vmov q2, q0\n\t"           /* t = x·log2(e) + 1.5·2^23: k in its low bits */   \
     "vfmas.f32 q2, q6, r4\n\t"                                                      \
@@ -537,28 +540,67 @@ inline void tanh4_asm(float* y, std::size_t groups) {
         "vstrw.32 q0, [%[y]], #16\n\t"
         "le lr, 1b\n\t"
         : [y] "+r"(y)
-        : [groups] "r"(groups), [clamp] "r"(clamp)
+        : [groups] "r"(groups), [clamp] "r"(clamp), [k] "r"(kExpConstants)
         : SARNN_MVE_EXP_CLOBBERS);
 }
 
-/// y[i] = e^max(y[i] - m, -87) for i < 4·groups (groups >= 1; y[i] <= m), in place; l[0..4) += the four lanes' sums.
-inline void exp_shift_asm(float* y, std::size_t groups, float m, float* l) {
-    const std::uint32_t lo = 0xC2AE0000u;  // -87.0f
+/// y = softmax(y) over n >= 1 values in three tail-predicated passes (DLSTP/LETP: the last pass loads, computes and
+/// stores only the lanes below n; the lanes it leaves keep their values, so the max and the sums stay right): the
+/// max and a finite check (the sum of the inputs; NaN or Inf in any of them, or a sum past float's range, gives
+/// NaN in chk - chk), then e^max(y_k - max, -87) and its sums per lane, then y_k·(1/Σ) (Σ as
+/// (l0 + l1) + (l2 + l3) on the s registers of the sums' vector, one divide). Returns nonzero, y untouched, when
+/// the check fails (the caller takes the exact loop).
+inline std::uint32_t softmax_asm(float* y, std::size_t n) {
+    const float* p;
+    std::uint32_t m;
     __asm__ volatile(
-        "vdup.32 q5, %[lo]\n\t"
-        "vldrw.32 q4, [%[l]]\n\t" SARNN_MVE_EXP_CONSTANTS
-        "dls lr, %[groups]\n"
+        "ldr %[m], [%[y]]\n\t"
+        "vdup.32 q4, %[m]\n\t"  // the max's lanes start at y[0]
+        "vmov.i32 q5, #0\n\t"
+        "mov %[p], %[y]\n\t"
+        "dlstp.32 lr, %[n]\n"
         "1:\n\t"
-        "vldrw.32 q0, [%[y]]\n\t"
+        "vldrw.32 q0, [%[p]], #16\n\t"
+        "vmaxnm.f32 q4, q4, q0\n\t"
+        "vadd.f32 q5, q5, q0\n\t"
+        "letp lr, 1b\n\t"
+        "vsub.f32 q5, q5, q5\n\t"
+        "vcmp.f32 ne, q5, q5\n\t"
+        "vmrs %[m], p0\n\t"
+        "cmp %[m], #0\n\t"
+        "bne 4f\n\t"
+        "ldr %[m], [%[y]]\n\t"
+        "vmaxnmv.f32 %[m], q4\n\t" SARNN_MVE_EXP_CONSTANTS
+        "vldrw.32 q5, [%[k], #64]\n\t"  // -87
+        "vmov.i32 q4, #0\n\t"
+        "mov %[p], %[y]\n\t"
+        "dlstp.32 lr, %[n]\n"
+        "2:\n\t"
+        "vldrw.32 q0, [%[p]]\n\t"
         "vsub.f32 q0, q0, %[m]\n\t"
         "vmaxnm.f32 q0, q0, q5\n\t" SARNN_MVE_EXP
         "vadd.f32 q4, q4, q1\n\t"
-        "vstrw.32 q1, [%[y]], #16\n\t"
-        "le lr, 1b\n\t"
-        "vstrw.32 q4, [%[l]]\n\t"
-        : [y] "+r"(y)
-        : [groups] "r"(groups), [m] "r"(m), [lo] "r"(lo), [l] "r"(l)
-        : SARNN_MVE_EXP_CLOBBERS);
+        "vstrw.32 q1, [%[p]], #16\n\t"
+        "letp lr, 2b\n\t"
+        "vadd.f32 s16, s16, s17\n\t"  // Σ = (l0 + l1) + (l2 + l3), then 1/Σ
+        "vadd.f32 s18, s18, s19\n\t"
+        "vadd.f32 s16, s16, s18\n\t"
+        "vmov.f32 s17, #1.0\n\t"
+        "vdiv.f32 s16, s17, s16\n\t"
+        "vmov %[m], s16\n\t"
+        "mov %[p], %[y]\n\t"
+        "dlstp.32 lr, %[n]\n"
+        "3:\n\t"
+        "vldrw.32 q0, [%[p]]\n\t"
+        "vmul.f32 q0, q0, %[m]\n\t"
+        "vstrw.32 q0, [%[p]], #16\n\t"
+        "letp lr, 3b\n\t"
+        "movs %[m], #0\n"
+        "4:\n\t"
+        : [p] "=&r"(p), [m] "=&r"(m)
+        : [y] "r"(y), [n] "r"(n), [k] "r"(kExpConstants)
+        : SARNN_MVE_EXP_CLOBBERS, "cc");
+    return m;
 }
 
 /// A compiler barrier over the memory at p (see load_after_stores).
