@@ -109,11 +109,9 @@ inline void gemv_t(const float* M, std::size_t rows, std::size_t cols, std::size
         }
 }
 
-/// to[0..n) = from[0..n): whole vectors, then the last under a tail predicate.
+/// to[0..n) = from[0..n) (copy_asm: a vector a pass, the last under the loop's tail predicate).
 inline void copy(const float* from, std::size_t n, float* to) {
-    std::size_t k = 0;
-    for (; k + 4 <= n; k += 4) vst1q_f32(to + k, vld1q_f32(from + k));
-    if (k < n) vst1q_p_f32(to + k, vld1q_z_f32(from + k, tail(n, k)), tail(n, k));
+    if (n > 0) copy_asm(from, n, to);
 }
 
 /// y_i = A_i·v + b_i (rows ld floats apart) for 4·groups rows by affine_rows_asm when v is 16, 32, 48 or 64 values

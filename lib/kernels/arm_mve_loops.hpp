@@ -603,6 +603,20 @@ inline std::uint32_t softmax_asm(float* y, std::size_t n) {
     return m;
 }
 
+/// to[0..n) = from[0..n), n >= 1: a tail-predicated loop (DLSTP/LETP), one load and one store a vector; nothing
+/// read or written past n.
+inline void copy_asm(const float* from, std::size_t n, float* to) {
+    __asm__ volatile(
+        "dlstp.32 lr, %[n]\n"
+        "1:\n\t"
+        "vldrw.32 q0, [%[f]], #16\n\t"
+        "vstrw.32 q0, [%[t]], #16\n\t"
+        "letp lr, 1b\n\t"
+        : [f] "+r"(from), [t] "+r"(to)
+        : [n] "r"(n)
+        : "d0", "d1", "lr", "memory");
+}
+
 /// A compiler barrier over the memory at p (see load_after_stores).
 inline void touch(const float* p) { __asm__ volatile("" : : "r"(p) : "memory"); }
 
