@@ -297,6 +297,22 @@ void check_affine_tanh() {
     }
 }
 
+/// tanh through affine_tanh's own path (the mve set's tanh4_asm): 16 rows picking x_i each (weight 1, the others
+/// 0: the sums exact), b = 0, so y_i = tanh(x_i), within 2.5e-7 over [-12, 12] (A in g_x, x in g_y).
+void check_affine_tanh_values() {
+    alignas(16) float y[16], b[16] = {}, r[16] = {};
+    for (std::size_t k = 0; k < 16 * 32; ++k) g_x[k] = k % 33 == 0 ? 1.0f : 0.0f;  // A_i,i = 1 for i < 16
+    std::size_t n = 0;
+    for (float t = -12.0f; t < 12.0f && n < kN; t += 0.0413f) g_y[n++] = t;
+    for (std::size_t s = 0; s + 16 <= n; s += 16) {
+        Set::affine_tanh(g_x, b, 16, g_y + s, 16, r, 16, y);
+        for (std::size_t i = 0; i < 16; ++i) {
+            const double want = std::tanh(d(g_y[s + i]));
+            expect(std::fabs(d(y[i]) - want) <= 2.5e-7, "affine_tanh as tanh", d(y[i]), want, s + i);
+        }
+    }
+}
+
 }  // namespace
 
 int main() {
@@ -309,6 +325,7 @@ int main() {
     check_weighted_sum();
     check_attend_dot();
     check_affine_tanh();
+    check_affine_tanh_values();
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
 }
