@@ -11,11 +11,11 @@
 //    loop counter, for affine_tanh's [x; r], or x and r, of 16, 32, 48 or 64 values);
 //  - the context takes the scores of four states per pass over q into alpha (for rows of 16 to 64 floats the
 //    pass unrolled, every load at an offset from two pointers: 9 instructions per 16 multiply-adds), then the
-//    softmax over alpha (one vector exp per four states), then c = Σ_j alpha_j S_j: for rows of 16 to 64 floats,
-//    16 columns of c held in q0-q3 through all the states, two states per pass (9 instructions a state and 16
-//    columns: no load or store of c in the loop), else four states per pass over c. On a core whose states are
-//    in tightly coupled memory the two reads of S cost what the online softmax's did, without its per-state
-//    bookkeeping;
+//    softmax over alpha (one asm: three tail-predicated passes, one vector exp per four states), then
+//    c = Σ_j alpha_j S_j: for rows of 16 to 64 floats, 16 columns of c held in q0-q3 through all the states, two
+//    states per pass (9 instructions a state and 16 columns: no load or store of c in the loop, each row's last
+//    load stepping to the next), else four states per pass over c. On a core whose states are in tightly coupled
+//    memory the two reads of S cost what the online softmax's did, without its per-state bookkeeping;
 //  - exp, tanh and sigmoid on four lanes at a time (arm_mve_math.hpp).
 // Sums run in another order than the scalar sets' (four partial sums per vector lane): results agree within the
 // suite's float tolerances, not bit for bit. Contracts: include/sarnn/kernels.hpp.

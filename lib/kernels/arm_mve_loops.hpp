@@ -261,96 +261,65 @@ __attribute__((noinline)) void scores_rows_asm(const float* row, std::size_t gro
           "memory");
 }
 
-// One pass of weighted_chunk_asm over two rows: loads at [p, #o..o+48] (row 2i) and [p, #o+B..o+B+48] (row 2i + 1)
-// with o = %[o0], B a row's bytes; LAST is the load of row 2i + 1's last vector (with the pointer's step to the
-// next pair, when it fits the instruction).
-#define SARNN_MVE_WPAIR_(LAST)                  \
-    "ldrd %[wa], %[wb], [%[w]], #8\n\t"         \
-    "vldrw.32 q4, [%[p], #%c[o0]]\n\t"          \
-    "vfma.f32 q0, q4, %[wa]\n\t"                \
-    "vldrw.32 q5, [%[p], #%c[o1]]\n\t"          \
-    "vfma.f32 q1, q5, %[wa]\n\t"                \
-    "vldrw.32 q6, [%[p], #%c[o2]]\n\t"          \
-    "vfma.f32 q2, q6, %[wa]\n\t"                \
-    "vldrw.32 q7, [%[p], #%c[o3]]\n\t"          \
-    "vfma.f32 q3, q7, %[wa]\n\t"                \
-    "vldrw.32 q4, [%[p], #%c[o4]]\n\t"          \
-    "vfma.f32 q0, q4, %[wb]\n\t"                \
-    "vldrw.32 q5, [%[p], #%c[o5]]\n\t"          \
-    "vfma.f32 q1, q5, %[wb]\n\t"                \
-    "vldrw.32 q6, [%[p], #%c[o6]]\n\t"          \
-    "vfma.f32 q2, q6, %[wb]\n\t" LAST            \
-    "vfma.f32 q3, q7, %[wb]\n\t"
-#define SARNN_MVE_WCHUNK_(FIRST, LAST)                                                                            \
-    FIRST "cmp %[add], #0\n\t"                                                                               \
-    "beq 5f\n\t"                                                                                             \
-    "vldrw.32 q0, [%[c]]\n\t"                                                                                \
-    "vldrw.32 q1, [%[c], #16]\n\t"                                                                           \
-    "vldrw.32 q2, [%[c], #32]\n\t"                                                                           \
-    "vldrw.32 q3, [%[c], #48]\n\t"                                                                           \
-    "b 6f\n"                                                                                                 \
-    "5:\n\t"                                                                                                 \
-    "vmov.i32 q0, #0\n\t"                                                                                    \
-    "vmov.i32 q1, #0\n\t"                                                                                    \
-    "vmov.i32 q2, #0\n\t"                                                                                    \
-    "vmov.i32 q3, #0\n"                                                                                      \
-    "6:\n\t"                                                                                                 \
-    "wls lr, %[pairs], 2f\n"                                                                                 \
-    "1:\n\t" SARNN_MVE_WPAIR_(LAST) "le lr, 1b\n"                                                            \
-    "2:\n\t" /* the odd last row */                                                                          \
-    "cmp %[odd], #0\n\t"                                                                                     \
-    "beq 3f\n\t"                                                                                             \
-    "ldr %[wa], [%[w]]\n\t"                                                                                  \
-    "vldrw.32 q4, [%[p], #%c[o0]]\n\t"                                                                       \
-    "vfma.f32 q0, q4, %[wa]\n\t"                                                                             \
-    "vldrw.32 q5, [%[p], #%c[o1]]\n\t"                                                                       \
-    "vfma.f32 q1, q5, %[wa]\n\t"                                                                             \
-    "vldrw.32 q6, [%[p], #%c[o2]]\n\t"                                                                       \
-    "vfma.f32 q2, q6, %[wa]\n\t"                                                                             \
-    "vldrw.32 q7, [%[p], #%c[o3]]\n\t"                                                                       \
-    "vfma.f32 q3, q7, %[wa]\n"                                                                               \
-    "3:\n\t"                                                                                                 \
-    "vstrw.32 q0, [%[c]]\n\t"                                                                                \
-    "vstrw.32 q1, [%[c], #16]\n\t"                                                                           \
-    "vstrw.32 q2, [%[c], #32]\n\t"                                                                           \
-    "vstrw.32 q3, [%[c], #48]\n\t"
+// One row of weighted_chunk_asm: the pointer p runs B - 48 bytes behind the row (B a row's bytes), so that the
+// row's four vectors are at [p, #B-48] .. [p, #B] and the last load's writeback leaves p as far behind the next row.
+#define SARNN_MVE_WROW_(W)                         \
+    "vldrw.32 q4, [%[p], #%c[o0]]\n\t"             \
+    "vfma.f32 q0, q4, " W "\n\t"                   \
+    "vldrw.32 q5, [%[p], #%c[o1]]\n\t"             \
+    "vfma.f32 q1, q5, " W "\n\t"                   \
+    "vldrw.32 q6, [%[p], #%c[o2]]\n\t"             \
+    "vfma.f32 q2, q6, " W "\n\t"                   \
+    "vldrw.32 q7, [%[p], #%c[o3]]!\n\t"            \
+    "vfma.f32 q3, q7, " W "\n\t"
 
 /// c[0..16) (= or +=, add) Σ_{i < n} w_i·R_i[0..16) for the 16 columns of one chunk, rows R_i = row + i·ST floats
 /// (ST a multiple of 4, 16 to 64: every offset within the load's immediate), the chunk kept in q0-q3 through the
 /// rows: two rows per pass (8 loads, 8 fused multiply-adds by w_i from a core register, in the order of i in every
-/// lane; the pointer's step folded into the last load when two rows' bytes fit its immediate), no load or store of
-/// c inside the loop. n >= 0.
+/// lane; the step to the next row folded into each row's last load), no load or store of c inside the loop.
+/// n >= 0.
 template <std::size_t ST>
 inline void weighted_chunk_asm(const float* row, std::size_t n, const float* w, float* c, bool add) {
     static_assert(ST % 4 == 0 && ST >= 16 && ST <= 64, "rows of 16 to 64 floats: offsets within the immediates");
     constexpr int kB = static_cast<int>(ST * sizeof(float));  // a row's bytes
-    constexpr bool kFolded = 2 * kB <= 508;                    // the step to the next pair in the last load
-    // folded, the pointer runs o = B - 48 bytes behind the pair's first row, so that row 2i + 1's last vector is
-    // at [p, #2B] and its load's writeback leaves p o bytes behind the next pair
-    constexpr int o = kFolded ? kB - 48 : 0;
     const std::size_t pairs = n / 2, odd = n % 2;
-    const float* p = row;  // moved o bytes back by the asm when folded
+    const float* p = row;  // moved B - 48 bytes back first
     std::uint32_t wa, wb;
-    if constexpr (kFolded) {
-        __asm__ volatile(SARNN_MVE_WCHUNK_("sub %[p], %[p], #%c[o0]\n\t", "vldrw.32 q7, [%[p], #%c[o7]]!\n\t")
-                         : [p] "+r"(p), [w] "+r"(w), [wa] "=&r"(wa), [wb] "=&r"(wb)
-                         : [c] "r"(c), [pairs] "r"(pairs), [odd] "r"(odd), [add] "r"(add), [o0] "i"(o),
-                           [o1] "i"(o + 16), [o2] "i"(o + 32), [o3] "i"(o + 48), [o4] "i"(o + kB),
-                           [o5] "i"(o + kB + 16), [o6] "i"(o + kB + 32), [o7] "i"(o + kB + 48)
-                         : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "d12", "d13",
-                           "d14", "d15", "lr", "cc", "memory");
-    } else {
-        __asm__ volatile(SARNN_MVE_WCHUNK_("", "vldrw.32 q7, [%[p], #%c[o7]]\n\tadd %[p], %[p], #%c[b2]\n\t")
-                         : [p] "+r"(p), [w] "+r"(w), [wa] "=&r"(wa), [wb] "=&r"(wb)
-                         : [c] "r"(c), [pairs] "r"(pairs), [odd] "r"(odd), [add] "r"(add), [o0] "i"(0),
-                           [o1] "i"(16), [o2] "i"(32), [o3] "i"(48), [o4] "i"(kB), [o5] "i"(kB + 16),
-                           [o6] "i"(kB + 32), [o7] "i"(kB + 48), [b2] "i"(2 * kB)
-                         : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "d12", "d13",
-                           "d14", "d15", "lr", "cc", "memory");
-    }
+    __asm__ volatile(
+        "sub %[p], %[p], #%c[o0]\n\t"
+        "cmp %[add], #0\n\t"
+        "beq 5f\n\t"
+        "vldrw.32 q0, [%[c]]\n\t"
+        "vldrw.32 q1, [%[c], #16]\n\t"
+        "vldrw.32 q2, [%[c], #32]\n\t"
+        "vldrw.32 q3, [%[c], #48]\n\t"
+        "b 6f\n"
+        "5:\n\t"
+        "vmov.i32 q0, #0\n\t"
+        "vmov.i32 q1, #0\n\t"
+        "vmov.i32 q2, #0\n\t"
+        "vmov.i32 q3, #0\n"
+        "6:\n\t"
+        "wls lr, %[pairs], 2f\n"
+        "1:\n\t"
+        "ldrd %[wa], %[wb], [%[w]], #8\n\t" SARNN_MVE_WROW_("%[wa]") SARNN_MVE_WROW_("%[wb]")
+        "le lr, 1b\n"
+        "2:\n\t"
+        "cmp %[odd], #0\n\t"  // the odd last row
+        "beq 3f\n\t"
+        "ldr %[wa], [%[w]]\n\t" SARNN_MVE_WROW_("%[wa]")
+        "3:\n\t"
+        "vstrw.32 q0, [%[c]]\n\t"
+        "vstrw.32 q1, [%[c], #16]\n\t"
+        "vstrw.32 q2, [%[c], #32]\n\t"
+        "vstrw.32 q3, [%[c], #48]\n\t"
+        : [p] "+r"(p), [w] "+r"(w), [wa] "=&r"(wa), [wb] "=&r"(wb)
+        : [c] "r"(c), [pairs] "r"(pairs), [odd] "r"(odd), [add] "r"(add), [o0] "i"(kB - 48), [o1] "i"(kB - 32),
+          [o2] "i"(kB - 16), [o3] "i"(kB)
+        : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15", "lr",
+          "cc", "memory");
 }
-#undef SARNN_MVE_WCHUNK_
-#undef SARNN_MVE_WPAIR_
+#undef SARNN_MVE_WROW_
 
 /// y[i] = A_i·v + b[i] for i < 4·groups (b may be y itself), rows A_i = A + i·ld (ld floats apart), v of n values
 /// (n >= 4), four rows per pass over v. t: 20 floats, 16-byte aligned (the transpose; t[16..20) the
