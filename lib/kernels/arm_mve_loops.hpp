@@ -450,13 +450,14 @@ __attribute__((noinline)) void affine_rows_asm(const float* A, std::size_t ld, s
           "memory");
 }
 
-// ---- exp on vectors, for tanh4_asm and softmax_asm -----------------------------------------------------------------
+// ---- exp on vectors, for tanh4_asm and softmax_asm ------------------------------------------------------------
 // The form of arm_mve_math.hpp's exp_in_range: q1 = e^q0 for lanes in [-87, 88], q0 clobbered (it ends as r), q2
 // and q3 temporaries; but e^r by a polynomial of degree 5 fitted to e^r over |r| <= ln2/2 for the least largest
 // relative error (c0 = 1; 9.2e-8 in exact arithmetic, 1.7e-7 for the Taylor polynomial of degree 6 there; 1.6e-7
-// over [-87, 88] in float, found by simulating the float operations): one multiply-add less. Constants: r4 1.5·2^23, r5 -ln2 (high part), r6 -ln2 (low part), r7..r10 the polynomial's
-// c4..c1, r11 1 (c0, and 127 << 23: the exponent bias); q6 log2(e), q7 c5: SARNN_MVE_EXP_CONSTANTS loads them
-// from kExpConstants (operand %[k]: one LDM and two vector loads).
+// over [-87, 88] in float, found by simulating the float operations): one multiply-add less. Constants: r4
+// 1.5·2^23, r5 -ln2 (high part), r6 -ln2 (low part), r7..r10 the polynomial's c4..c1, r11 1 (c0, and 127 << 23:
+// the exponent bias); q6 log2(e), q7 c5: SARNN_MVE_EXP_CONSTANTS loads them from kExpConstants (operand %[k]: one
+// LDM and two vector loads).
 alignas(16) constexpr std::uint32_t kExpConstants[20] = {
     0x4b400000u, 0xbf317200u, 0xb5bfbe8eu, 0x3d2b9d2au, 0x3e2aad35u, 0x3efffee3u, 0x3f7ffffbu,
     0x3f800000u, 0x3fb8aa3bu, 0x3fb8aa3bu, 0x3fb8aa3bu, 0x3fb8aa3bu, 0x3c07d41au, 0x3c07d41au,
