@@ -7,11 +7,15 @@
 //  - matrix-vector products take four rows per pass (each vector of x loaded once for four rows); the four sums'
 //    vectors are reduced together by a store and one de-interleaving load (a 4 x 4 transpose), so that the four
 //    results come out as one vector (MVE float has no add across a vector); the inner loops are assembly
-//    (arm_mve_loops.hpp: 10 instructions per 16 multiply-adds);
-//  - the context takes the scores of four states per pass over q into alpha, then the softmax over alpha (one
-//    vector exp per four states), then c = Σ_j alpha_j S_j four states per pass over c: on a core whose states are
-//    in tightly coupled memory the two reads of S cost what the online softmax's did, without its per-state
-//    bookkeeping;
+//    (arm_mve_loops.hpp: 10 instructions per 16 multiply-adds; 9, unrolled with every load at an offset and no
+//    loop counter, for affine_tanh's [x; r], or x and r, of 16, 32, 48 or 64 values);
+//  - the context takes the scores of four states per pass over q into alpha (for rows of 16 to 64 floats the
+//    pass unrolled, every load at an offset from two pointers: 9 instructions per 16 multiply-adds), then the
+//    softmax over alpha (one asm: three tail-predicated passes, one vector exp per four states), then
+//    c = Σ_j alpha_j S_j: for rows of 16 to 64 floats, 16 columns of c held in q0-q3 through all the states, two
+//    states per pass (9 instructions a state and 16 columns: no load or store of c in the loop, each row's last
+//    load stepping to the next), else four states per pass over c. On a core whose states are in tightly coupled
+//    memory the two reads of S cost what the online softmax's did, without its per-state bookkeeping;
 //  - exp, tanh and sigmoid on four lanes at a time (arm_mve_math.hpp).
 // Sums run in another order than the scalar sets' (four partial sums per vector lane): results agree within the
 // suite's float tolerances, not bit for bit. Contracts: include/sarnn/kernels.hpp.
@@ -105,11 +109,22 @@ inline void gemv_t(const float* M, std::size_t rows, std::size_t cols, std::size
         }
 }
 
-/// to[0..n) = from[0..n): whole vectors, then the last under a tail predicate.
+/// to[0..n) = from[0..n) (copy_asm: a vector a pass, the last under the loop's tail predicate).
 inline void copy(const float* from, std::size_t n, float* to) {
-    std::size_t k = 0;
-    for (; k + 4 <= n; k += 4) vst1q_f32(to + k, vld1q_f32(from + k));
-    if (k < n) vst1q_p_f32(to + k, vld1q_z_f32(from + k, tail(n, k)), tail(n, k));
+    if (n > 0) copy_asm(from, n, to);
+}
+
+/// y_i = A_i·v + b_i (rows ld floats apart) for 4·groups rows by affine_rows_asm when v is 16, 32, 48 or 64 values
+/// (the joined [x; r], or x and r, of the usual sizes); false when it is not.
+inline bool affine_by_rows(const float* A, std::size_t ld, std::size_t groups, const float* v, std::size_t n,
+                           const float* b, float* t, float* y) {
+    switch (n) {
+    case 16: affine_rows_asm<16>(A, ld, groups, v, b, t, y); return true;
+    case 32: affine_rows_asm<32>(A, ld, groups, v, b, t, y); return true;
+    case 48: affine_rows_asm<48>(A, ld, groups, v, b, t, y); return true;
+    case 64: affine_rows_asm<64>(A, ld, groups, v, b, t, y); return true;
+    default: return false;
+    }
 }
 
 inline void affine_tanh(const float* A, const float* b, std::size_t rows, const float* x, std::size_t nx,
@@ -135,12 +150,13 @@ inline void affine_tanh(const float* A, const float* b, std::size_t rows, const 
         // y_i = A_i·[x; r] + b_i, four rows per pass (over [x; r], or over x and then r), then tanh over them
         alignas(16) float t[20];
         if (joined && ld >= 4) {
-            affine_asm(A, ld, groups, xr, ld, b, t, y);
+            if (!affine_by_rows(A, ld, groups, xr, ld, b, t, y)) affine_asm(A, ld, groups, xr, ld, b, t, y);
             i = groups * 4;
         } else if (nx >= 4 && nr >= 4) {
-            affine_asm(A, ld, groups, x, nx, b, t, y);
+            if (!affine_by_rows(A, ld, groups, x, nx, b, t, y)) affine_asm(A, ld, groups, x, nx, b, t, y);
             touch(y);
-            affine_asm(A + nx, ld, groups, r, nr, y, t, y);  // y_i += A_r,i·r
+            // y_i += A_r,i·r
+            if (!affine_by_rows(A + nx, ld, groups, r, nr, y, t, y)) affine_asm(A + nx, ld, groups, r, nr, y, t, y);
             i = groups * 4;
         }
         if (i > 0) tanh4_asm(y, groups);
@@ -185,44 +201,13 @@ inline void softmax_exact(float* y, std::size_t n) {
 }
 
 inline void softmax(float* y, std::size_t n) {
-    // y_k = exp(y_k - max) / Σ exp(y_j - max). One pass for the max and a finite check (the sum of the inputs:
-    // NaN or Inf in any of them, or a sum past float's range, takes the exact loop); then e^(y_k - max) with
-    // y_k - max clamped to -87 (the result moves by less than 2e-38, against a sum of at least 1), summed.
+    // y_k = exp(y_k - max) / Σ exp(y_j - max): softmax_asm (y_k - max clamped to -87: the result moves by less than
+    // 2e-38, against a sum of at least 1), or the exact loop when an input is NaN or Inf or their sum is past
+    // float's range
+    if (n == 0) return;
     touch(y);
-    f32x4 mx = vdupq_n_f32(y[0]), chk = vdupq_n_f32(0.0f);
-    const std::size_t n4 = n / 4 * 4;
-    for (std::size_t k = 0; k < n4; k += 4) {
-        const f32x4 x = vld1q_f32(y + k);
-        mx = vmaxnmq_f32(mx, x);
-        chk = vaddq_f32(chk, x);
-    }
-    if (n4 < n) {
-        const mve_pred16_t p = tail(n, n4);
-        const f32x4 x = vld1q_z_f32(y + n4, p);  // the lanes past n: 0, adding nothing to the check
-        mx = vmaxnmq_m_f32(mx, mx, x, p);       // and left out of the max
-        chk = vaddq_f32(chk, x);
-    }
-    const float sum_in = sum(chk);
-    if (!(sum_in - sum_in == 0.0f)) {
-        softmax_exact(y, n);
-        return;
-    }
-    // the max of the n values: mx's lanes hold only y values (y[0] filled them at the start)
-    const float m = vmaxnmvq_f32(y[0], mx);
-    const f32x4 lo = vdupq_n_f32(-87.0f);
-    alignas(16) float ls[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    if (n4 > 0) exp_shift_asm(y, n4 / 4, m, ls);
-    f32x4 l = load_after_stores(ls);
-    if (n4 < n) {
-        const mve_pred16_t p = tail(n, n4);
-        const f32x4 e = exp_in_range(vmaxnmq_f32(vsubq_n_f32(vld1q_z_f32(y + n4, p), m), lo));
-        l = vaddq_m_f32(l, l, e, p);
-        vst1q_p_f32(y + n4, e, p);
-    }
+    if (softmax_asm(y, n) != 0) softmax_exact(y, n);
     touch(y);
-    const float inv = 1.0f / sum(l);
-    for (std::size_t k = 0; k < n4; k += 4) vst1q_f32(y + k, vmulq_n_f32(vld1q_f32(y + k), inv));
-    if (n4 < n) vst1q_p_f32(y + n4, vmulq_n_f32(vld1q_z_f32(y + n4, tail(n, n4)), inv), tail(n, n4));
 }
 
 inline void zero(float* c, std::size_t dim) {
@@ -241,8 +226,36 @@ inline Runs runs(const Rows<float>& S) {
     return {{S.base + S.first * S.stride, S.base}, {n0, S.n - n0}};
 }
 
+/// c (= or +=, add) Σ_j w_j R_j over n consecutive rows R_j = row + j·ST floats of ST columns, 16 columns at a time
+/// held in registers through the rows (weighted_chunk_asm).
+template <std::size_t ST>
+void weighted_chunks(const float* row, std::size_t n, const float* w, float* c, bool add) {
+    for (std::size_t k = 0; k < ST; k += 16) weighted_chunk_asm<ST>(row + k, n, w, c + k, add);
+}
+
+/// c (= or +=, add) Σ_j w_j R_j by weighted_chunks when the rows are 16, 32, 48 or 64 floats with no padding
+/// (st = dim); false when they are not.
+inline bool weighted_by_chunks(const float* row, std::size_t n, std::size_t st, std::size_t dim, const float* w,
+                               float* c, bool add) {
+    if (st != dim) return false;
+    switch (st) {
+    case 16: weighted_chunks<16>(row, n, w, c, add); return true;
+    case 32: weighted_chunks<32>(row, n, w, c, add); return true;
+    case 48: weighted_chunks<48>(row, n, w, c, add); return true;
+    case 64: weighted_chunks<64>(row, n, w, c, add); return true;
+    default: return false;
+    }
+}
+
 inline void weighted_sum(const float* w, const Rows<float>& S, float* c) {
-    // c = Σ_j w_j S_j, four consecutive rows per pass over c
+    // c = Σ_j w_j S_j: 16 columns of c in registers through the rows (rows of 16 to 64 floats), else four
+    // consecutive rows per pass over c
+    if (const Runs rr = runs(S); weighted_by_chunks(rr.base[0], rr.n[0], S.stride, S.dim, w, c, false)) {
+        touch(c);
+        if (rr.n[1] > 0) weighted_by_chunks(rr.base[1], rr.n[1], S.stride, S.dim, w + rr.n[0], c, true);
+        touch(c);
+        return;
+    }
     zero(c, S.dim);
     const Runs rr = runs(S);
     const std::size_t st = S.stride;
@@ -303,6 +316,20 @@ inline void attend_from_scores(const Rows<float>& S, float* alpha, float* c) {
     weighted_sum(alpha, S, c);
 }
 
+/// e = scale·(R_i·q) for 4·groups rows by scores_rows_asm when the rows are 16, 32, 48 or 64 floats with no
+/// padding (st = dim); false when they are not.
+inline bool scores_by_rows(const float* row, std::size_t groups, std::size_t st, std::size_t dim, const float* q,
+                           float scale, float* t, float* e) {
+    if (st != dim) return false;
+    switch (st) {
+    case 16: scores_rows_asm<16>(row, groups, q, scale, t, e); return true;
+    case 32: scores_rows_asm<32>(row, groups, q, scale, t, e); return true;
+    case 48: scores_rows_asm<48>(row, groups, q, scale, t, e); return true;
+    case 64: scores_rows_asm<64>(row, groups, q, scale, t, e); return true;
+    default: return false;
+    }
+}
+
 inline void attend_dot(const Rows<float>& S, const float* q, float scale, float* alpha, float* c) {
     // e_j = scale·(S_j·q) into alpha, four consecutive states per pass over q
     const Runs rr = runs(S);
@@ -314,7 +341,8 @@ inline void attend_dot(const Rows<float>& S, const float* q, float scale, float*
         if (const std::size_t groups = rr.n[g] / 4; groups > 0 && st == padded<float>(S.dim) && S.dim > 0) {
             // whole groups of four states in one loop
             alignas(16) float t[20];
-            scores_asm(row, st, groups, q, S.dim, scale, t, e);
+            if (!scores_by_rows(row, groups, st, S.dim, q, scale, t, e))
+                scores_asm(row, st, groups, q, S.dim, scale, t, e);
             i = groups * 4;
             row += i * st;
             e += i;

@@ -205,6 +205,129 @@ inline void weighted_asm(const float* row, std::size_t stride, std::size_t group
         : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "lr", "cc", "memory");
 }
 
+/// Scores of `groups` x 4 consecutive rows of ST floats with no padding (ST = dim, a multiple of 4, 16 to 64):
+/// e[i] = scale·(R_i·q), R_i = row + i·ST, q a padded row of ST floats. As scores_asm, with the loop over q
+/// unrolled (.rept) and every load at an offset from two pointers (rows 0-1 and 2-3 of the group): no loop
+/// counter, no pointer per row. t: 16 floats, 16-byte aligned (the transpose). e receives 4·groups floats. Not
+/// inlined: GCC sizes an asm by its lines, not by what .rept makes of them, and a caller holding it can place its
+/// literal pool out of the loads' reach.
+template <std::size_t ST>
+__attribute__((noinline)) void scores_rows_asm(const float* row, std::size_t groups, const float* q, float scale,
+                                               float* t, float* e) {
+    static_assert(ST % 4 == 0 && ST >= 16 && ST <= 64, "rows of 16 to 64 floats: offsets within the immediates");
+    constexpr int kB = static_cast<int>(ST * sizeof(float));  // a row's bytes
+    const float* const e_end = e + 4 * groups;
+    const float* p2;
+    __asm__ volatile(
+        "3:\n\t"
+        "add %[p2], %[p], #%c[b2]\n\t"
+        // the first vector by multiplies, the others (at offset .Lsarnn_o) by fused multiply-adds
+        "vldrw.32 q4, [%[q]]\n\t"
+        "vldrw.32 q5, [%[p]]\n\t"
+        "vmul.f32 q0, q5, q4\n\t"
+        "vldrw.32 q6, [%[p], #%c[b]]\n\t"
+        "vmul.f32 q1, q6, q4\n\t"
+        "vldrw.32 q7, [%[p2]]\n\t"
+        "vmul.f32 q2, q7, q4\n\t"
+        "vldrw.32 q5, [%[p2], #%c[b]]\n\t"
+        "vmul.f32 q3, q5, q4\n\t"
+        ".set .Lsarnn_o, 16\n\t"
+        ".rept %c[nv] - 1\n\t"
+        "vldrw.32 q4, [%[q], #.Lsarnn_o]\n\t"
+        "vldrw.32 q5, [%[p], #.Lsarnn_o]\n\t"
+        "vfma.f32 q0, q5, q4\n\t"
+        "vldrw.32 q6, [%[p], #%c[b] + .Lsarnn_o]\n\t"
+        "vfma.f32 q1, q6, q4\n\t"
+        "vldrw.32 q7, [%[p2], #.Lsarnn_o]\n\t"
+        "vfma.f32 q2, q7, q4\n\t"
+        "vldrw.32 q5, [%[p2], #%c[b] + .Lsarnn_o]\n\t"
+        "vfma.f32 q3, q5, q4\n\t"
+        ".set .Lsarnn_o, .Lsarnn_o + 16\n\t"
+        ".endr\n\t"
+        // lane j of the vector out is the sum of the lanes of q_j: transpose and add
+        "vstrw.32 q0, [%[t]]\n\t"
+        "vstrw.32 q1, [%[t], #16]\n\t"
+        "vstrw.32 q2, [%[t], #32]\n\t"
+        "vstrw.32 q3, [%[t], #48]\n\t"
+        "vld40.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vld41.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vld42.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vld43.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vadd.f32 q0, q0, q1\n\t"
+        "vadd.f32 q2, q2, q3\n\t"
+        "vadd.f32 q0, q0, q2\n\t"
+        "vmul.f32 q0, q0, %[scale]\n\t"
+        "vstrw.32 q0, [%[e]], #16\n\t"
+        "add %[p], %[p], #%c[b4]\n\t"
+        "cmp %[e], %[e_end]\n\t"
+        "bne 3b\n\t"
+        : [p] "+r"(row), [e] "+r"(e), [p2] "=&r"(p2)
+        : [q] "r"(q), [t] "r"(t), [e_end] "r"(e_end), [scale] "r"(scale), [b] "i"(kB), [b2] "i"(2 * kB),
+          [b4] "i"(4 * kB), [nv] "i"(ST / 4)
+        : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15", "cc",
+          "memory");
+}
+
+// One row of weighted_chunk_asm: the pointer p runs B - 48 bytes behind the row (B a row's bytes), so that the
+// row's four vectors are at [p, #B-48] .. [p, #B] and the last load's writeback leaves p as far behind the next row.
+#define SARNN_MVE_WROW_(W)                         \
+    "vldrw.32 q4, [%[p], #%c[o0]]\n\t"             \
+    "vfma.f32 q0, q4, " W "\n\t"                   \
+    "vldrw.32 q5, [%[p], #%c[o1]]\n\t"             \
+    "vfma.f32 q1, q5, " W "\n\t"                   \
+    "vldrw.32 q6, [%[p], #%c[o2]]\n\t"             \
+    "vfma.f32 q2, q6, " W "\n\t"                   \
+    "vldrw.32 q7, [%[p], #%c[o3]]!\n\t"            \
+    "vfma.f32 q3, q7, " W "\n\t"
+
+/// c[0..16) (= or +=, add) Σ_{i < n} w_i·R_i[0..16) for the 16 columns of one chunk, rows R_i = row + i·ST floats
+/// (ST a multiple of 4, 16 to 64: every offset within the load's immediate), the chunk kept in q0-q3 through the
+/// rows: two rows per pass (8 loads, 8 fused multiply-adds by w_i from a core register, in the order of i in every
+/// lane; the step to the next row folded into each row's last load), no load or store of c inside the loop.
+/// n >= 0.
+template <std::size_t ST>
+inline void weighted_chunk_asm(const float* row, std::size_t n, const float* w, float* c, bool add) {
+    static_assert(ST % 4 == 0 && ST >= 16 && ST <= 64, "rows of 16 to 64 floats: offsets within the immediates");
+    constexpr int kB = static_cast<int>(ST * sizeof(float));  // a row's bytes
+    const std::size_t pairs = n / 2, odd = n % 2;
+    const float* p = row;  // moved B - 48 bytes back first
+    std::uint32_t wa, wb;
+    __asm__ volatile(
+        "sub %[p], %[p], #%c[o0]\n\t"
+        "cmp %[add], #0\n\t"
+        "beq 5f\n\t"
+        "vldrw.32 q0, [%[c]]\n\t"
+        "vldrw.32 q1, [%[c], #16]\n\t"
+        "vldrw.32 q2, [%[c], #32]\n\t"
+        "vldrw.32 q3, [%[c], #48]\n\t"
+        "b 6f\n"
+        "5:\n\t"
+        "vmov.i32 q0, #0\n\t"
+        "vmov.i32 q1, #0\n\t"
+        "vmov.i32 q2, #0\n\t"
+        "vmov.i32 q3, #0\n"
+        "6:\n\t"
+        "wls lr, %[pairs], 2f\n"
+        "1:\n\t"
+        "ldrd %[wa], %[wb], [%[w]], #8\n\t" SARNN_MVE_WROW_("%[wa]") SARNN_MVE_WROW_("%[wb]")
+        "le lr, 1b\n"
+        "2:\n\t"
+        "cmp %[odd], #0\n\t"  // the odd last row
+        "beq 3f\n\t"
+        "ldr %[wa], [%[w]]\n\t" SARNN_MVE_WROW_("%[wa]")
+        "3:\n\t"
+        "vstrw.32 q0, [%[c]]\n\t"
+        "vstrw.32 q1, [%[c], #16]\n\t"
+        "vstrw.32 q2, [%[c], #32]\n\t"
+        "vstrw.32 q3, [%[c], #48]\n\t"
+        : [p] "+r"(p), [w] "+r"(w), [wa] "=&r"(wa), [wb] "=&r"(wb)
+        : [c] "r"(c), [pairs] "r"(pairs), [odd] "r"(odd), [add] "r"(add), [o0] "i"(kB - 48), [o1] "i"(kB - 32),
+          [o2] "i"(kB - 16), [o3] "i"(kB)
+        : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15", "lr",
+          "cc", "memory");
+}
+#undef SARNN_MVE_WROW_
+
 /// y[i] = A_i·v + b[i] for i < 4·groups (b may be y itself), rows A_i = A + i·ld (ld floats apart), v of n values
 /// (n >= 4), four rows per pass over v. t: 20 floats, 16-byte aligned (the transpose; t[16..20) the
 /// columns after the first four and y's end, set here).
@@ -272,17 +395,81 @@ inline void affine_asm(const float* A, std::size_t ld, std::size_t groups, const
           "cc", "memory");
 }
 
-// ---- exp on vectors, for tanh4_asm and exp_shift_asm ------------------------------------------------------------
+/// y[i] = A_i·v + b[i] for i < 4·groups (b may be y itself), rows A_i = A + i·ld floats, v of N values (N a multiple
+/// of 4, 16 to 128: the offsets within the immediates). As affine_asm, with the pass over v unrolled (.rept) and
+/// every load at an offset from a pointer per row: no loop counter. t: 16 floats, 16-byte aligned. Not inlined (see
+/// scores_rows_asm).
+template <std::size_t N>
+__attribute__((noinline)) void affine_rows_asm(const float* A, std::size_t ld, std::size_t groups, const float* v,
+                                               const float* b, float* t, float* y) {
+    static_assert(N % 4 == 0 && N >= 16 && N <= 128, "16 to 128 columns: offsets within the immediates");
+    const std::size_t ldb = ld * sizeof(float);
+    const float* const y_end = y + 4 * groups;
+    const float *a1, *a2, *a3;
+    __asm__ volatile(
+        "3:\n\t"
+        "add %[a1], %[a0], %[ld]\n\t"
+        "add %[a2], %[a1], %[ld]\n\t"
+        "add %[a3], %[a2], %[ld]\n\t"
+        // the first four columns by multiplies, the others (at offset .Lsarnn_o) by fused multiply-adds
+        "vldrw.32 q4, [%[v]]\n\t"
+        "vldrw.32 q5, [%[a0]]\n\t"
+        "vmul.f32 q0, q5, q4\n\t"
+        "vldrw.32 q6, [%[a1]]\n\t"
+        "vmul.f32 q1, q6, q4\n\t"
+        "vldrw.32 q7, [%[a2]]\n\t"
+        "vmul.f32 q2, q7, q4\n\t"
+        "vldrw.32 q5, [%[a3]]\n\t"
+        "vmul.f32 q3, q5, q4\n\t"
+        ".set .Lsarnn_o, 16\n\t"
+        ".rept %c[nv] - 1\n\t"
+        "vldrw.32 q4, [%[v], #.Lsarnn_o]\n\t"
+        "vldrw.32 q5, [%[a0], #.Lsarnn_o]\n\t"
+        "vfma.f32 q0, q5, q4\n\t"
+        "vldrw.32 q6, [%[a1], #.Lsarnn_o]\n\t"
+        "vfma.f32 q1, q6, q4\n\t"
+        "vldrw.32 q7, [%[a2], #.Lsarnn_o]\n\t"
+        "vfma.f32 q2, q7, q4\n\t"
+        "vldrw.32 q5, [%[a3], #.Lsarnn_o]\n\t"
+        "vfma.f32 q3, q5, q4\n\t"
+        ".set .Lsarnn_o, .Lsarnn_o + 16\n\t"
+        ".endr\n\t"
+        "vstrw.32 q0, [%[t]]\n\t"
+        "vstrw.32 q1, [%[t], #16]\n\t"
+        "vstrw.32 q2, [%[t], #32]\n\t"
+        "vstrw.32 q3, [%[t], #48]\n\t"
+        "vld40.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vld41.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vld42.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vld43.32 {q0, q1, q2, q3}, [%[t]]\n\t"
+        "vadd.f32 q0, q0, q1\n\t"
+        "vadd.f32 q2, q2, q3\n\t"
+        "vldrw.32 q1, [%[b]], #16\n\t"
+        "vadd.f32 q0, q0, q2\n\t"
+        "vadd.f32 q0, q0, q1\n\t"
+        "vstrw.32 q0, [%[y]], #16\n\t"
+        "add %[a0], %[a3], %[ld]\n\t"
+        "cmp %[y], %[y_end]\n\t"
+        "bne 3b\n\t"
+        : [a0] "+r"(A), [b] "+r"(b), [y] "+r"(y), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3)
+        : [v] "r"(v), [t] "r"(t), [y_end] "r"(y_end), [ld] "r"(ldb), [nv] "i"(N / 4)
+        : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15", "cc",
+          "memory");
+}
+
+// ---- exp on vectors, for tanh4_asm and softmax_asm ------------------------------------------------------------
 // The form of arm_mve_math.hpp's exp_in_range: q1 = e^q0 for lanes in [-87, 88], q0 clobbered (it ends as r), q2
-// and q3 temporaries. Constants: r4 1.5·2^23, r5 -ln2 (high part), r6 -ln2 (low part), r7 1/120, r8 1/24, r9 1/6,
-// r10 1/2, r11 1 (also 127 << 23, the exponent bias); q6 log2(e), q7 1/720 (SARNN_MVE_EXP_CONSTANTS sets them, with
-// r4 as a temporary first).
-#define SARNN_MVE_SET_(reg, bits) "movw " reg ", #:lower16:" bits "\n\tmovt " reg ", #:upper16:" bits "\n\t"
-#define SARNN_MVE_EXP_CONSTANTS                                                                                   \
-    SARNN_MVE_SET_("r4", "0x3fb8aa3b") "vdup.32 q6, r4\n\t" SARNN_MVE_SET_("r4", "0x3ab60b61") "vdup.32 q7, r4\n\t" \
-    SARNN_MVE_SET_("r4", "0x4b400000") SARNN_MVE_SET_("r5", "0xbf317200") SARNN_MVE_SET_("r6", "0xb5bfbe8e")    \
-    SARNN_MVE_SET_("r7", "0x3c088889") SARNN_MVE_SET_("r8", "0x3d2aaaab") SARNN_MVE_SET_("r9", "0x3e2aaaab")    \
-    SARNN_MVE_SET_("r10", "0x3f000000") SARNN_MVE_SET_("r11", "0x3f800000")
+// and q3 temporaries; but e^r by a polynomial of degree 5 fitted to e^r over |r| <= ln2/2 for the least largest
+// relative error (c0 = 1; 9.2e-8 in exact arithmetic, 1.7e-7 for the Taylor polynomial of degree 6 there; 1.6e-7
+// over [-87, 88] in float, found by simulating the float operations): one multiply-add less. Constants: r4
+// 1.5·2^23, r5 -ln2 (high part), r6 -ln2 (low part), r7..r10 the polynomial's c4..c1, r11 1 (c0, and 127 << 23:
+// the exponent bias); q6 log2(e), q7 c5: SARNN_MVE_EXP_CONSTANTS loads them from kExpConstants (operand %[k]: one
+// LDM and two vector loads).
+alignas(16) constexpr std::uint32_t kExpConstants[20] = {
+    0x4b400000u, 0xbf317200u, 0xb5bfbe8eu, 0x3d2b9d2au, 0x3e2aad35u, 0x3efffee3u, 0x3f7ffffbu,
+    0x3f800000u, 0x3fb8aa3bu, 0x3fb8aa3bu, 0x3fb8aa3bu, 0x3fb8aa3bu, 0x3c07d41au, 0x3c07d41au,
+    0x3c07d41au, 0x3c07d41au, 0xc2ae0000u, 0xc2ae0000u, 0xc2ae0000u, 0xc2ae0000u};  // then -87 (four lanes)
+#define SARNN_MVE_EXP_CONSTANTS "ldm %[k], {r4-r11}\n\tvldrw.32 q6, [%[k], #32]\n\tvldrw.32 q7, [%[k], #48]\n\t"
 #define SARNN_MVE_EXP                                                               \
     "vmov q2, q0\n\t"           /* t = x·log2(e) + 1.5·2^23: k in its low bits */   \
     "vfmas.f32 q2, q6, r4\n\t"                                                      \
@@ -291,12 +478,11 @@ inline void affine_asm(const float* A, std::size_t ld, std::size_t groups, const
     "vadd.i32 q2, q2, r11\n\t"                                                      \
     "vfma.f32 q0, q3, r5\n\t"   /* r = x - k·ln2, ln2 in two parts */               \
     "vfma.f32 q0, q3, r6\n\t"                                                       \
-    "vmov q1, q7\n\t"           /* e^r = 1 + r + ... + r^6/6!, Horner */            \
+    "vmov q1, q7\n\t"           /* e^r = c0 + c1·r + ... + c5·r^5, Horner */        \
     "vfmas.f32 q1, q0, r7\n\t"                                                      \
     "vfmas.f32 q1, q0, r8\n\t"                                                      \
     "vfmas.f32 q1, q0, r9\n\t"                                                      \
     "vfmas.f32 q1, q0, r10\n\t"                                                     \
-    "vfmas.f32 q1, q0, r11\n\t"                                                     \
     "vfmas.f32 q1, q0, r11\n\t"                                                     \
     "vmul.f32 q1, q1, q2\n\t"
 #define SARNN_MVE_EXP_CLOBBERS                                                                                   \
@@ -304,9 +490,11 @@ inline void affine_asm(const float* A, std::size_t ld, std::size_t groups, const
         "d10", "d11", "d12", "d13", "d14", "d15", "lr", "memory"
 
 /// y[i] = tanh(y[i]) for i < 4·groups (groups >= 1), in place: arm_mve_math.hpp's form (|x| clamped to 9.1, so ±Inf
-/// gives ±1; 1 - 2/(e^{2|x|} + 1) with the reciprocal's three Newton steps; x's sign put back; NaN stays NaN).
+/// gives ±1; 1 - 2/(e^{2|x|} + 1); x's sign put back; NaN stays NaN), the quotient by the FPU's divide lane by lane
+/// (a q register's lanes are the s registers s4k..s4k+3: four instructions, where the reciprocal's Newton steps
+/// took eleven, and correctly rounded).
 inline void tanh4_asm(float* y, std::size_t groups) {
-    const std::uint32_t recip_magic = 0x7EF311C3u, minus_two = 0xC0000000u, clamp = 0x4111999Au;  // -2.0f, 9.1f
+    const std::uint32_t clamp = 0x4111999Au;  // 9.1f
     __asm__ volatile(
         "vdup.32 q5, %[clamp]\n\t" SARNN_MVE_EXP_CONSTANTS
         "dls lr, %[groups]\n"
@@ -316,49 +504,95 @@ inline void tanh4_asm(float* y, std::size_t groups) {
         "vminnma.f32 q0, q5\n\t"    // a = min(|x|, 9.1)
         "vshl.i32 q4, q4, #31\n\t"
         "vadd.f32 q0, q0, q0\n\t" SARNN_MVE_EXP
-        "vadd.f32 q1, q1, r11\n\t"          // d = e^{2a} + 1
-        "vsub.i32 q0, q1, %[magic]\n\t"     // r = bits 0x7EF311C3 - bits(d)
-        "vneg.s32 q0, q0\n\t"
-        "vmul.f32 q2, q1, q0\n\t"           // r <- r - r·(d·r - 1), three times
-        "vsub.f32 q2, q2, r11\n\t"
-        "vfms.f32 q0, q0, q2\n\t"
-        "vmul.f32 q2, q1, q0\n\t"
-        "vsub.f32 q2, q2, r11\n\t"
-        "vfms.f32 q0, q0, q2\n\t"
-        "vmul.f32 q2, q1, q0\n\t"
-        "vsub.f32 q2, q2, r11\n\t"
-        "vfms.f32 q0, q0, q2\n\t"
-        "vmul.f32 q0, q0, %[m2]\n\t"        // tanh a = 1 - 2r
-        "vadd.f32 q0, q0, r11\n\t"
+        "vadd.f32 q1, q1, r11\n\t"  // d = e^{2a} + 1 (s4..s7)
+        "vmov.f32 s8, #-2.0\n\t"    // q0 = -2/d, lane by lane
+        "vdiv.f32 s0, s8, s4\n\t"
+        "vdiv.f32 s1, s8, s5\n\t"
+        "vdiv.f32 s2, s8, s6\n\t"
+        "vdiv.f32 s3, s8, s7\n\t"
+        "vadd.f32 q0, q0, r11\n\t"  // tanh a = 1 - 2/d
         "vorr q0, q0, q4\n\t"
-        "vldrw.32 q2, [%[y]]\n\t"         // NaN stays NaN: x where x != x
+        "vldrw.32 q2, [%[y]]\n\t"   // NaN stays NaN: x where x != x
         "vcmp.f32 eq, q2, q2\n\t"
         "vpsel q0, q0, q2\n\t"
         "vstrw.32 q0, [%[y]], #16\n\t"
         "le lr, 1b\n\t"
         : [y] "+r"(y)
-        : [groups] "r"(groups), [magic] "r"(recip_magic), [m2] "r"(minus_two), [clamp] "r"(clamp)
+        : [groups] "r"(groups), [clamp] "r"(clamp), [k] "r"(kExpConstants)
         : SARNN_MVE_EXP_CLOBBERS);
 }
 
-/// y[i] = e^max(y[i] - m, -87) for i < 4·groups (groups >= 1; y[i] <= m), in place; l[0..4) += the four lanes' sums.
-inline void exp_shift_asm(float* y, std::size_t groups, float m, float* l) {
-    const std::uint32_t lo = 0xC2AE0000u;  // -87.0f
+/// y = softmax(y) over n >= 1 values in three tail-predicated passes (DLSTP/LETP: the last pass loads, computes and
+/// stores only the lanes below n; the lanes it leaves keep their values, so the max and the sums stay right): the
+/// max and a finite check (the sum of the inputs; NaN or Inf in any of them, or a sum past float's range, gives
+/// NaN in chk - chk), then e^max(y_k - max, -87) and its sums per lane, then y_k·(1/Σ) (Σ as
+/// (l0 + l1) + (l2 + l3) on the s registers of the sums' vector, one divide). Returns nonzero, y untouched, when
+/// the check fails (the caller takes the exact loop).
+inline std::uint32_t softmax_asm(float* y, std::size_t n) {
+    const float* p;
+    std::uint32_t m;
     __asm__ volatile(
-        "vdup.32 q5, %[lo]\n\t"
-        "vldrw.32 q4, [%[l]]\n\t" SARNN_MVE_EXP_CONSTANTS
-        "dls lr, %[groups]\n"
+        "ldr %[m], [%[y]]\n\t"
+        "vdup.32 q4, %[m]\n\t"  // the max's lanes start at y[0]
+        "vmov.i32 q5, #0\n\t"
+        "mov %[p], %[y]\n\t"
+        "dlstp.32 lr, %[n]\n"
         "1:\n\t"
-        "vldrw.32 q0, [%[y]]\n\t"
+        "vldrw.32 q0, [%[p]], #16\n\t"
+        "vmaxnm.f32 q4, q4, q0\n\t"
+        "vadd.f32 q5, q5, q0\n\t"
+        "letp lr, 1b\n\t"
+        "vsub.f32 q5, q5, q5\n\t"
+        "vcmp.f32 ne, q5, q5\n\t"
+        "vmrs %[m], p0\n\t"
+        "cmp %[m], #0\n\t"
+        "bne 4f\n\t"
+        "ldr %[m], [%[y]]\n\t"
+        "vmaxnmv.f32 %[m], q4\n\t" SARNN_MVE_EXP_CONSTANTS
+        "vldrw.32 q5, [%[k], #64]\n\t"  // -87
+        "vmov.i32 q4, #0\n\t"
+        "mov %[p], %[y]\n\t"
+        "dlstp.32 lr, %[n]\n"
+        "2:\n\t"
+        "vldrw.32 q0, [%[p]]\n\t"
         "vsub.f32 q0, q0, %[m]\n\t"
         "vmaxnm.f32 q0, q0, q5\n\t" SARNN_MVE_EXP
         "vadd.f32 q4, q4, q1\n\t"
-        "vstrw.32 q1, [%[y]], #16\n\t"
-        "le lr, 1b\n\t"
-        "vstrw.32 q4, [%[l]]\n\t"
-        : [y] "+r"(y)
-        : [groups] "r"(groups), [m] "r"(m), [lo] "r"(lo), [l] "r"(l)
-        : SARNN_MVE_EXP_CLOBBERS);
+        "vstrw.32 q1, [%[p]], #16\n\t"
+        "letp lr, 2b\n\t"
+        "vadd.f32 s16, s16, s17\n\t"  // Σ = (l0 + l1) + (l2 + l3), then 1/Σ
+        "vadd.f32 s18, s18, s19\n\t"
+        "vadd.f32 s16, s16, s18\n\t"
+        "vmov.f32 s17, #1.0\n\t"
+        "vdiv.f32 s16, s17, s16\n\t"
+        "vmov %[m], s16\n\t"
+        "mov %[p], %[y]\n\t"
+        "dlstp.32 lr, %[n]\n"
+        "3:\n\t"
+        "vldrw.32 q0, [%[p]]\n\t"
+        "vmul.f32 q0, q0, %[m]\n\t"
+        "vstrw.32 q0, [%[p]], #16\n\t"
+        "letp lr, 3b\n\t"
+        "movs %[m], #0\n"
+        "4:\n\t"
+        : [p] "=&r"(p), [m] "=&r"(m)
+        : [y] "r"(y), [n] "r"(n), [k] "r"(kExpConstants)
+        : SARNN_MVE_EXP_CLOBBERS, "cc");
+    return m;
+}
+
+/// to[0..n) = from[0..n), n >= 1: a tail-predicated loop (DLSTP/LETP), one load and one store a vector; nothing
+/// read or written past n.
+inline void copy_asm(const float* from, std::size_t n, float* to) {
+    __asm__ volatile(
+        "dlstp.32 lr, %[n]\n"
+        "1:\n\t"
+        "vldrw.32 q0, [%[f]], #16\n\t"
+        "vstrw.32 q0, [%[t]], #16\n\t"
+        "letp lr, 1b\n\t"
+        : [f] "+r"(from), [t] "+r"(to)
+        : [n] "r"(n)
+        : "d0", "d1", "lr", "memory");
 }
 
 /// A compiler barrier over the memory at p (see load_after_stores).

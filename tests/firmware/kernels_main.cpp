@@ -185,6 +185,134 @@ void check_softmax() {
     }
 }
 
+/// weighted_sum over rings of cap rows (the storage in g_x), every n up to cap and three firsts (not wrapping,
+/// wrapping after one row, after half): row widths of one vector to 64 floats (the mve set's 16-column chunks at
+/// 16, 32, 48 and 64), the padding of c past padded(dim) left alone.
+void check_weighted_sum() {
+    alignas(16) float w[12];
+    alignas(16) float c[68];
+    for (const std::size_t dim : {std::size_t{3}, std::size_t{8}, std::size_t{13}, std::size_t{16}, std::size_t{20},
+                                  std::size_t{32}, std::size_t{48}, std::size_t{64}}) {
+        const std::size_t stride = sarnn::padded<float>(dim);
+        const std::size_t cap = kN / stride < 12 ? kN / stride : 12;
+        for (std::size_t k = 0; k < cap * stride; ++k) g_x[k] = uniform(2.0f);
+        for (std::size_t n = 1; n <= cap; ++n)
+            for (const std::size_t first : {std::size_t{0}, cap - 1, cap / 2}) {
+                for (std::size_t j = 0; j < n; ++j) w[j] = uniform(1.0f);
+                for (float& v : c) v = kNaN;
+                c[stride] = 7.0f;
+                const sarnn::Rows<float> S{g_x, stride, dim, cap, first, n};
+                Set::weighted_sum(w, S, c);
+                bool ok = c[stride] == 7.0f;
+                for (std::size_t k = 0; k < dim; ++k) {
+                    double want = 0.0, mag = 0.0;
+                    // c_k = Σ_j w_j S_j[k]
+                    for (std::size_t j = 0; j < n; ++j) {
+                        want += d(w[j]) * d(S.row(j)[k]);
+                        mag += std::fabs(d(w[j]) * d(S.row(j)[k]));
+                    }
+                    if (!(std::fabs(d(c[k]) - want) <= 1e-6 * mag + 1e-30)) {
+                        expect(false, "weighted_sum", d(c[k]), want, dim * 1000 + n * 10 + first);
+                        ok = false;
+                        break;
+                    }
+                }
+                expect(ok, "weighted_sum (c past its padding untouched)", d(c[stride]), 7.0, dim * 1000 + n);
+            }
+    }
+}
+
+/// attend_dot over rings as check_weighted_sum's (the storage in g_x, q in g_y): alpha = softmax(scale·(S_j·q))
+/// within 1e-6 and c = Σ_j alpha_j S_j within 1e-5 (the models' float tolerance) of double arithmetic; widths of
+/// one vector to 64 floats (the mve set's unrolled scores at 16, 32, 48 and 64), scale 1 and 0.3.
+void check_attend_dot() {
+    alignas(16) float alpha[12];
+    alignas(16) float c[64];
+    double e[12];
+    for (const std::size_t dim :
+         {std::size_t{8}, std::size_t{16}, std::size_t{20}, std::size_t{32}, std::size_t{48}, std::size_t{64}}) {
+        const std::size_t stride = sarnn::padded<float>(dim);
+        const std::size_t cap = kN / stride < 12 ? kN / stride : 12;
+        for (std::size_t k = 0; k < cap * stride; ++k) g_x[k] = uniform(1.0f);
+        for (std::size_t k = 0; k < stride; ++k) g_y[k] = k < dim ? uniform(1.0f) : 0.0f;
+        for (std::size_t n = 1; n <= cap; ++n)
+            for (const std::size_t first : {std::size_t{0}, cap - 1, cap / 2})
+                for (const float scale : {1.0f, 0.3f}) {
+                    const sarnn::Rows<float> S{g_x, stride, dim, cap, first, n};
+                    Set::attend_dot(S, g_y, scale, alpha, c);
+                    // e_j = scale·(S_j·q), alpha = softmax(e)
+                    double m = 0.0, l = 0.0;
+                    for (std::size_t j = 0; j < n; ++j) {
+                        double s = 0.0;
+                        for (std::size_t k = 0; k < dim; ++k) s += d(S.row(j)[k]) * d(g_y[k]);
+                        e[j] = d(scale) * s;
+                        m = j == 0 || e[j] > m ? e[j] : m;
+                    }
+                    for (std::size_t j = 0; j < n; ++j) l += (e[j] = std::exp(e[j] - m));
+                    bool ok = true;
+                    for (std::size_t j = 0; j < n && ok; ++j) {
+                        ok = std::fabs(d(alpha[j]) - e[j] / l) <= 1e-6;
+                        if (!ok) expect(false, "attend_dot alpha", d(alpha[j]), e[j] / l, dim * 1000 + n * 10 + first);
+                    }
+                    for (std::size_t k = 0; k < dim && ok; ++k) {
+                        double want = 0.0;  // c_k = Σ_j alpha_j S_j[k]
+                        for (std::size_t j = 0; j < n; ++j) want += e[j] / l * d(S.row(j)[k]);
+                        ok = std::fabs(d(c[k]) - want) <= 1e-5;
+                        if (!ok) expect(false, "attend_dot c", d(c[k]), want, dim * 1000 + n * 10 + first);
+                    }
+                    if (ok) expect(true, "attend_dot", 0.0, 0.0, n);
+                }
+    }
+}
+
+/// affine_tanh, y = tanh(A·[x; r] + b), for [x; r] of 8 to 80 values (the mve set's unrolled rows at 16, 32, 48 and
+/// 64 columns: [x; r] joined up to 64, x and r apart past it), 4 and 7 rows (A in g_x; x, r and b in g_y): within
+/// 1e-6 relative to Σ|terms| plus tanh's 2.5e-7; y past the rows left alone.
+void check_affine_tanh() {
+    alignas(16) float y[8];
+    const std::size_t shapes[][2] = {{3, 5}, {16, 16}, {4, 28}, {16, 32}, {20, 44}, {16, 64}, {32, 32}};
+    for (const auto& shape : shapes) {
+        const std::size_t nx = shape[0], nr = shape[1], ld = nx + nr;
+        const float* const x = g_y;
+        const float* const r = g_y + 80;
+        const float* const b = g_y + 160;
+        for (std::size_t k = 0; k < 168; ++k) g_y[k] = uniform(1.0f);
+        for (const std::size_t rows : {std::size_t{4}, std::size_t{7}}) {
+            for (std::size_t k = 0; k < rows * ld; ++k) g_x[k] = uniform(0.4f);
+            y[7] = 5.0f;
+            Set::affine_tanh(g_x, b, rows, x, nx, r, nr, y);
+            for (std::size_t i = 0; i < rows; ++i) {
+                // y_i = tanh(A_i·[x; r] + b_i)
+                double z = d(b[i]), mag = std::fabs(d(b[i]));
+                for (std::size_t k = 0; k < ld; ++k) {
+                    const double t = d(g_x[i * ld + k]) * d(k < nx ? x[k] : r[k - nx]);
+                    z += t;
+                    mag += std::fabs(t);
+                }
+                const double want = std::tanh(z);
+                expect(std::fabs(d(y[i]) - want) <= 1e-6 * mag + 2.5e-7, "affine_tanh", d(y[i]), want, ld * 10 + rows);
+            }
+            expect(y[7] == 5.0f, "affine_tanh writes past rows", d(y[7]), 5.0, ld);
+        }
+    }
+}
+
+/// tanh through affine_tanh's own path (the mve set's tanh4_asm): 16 rows picking x_i each (weight 1, the others
+/// 0: the sums exact), b = 0, so y_i = tanh(x_i), within 2.5e-7 over [-12, 12] (A in g_x, x in g_y).
+void check_affine_tanh_values() {
+    alignas(16) float y[16], b[16] = {}, r[16] = {};
+    for (std::size_t k = 0; k < 16 * 32; ++k) g_x[k] = k % 33 == 0 ? 1.0f : 0.0f;  // A_i,i = 1 for i < 16
+    std::size_t n = 0;
+    for (float t = -12.0f; t < 12.0f && n < kN; t += 0.0413f) g_y[n++] = t;
+    for (std::size_t s = 0; s + 16 <= n; s += 16) {
+        Set::affine_tanh(g_x, b, 16, g_y + s, 16, r, 16, y);
+        for (std::size_t i = 0; i < 16; ++i) {
+            const double want = std::tanh(d(g_y[s + i]));
+            expect(std::fabs(d(y[i]) - want) <= 2.5e-7, "affine_tanh as tanh", d(y[i]), want, s + i);
+        }
+    }
+}
+
 }  // namespace
 
 int main() {
@@ -194,6 +322,10 @@ int main() {
     check_tanh();
     check_exp();
     check_softmax();
+    check_weighted_sum();
+    check_attend_dot();
+    check_affine_tanh();
+    check_affine_tanh_values();
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
 }
