@@ -14,7 +14,9 @@
 
 #include "kernels/q15_plain.hpp"
 #include "kernels/tanh.hpp"
+#if !SARNN_Q15_COMPACT
 #include "kernels/tanh_words.hpp"
+#endif
 #include "sarnn/fixed.hpp"
 
 // The blocks are in unified syntax; GCC hands ARMv6-M inline asm to the assembler in divided syntax (and switches
@@ -268,6 +270,7 @@ inline void columns<4>(const q15* a, const q15* v, std::size_t stride, std::size
 }
 #undef SARNN_THUMB_STATE4
 
+#if !SARNN_Q15_COMPACT  // (cmake -DSARNN_Q15_COMPACT=ON: without the table's 8 KiB, the C form of q15_loops.hpp)
 // One key value of the additive score's sum (kernels/tanh_words.hpp): z = P_k + q_k (q at dq bytes from the key),
 // w = the word of z >> 6, y = ((w + (w >> 22)·(z & 63)) << 10) >> 16 = tanh(z), d += v_k·y, v_k at byte `off` of vp.
 #define SARNN_THUMB_ADDITIVE(off)             \
@@ -330,6 +333,7 @@ inline std::int32_t additive_sum(const q15* key, const q15* q, const std::int8_t
     return d;
 }
 #undef SARNN_THUMB_ADDITIVE
+#endif
 
 }  // namespace sarnn::kernel::q15_loops
 
