@@ -4,6 +4,7 @@
 // and no intermediate can overflow (bounds beside each line).
 #include "sarnn/fixed.hpp"
 
+#include "kernels/exp_table.hpp"
 #include "kernels/requantize.hpp"
 #include "kernels/tanh.hpp"
 
@@ -13,7 +14,8 @@
 namespace sarnn::fixed {
 namespace detail {
 
-// kTanhTable has external linkage (declared extern in kernels/tanh.hpp, for the q15 kernels), kExp2Table internal
+// both tables have external linkage (declared extern in kernels/tanh.hpp and kernels/exp_table.hpp, for the q15
+// kernels)
 #include "fixed_tables.inc"
 
 }  // namespace detail

@@ -34,6 +34,28 @@ __attribute__((always_inline)) inline std::int32_t round_shift(std::int32_t v, i
     return (v + (std::int32_t{1} << (s - 1))) >> s;
 }
 
+/// the least t >= 0 with 2^t >= v (v <= 2^31): CLZ where the core has it (not ARMv6-M: a library call there)
+__attribute__((always_inline)) inline int ceil_log2(std::uint32_t v) noexcept {
+#if defined(__GNUC__) && !defined(__ARM_ARCH_6M__)
+    return v > 1 ? 32 - __builtin_clz(v - 1) : 0;
+#else
+    int t = 0;
+    while ((std::uint32_t{1} << t) < v) ++t;
+    return t;
+#endif
+}
+
+/// the least sh >= 0 with v·2^sh >= 2^30, for 0 < v < 2^31 (v·2^sh < 2^31 then)
+__attribute__((always_inline)) inline int to_top(std::uint32_t v) noexcept {
+#if defined(__GNUC__) && !defined(__ARM_ARCH_6M__)
+    return v < (std::uint32_t{1} << 30) ? __builtin_clz(v) - 1 : 0;
+#else
+    int sh = 0;
+    while ((v << sh) < (std::uint32_t{1} << 30)) ++sh;
+    return sh;
+#endif
+}
+
 __attribute__((always_inline)) inline bool word_aligned(const void* p) noexcept {
     return (reinterpret_cast<std::uintptr_t>(p) & 3u) == 0;
 }
@@ -124,7 +146,9 @@ __attribute__((always_inline)) inline q15 finish_row(const QAffine& a, const XFa
     // pre = requantize(z, m_r, shift_r) + b_r, in Q3.12, saturated
     const std::int32_t pre = add_sat16(rescale(z, a.m[row], a.shift[row]), a.b[row]);
     // h = tanh(pre)
-#if defined(__ARM_ARCH_6M__)
+#if defined(SARNN_Q15_OWN_TANH)
+    return q15{static_cast<std::int16_t>(pre)};  // (the target's tanh_rows takes every row's tanh after)
+#elif defined(__ARM_ARCH_6M__)
     return q15{fixed::tanh_q15(static_cast<std::int16_t>(pre))};  // (inline, ARMv6-M's eight low registers spill)
 #else
     return q15{static_cast<std::int16_t>(fixed::detail::tanh_wide(pre))};
@@ -154,6 +178,9 @@ void Q15::affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::siz
         if (row + 2 <= rows) pass(Group<2>{});
     }
     if (row < rows) pass(Group<1>{});
+#if defined(SARNN_Q15_OWN_TANH)
+    q15_loops::tanh_rows(y, rows);
+#endif
 }
 
 void Q15::gemv(const QMatrix& W, const q15* v, q15* y) noexcept {
@@ -196,25 +223,13 @@ void softmax(q15* alpha, std::size_t n, int f, std::int32_t m) noexcept {
     // zero_below, so |.| < 12·2^16), at most 65535 so that p_j - 32768 fits the int16 of alpha until alpha replaces
     // it; l = Σ p_j (< 65536·n, n < 32768)
     const std::int32_t to_q16 = std::int32_t{1} << (16 - f);
-    std::uint32_t l = 0;
     // (e_j - m)·2^(16 - f) <= -12·65536: exp_q16 gives 0, without the call (and never for the max itself, d = 0)
     const std::int32_t below = (std::int32_t{12} << 16) >> (16 - f);
     const std::int32_t zero_below = below > 1 ? -below : -1;
-    q15* const alpha_end = alpha + n;
-    for (q15* ap = alpha; ap != alpha_end; ++ap) {
-        const std::int32_t d = ap->raw - m;
-        std::int32_t p = 0;
-        if (d > zero_below) {
-            p = fixed::exp_q16(d * to_q16);
-            p = p > 65535 ? 65535 : p;
-        }
-        ap->raw = static_cast<std::int16_t>(p - 32768);
-        l += static_cast<std::uint32_t>(p);
-    }
+    const std::uint32_t l = q15_loops::exps(alpha, n, m, to_q16, zero_below);
     // 1 / l: l·2^sh in [2^30, 2^31) (l >= 65535, the max's own term, so sh <= 15); den = its top 16 bits, in
     // [2^15, 2^16); rec = 2^31 / den in (2^15, 2^16], at most 65535 (the one division of a step)
-    int sh = 0;
-    while ((l << sh) < (std::uint32_t{1} << 30)) ++sh;
+    const int sh = to_top(l);
     const std::uint32_t den = (l << sh) >> 15;
     const std::uint32_t rec0 = (std::uint32_t{1} << 31) / den;
     const std::uint32_t rec = rec0 > 65535u ? 65535u : rec0;
@@ -224,6 +239,9 @@ void softmax(q15* alpha, std::size_t n, int f, std::int32_t m) noexcept {
 
 /// c = Σ_j alpha_j S_j (the rows of S in the segments seg), rounded half up to Q15.
 void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15* c) noexcept {
+#if defined(SARNN_Q15_OWN_WEIGHTED)
+    q15_loops::weighted_sum(seg.base, seg.n, S.stride, S.dim, alpha, c);
+#else
     const std::size_t dim = S.dim;
     const bool pairs = word_aligned(S.base) && S.stride % 2 == 0;
     // c_k = Σ_j alpha_j S_j,k / 32768, rounded half up: |Σ| <= 32767·Σ alpha_j < 2^31 (Σ alpha_j <= 32768 + 1).
@@ -275,6 +293,7 @@ void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15
         }
         store(k, acc);
     }
+#endif
 }
 
 }  // namespace
@@ -282,24 +301,17 @@ void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15
 QueryScale Q15::prepare_query(const q15* q, q15* qp, std::size_t dim, int g) noexcept {
     // q' = q / 2^s rounded, with s the least for which Σ|q'_k| <= 65536, so that every S_j·q' is exact in int32
     // (|S_j,k| <= 32767): Σ|q_k| <= 32768·256 = 2^23 gives s <= 8
-    std::uint32_t qsum = 0;
-    for (std::size_t k = 0; k < dim; ++k) qsum += static_cast<std::uint32_t>(q[k].raw < 0 ? -q[k].raw : q[k].raw);
+    std::uint32_t qsum = q15_loops::abs_sum(q, dim);
     int s = 0;
     while ((qsum >> s) + dim + 1 > 65536u) ++s;
     if (s > 0) {
-        qsum = 0;
-        for (std::size_t k = 0; k < dim; ++k) {
-            const std::int32_t v = round_shift(q[k].raw, s);
-            qp[k] = q15{static_cast<std::int16_t>(v)};
-            qsum += static_cast<std::uint32_t>(v < 0 ? -v : v);
-        }
+        qsum = q15_loops::round_query(q, qp, dim, s);
     } else if (qp != q) {
         for (std::size_t k = 0; k < dim; ++k) qp[k] = q[k];
     }
     // e_j = S_j·q' / 2^t rounded, t = ceil(log2 Σ|q'_k|) (so |e_j| <= 32767) and at least 15 - g - s (and 1): the
     // scores in Q(f), f = 30 - g - s - t <= 15 (q in Q(15 - g): S_j·q = S_j·q'·2^s / 2^(30 - g))
-    int t = 0;
-    while ((std::uint32_t{1} << t) < qsum) ++t;
+    int t = ceil_log2(qsum);
     g = g < 0 ? 0 : (g > 8 ? 8 : g);  // (the contract's range: f >= -2, see softmax)
     const int least = 15 - g - s > 1 ? 15 - g - s : 1;
     if (t < least) t = least;
