@@ -160,6 +160,32 @@ __attribute__((always_inline)) inline q15 finish_row(const QAffine& a, const XFa
 void Q15::affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r, std::size_t nr,
                       q15* y) noexcept {
     const std::size_t ld = nx + nr;
+#if defined(SARNN_Q15_OWN_TANH)
+    // The target's tanh_rows takes the tanh of every row at the end: here the sums of up to kChunk rows first (kRows
+    // at a time), then their pre-activations in a loop of their own (few values live: no spills), into y.
+    constexpr std::size_t kChunk = 32;
+    const XFactor xf(a.x_m, a.x_shift);
+    for (std::size_t first = 0; first < rows; first += kChunk) {
+        const std::size_t count = rows - first < kChunk ? rows - first : kChunk;
+        std::int32_t s_x[kChunk], s_r[kChunk];
+        std::size_t i = 0;
+        const auto sums = [&](auto group) __attribute__((always_inline)) {
+            constexpr std::size_t G = decltype(group)::value;
+            const std::int8_t* w = a.A + (first + i) * ld;
+            for (std::size_t g = 0; g < G; ++g) s_x[i + g] = s_r[i + g] = 0;
+            q15_loops::dot_rows<G>(w, ld, x, nx, s_x + i);
+            q15_loops::dot_rows<G>(w + nx, ld, r, nr, s_r + i);
+            i += G;
+        };
+        while (i + q15_loops::kRows <= count) sums(Group<q15_loops::kRows>{});
+        if constexpr (q15_loops::kRows > 2) {
+            if (i + 2 <= count) sums(Group<2>{});
+        }
+        if (i < count) sums(Group<1>{});
+        for (std::size_t k = 0; k < count; ++k) y[first + k] = finish_row(a, xf, first + k, s_x[k], s_r[k]);
+    }
+    q15_loops::tanh_rows(y, rows);
+#else
     // G rows at a time, sharing each load of x and r. s_x = A_x·x, s_r = A_r·r: |terms| <= 128·32768 = 2^22, nx
     // <= 511 and nr <= 256 terms (params.hpp), exact in int32
     std::size_t row = 0;
@@ -178,8 +204,6 @@ void Q15::affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::siz
         if (row + 2 <= rows) pass(Group<2>{});
     }
     if (row < rows) pass(Group<1>{});
-#if defined(SARNN_Q15_OWN_TANH)
-    q15_loops::tanh_rows(y, rows);
 #endif
 }
 
