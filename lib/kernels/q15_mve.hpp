@@ -328,6 +328,43 @@ inline void tanh_rows(q15* y, std::size_t n) noexcept {
     for (; k < n; ++k) p[k] = static_cast<std::int16_t>(fixed::detail::tanh_wide(p[k]));
 }
 
+/// The additive align's sum for one state (q15_loops.hpp), eight values a pass: z = key + q saturated to int16
+/// (VQADD: the sign and min(|z|, 32767), which is what the generic form takes of the int32 sum), then tanh as
+/// tanh_rows, the sign put onto it and VMLADAVA with eight of v (widened in the load). The last K % 8 as the
+/// generic form.
+#define SARNN_Q15_OWN_ADDITIVE 1
+inline std::int32_t additive_sum(const q15* key, const q15* q, const std::int8_t* v, std::size_t K) noexcept {
+    const std::int16_t* const T = fixed::detail::kTanhTable;
+    mve::touch(key);
+    mve::touch(q);
+    mve::touch(v);
+    mve::touch(T);
+    const std::int16_t* kp = mve::raw(key);
+    const std::int16_t* qp = mve::raw(q);
+    const uint16x8_t low6 = vdupq_n_u16(63u);
+    std::int32_t d = 0;
+    std::size_t k = 0;
+    for (; k + 8 <= K; k += 8) {
+        const int16x8_t z = vqaddq_s16(vld1q_s16(kp + k), vld1q_s16(qp + k));
+        const uint16x8_t a = vreinterpretq_u16_s16(vqabsq_s16(z));
+        const uint16x8_t i = vshrq_n_u16(a, 6);
+        const int16x8_t frac = vreinterpretq_s16_u16(vandq_u16(a, low6));
+        const int16x8_t t0 = vldrhq_gather_shifted_offset_s16(T, i);
+        const int16x8_t t1 = vldrhq_gather_shifted_offset_s16(T + 1, i);
+        const int16x8_t y = vaddq_s16(t0, vrshrq_n_s16(vmulq_s16(vsubq_s16(t1, t0), frac), 6));
+        d = vmladavaq_s16(d, vpselq_s16(vnegq_s16(y), y, vcmpltq_n_s16(z, 0)), vldrbq_s16(v + k));
+    }
+    for (; k < K; ++k) {
+        const std::int32_t z = kp[k] + qp[k];
+        std::int32_t a = z < 0 ? -z : z;
+        a = a > 32767 ? 32767 : a;
+        const std::int32_t i = a >> 6, frac = a & 63;
+        const std::int32_t y = T[i] + (((T[i + 1] - T[i]) * frac + 32) >> 6);
+        d += (z < 0 ? -v[k] : v[k]) * y;
+    }
+    return d;
+}
+
 /// prepare_query's Σ_k |q_k| (q15_loops.hpp), eight values a pass: VABAV adds the eight |q_k - 0| to a scalar.
 #define SARNN_Q15_OWN_QUERY 1
 inline std::uint32_t abs_sum(const q15* q, std::size_t dim) noexcept {
