@@ -421,8 +421,35 @@ void Q15::attend_query(const Rows<q15>& E, const q15* qp, QueryScale qs, const R
 void Q15::affine(const QGates& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r, std::size_t nr,
                  q15* z) noexcept {
     // G rows at a time, sharing each load of x and r: s_x = A_x·x, s_r = A_r·r, exact in int32 as affine_tanh's
-    std::size_t row = 0;
     const XFactor x_factor(a.x_m, a.x_shift);
+#if defined(SARNN_Q15_OWN_TANH)
+    // as affine_tanh on these targets: the sums of up to kChunk rows first, then their rows in a loop of their own
+    constexpr std::size_t kChunk = 32;
+    for (std::size_t first = 0; first < rows; first += kChunk) {
+        const std::size_t count = rows - first < kChunk ? rows - first : kChunk;
+        std::int32_t s_x[kChunk], s_r[kChunk];
+        std::size_t i = 0;
+        const auto sums = [&](auto group) __attribute__((always_inline)) {
+            constexpr std::size_t G = decltype(group)::value;
+            for (std::size_t g = 0; g < G; ++g) s_x[i + g] = s_r[i + g] = 0;
+            q15_loops::dot_rows<G>(a.A_x + (first + i) * nx, nx, x, nx, s_x + i);
+            q15_loops::dot_rows<G>(a.A_r + (first + i) * nr, nr, r, nr, s_r + i);
+            i += G;
+        };
+        while (i + q15_loops::kRows <= count) sums(Group<q15_loops::kRows>{});
+        if constexpr (q15_loops::kRows > 2) {
+            if (i + 2 <= count) sums(Group<2>{});
+        }
+        if (i < count) sums(Group<1>{});
+        for (std::size_t k = 0; k < count; ++k) {
+            const std::size_t row = first + k;
+            // z = s_x in s_r's units (clamped to +-2^30) + s_r; pre = requantize(z, m_r, shift_r) + b_r, saturated
+            const std::int32_t zr = x_factor(s_x[k]) + s_r[k];
+            z[row] = q15{static_cast<std::int16_t>(add_sat16(rescale(zr, a.m[row], a.shift[row]), a.b ? a.b[row] : 0))};
+        }
+    }
+#else
+    std::size_t row = 0;
     const auto pass = [&](auto group) __attribute__((always_inline)) {
         constexpr std::size_t G = decltype(group)::value;
         Sums<G> s_x, s_r;
@@ -442,6 +469,7 @@ void Q15::affine(const QGates& a, std::size_t rows, const q15* x, std::size_t nx
         if (row + 2 <= rows) pass(Group<2>{});
     }
     if (row < rows) pass(Group<1>{});
+#endif
 }
 
 void Q15::attend_scored_pair(const Rows<q15>& S, const Rows<q15>& T, int f, q15* alpha, q15* c, q15* d) noexcept {

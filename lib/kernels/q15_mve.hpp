@@ -210,11 +210,88 @@ inline void columns(const q15* a, const q15* v, std::size_t stride, std::size_t 
 /// stored as int16 (VSTRH.32 keeps the low halves, as the cast). What a pass reads that fourteen registers would not
 /// hold is in memory. The last count % 4 states: dot_states<1>.
 #define SARNN_Q15_OWN_SCORES 1
+/// Where q' has 16 or 32 values (the models' Hidden 16 and 32), q' stays in two or four vector registers and each
+/// state's row is read by one pointer walking from row to row: no inner loop (scores_in_registers).
+template <int C>
+inline void scores_in_registers(const q15* s, std::size_t stride, std::size_t groups, const q15* q, int t,
+                                q15* e) noexcept {
+    static_assert(C == 2 || C == 4, "scores_in_registers: q' of 16 or 32 values");
+    mve::touch(q);
+    mve::touch(s);
+    const std::int16_t* sp = mve::raw(s);
+    std::int16_t* ep = mve::raw(e);
+    const std::int16_t* const e_end = ep + 4 * groups;
+    // the step from a row's last vector to the next row
+    const std::int32_t gap = static_cast<std::int32_t>(stride * sizeof(q15)) - 16 * C;
+    register std::int32_t a0 __asm__("r4");
+    register std::int32_t a1 __asm__("r6");
+    register std::int32_t a2 __asm__("r8");
+    register std::int32_t a3 __asm__("r10");
+    // one state's score: its C vectors times q' (VMLADAV starts the sum, VMLADAVA adds)
+#define SARNN_MVE_ROW2(a)           \
+    "vldrh.u16 q0, [%[s]], #16\n\t" \
+    "vmladav.s16 %[" a              \
+    "], q0, q4\n\t"                 \
+    "vldrh.u16 q0, [%[s]], #16\n\t" \
+    "vmladava.s16 %[" a "], q0, q5\n\t"
+#define SARNN_MVE_ROW4(a)           \
+    SARNN_MVE_ROW2(a)               \
+    "vldrh.u16 q0, [%[s]], #16\n\t" \
+    "vmladava.s16 %[" a             \
+    "], q0, q6\n\t"                 \
+    "vldrh.u16 q0, [%[s]], #16\n\t" \
+    "vmladava.s16 %[" a "], q0, q7\n\t"
+#define SARNN_MVE_NEXT "add %[s], %[s], %[gap]\n\t"
+    // the four scores rounded (VRSHL by -t) and stored as int16
+#define SARNN_MVE_ROUND4          \
+    "vmov.32 q0[0], %[a0]\n\t"    \
+    "vmov.32 q0[1], %[a1]\n\t"    \
+    "vmov.32 q0[2], %[a2]\n\t"    \
+    "vmov.32 q0[3], %[a3]\n\t"    \
+    "vrshl.s32 q0, %[negt]\n\t"   \
+    "vstrh.32 q0, [%[e]], #8\n\t" \
+    "cmp %[e], %[end]\n\t"        \
+    "bne 1b"
+#define SARNN_MVE_GROUP(ROW)                                                                      \
+    "1:\n\t" ROW("a0") SARNN_MVE_NEXT ROW("a1") SARNN_MVE_NEXT ROW("a2") SARNN_MVE_NEXT ROW("a3") \
+        SARNN_MVE_NEXT SARNN_MVE_ROUND4
+    if constexpr (C == 2) {
+        __asm__ volatile(
+            "vldrh.u16 q4, [%[q]]\n\t"
+            "vldrh.u16 q5, [%[q], #16]\n\t" SARNN_MVE_GROUP(SARNN_MVE_ROW2)
+            : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [s] "+r"(sp), [e] "+l"(ep)
+            : [q] "r"(mve::raw(q)), [gap] "r"(gap), [negt] "r"(-t), [end] "r"(e_end)
+            : "d0", "d1", "d8", "d9", "d10", "d11", "cc", "memory");
+    } else {
+        __asm__ volatile(
+            "vldrh.u16 q4, [%[q]]\n\t"
+            "vldrh.u16 q5, [%[q], #16]\n\t"
+            "vldrh.u16 q6, [%[q], #32]\n\t"
+            "vldrh.u16 q7, [%[q], #48]\n\t" SARNN_MVE_GROUP(SARNN_MVE_ROW4)
+            : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [s] "+r"(sp), [e] "+l"(ep)
+            : [q] "r"(mve::raw(q)), [gap] "r"(gap), [negt] "r"(-t), [end] "r"(e_end)
+            : "d0", "d1", "d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15", "cc", "memory");
+    }
+#undef SARNN_MVE_GROUP
+#undef SARNN_MVE_ROUND4
+#undef SARNN_MVE_NEXT
+#undef SARNN_MVE_ROW4
+#undef SARNN_MVE_ROW2
+}
+
 inline void scores(const q15* s, std::size_t stride, std::size_t count, const q15* q, std::size_t npairs, int t,
                    q15* e) noexcept {
     const std::size_t groups = count / 4;
     const std::size_t n = 2 * npairs;
-    if (groups > 0) {
+    if (groups > 0 && (n == 16 || n == 32)) {
+        if (n == 16) {
+            scores_in_registers<2>(s, stride, groups, q, t, e);
+        } else {
+            scores_in_registers<4>(s, stride, groups, q, t, e);
+        }
+        s += 4 * groups * stride;
+        e += 4 * groups;
+    } else if (groups > 0) {
         mve::touch(q);
         mve::touch(s);
         // q', a row's step in bytes, n, -t, the step from the fourth row's end (16 bytes a pass of the inner loop)
