@@ -137,6 +137,14 @@ struct XFactor {
     }
 };
 
+/// XFactor's near_one case (x_shift -1 or 0, x_m >= 0) in one 64-bit expression: floor((s_x·x_m + 2^(s-1)) / 2^s)
+/// clamped to +-2^30, s = 31 + x_shift (|s_x·x_m| < 2^62: no overflow)
+__attribute__((always_inline)) inline std::int32_t near_x(std::int32_t s_x, std::int32_t x_m, int x_shift) noexcept {
+    const int s = 31 + x_shift;
+    const std::int64_t q = (static_cast<std::int64_t>(s_x) * x_m + (std::int64_t{1} << (s - 1))) >> s;
+    return q > kMax30 ? kMax30 : (q < -kMax30 ? -kMax30 : static_cast<std::int32_t>(q));
+}
+
 /// One row's h from its two sums (see affine_tanh below).
 __attribute__((always_inline)) inline q15 finish_row(const QAffine& a, const XFactor& x_factor, std::size_t row,
                                                      std::int32_t s_x, std::int32_t s_r) noexcept {
@@ -182,7 +190,16 @@ void Q15::affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::siz
             if (i + 2 <= count) sums(Group<2>{});
         }
         if (i < count) sums(Group<1>{});
-        for (std::size_t k = 0; k < count; ++k) y[first + k] = finish_row(a, xf, first + k, s_x[k], s_r[k]);
+        if (xf.near_one) {
+            // the loop of the common factor on its own (XFactor's near_one case, as near_x computes it)
+            for (std::size_t k = 0; k < count; ++k) {
+                const std::size_t row = first + k;
+                const std::int32_t z = near_x(s_x[k], a.x_m, a.x_shift) + s_r[k];
+                y[row] = q15{static_cast<std::int16_t>(add_sat16(rescale(z, a.m[row], a.shift[row]), a.b[row]))};
+            }
+        } else {
+            for (std::size_t k = 0; k < count; ++k) y[first + k] = finish_row(a, xf, first + k, s_x[k], s_r[k]);
+        }
     }
     q15_loops::tanh_rows(y, rows);
 #else
@@ -441,11 +458,19 @@ void Q15::affine(const QGates& a, std::size_t rows, const q15* x, std::size_t nx
             if (i + 2 <= count) sums(Group<2>{});
         }
         if (i < count) sums(Group<1>{});
-        for (std::size_t k = 0; k < count; ++k) {
-            const std::size_t row = first + k;
-            // z = s_x in s_r's units (clamped to +-2^30) + s_r; pre = requantize(z, m_r, shift_r) + b_r, saturated
-            const std::int32_t zr = x_factor(s_x[k]) + s_r[k];
-            z[row] = q15{static_cast<std::int16_t>(add_sat16(rescale(zr, a.m[row], a.shift[row]), a.b ? a.b[row] : 0))};
+        // z = s_x in s_r's units (clamped to +-2^30) + s_r; pre = requantize(z, m_r, shift_r) + b_r, saturated (the
+        // common factor's loop on its own, as affine_tanh's)
+        const auto finish = [&](auto near) __attribute__((always_inline)) {
+            for (std::size_t k = 0; k < count; ++k) {
+                const std::size_t row = first + k;
+                const std::int32_t zr = (decltype(near)::value ? near_x(s_x[k], a.x_m, a.x_shift) : x_factor(s_x[k])) + s_r[k];
+                z[row] = q15{static_cast<std::int16_t>(add_sat16(rescale(zr, a.m[row], a.shift[row]), a.b ? a.b[row] : 0))};
+            }
+        };
+        if (x_factor.near_one) {
+            finish(std::true_type{});
+        } else {
+            finish(std::false_type{});
         }
     }
 #else
