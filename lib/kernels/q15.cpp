@@ -513,6 +513,9 @@ void Q15::attend_scored_pair(const Rows<q15>& S, const Rows<q15>& T, int f, q15*
 }
 
 std::size_t Q15::lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden, q15* c, q15* h) noexcept {
+#if defined(SARNN_Q15_OWN_CELL)
+    return q15_loops::lstm_cell(z, c_tilde, hidden, c, h);
+#else
     std::size_t saturated = 0;
     for (std::size_t k = 0; k < hidden; ++k) {
         // i, f, o in Q15 (1 .. 32767), g in Q15 (-32767 .. 32767)
@@ -530,6 +533,7 @@ std::size_t Q15::lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden,
         h[k] = q15{static_cast<std::int16_t>(round_shift(o * fixed::tanh_q15(static_cast<std::int16_t>(cs)), 15))};
     }
     return saturated;
+#endif
 }
 
 }  // namespace sarnn::kernel

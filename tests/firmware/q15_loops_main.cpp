@@ -1,7 +1,7 @@
 // tests/firmware/q15_loops_main.cpp: the build's q15 inner loops (lib/kernels/q15_loops.hpp: Helium, DSP, Thumb or
 // plain C++, and the generic forms where a target has none of its own) checked on the board one by one against the
 // formulas of their contracts written out here in plain integer C++: random values, every length up to a few
-// vectors and its tail, rings of two segments, every tanh input. The q15 digests (q15_main.cpp) see these loops only
+// vectors and its tail, rings of two segments, every tanh input, saturating LSTM cells. The q15 digests (q15_main.cpp) see these loops only
 // at the models' sizes. Prints "N passed, N failed", exits 0 only when nothing failed.
 #include <cstddef>
 #include <cstdint>
@@ -194,6 +194,35 @@ void check_weighted_sum() {
 }
 #endif
 
+#if defined(SARNN_Q15_OWN_CELL)
+/// the LSTM cell's contract (kernels_q15.hpp): c = round(f·c~ / 2^15) + round(i·g / 2^18) saturated to int16 and
+/// counted, h = round(o·tanh(c) / 2^15), the gates sigmoid_q15 and tanh_q15 of z
+void check_lstm_cell() {
+    for (int it = 0; it < 300; ++it) {
+        const std::size_t H = static_cast<std::size_t>(uniform(1, 17));
+        // wide pre-activations and cells some of the time (saturating the cell), small ones the rest
+        const int span = it % 2 == 0 ? 32767 : 8000;
+        for (std::size_t k = 0; k < 4 * H; ++k) g_s[k].raw = static_cast<std::int16_t>(uniform(-span - 1, span));
+        for (std::size_t k = 0; k < H; ++k) g_a[k].raw = static_cast<std::int16_t>(uniform(-span - 1, span));
+        const std::size_t sat = L::lstm_cell(g_s, g_a, H, g_b, g_out);
+        std::size_t sat_want = 0;
+        bool ok = true;
+        for (std::size_t k = 0; k < H; ++k) {
+            const std::int32_t i = sarnn::fixed::sigmoid_q15(g_s[k].raw);
+            const std::int32_t f = sarnn::fixed::sigmoid_q15(g_s[H + k].raw);
+            const std::int32_t g = sarnn::fixed::tanh_q15(g_s[2 * H + k].raw);
+            const std::int32_t o = sarnn::fixed::sigmoid_q15(g_s[3 * H + k].raw);
+            const std::int32_t ck = ((f * g_a[k].raw + (1 << 14)) >> 15) + ((i * g + (1 << 17)) >> 18);
+            const std::int32_t cs = ck > 32767 ? 32767 : (ck < -32768 ? -32768 : ck);
+            sat_want += cs != ck ? 1u : 0u;
+            const std::int32_t hk = (o * sarnn::fixed::tanh_q15(static_cast<std::int16_t>(cs)) + (1 << 14)) >> 15;
+            ok = ok && g_b[k].raw == cs && g_out[k].raw == hk;
+        }
+        expect(ok && sat == sat_want, "lstm_cell", it);
+    }
+}
+#endif
+
 }  // namespace
 
 int main() {
@@ -206,6 +235,9 @@ int main() {
 #endif
 #if defined(SARNN_Q15_OWN_WEIGHTED)
     check_weighted_sum();
+#endif
+#if defined(SARNN_Q15_OWN_CELL)
+    check_lstm_cell();
 #endif
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
