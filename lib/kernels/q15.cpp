@@ -137,6 +137,7 @@ struct XFactor {
     }
 };
 
+#if defined(SARNN_Q15_OWN_TANH)
 /// XFactor's near_one case (x_shift -1 or 0, x_m >= 0) in one 64-bit expression: floor((s_x·x_m + 2^(s-1)) / 2^s)
 /// clamped to +-2^30, s = 31 + x_shift (|s_x·x_m| < 2^62: no overflow)
 __attribute__((always_inline)) inline std::int32_t near_x(std::int32_t s_x, std::int32_t x_m, int x_shift) noexcept {
@@ -144,6 +145,7 @@ __attribute__((always_inline)) inline std::int32_t near_x(std::int32_t s_x, std:
     const std::int64_t q = (static_cast<std::int64_t>(s_x) * x_m + (std::int64_t{1} << (s - 1))) >> s;
     return q > kMax30 ? kMax30 : (q < -kMax30 ? -kMax30 : static_cast<std::int32_t>(q));
 }
+#endif
 
 /// One row's h from its two sums (see affine_tanh below).
 __attribute__((always_inline)) inline q15 finish_row(const QAffine& a, const XFactor& x_factor, std::size_t row,

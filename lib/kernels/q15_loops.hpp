@@ -15,7 +15,8 @@
 // round_query(q, qp, dim, s), prepare_query's sums and rounding. A target may also have (SARNN_Q15_OWN_TANH)
 // tanh_rows(y, n), y_k = tanh_q15(y_k) in place, which affine_tanh then takes over all rows after their
 // pre-activations (instead of one tanh per row), and (SARNN_Q15_OWN_WEIGHTED)
-// weighted_sum(base, n, stride, dim, alpha, c), the whole context c = Σ_j alpha_j S_j (q15.cpp's, rounded alike).
+// weighted_sum(base, n, stride, dim, alpha, c), the whole context c = Σ_j alpha_j S_j (q15.cpp's, rounded alike),
+// and (SARNN_Q15_OWN_CELL) lstm_cell(z, c~, hidden, c, h), Q15::lstm_cell's contract.
 // The files, chosen at compile time:
 //   q15_mve.hpp    Helium (MVE integer: M55, M85): eight int16 per vector, VMLADAVA for the dot products
 //                  (cmake -DSARNN_Q15_PLAIN_LOOPS=ON takes the plain C++ instead, to compare the two on one core)

@@ -5,6 +5,10 @@
 //                         loaded under a tail predicate (VCTP.16: the lanes past n read as zero, so they add 0).
 //   columns               VLDRH.S32 widens four int16 of a state's row to int32 lanes; VMLA.S32 adds them times
 //                         alpha_j (a scalar) to four column sums; sixteen columns per pass.
+//   scores, max_raw, exps, normalize, abs_sum, round_query, weighted_sum, tanh_rows, additive_sum, lstm_cell
+//                         the rest of a step (q15_loops.hpp's list) vectorised: tables read by gather loads (VLDRH,
+//                         VLDRW with a vector of offsets), the weighted sum's columns gathered eight states at a
+//                         time, the roundings as VRSHL/VRSHR/VQRDMULH where those compute the same integers.
 // Each computes exactly what q15_plain.hpp computes: the same integer products, summed modulo 2^32 in another order,
 // which is the same int32 sum since q15.cpp's bounds keep every sum (and so every partial sum's true value) in
 // int32: VMLADAVA and VMLA wrap like int32 addition and never saturate.
