@@ -273,7 +273,8 @@ void softmax(q15* alpha, std::size_t n, int f, std::int32_t m) noexcept {
     // 1 / l: l·2^sh in [2^30, 2^31) (l >= 65535, the max's own term, so sh <= 15); den = its top 16 bits, in
     // [2^15, 2^16); rec = 2^31 / den in (2^15, 2^16], at most 65535 (the one division of a step)
     const int sh = to_top(l);
-    const std::uint32_t den = (l << sh) >> 15;
+    // (bit 15 of den is set for every l >= 65535: the OR changes nothing, it tells the analyzer den > 0)
+    const std::uint32_t den = ((l << sh) >> 15) | (std::uint32_t{1} << 15);
     const std::uint32_t rec0 = (std::uint32_t{1} << 31) / den;
     const std::uint32_t rec = rec0 > 65535u ? 65535u : rec0;
     // alpha_j = p_j / l in Q15 = p_j·rec / 2^(31 - sh), floored (p_j·rec < 2^32), at most 32767
