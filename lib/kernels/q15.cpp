@@ -192,6 +192,11 @@ void Q15::affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::siz
             if (i + 2 <= count) sums(Group<2>{});
         }
         if (i < count) sums(Group<1>{});
+        // the pre-activations four rows a pass where the factors allow (q15_loops::finish_rows), else row by row
+        if (q15_loops::finish_rows(s_x, s_r, count, a.x_m, a.x_shift, a.m + first, a.shift + first, a.b + first,
+                                   y + first)) {
+            continue;
+        }
         if (xf.near_one) {
             // the loop of the common factor on its own (XFactor's near_one case, as near_x computes it)
             for (std::size_t k = 0; k < count; ++k) {
@@ -463,6 +468,10 @@ void Q15::affine(const QGates& a, std::size_t rows, const q15* x, std::size_t nx
         if (i < count) sums(Group<1>{});
         // z = s_x in s_r's units (clamped to +-2^30) + s_r; pre = requantize(z, m_r, shift_r) + b_r, saturated (the
         // common factor's loop on its own, as affine_tanh's)
+        if (q15_loops::finish_rows(s_x, s_r, count, a.x_m, a.x_shift, a.m + first, a.shift + first,
+                                   a.b ? a.b + first : nullptr, z + first)) {
+            continue;
+        }
         const auto finish = [&](auto near) __attribute__((always_inline)) {
             for (std::size_t k = 0; k < count; ++k) {
                 const std::size_t row = first + k;

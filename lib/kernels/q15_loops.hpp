@@ -14,7 +14,8 @@
 // additive align's score of one state before its requantisation; (SARNN_Q15_OWN_QUERY) abs_sum(q, dim) and
 // round_query(q, qp, dim, s), prepare_query's sums and rounding. A target may also have (SARNN_Q15_OWN_TANH)
 // tanh_rows(y, n), y_k = tanh_q15(y_k) in place, which affine_tanh then takes over all rows after their
-// pre-activations (instead of one tanh per row), and (SARNN_Q15_OWN_WEIGHTED)
+// pre-activations (instead of one tanh per row), with finish_rows(...) (SARNN_Q15_OWN_FINISH: the pre-activations of
+// a chunk of rows from their sums, or false where its factors do not fit it), and (SARNN_Q15_OWN_WEIGHTED)
 // weighted_sum(base, n, stride, dim, alpha, c), the whole context c = Σ_j alpha_j S_j (q15.cpp's, rounded alike),
 // and (SARNN_Q15_OWN_CELL) lstm_cell(z, c~, hidden, c, h), Q15::lstm_cell's contract.
 // The files, chosen at compile time:

@@ -37,6 +37,14 @@ alignas(16) q15 g_s[kRowsMax * kDimMax];
 alignas(16) q15 g_a[kRowsMax + 8], g_b[kRowsMax + 8], g_out[kRowsMax + 8];
 std::int8_t g_v[kDimMax];
 
+/// 32 random bits as an int32 (any value)
+std::int32_t any32() {
+    g_lcg = g_lcg * 1664525u + 1013904223u;
+    const std::uint32_t hi = g_lcg >> 16;
+    g_lcg = g_lcg * 1664525u + 1013904223u;
+    return static_cast<std::int32_t>((hi << 16) | (g_lcg >> 16));
+}
+
 std::int32_t abs32(std::int32_t v) { return v < 0 ? -v : v; }
 
 /// e_j = (S_j·q + 2^(t-1)) >> t, count states of 2·npairs values (row stride even, word aligned)
@@ -223,6 +231,45 @@ void check_lstm_cell() {
 }
 #endif
 
+#if defined(SARNN_Q15_OWN_FINISH)
+/// the rows' pre-activations (kernels_q15.hpp's affine): requantize(s_x, x_m, x_shift) clamped to +-2^30, + s_r,
+/// requantize(., m_r, shift_r) + b_r saturated to int16; where finish_rows takes the rows (it may decline)
+void check_finish_rows() {
+    static std::int32_t s_x[32], s_r[32], m[32], b[32];
+    static std::int8_t shift[32];
+    int taken = 0;
+    for (int it = 0; it < 3000; ++it) {
+        const std::size_t count = it % 10 == 0 ? static_cast<std::size_t>(uniform(1, 32))
+                                               : 4 * static_cast<std::size_t>(uniform(1, 8));
+        const int x_shift = it % 7 == 0 ? uniform(-3, 3) : uniform(-1, 0);
+        // x_m >= 0 but for every 13th case; m_r >= 0 but for some first rows; |s_r| < 2^30 (z stays in int32)
+        const std::int32_t x_m = it % 13 == 0 ? any32()
+                                              : static_cast<std::int32_t>(static_cast<std::uint32_t>(any32()) >> 1);
+        for (std::size_t k = 0; k < count; ++k) {
+            s_x[k] = it % 3 == 0 ? any32() : any32() >> uniform(2, 20);
+            s_r[k] = any32() >> uniform(2, 20);
+            m[k] = static_cast<std::int32_t>(static_cast<std::uint32_t>(any32()) >> 1);
+            if (it % 17 == 0 && k == 0) m[k] = -m[k];
+            shift[k] = static_cast<std::int8_t>(it % 19 == 0 ? uniform(-2, 20) : uniform(1, 20));
+            b[k] = it % 5 == 0 ? any32() : uniform(-40000, 40000);
+        }
+        const bool no_b = it % 4 == 0;
+        if (!L::finish_rows(s_x, s_r, count, x_m, x_shift, m, shift, no_b ? nullptr : b, g_out)) continue;
+        ++taken;
+        bool ok = true;
+        for (std::size_t k = 0; k < count; ++k) {
+            std::int32_t x = sarnn::fixed::requantize(s_x[k], x_m, x_shift);
+            x = x > (1 << 30) ? (1 << 30) : (x < -(1 << 30) ? -(1 << 30) : x);
+            const std::int64_t pre = static_cast<std::int64_t>(sarnn::fixed::requantize(x + s_r[k], m[k], shift[k])) +
+                                     (no_b ? 0 : b[k]);
+            ok = ok && g_out[k].raw == static_cast<std::int16_t>(pre > 32767 ? 32767 : (pre < -32768 ? -32768 : pre));
+        }
+        expect(ok, "finish_rows", it);
+    }
+    expect(taken > 1000, "finish_rows taken", taken);
+}
+#endif
+
 }  // namespace
 
 int main() {
@@ -238,6 +285,9 @@ int main() {
 #endif
 #if defined(SARNN_Q15_OWN_CELL)
     check_lstm_cell();
+#endif
+#if defined(SARNN_Q15_OWN_FINISH)
+    check_finish_rows();
 #endif
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
