@@ -37,14 +37,6 @@ alignas(16) q15 g_s[kRowsMax * kDimMax];
 alignas(16) q15 g_a[kRowsMax + 8], g_b[kRowsMax + 8], g_out[kRowsMax + 8];
 std::int8_t g_v[kDimMax];
 
-/// 32 random bits as an int32 (any value)
-std::int32_t any32() {
-    g_lcg = g_lcg * 1664525u + 1013904223u;
-    const std::uint32_t hi = g_lcg >> 16;
-    g_lcg = g_lcg * 1664525u + 1013904223u;
-    return static_cast<std::int32_t>((hi << 16) | (g_lcg >> 16));
-}
-
 std::int32_t abs32(std::int32_t v) { return v < 0 ? -v : v; }
 
 /// e_j = (S_j·q + 2^(t-1)) >> t, count states of 2·npairs values (row stride even, word aligned)
@@ -232,6 +224,14 @@ void check_lstm_cell() {
 #endif
 
 #if defined(SARNN_Q15_OWN_FINISH)
+/// 32 random bits as an int32 (any value)
+std::int32_t any32() {
+    g_lcg = g_lcg * 1664525u + 1013904223u;
+    const std::uint32_t hi = g_lcg >> 16;
+    g_lcg = g_lcg * 1664525u + 1013904223u;
+    return static_cast<std::int32_t>((hi << 16) | (g_lcg >> 16));
+}
+
 /// the rows' pre-activations (kernels_q15.hpp's affine): requantize(s_x, x_m, x_shift) clamped to +-2^30, + s_r,
 /// requantize(., m_r, shift_r) + b_r saturated to int16; where finish_rows takes the rows (it may decline)
 void check_finish_rows() {
