@@ -6,7 +6,7 @@
 // A model names a float set as `Set`; for T = q15 it runs kernel::Q15 instead (kernel::set_for_t<T, Set>): lib/'s
 // q15 set (lib/kernels/q15.cpp), whose inner loops are chosen at compile time for the target (lib/kernels/
 // q15_loops.hpp): Thumb assembly on the M0, M0+ and M3, the DSP extension's two-at-a-time multiply-adds (SMLAD) on
-// the M4 and M7, plain C++ elsewhere. Every target computes the same integers: the loops' sums are exact.
+// the M4 and M7, Helium (MVE) on the M55, plain C++ elsewhere. Every target computes the same integers: the loops' sums are exact.
 //
 // The operations, and what each rounds (Q15: raw / 32768; Q3.12: raw / 4096; see fixed.hpp):
 //   affine_tanh(a, rows, x, nx, r, nr, y)   y = tanh(A·[x; r] + b) for the int8 A of RnnParams<q15> (params.hpp):

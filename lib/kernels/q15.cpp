@@ -35,6 +35,28 @@ __attribute__((always_inline)) inline std::int32_t round_shift(std::int32_t v, i
     return (v + (std::int32_t{1} << (s - 1))) >> s;
 }
 
+/// the least t >= 0 with 2^t >= v (v <= 2^31): CLZ where the core has it (not ARMv6-M: a library call there)
+__attribute__((always_inline)) inline int ceil_log2(std::uint32_t v) noexcept {
+#if defined(__GNUC__) && !defined(__ARM_ARCH_6M__)
+    return v > 1 ? 32 - __builtin_clz(v - 1) : 0;
+#else
+    int t = 0;
+    while ((std::uint32_t{1} << t) < v) ++t;
+    return t;
+#endif
+}
+
+/// the least sh >= 0 with v·2^sh >= 2^30, for 0 < v < 2^31 (v·2^sh < 2^31 then)
+__attribute__((always_inline)) inline int to_top(std::uint32_t v) noexcept {
+#if defined(__GNUC__) && !defined(__ARM_ARCH_6M__)
+    return v < (std::uint32_t{1} << 30) ? __builtin_clz(v) - 1 : 0;
+#else
+    int sh = 0;
+    while ((v << sh) < (std::uint32_t{1} << 30)) ++sh;
+    return sh;
+#endif
+}
+
 __attribute__((always_inline)) inline bool word_aligned(const void* p) noexcept {
     return (reinterpret_cast<std::uintptr_t>(p) & 3u) == 0;
 }
@@ -132,6 +154,16 @@ struct XFactor {
     }
 };
 
+#if defined(SARNN_Q15_OWN_TANH)
+/// XFactor's near_one case (x_shift -1 or 0, x_m >= 0) in one 64-bit expression: floor((s_x·x_m + 2^(s-1)) / 2^s)
+/// clamped to +-2^30, s = 31 + x_shift (|s_x·x_m| < 2^62: no overflow)
+__attribute__((always_inline)) inline std::int32_t near_x(std::int32_t s_x, std::int32_t x_m, int x_shift) noexcept {
+    const int s = 31 + x_shift;
+    const std::int64_t q = (static_cast<std::int64_t>(s_x) * x_m + (std::int64_t{1} << (s - 1))) >> s;
+    return q > kMax30 ? kMax30 : (q < -kMax30 ? -kMax30 : static_cast<std::int32_t>(q));
+}
+#endif
+
 /// One row's h from its two sums (see affine_tanh below).
 __attribute__((always_inline)) inline q15 finish_row(const QAffine& a, const XFactor& x_factor, std::size_t row,
                                                      std::int32_t s_x, std::int32_t s_r) noexcept {
@@ -141,7 +173,9 @@ __attribute__((always_inline)) inline q15 finish_row(const QAffine& a, const XFa
     // pre = requantize(z, m_r, shift_r) + b_r, in Q3.12, saturated
     const std::int32_t pre = add_sat16(rescale(z, a.m[row], a.shift[row]), a.b[row]);
     // h = tanh(pre)
-#if defined(__ARM_ARCH_6M__)
+#if defined(SARNN_Q15_OWN_TANH)
+    return q15{static_cast<std::int16_t>(pre)};  // (the target's tanh_rows takes every row's tanh after)
+#elif defined(__ARM_ARCH_6M__)
     return q15{fixed::tanh_q15(static_cast<std::int16_t>(pre))};  // (inline, ARMv6-M's eight low registers spill)
 #else
     return q15{static_cast<std::int16_t>(fixed::detail::tanh_wide(pre))};
@@ -153,6 +187,46 @@ __attribute__((always_inline)) inline q15 finish_row(const QAffine& a, const XFa
 void Q15::affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r, std::size_t nr,
                       q15* y) noexcept {
     const std::size_t ld = nx + nr;
+#if defined(SARNN_Q15_OWN_TANH)
+    // The target's tanh_rows takes the tanh of every row at the end: here the sums of up to kChunk rows first (kRows
+    // at a time), then their pre-activations in a loop of their own (few values live: no spills), into y.
+    constexpr std::size_t kChunk = 32;
+    const XFactor xf(a.x_m, a.x_shift);
+    for (std::size_t first = 0; first < rows; first += kChunk) {
+        const std::size_t count = rows - first < kChunk ? rows - first : kChunk;
+        std::int32_t s_x[kChunk], s_r[kChunk];
+        std::size_t i = 0;
+        const auto sums = [&](auto group) __attribute__((always_inline)) {
+            constexpr std::size_t G = decltype(group)::value;
+            const std::int8_t* w = a.A + (first + i) * ld;
+            for (std::size_t g = 0; g < G; ++g) s_x[i + g] = s_r[i + g] = 0;
+            q15_loops::dot_rows<G>(w, ld, x, nx, s_x + i);
+            q15_loops::dot_rows<G>(w + nx, ld, r, nr, s_r + i);
+            i += G;
+        };
+        while (i + q15_loops::kRows <= count) sums(Group<q15_loops::kRows>{});
+        if constexpr (q15_loops::kRows > 2) {
+            if (i + 2 <= count) sums(Group<2>{});
+        }
+        if (i < count) sums(Group<1>{});
+        // the pre-activations four rows a pass where the factors allow (q15_loops::finish_rows), else row by row
+        if (q15_loops::finish_rows(s_x, s_r, count, a.x_m, a.x_shift, a.m + first, a.shift + first, a.b + first,
+                                   y + first)) {
+            continue;
+        }
+        if (xf.near_one) {
+            // the loop of the common factor on its own (XFactor's near_one case, as near_x computes it)
+            for (std::size_t k = 0; k < count; ++k) {
+                const std::size_t row = first + k;
+                const std::int32_t z = near_x(s_x[k], a.x_m, a.x_shift) + s_r[k];
+                y[row] = q15{static_cast<std::int16_t>(add_sat16(rescale(z, a.m[row], a.shift[row]), a.b[row]))};
+            }
+        } else {
+            for (std::size_t k = 0; k < count; ++k) y[first + k] = finish_row(a, xf, first + k, s_x[k], s_r[k]);
+        }
+    }
+    q15_loops::tanh_rows(y, rows);
+#else
     // G rows at a time, sharing each load of x and r. s_x = A_x·x, s_r = A_r·r: |terms| <= 128·32768 = 2^22, nx
     // <= 511 and nr <= 256 terms (params.hpp), exact in int32
     const XFactor x_factor(a.x_m, a.x_shift);
@@ -217,7 +291,8 @@ void Q15::affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::siz
         if (row + 2 <= rows) pass(Group<2>{});
     }
     if (row < rows) pass(Group<1>{});
-#endif
+#endif  // SARNN_Q15_OWN_FINISH_TANH
+#endif  // SARNN_Q15_OWN_TANH
 }
 
 void Q15::gemv(const QMatrix& W, const q15* v, q15* y) noexcept {
@@ -260,30 +335,15 @@ void softmax(q15* alpha, std::size_t n, int f, std::int32_t m) noexcept {
     // zero_below, so |.| < 12·2^16), at most 65535 so that p_j - 32768 fits the int16 of alpha until alpha replaces
     // it; l = Σ p_j (< 65536·n, n < 32768)
     const std::int32_t to_q16 = std::int32_t{1} << (16 - f);
-    std::uint32_t l = 0;
     // (e_j - m)·2^(16 - f) <= -12·65536: exp_q16 gives 0, without the call (and never for the max itself, d = 0)
     const std::int32_t below = (std::int32_t{12} << 16) >> (16 - f);
     const std::int32_t zero_below = below > 1 ? -below : -1;
-    q15* const alpha_end = alpha + n;
-    for (q15* ap = alpha; ap != alpha_end; ++ap) {
-        const std::int32_t d = ap->raw - m;
-        std::int32_t p = 0;
-        if (d > zero_below) {
-#if defined(__ARM_ARCH_6M__)
-            p = fixed::exp_q16(d * to_q16);  // (a call: inline, ARMv6-M's eight low registers spill the loop's)
-#else
-            p = fixed::detail::exp_q16_inline(d * to_q16);
-#endif
-            p = p > 65535 ? 65535 : p;
-        }
-        ap->raw = static_cast<std::int16_t>(p - 32768);
-        l += static_cast<std::uint32_t>(p);
-    }
+    const std::uint32_t l = q15_loops::exps(alpha, n, m, to_q16, zero_below);
     // 1 / l: l·2^sh in [2^30, 2^31) (l >= 65535, the max's own term, so sh <= 15); den = its top 16 bits, in
     // [2^15, 2^16); rec = 2^31 / den in (2^15, 2^16], at most 65535 (the one division of a step)
-    int sh = 0;
-    while ((l << sh) < (std::uint32_t{1} << 30)) ++sh;
-    const std::uint32_t den = (l << sh) >> 15;
+    const int sh = to_top(l);
+    // (bit 15 of den is set for every l >= 65535: the OR changes nothing, it tells the analyzer den > 0)
+    const std::uint32_t den = ((l << sh) >> 15) | (std::uint32_t{1} << 15);
     const std::uint32_t rec0 = (std::uint32_t{1} << 31) / den;
     const std::uint32_t rec = rec0 > 65535u ? 65535u : rec0;
     // alpha_j = p_j / l in Q15 = p_j·rec / 2^(31 - sh), floored (p_j·rec < 2^32), at most 32767
@@ -304,6 +364,9 @@ __attribute__((always_inline)) inline q15 context_value(std::int32_t acc) noexce
 
 /// c = Σ_j alpha_j S_j (the rows of S in the segments seg), rounded half up to Q15.
 void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15* c) noexcept {
+#if defined(SARNN_Q15_OWN_WEIGHTED)
+    q15_loops::weighted_sum(seg.base, seg.n, S.stride, S.dim, alpha, c);
+#else
     const std::size_t dim = S.dim, stride = S.stride;
     std::size_t k = 0;
     if (word_aligned(S.base) && stride % 2 == 0 && word_aligned(alpha)) {
@@ -360,6 +423,7 @@ void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15
         }
         c[k] = context_value(acc);
     }
+#endif
 }
 
 }  // namespace
@@ -367,24 +431,17 @@ void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15
 QueryScale Q15::prepare_query(const q15* q, q15* qp, std::size_t dim, int g) noexcept {
     // q' = q / 2^s rounded, with s the least for which Σ|q'_k| <= 65536, so that every S_j·q' is exact in int32
     // (|S_j,k| <= 32767): Σ|q_k| <= 32768·256 = 2^23 gives s <= 8
-    std::uint32_t qsum = 0;
-    for (std::size_t k = 0; k < dim; ++k) qsum += static_cast<std::uint32_t>(q[k].raw < 0 ? -q[k].raw : q[k].raw);
+    std::uint32_t qsum = q15_loops::abs_sum(q, dim);
     int s = 0;
     while ((qsum >> s) + dim + 1 > 65536u) ++s;
     if (s > 0) {
-        qsum = 0;
-        for (std::size_t k = 0; k < dim; ++k) {
-            const std::int32_t v = round_shift(q[k].raw, s);
-            qp[k] = q15{static_cast<std::int16_t>(v)};
-            qsum += static_cast<std::uint32_t>(v < 0 ? -v : v);
-        }
+        qsum = q15_loops::round_query(q, qp, dim, s);
     } else if (qp != q) {
         for (std::size_t k = 0; k < dim; ++k) qp[k] = q[k];
     }
     // e_j = S_j·q' / 2^t rounded, t = ceil(log2 Σ|q'_k|) (so |e_j| <= 32767) and at least 15 - g - s (and 1): the
     // scores in Q(f), f = 30 - g - s - t <= 15 (q in Q(15 - g): S_j·q = S_j·q'·2^s / 2^(30 - g))
-    int t = 0;
-    while ((std::uint32_t{1} << t) < qsum) ++t;
+    int t = ceil_log2(qsum);
     g = g < 0 ? 0 : (g > 8 ? 8 : g);  // (the contract's range: f >= -2, see softmax)
     const int least = 15 - g - s > 1 ? 15 - g - s : 1;
     if (t < least) t = least;
@@ -470,8 +527,47 @@ void Q15::attend_query(const Rows<q15>& E, const q15* qp, QueryScale qs, const R
 void Q15::affine(const QGates& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r, std::size_t nr,
                  q15* z) noexcept {
     // G rows at a time, sharing each load of x and r: s_x = A_x·x, s_r = A_r·r, exact in int32 as affine_tanh's
-    std::size_t row = 0;
     const XFactor x_factor(a.x_m, a.x_shift);
+#if defined(SARNN_Q15_OWN_TANH)
+    // as affine_tanh on these targets: the sums of up to kChunk rows first, then their rows in a loop of their own
+    constexpr std::size_t kChunk = 32;
+    for (std::size_t first = 0; first < rows; first += kChunk) {
+        const std::size_t count = rows - first < kChunk ? rows - first : kChunk;
+        std::int32_t s_x[kChunk], s_r[kChunk];
+        std::size_t i = 0;
+        const auto sums = [&](auto group) __attribute__((always_inline)) {
+            constexpr std::size_t G = decltype(group)::value;
+            for (std::size_t g = 0; g < G; ++g) s_x[i + g] = s_r[i + g] = 0;
+            q15_loops::dot_rows<G>(a.A_x + (first + i) * nx, nx, x, nx, s_x + i);
+            q15_loops::dot_rows<G>(a.A_r + (first + i) * nr, nr, r, nr, s_r + i);
+            i += G;
+        };
+        while (i + q15_loops::kRows <= count) sums(Group<q15_loops::kRows>{});
+        if constexpr (q15_loops::kRows > 2) {
+            if (i + 2 <= count) sums(Group<2>{});
+        }
+        if (i < count) sums(Group<1>{});
+        // z = s_x in s_r's units (clamped to +-2^30) + s_r; pre = requantize(z, m_r, shift_r) + b_r, saturated (the
+        // common factor's loop on its own, as affine_tanh's)
+        if (q15_loops::finish_rows(s_x, s_r, count, a.x_m, a.x_shift, a.m + first, a.shift + first,
+                                   a.b ? a.b + first : nullptr, z + first)) {
+            continue;
+        }
+        const auto finish = [&](auto near) __attribute__((always_inline)) {
+            for (std::size_t k = 0; k < count; ++k) {
+                const std::size_t row = first + k;
+                const std::int32_t zr = (decltype(near)::value ? near_x(s_x[k], a.x_m, a.x_shift) : x_factor(s_x[k])) + s_r[k];
+                z[row] = q15{static_cast<std::int16_t>(add_sat16(rescale(zr, a.m[row], a.shift[row]), a.b ? a.b[row] : 0))};
+            }
+        };
+        if (x_factor.near_one) {
+            finish(std::true_type{});
+        } else {
+            finish(std::false_type{});
+        }
+    }
+#else
+    std::size_t row = 0;
     const auto pass = [&](auto group) __attribute__((always_inline)) {
         constexpr std::size_t G = decltype(group)::value;
         Sums<G> s_x, s_r;
@@ -491,6 +587,7 @@ void Q15::affine(const QGates& a, std::size_t rows, const q15* x, std::size_t nx
         if (row + 2 <= rows) pass(Group<2>{});
     }
     if (row < rows) pass(Group<1>{});
+#endif
 }
 
 void Q15::attend_scored_pair(const Rows<q15>& S, const Rows<q15>& T, int f, q15* alpha, q15* c, q15* d) noexcept {
@@ -509,6 +606,9 @@ void Q15::attend_scored_pair(const Rows<q15>& S, const Rows<q15>& T, int f, q15*
 }
 
 std::size_t Q15::lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden, q15* c, q15* h) noexcept {
+#if defined(SARNN_Q15_OWN_CELL)
+    return q15_loops::lstm_cell(z, c_tilde, hidden, c, h);
+#else
     std::size_t saturated = 0;
     for (std::size_t k = 0; k < hidden; ++k) {
         // i, f, o in Q15 (1 .. 32767), g in Q15 (-32767 .. 32767)
@@ -526,6 +626,7 @@ std::size_t Q15::lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden,
         h[k] = q15{static_cast<std::int16_t>(round_shift(o * fixed::tanh_q15(static_cast<std::int16_t>(cs)), 15))};
     }
     return saturated;
+#endif
 }
 
 }  // namespace sarnn::kernel

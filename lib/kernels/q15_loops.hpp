@@ -9,10 +9,18 @@
 //                                                                                count even, >= 2)
 // and, where it has its own (SARNN_Q15_OWN_SCORES, SARNN_Q15_OWN_MAX; else the ones at the end of this file, built on
 // dot_states), scores(s, stride, count, q, npairs, t, e): the rounded scores of count states, max_raw(e, n),
-// (SARNN_Q15_OWN_NORMALIZE) normalize(alpha, n, rec, down), softmax's last pass, and (SARNN_Q15_OWN_ADDITIVE)
-// additive_sum(key, q, v, K), the additive align's score of one state before its requantisation, and
-// (SARNN_Q15_OWN_FINISH_TANH, no generic form: q15.cpp's finish_row is the one) finish_tanh<UP>(s, rows, m, shift,
-// b, x_m, y), affine_tanh's rows finished from their sums.
+// (SARNN_Q15_OWN_EXP) exps(alpha, n, m, to_q16, zero_below), softmax's first pass, (SARNN_Q15_OWN_NORMALIZE)
+// normalize(alpha, n, rec, down), softmax's last pass, and (SARNN_Q15_OWN_ADDITIVE) additive_sum(key, q, v, K), the
+// additive align's score of one state before its requantisation; (SARNN_Q15_OWN_QUERY) abs_sum(q, dim) and
+// round_query(q, qp, dim, s), prepare_query's sums and rounding. A target may also have (SARNN_Q15_OWN_TANH)
+// tanh_rows(y, n), y_k = tanh_q15(y_k) in place, which affine_tanh then takes over all rows after their
+// pre-activations (instead of one tanh per row), with finish_rows(...) (SARNN_Q15_OWN_FINISH: the pre-activations of
+// a chunk of rows from their sums, or false where its factors do not fit it), and (SARNN_Q15_OWN_WEIGHTED)
+// weighted_sum(base, n, stride, dim, alpha, c), the whole context c = Σ_j alpha_j S_j (q15.cpp's, rounded alike),
+// and (SARNN_Q15_OWN_CELL) lstm_cell(z, c~, hidden, c, h), Q15::lstm_cell's contract; or (SARNN_Q15_OWN_FINISH_TANH,
+// no generic form: q15.cpp's finish_row is the one) finish_tanh<UP>(s, rows, m, shift, b, x_m, y), affine_tanh's
+// rows finished from their sums, and (SARNN_Q15_OWN_ROWS_XR) rows4_xr(w, ld, x, nx, r, nr, s), both parts' sums of
+// four rows.
 // The files, chosen at compile time:
 //   q15_mve.hpp    Helium (MVE integer: M55, M85): eight int16 per vector, VMLADAVA for the dot products
 //                  (cmake -DSARNN_Q15_PLAIN_LOOPS=ON takes the plain C++ instead, to compare the two on one core)
@@ -26,6 +34,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/exp.hpp"
 #include "kernels/q15_plain.hpp"
 #include "kernels/tanh.hpp"
 #include "sarnn/fixed.hpp"
@@ -114,6 +123,50 @@ inline std::int32_t additive_sum(const q15* key, const q15* q, const std::int8_t
         d += (z < 0 ? -v[k] : v[k]) * y;
     }
     return d;
+}
+#endif
+
+#if !defined(SARNN_Q15_OWN_QUERY)
+/// Σ_k |q_k| over dim values (<= 32768·dim)
+inline std::uint32_t abs_sum(const q15* q, std::size_t dim) noexcept {
+    std::uint32_t sum = 0;
+    for (std::size_t k = 0; k < dim; ++k) sum += static_cast<std::uint32_t>(q[k].raw < 0 ? -q[k].raw : q[k].raw);
+    return sum;
+}
+
+/// q'_k = (q_k + 2^(s-1)) >> s (rounded half up, 1 <= s <= 15) into qp (qp may be q); returns Σ_k |q'_k|
+inline std::uint32_t round_query(const q15* q, q15* qp, std::size_t dim, int s) noexcept {
+    std::uint32_t sum = 0;
+    for (std::size_t k = 0; k < dim; ++k) {
+        const std::int32_t v = (q[k].raw + (std::int32_t{1} << (s - 1))) >> s;
+        qp[k] = q15{static_cast<std::int16_t>(v)};
+        sum += static_cast<std::uint32_t>(v < 0 ? -v : v);
+    }
+    return sum;
+}
+#endif
+
+#if !defined(SARNN_Q15_OWN_EXP)
+/// softmax's first pass: p_j = min(exp_q16((e_j - m)·to_q16), 65535) where e_j - m > zero_below, else 0 (exp_q16
+/// gives 0 there), written over e_j as p_j - 32768; returns l = Σ p_j (< 65536·n)
+inline std::uint32_t exps(q15* alpha, std::size_t n, std::int32_t m, std::int32_t to_q16,
+                          std::int32_t zero_below) noexcept {
+    std::uint32_t l = 0;
+    for (q15* const end = alpha + n; alpha != end; ++alpha) {
+        const std::int32_t d = alpha->raw - m;
+        std::int32_t p = 0;
+        if (d > zero_below) {
+#if defined(__ARM_ARCH_6M__)
+            p = fixed::exp_q16(d * to_q16);  // (a call: inline, ARMv6-M's eight low registers spill the loop's)
+#else
+            p = fixed::detail::exp_q16_inline(d * to_q16);
+#endif
+            p = p > 65535 ? 65535 : p;
+        }
+        alpha->raw = static_cast<std::int16_t>(p - 32768);
+        l += static_cast<std::uint32_t>(p);
+    }
+    return l;
 }
 #endif
 

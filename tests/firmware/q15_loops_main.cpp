@@ -1,0 +1,294 @@
+// tests/firmware/q15_loops_main.cpp: the build's q15 inner loops (lib/kernels/q15_loops.hpp: Helium, DSP, Thumb or
+// plain C++, and the generic forms where a target has none of its own) checked on the board one by one against the
+// formulas of their contracts written out here in plain integer C++: random values, every length up to a few
+// vectors and its tail, rings of two segments, every tanh input, saturating LSTM cells. The q15 digests (q15_main.cpp) see these loops only
+// at the models' sizes. Prints "N passed, N failed", exits 0 only when nothing failed.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+
+#include "kernels/q15_loops.hpp"
+
+namespace {
+
+namespace L = sarnn::kernel::q15_loops;
+using sarnn::q15;
+
+int g_passed = 0;
+int g_failed = 0;
+
+void expect(bool ok, const char* what, int it) {
+    if (ok) {
+        ++g_passed;
+    } else if (++g_failed <= 20) {
+        std::printf("FAILED %s (case %d)\n", what, it);
+    }
+}
+
+std::uint32_t g_lcg = 2024u;
+/// uniform in [lo, hi]
+int uniform(int lo, int hi) {
+    g_lcg = g_lcg * 1664525u + 1013904223u;
+    return lo + static_cast<int>((g_lcg >> 8) % static_cast<std::uint32_t>(hi - lo + 1));
+}
+
+constexpr std::size_t kRowsMax = 64, kDimMax = 40;
+alignas(16) q15 g_s[kRowsMax * kDimMax];
+alignas(16) q15 g_a[kRowsMax + 8], g_b[kRowsMax + 8], g_out[kRowsMax + 8];
+std::int8_t g_v[kDimMax];
+
+std::int32_t abs32(std::int32_t v) { return v < 0 ? -v : v; }
+
+/// e_j = (S_j·q + 2^(t-1)) >> t, count states of 2·npairs values (row stride even, word aligned)
+void check_scores() {
+    for (int it = 0; it < 200; ++it) {
+        const std::size_t npairs = static_cast<std::size_t>(uniform(1, 20));
+        const std::size_t stride = 2 * npairs + 2 * static_cast<std::size_t>(uniform(0, 2));
+        const std::size_t count = static_cast<std::size_t>(uniform(1, 40));
+        const int t = uniform(1, 20);
+        for (q15& x : g_s) x.raw = static_cast<std::int16_t>(uniform(-32768, 32767));
+        // Σ|q| <= 65536: every product sum exact in int32
+        const int qmax = static_cast<int>(3000 / npairs);
+        for (std::size_t k = 0; k < 2 * npairs; ++k) g_b[k].raw = static_cast<std::int16_t>(uniform(-qmax, qmax));
+        L::scores(g_s, stride, count, g_b, npairs, t, g_out);
+        bool ok = true;
+        for (std::size_t j = 0; j < count; ++j) {
+            std::int32_t d = 0;
+            for (std::size_t k = 0; k < 2 * npairs; ++k) d += g_s[j * stride + k].raw * g_b[k].raw;
+            ok = ok && g_out[j].raw == static_cast<std::int16_t>((d + (std::int32_t{1} << (t - 1))) >> t);
+        }
+        expect(ok, "scores", it);
+    }
+}
+
+/// max, softmax's passes (exps: p_j = min(exp_q16((e_j - m)·2^(16-f)), 65535) above the cut, else 0; normalize)
+void check_softmax() {
+    for (int it = 0; it < 300; ++it) {
+        const std::size_t n = static_cast<std::size_t>(uniform(1, 70));
+        for (std::size_t j = 0; j < n; ++j) g_a[j].raw = g_b[j].raw = static_cast<std::int16_t>(uniform(-32768, 32767));
+        std::int32_t m = -32768;
+        for (std::size_t j = 0; j < n; ++j) m = g_a[j].raw > m ? g_a[j].raw : m;
+        expect(L::max_raw(g_a, n) == m, "max_raw", it);
+        const int f = uniform(-2, 15);
+        const std::int32_t to_q16 = std::int32_t{1} << (16 - f);
+        const std::int32_t below = (std::int32_t{12} << 16) >> (16 - f);
+        const std::int32_t zero_below = below > 1 ? -below : -1;
+        const std::uint32_t l = L::exps(g_a, n, m, to_q16, zero_below);
+        std::uint32_t l_want = 0;
+        bool ok = true;
+        for (std::size_t j = 0; j < n; ++j) {
+            const std::int32_t d = g_b[j].raw - m;
+            std::int32_t p = 0;
+            if (d > zero_below) {
+                p = sarnn::fixed::exp_q16(d * to_q16);
+                p = p > 65535 ? 65535 : p;
+            }
+            g_b[j].raw = static_cast<std::int16_t>(p - 32768);
+            l_want += static_cast<std::uint32_t>(p);
+            ok = ok && g_a[j].raw == g_b[j].raw;
+        }
+        expect(ok && l == l_want, "exps", it);
+        const auto rec = static_cast<std::uint32_t>(uniform(32768, 65535));
+        const int down = uniform(16, 31);
+        L::normalize(g_a, n, rec, down);
+        ok = true;
+        for (std::size_t j = 0; j < n; ++j) {
+            const std::uint32_t av = (static_cast<std::uint32_t>(g_b[j].raw + 32768) * rec) >> down;
+            ok = ok && g_a[j].raw == static_cast<std::int16_t>(av > 32767u ? 32767u : av);
+        }
+        expect(ok, "normalize", it);
+    }
+}
+
+/// Σ|q_k|; q'_k = (q_k + 2^(s-1)) >> s and Σ|q'_k|, into another array or in place
+void check_query() {
+    for (int it = 0; it < 300; ++it) {
+        const std::size_t dim = static_cast<std::size_t>(uniform(1, 70));
+        const int s = uniform(1, 8);
+        std::uint32_t sum = 0, rsum = 0;
+        for (std::size_t k = 0; k < dim; ++k) {
+            g_a[k].raw = static_cast<std::int16_t>(uniform(-32768, 32767));
+            sum += static_cast<std::uint32_t>(abs32(g_a[k].raw));
+            const std::int32_t v = (g_a[k].raw + (std::int32_t{1} << (s - 1))) >> s;
+            g_b[k].raw = static_cast<std::int16_t>(v);
+            rsum += static_cast<std::uint32_t>(abs32(v));
+        }
+        expect(L::abs_sum(g_a, dim) == sum, "abs_sum", it);
+        q15* const out = it % 2 == 0 ? g_a : g_out;
+        const std::uint32_t got = L::round_query(g_a, out, dim, s);
+        bool ok = got == rsum;
+        for (std::size_t k = 0; k < dim; ++k) ok = ok && out[k].raw == g_b[k].raw;
+        expect(ok, "round_query", it);
+    }
+}
+
+/// tanh_q15 of an int16 sum: |z| at most 32767, the table interpolated, the sign put back (the contract's formula)
+std::int32_t tanh_ref(std::int32_t z) {
+    const std::int16_t* const T = sarnn::fixed::detail::kTanhTable;
+    std::int32_t a = abs32(z);
+    a = a > 32767 ? 32767 : a;
+    const std::int32_t i = a >> 6, frac = a & 63;
+    const std::int32_t y = T[i] + (((T[i + 1] - T[i]) * frac + 32) >> 6);
+    return z < 0 ? -y : y;
+}
+
+/// Σ_k v_k·tanh(key_k + q_k), the sum saturated to int16
+void check_additive() {
+    for (int it = 0; it < 2000; ++it) {
+        const std::size_t K = static_cast<std::size_t>(uniform(1, 40));
+        const int span = it % 3 == 0 ? 3000 : 32767;
+        std::int32_t want = 0;
+        for (std::size_t k = 0; k < K; ++k) {
+            g_a[k].raw = static_cast<std::int16_t>(uniform(-span - 1, span));
+            g_b[k].raw = static_cast<std::int16_t>(uniform(-span - 1, span));
+            g_v[k] = static_cast<std::int8_t>(uniform(-128, 127));
+            const std::int32_t z = g_a[k].raw + g_b[k].raw;
+            want += g_v[k] * tanh_ref(z > 32767 ? 32767 : (z < -32768 ? -32768 : z));
+        }
+        expect(L::additive_sum(g_a, g_b, g_v, K) == want, "additive_sum", it);
+    }
+}
+
+#if defined(SARNN_Q15_OWN_TANH)
+/// every int16 input, in runs of eleven (a vector and a tail)
+void check_tanh_rows() {
+    bool ok = true;
+    for (std::int32_t z0 = -32768; z0 <= 32767; z0 += 11) {
+        for (std::int32_t j = 0; j < 11; ++j) g_a[j].raw = static_cast<std::int16_t>(z0 + j > 32767 ? 32767 : z0 + j);
+        for (std::int32_t j = 0; j < 11; ++j) g_b[j] = g_a[j];
+        L::tanh_rows(g_a, 11);
+        for (std::size_t j = 0; j < 11; ++j) ok = ok && g_a[j].raw == tanh_ref(g_b[j].raw);
+    }
+    expect(ok, "tanh_rows", 0);
+}
+#endif
+
+#if defined(SARNN_Q15_OWN_WEIGHTED)
+/// c_k = (Σ_j alpha_j S_j,k + 2^14) >> 15 within +-32767, the states in two segments of a ring
+void check_weighted_sum() {
+    for (int it = 0; it < 200; ++it) {
+        const std::size_t dim = static_cast<std::size_t>(uniform(1, 36));
+        const std::size_t stride = dim + static_cast<std::size_t>(uniform(0, 3));
+        const std::size_t n0 = static_cast<std::size_t>(uniform(it % 2, 40)),
+                          n1 = static_cast<std::size_t>(uniform(0, 20));
+        for (std::size_t k = 0; k < kRowsMax * stride && k < kRowsMax * kDimMax; ++k)
+            g_s[k].raw = static_cast<std::int16_t>(uniform(-32768, 32767));
+        // Σ alpha_j <= 32768 (as softmax's)
+        const int amax = static_cast<int>(32767 / (n0 + n1 + 1));
+        for (std::size_t j = 0; j < n0 + n1; ++j) g_a[j].raw = static_cast<std::int16_t>(uniform(0, amax));
+        const q15* const base[2] = {g_s + 20 * stride, g_s};
+        const std::size_t n[2] = {n0, n1};
+        L::weighted_sum(base, n, stride, dim, g_a, g_out);
+        bool ok = true;
+        for (std::size_t k = 0; k < dim; ++k) {
+            std::int32_t acc = 0;
+            std::size_t j = 0;
+            for (int g = 0; g < 2; ++g)
+                for (std::size_t i = 0; i < n[g]; ++i, ++j) acc += g_a[j].raw * base[g][i * stride + k].raw;
+            std::int32_t ck = (acc + (std::int32_t{1} << 14)) >> 15;
+            ck = ck > 32767 ? 32767 : (ck < -32767 ? -32767 : ck);
+            ok = ok && g_out[k].raw == ck;
+        }
+        expect(ok, "weighted_sum", it);
+    }
+}
+#endif
+
+#if defined(SARNN_Q15_OWN_CELL)
+/// the LSTM cell's contract (kernels_q15.hpp): c = round(f·c~ / 2^15) + round(i·g / 2^18) saturated to int16 and
+/// counted, h = round(o·tanh(c) / 2^15), the gates sigmoid_q15 and tanh_q15 of z
+void check_lstm_cell() {
+    for (int it = 0; it < 300; ++it) {
+        const std::size_t H = static_cast<std::size_t>(uniform(1, 17));
+        // wide pre-activations and cells some of the time (saturating the cell), small ones the rest
+        const int span = it % 2 == 0 ? 32767 : 8000;
+        for (std::size_t k = 0; k < 4 * H; ++k) g_s[k].raw = static_cast<std::int16_t>(uniform(-span - 1, span));
+        for (std::size_t k = 0; k < H; ++k) g_a[k].raw = static_cast<std::int16_t>(uniform(-span - 1, span));
+        const std::size_t sat = L::lstm_cell(g_s, g_a, H, g_b, g_out);
+        std::size_t sat_want = 0;
+        bool ok = true;
+        for (std::size_t k = 0; k < H; ++k) {
+            const std::int32_t i = sarnn::fixed::sigmoid_q15(g_s[k].raw);
+            const std::int32_t f = sarnn::fixed::sigmoid_q15(g_s[H + k].raw);
+            const std::int32_t g = sarnn::fixed::tanh_q15(g_s[2 * H + k].raw);
+            const std::int32_t o = sarnn::fixed::sigmoid_q15(g_s[3 * H + k].raw);
+            const std::int32_t ck = ((f * g_a[k].raw + (1 << 14)) >> 15) + ((i * g + (1 << 17)) >> 18);
+            const std::int32_t cs = ck > 32767 ? 32767 : (ck < -32768 ? -32768 : ck);
+            sat_want += cs != ck ? 1u : 0u;
+            const std::int32_t hk = (o * sarnn::fixed::tanh_q15(static_cast<std::int16_t>(cs)) + (1 << 14)) >> 15;
+            ok = ok && g_b[k].raw == cs && g_out[k].raw == hk;
+        }
+        expect(ok && sat == sat_want, "lstm_cell", it);
+    }
+}
+#endif
+
+#if defined(SARNN_Q15_OWN_FINISH)
+/// 32 random bits as an int32 (any value)
+std::int32_t any32() {
+    g_lcg = g_lcg * 1664525u + 1013904223u;
+    const std::uint32_t hi = g_lcg >> 16;
+    g_lcg = g_lcg * 1664525u + 1013904223u;
+    return static_cast<std::int32_t>((hi << 16) | (g_lcg >> 16));
+}
+
+/// the rows' pre-activations (kernels_q15.hpp's affine): requantize(s_x, x_m, x_shift) clamped to +-2^30, + s_r,
+/// requantize(., m_r, shift_r) + b_r saturated to int16; where finish_rows takes the rows (it may decline)
+void check_finish_rows() {
+    static std::int32_t s_x[32], s_r[32], m[32], b[32];
+    static std::int8_t shift[32];
+    int taken = 0;
+    for (int it = 0; it < 3000; ++it) {
+        const std::size_t count = it % 10 == 0 ? static_cast<std::size_t>(uniform(1, 32))
+                                               : 4 * static_cast<std::size_t>(uniform(1, 8));
+        const int x_shift = it % 7 == 0 ? uniform(-3, 3) : uniform(-1, 0);
+        // x_m >= 0 but for every 13th case; m_r >= 0 but for some first rows; |s_r| < 2^30 (z stays in int32)
+        const std::int32_t x_m = it % 13 == 0 ? any32()
+                                              : static_cast<std::int32_t>(static_cast<std::uint32_t>(any32()) >> 1);
+        for (std::size_t k = 0; k < count; ++k) {
+            s_x[k] = it % 3 == 0 ? any32() : any32() >> uniform(2, 20);
+            s_r[k] = any32() >> uniform(2, 20);
+            m[k] = static_cast<std::int32_t>(static_cast<std::uint32_t>(any32()) >> 1);
+            if (it % 17 == 0 && k == 0) m[k] = -m[k];
+            shift[k] = static_cast<std::int8_t>(it % 19 == 0 ? uniform(-2, 20) : uniform(1, 20));
+            b[k] = it % 5 == 0 ? any32() : uniform(-40000, 40000);
+        }
+        const bool no_b = it % 4 == 0;
+        if (!L::finish_rows(s_x, s_r, count, x_m, x_shift, m, shift, no_b ? nullptr : b, g_out)) continue;
+        ++taken;
+        bool ok = true;
+        for (std::size_t k = 0; k < count; ++k) {
+            std::int32_t x = sarnn::fixed::requantize(s_x[k], x_m, x_shift);
+            x = x > (1 << 30) ? (1 << 30) : (x < -(1 << 30) ? -(1 << 30) : x);
+            const std::int64_t pre = static_cast<std::int64_t>(sarnn::fixed::requantize(x + s_r[k], m[k], shift[k])) +
+                                     (no_b ? 0 : b[k]);
+            ok = ok && g_out[k].raw == static_cast<std::int16_t>(pre > 32767 ? 32767 : (pre < -32768 ? -32768 : pre));
+        }
+        expect(ok, "finish_rows", it);
+    }
+    expect(taken > 1000, "finish_rows taken", taken);
+}
+#endif
+
+}  // namespace
+
+int main() {
+    check_scores();
+    check_softmax();
+    check_query();
+    check_additive();
+#if defined(SARNN_Q15_OWN_TANH)
+    check_tanh_rows();
+#endif
+#if defined(SARNN_Q15_OWN_WEIGHTED)
+    check_weighted_sum();
+#endif
+#if defined(SARNN_Q15_OWN_CELL)
+    check_lstm_cell();
+#endif
+#if defined(SARNN_Q15_OWN_FINISH)
+    check_finish_rows();
+#endif
+    std::printf("%d passed, %d failed\n", g_passed, g_failed);
+    return g_failed == 0 ? 0 : 1;
+}
