@@ -435,14 +435,8 @@ inline std::int32_t additive_sum(const q15* key, const q15* q, const std::int8_t
         const int16x8_t y = vaddq_s16(t0, vrshrq_n_s16(vmulq_s16(vsubq_s16(t1, t0), frac), 6));
         d = vmladavaq_s16(d, vpselq_s16(vnegq_s16(y), y, vcmpltq_n_s16(z, 0)), vldrbq_s16(v + k));
     }
-    for (; k < K; ++k) {
-        const std::int32_t z = kp[k] + qp[k];
-        std::int32_t a = z < 0 ? -z : z;
-        a = a > 32767 ? 32767 : a;
-        const std::int32_t i = a >> 6, frac = a & 63;
-        const std::int32_t y = T[i] + (((T[i + 1] - T[i]) * frac + 32) >> 6);
-        d += (z < 0 ? -v[k] : v[k]) * y;
-    }
+    // the last K % 8: v_k·tanh(z) with tanh_wide (the same value: its |z| >= 32768 gives 32767 as the clamp does)
+    for (; k < K; ++k) d += v[k] * fixed::detail::tanh_wide(kp[k] + qp[k]);
     return d;
 }
 
