@@ -24,6 +24,20 @@ namespace sarnn::kernel {
 namespace {  // NOLINT(cert-dcl59-cpp): one copy, in the mve set's file
 namespace mve {
 
+// The four sums' vectors q0..q3 stored to t (64 bytes) and read back transposed (VLD40..43: MVE float has no add
+// across a vector), then q0 + q1 and q2 + q3: lane j of (q0 + q2) is then the sum of the lanes of the old q_j.
+#define SARNN_MVE_TRANSPOSE_ADD                          \
+    "vstrw.32 q0, [%[t]]\n\t"                           \
+    "vstrw.32 q1, [%[t], #16]\n\t"                      \
+    "vstrw.32 q2, [%[t], #32]\n\t"                      \
+    "vstrw.32 q3, [%[t], #48]\n\t"                      \
+    "vld40.32 {q0, q1, q2, q3}, [%[t]]\n\t"             \
+    "vld41.32 {q0, q1, q2, q3}, [%[t]]\n\t"             \
+    "vld42.32 {q0, q1, q2, q3}, [%[t]]\n\t"             \
+    "vld43.32 {q0, q1, q2, q3}, [%[t]]\n\t"             \
+    "vadd.f32 q0, q0, q1\n\t"                           \
+    "vadd.f32 q2, q2, q3\n\t"
+
 /// t[i] = M_i·v over n values for the four rows M0..M3 (t: 16 floats, 16-byte aligned, the scratch of the
 /// transpose; the four results in t[0..4)). Rows and v: any 4-byte alignment.
 inline void dot4_asm(const float* M0, const float* M1, const float* M2, const float* M3, const float* v, std::size_t n,
@@ -48,16 +62,7 @@ inline void dot4_asm(const float* M0, const float* M1, const float* M2, const fl
         "letp lr, 1b\n"
         "2:\n\t"
         // lane j of the vector out is the sum of the lanes of q_j: transpose and add
-        "vstrw.32 q0, [%[t]]\n\t"
-        "vstrw.32 q1, [%[t], #16]\n\t"
-        "vstrw.32 q2, [%[t], #32]\n\t"
-        "vstrw.32 q3, [%[t], #48]\n\t"
-        "vld40.32 {q0, q1, q2, q3}, [%[t]]\n\t"
-        "vld41.32 {q0, q1, q2, q3}, [%[t]]\n\t"
-        "vld42.32 {q0, q1, q2, q3}, [%[t]]\n\t"
-        "vld43.32 {q0, q1, q2, q3}, [%[t]]\n\t"
-        "vadd.f32 q0, q0, q1\n\t"
-        "vadd.f32 q2, q2, q3\n\t"
+        SARNN_MVE_TRANSPOSE_ADD
         "vadd.f32 q0, q0, q2\n\t"
         "vstrw.32 q0, [%[t]]\n\t"
         : [m0] "+r"(M0), [m1] "+r"(M1), [m2] "+r"(M2), [m3] "+r"(M3), [v] "+r"(v)
@@ -132,16 +137,7 @@ inline void scores_asm(const float* row, std::size_t stride, std::size_t groups,
         "vfma.f32 q3, q5, q4\n\t"
         "letp lr, 1b\n"
         "2:\n\t"
-        "vstrw.32 q0, [%[t]]\n\t"
-        "vstrw.32 q1, [%[t], #16]\n\t"
-        "vstrw.32 q2, [%[t], #32]\n\t"
-        "vstrw.32 q3, [%[t], #48]\n\t"
-        "vld40.32 {q0, q1, q2, q3}, [%[t]]\n\t"
-        "vld41.32 {q0, q1, q2, q3}, [%[t]]\n\t"
-        "vld42.32 {q0, q1, q2, q3}, [%[t]]\n\t"
-        "vld43.32 {q0, q1, q2, q3}, [%[t]]\n\t"
-        "vadd.f32 q0, q0, q1\n\t"
-        "vadd.f32 q2, q2, q3\n\t"
+        SARNN_MVE_TRANSPOSE_ADD
         "vadd.f32 q0, q0, q2\n\t"
         "ldr lr, [%[t], #64]\n\t"
         "vmul.f32 q0, q0, lr\n\t"
@@ -245,16 +241,7 @@ __attribute__((noinline)) void scores_rows_asm(const float* row, std::size_t gro
         ".set .Lsarnn_o, .Lsarnn_o + 16\n\t"
         ".endr\n\t"
         // lane j of the vector out is the sum of the lanes of q_j: transpose and add
-        "vstrw.32 q0, [%[t]]\n\t"
-        "vstrw.32 q1, [%[t], #16]\n\t"
-        "vstrw.32 q2, [%[t], #32]\n\t"
-        "vstrw.32 q3, [%[t], #48]\n\t"
-        "vld40.32 {q0, q1, q2, q3}, [%[t]]\n\t"
-        "vld41.32 {q0, q1, q2, q3}, [%[t]]\n\t"
-        "vld42.32 {q0, q1, q2, q3}, [%[t]]\n\t"
-        "vld43.32 {q0, q1, q2, q3}, [%[t]]\n\t"
-        "vadd.f32 q0, q0, q1\n\t"
-        "vadd.f32 q2, q2, q3\n\t"
+        SARNN_MVE_TRANSPOSE_ADD
         "vadd.f32 q0, q0, q2\n\t"
         "vmul.f32 q0, q0, %[scale]\n\t"
         "vstrw.32 q0, [%[e]], #16\n\t"
@@ -371,16 +358,7 @@ inline void affine_asm(const float* A, std::size_t ld, std::size_t groups, const
         "vfma.f32 q3, q5, q4\n\t"
         "letp lr, 1b\n"
         "2:\n\t"
-        "vstrw.32 q0, [%[t]]\n\t"
-        "vstrw.32 q1, [%[t], #16]\n\t"
-        "vstrw.32 q2, [%[t], #32]\n\t"
-        "vstrw.32 q3, [%[t], #48]\n\t"
-        "vld40.32 {q0, q1, q2, q3}, [%[t]]\n\t"
-        "vld41.32 {q0, q1, q2, q3}, [%[t]]\n\t"
-        "vld42.32 {q0, q1, q2, q3}, [%[t]]\n\t"
-        "vld43.32 {q0, q1, q2, q3}, [%[t]]\n\t"
-        "vadd.f32 q0, q0, q1\n\t"
-        "vadd.f32 q2, q2, q3\n\t"
+        SARNN_MVE_TRANSPOSE_ADD
         "vldrw.32 q1, [%[b]], #16\n\t"
         "vadd.f32 q0, q0, q2\n\t"
         "vadd.f32 q0, q0, q1\n\t"
@@ -434,16 +412,7 @@ __attribute__((noinline)) void affine_rows_asm(const float* A, std::size_t ld, s
         "vfma.f32 q3, q5, q4\n\t"
         ".set .Lsarnn_o, .Lsarnn_o + 16\n\t"
         ".endr\n\t"
-        "vstrw.32 q0, [%[t]]\n\t"
-        "vstrw.32 q1, [%[t], #16]\n\t"
-        "vstrw.32 q2, [%[t], #32]\n\t"
-        "vstrw.32 q3, [%[t], #48]\n\t"
-        "vld40.32 {q0, q1, q2, q3}, [%[t]]\n\t"
-        "vld41.32 {q0, q1, q2, q3}, [%[t]]\n\t"
-        "vld42.32 {q0, q1, q2, q3}, [%[t]]\n\t"
-        "vld43.32 {q0, q1, q2, q3}, [%[t]]\n\t"
-        "vadd.f32 q0, q0, q1\n\t"
-        "vadd.f32 q2, q2, q3\n\t"
+        SARNN_MVE_TRANSPOSE_ADD
         "vldrw.32 q1, [%[b]], #16\n\t"
         "vadd.f32 q0, q0, q2\n\t"
         "vadd.f32 q0, q0, q1\n\t"
