@@ -108,6 +108,18 @@ inline void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v, std::si
     }
 }
 
+// One pass of four states' scores: eight values of q (loaded into q0 by `load`, post-incremented) times eight of
+// each state (s0..s3, post-incremented), each product sum added to its a0..a3 by VMLADAVA.
+#define SARNN_MVE_DOT4(load)              \
+    load "vldrh.u16 q1, [%[s0]], #16\n\t" \
+         "vmladava.s16 %[a0], q1, q0\n\t" \
+         "vldrh.u16 q2, [%[s1]], #16\n\t" \
+         "vmladava.s16 %[a1], q2, q0\n\t" \
+         "vldrh.u16 q3, [%[s2]], #16\n\t" \
+         "vmladava.s16 %[a2], q3, q0\n\t" \
+         "vldrh.u16 q1, [%[s3]], #16\n\t" \
+         "vmladava.s16 %[a3], q1, q0\n\t"
+
 /// d[g] = Σ_{k < 2·npairs} s[g·stride + k]·q[k] for g < G (G = 4 and 1).
 template <std::size_t G>
 inline void dot_states(const q15* s, std::size_t stride, const q15* q, std::size_t npairs, std::int32_t* d) noexcept {
@@ -142,15 +154,7 @@ inline void dot_states(const q15* s, std::size_t stride, const q15* q, std::size
         __asm__ volatile(
             "wlstp.16 lr, %[n], 2f\n"
             "1:\n\t"
-            "vldrh.u16 q0, [%[q]], #16\n\t"
-            "vldrh.u16 q1, [%[s0]], #16\n\t"
-            "vmladava.s16 %[a0], q1, q0\n\t"
-            "vldrh.u16 q2, [%[s1]], #16\n\t"
-            "vmladava.s16 %[a1], q2, q0\n\t"
-            "vldrh.u16 q3, [%[s2]], #16\n\t"
-            "vmladava.s16 %[a2], q3, q0\n\t"
-            "vldrh.u16 q1, [%[s3]], #16\n\t"
-            "vmladava.s16 %[a3], q1, q0\n\t"
+            SARNN_MVE_DOT4("vldrh.u16 q0, [%[q]], #16\n\t")
             "letp lr, 1b\n"
             "2:\n\t"
             : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [q] "+r"(qr), [s0] "+r"(s0), [s1] "+r"(s1),
@@ -333,15 +337,7 @@ inline void scores(const q15* s, std::size_t stride, std::size_t count, const q1
             "ldr %[x], [%[ps], #8]\n\t"
             "wlstp.16 lr, %[x], 3f\n"
             "1:\n\t"
-            "vldrh.u16 q0, [%[qp]], #16\n\t"
-            "vldrh.u16 q1, [%[s0]], #16\n\t"
-            "vmladava.s16 %[a0], q1, q0\n\t"
-            "vldrh.u16 q2, [%[s1]], #16\n\t"
-            "vmladava.s16 %[a1], q2, q0\n\t"
-            "vldrh.u16 q3, [%[s2]], #16\n\t"
-            "vmladava.s16 %[a2], q3, q0\n\t"
-            "vldrh.u16 q1, [%[s3]], #16\n\t"
-            "vmladava.s16 %[a3], q1, q0\n\t"
+            SARNN_MVE_DOT4("vldrh.u16 q0, [%[qp]], #16\n\t")
             "letp lr, 1b\n"
             "3:\n\t"
             "lctp\n\t"
