@@ -214,6 +214,79 @@ inline void dot_states<1>(const q15* s, std::size_t, const q15* q, std::size_t n
     d[0] = a;
 }
 
+/// The rounded scores of groups of four states whose rows are STEP bytes apart (a constant: the common strides,
+/// Hidden 16, 32 and 64, dispatched by scores below), q' of a multiple of 4 pairs: eight values of q' (two LDRDs) per
+/// iteration times the four states' eight, each state's reached by an immediate offset from one pointer (28
+/// instructions for 32 multiply-adds; the runtime stride of dot_states<3> takes a pointer a state: 12 for 12).
+/// e_j = (d_j + 2^(t-1)) >> t as in scores; the pass's constants in memory (thirteen registers hold the loop).
+/// Returns the states done (4·groups); s and e move past them.
+template <int STEP>
+inline std::size_t scores4(const q15*& s, std::size_t groups, const q15* q, std::size_t npairs, int t,
+                           q15*& e) noexcept {
+    static_assert(STEP % 4 == 0 && 3 * STEP + 8 <= 1020, "LDRD's immediate offsets");
+    const std::int32_t half = std::int32_t{1} << (t - 1);
+    // the step from where a pass's loop leaves p (its first row, 4·npairs bytes on) to the next pass's first row
+    const std::int32_t gap = 4 * STEP - static_cast<std::int32_t>(4 * npairs);
+    const std::int32_t tt = t;
+    q15* ep = e;
+    q15* const e_end = e + 4 * groups;
+    const q15* p = s;
+    const q15* const end = q + 2 * npairs;
+    std::int32_t a0, a1, a2, a3, q0, q1, q2, q3, x, y;
+    const q15* qp;
+#define SARNN_DSP_STATE8(a, o)                           \
+    "ldrd   %[x], %[y], [%[p], #" #o "]\n\t"             \
+    "smlad  %[" a "], %[x], %[q0], %[" a "]\n\t"         \
+    "smlad  %[" a "], %[y], %[q1], %[" a "]\n\t"         \
+    "ldrd   %[x], %[y], [%[p], #" #o " + 8]\n\t"         \
+    "smlad  %[" a "], %[x], %[q2], %[" a "]\n\t"         \
+    "smlad  %[" a "], %[y], %[q3], %[" a "]\n\t"
+    __asm__ volatile("2:\n\t"
+                     "ldr    %[qp], %[q]\n\t"
+                     "ldr    %[a0], %[half]\n\t"
+                     "mov    %[a1], %[a0]\n\t"
+                     "mov    %[a2], %[a0]\n\t"
+                     "mov    %[a3], %[a0]\n\t"
+                     "1:\n\t"
+                     "ldrd   %[q2], %[q3], [%[qp], #8]\n\t"
+                     "ldrd   %[q0], %[q1], [%[qp]], #16\n\t"
+                     SARNN_DSP_STATE8("a1", (%c[s1])) SARNN_DSP_STATE8("a2", (%c[s2])) SARNN_DSP_STATE8("a3", (%c[s3]))
+                     "ldrd   %[x], %[y], [%[p], #8]\n\t"
+                     "smlad  %[a0], %[x], %[q2], %[a0]\n\t"
+                     "smlad  %[a0], %[y], %[q3], %[a0]\n\t"
+                     "ldrd   %[x], %[y], [%[p]], #16\n\t"
+                     "smlad  %[a0], %[x], %[q0], %[a0]\n\t"
+                     "smlad  %[a0], %[y], %[q1], %[a0]\n\t"
+                     "cmp    %[qp], %[end]\n\t"
+                     "bne    1b\n\t"
+                     "ldr    %[x], %[t]\n\t"
+                     "asr    %[a0], %[a0], %[x]\n\t"
+                     "asr    %[a1], %[a1], %[x]\n\t"
+                     "asr    %[a2], %[a2], %[x]\n\t"
+                     "asr    %[a3], %[a3], %[x]\n\t"
+                     "ldr    %[y], %[ep]\n\t"
+                     "strh   %[a0], [%[y]], #2\n\t"
+                     "strh   %[a1], [%[y]], #2\n\t"
+                     "strh   %[a2], [%[y]], #2\n\t"
+                     "strh   %[a3], [%[y]], #2\n\t"
+                     "str    %[y], %[ep]\n\t"
+                     "ldr    %[x], %[gap]\n\t"
+                     "add    %[p], %[p], %[x]\n\t"
+                     "ldr    %[x], %[e_end]\n\t"
+                     "cmp    %[y], %[x]\n\t"
+                     "bne    2b"
+                     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [q0] "=&r"(q0), [q1] "=&r"(q1),
+                       [q2] "=&r"(q2), [q3] "=&r"(q3), [x] "=&r"(x), [y] "=&r"(y), [p] "+r"(p), [qp] "=&r"(qp),
+                       [ep] "+m"(ep)
+                     : [end] "r"(end), [q] "m"(q), [half] "m"(half), [t] "m"(tt), [gap] "m"(gap), [e_end] "m"(e_end),
+                       [s1] "i"(STEP), [s2] "i"(2 * STEP), [s3] "i"(3 * STEP)
+                     : "cc", "memory");
+#undef SARNN_DSP_STATE8
+    s = p;
+    e = ep;
+    return 4 * groups;
+}
+
 /// The rounded scores (q15_loops.hpp), three states a pass: the passes themselves in one assembly loop (the two pairs
 /// of q' per iteration of dot_states<3>; then e_j = (d_j + 2^(t-1)) >> t, the 2^(t-1) being the sums' start), the
 /// pass's constants in memory (fourteen registers would not hold them). Where q' has an odd number of pairs, and for
@@ -221,6 +294,16 @@ inline void dot_states<1>(const q15* s, std::size_t, const q15* q, std::size_t n
 #define SARNN_Q15_OWN_SCORES 1
 inline void scores(const q15* s, std::size_t stride, std::size_t count, const q15* q, std::size_t npairs, int t,
                    q15* e) noexcept {
+    // four states a pass where the stride is one of the constants of scores4 (the rest after, as below)
+    if (npairs % 4 == 0 && count >= 4) {
+        const std::size_t groups = count / 4;
+        switch (stride) {
+            case 16: count -= scores4<32>(s, groups, q, npairs, t, e); break;
+            case 32: count -= scores4<64>(s, groups, q, npairs, t, e); break;
+            case 64: count -= scores4<128>(s, groups, q, npairs, t, e); break;
+            default: break;
+        }
+    }
     const std::int32_t half = std::int32_t{1} << (t - 1);
     const std::size_t groups = npairs % 2 == 0 ? count / 3 : 0;
     if (groups > 0) {

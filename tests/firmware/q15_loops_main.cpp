@@ -40,10 +40,16 @@ std::int8_t g_v[kDimMax];
 std::int32_t abs32(std::int32_t v) { return v < 0 ? -v : v; }
 
 /// e_j = (S_j·q + 2^(t-1)) >> t, count states of 2·npairs values (row stride even, word aligned)
+/// (the last 120 cases: the strides 16, 32 and 64 that the DSP set's scores4 takes as constants, q' of a multiple of
+/// 4 pairs up to the stride, counts with every remainder mod 4)
 void check_scores() {
-    for (int it = 0; it < 200; ++it) {
-        const std::size_t npairs = static_cast<std::size_t>(uniform(1, 20));
-        const std::size_t stride = 2 * npairs + 2 * static_cast<std::size_t>(uniform(0, 2));
+    for (int it = 0; it < 320; ++it) {
+        std::size_t npairs = static_cast<std::size_t>(uniform(1, 20));
+        std::size_t stride = 2 * npairs + 2 * static_cast<std::size_t>(uniform(0, 2));
+        if (it >= 200) {
+            stride = std::size_t{16} << (it % 3);
+            npairs = 4 * static_cast<std::size_t>(uniform(1, static_cast<int>(stride / 8)));
+        }
         const std::size_t count = static_cast<std::size_t>(uniform(1, 40));
         const int t = uniform(1, 20);
         for (q15& x : g_s) x.raw = static_cast<std::int16_t>(uniform(-32768, 32767));
