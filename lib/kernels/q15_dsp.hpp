@@ -447,9 +447,10 @@ constexpr std::uint32_t kWsAlone = 0, kWsEnd = 29;
 __attribute__((noinline)) inline void weighted_sum(const q15* const base[2], const std::size_t n[2], std::size_t stride,
                                                    std::size_t dim, const q15* alpha, q15* c) noexcept {
     std::size_t k = 0;
-    const auto aligned = [](const void* p) { return (reinterpret_cast<std::uintptr_t>(p) & 3u) == 0; };
-    if (dim >= 8 && stride % 2 == 0 && aligned(c) && (n[0] == 0 || aligned(base[0])) &&
-        (n[1] == 0 || aligned(base[1]))) {
+    // c and the rows word aligned (the stride even)
+    const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(c) | reinterpret_cast<std::uintptr_t>(base[0]) |
+                              reinterpret_cast<std::uintptr_t>(base[1]) | (stride << 1);
+    if (dim >= 8 && (at & 3u) == 0) {
         const std::size_t step = stride * sizeof(q15);
         // the loop for this step: its first entry, how many states an iteration (mask + 1), the bytes back per state
         // skipped and the row steps before the first row its offsets start at
@@ -463,22 +464,22 @@ __attribute__((noinline)) inline void weighted_sum(const q15* const base[2], con
         }
         dsp::WeightedRuns list;
         for (std::int32_t& h : list.half) h = std::int32_t{1} << 14;
-        std::size_t nruns = 0;
+        dsp::WeightedRun* r = list.run;
         const q15* ap = alpha;
         for (int g = 0; g < 2; ++g) {
             std::size_t count = n[g];
             const auto v = reinterpret_cast<std::uintptr_t>(base[g]);
-            if (count > 0 && !aligned(ap + count)) {
+            if (count > 0 && (reinterpret_cast<std::uintptr_t>(ap + count) & 3u) != 0) {
                 --count;
-                list.run[nruns++] = {v + count * step, ap + count, ap + count + 1, dsp::kWsAlone};
+                *r++ = {v + count * step, ap + count, ap + count + 1, dsp::kWsAlone};
             }
             if (count > 0) {
                 const std::uint32_t e = static_cast<std::uint32_t>(0 - count) & mask;
-                list.run[nruns++] = {v - (e + bias) * skip, ap, ap + count, first + e};
+                *r++ = {v - (e + bias) * skip, ap, ap + count, first + e};
             }
             ap += n[g];
         }
-        list.run[nruns] = {0, nullptr, nullptr, dsp::kWsEnd};
+        *r = {0, nullptr, nullptr, dsp::kWsEnd};
         const std::size_t even = dim & ~std::size_t{1};
         std::size_t full = dim & ~std::size_t{7};
         const dsp::WeightedRuns* runs = &list;
@@ -570,7 +571,7 @@ __attribute__((noinline)) inline void weighted_sum(const q15* const base[2], con
             if (full == even) break;
             // a last pass over columns even - 8 .. even: each run's rows back from where the passes left them
             const std::size_t back = (full + 8 - even) * sizeof(q15);
-            for (std::size_t i = 0; i < nruns; ++i) list.run[i].v -= back;
+            for (dsp::WeightedRun* i = list.run; i != r; ++i) i->v -= back;
             cp = c + (even - 8);
             cend = c + even;
             full = even;
