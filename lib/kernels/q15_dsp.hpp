@@ -432,7 +432,8 @@ constexpr std::uint32_t kWsAlone = 0, kWsEnd = 29;
 
 /// c = Σ_j alpha_j S_j (q15.cpp's weighted_sum: c_k = (Σ_j alpha_j S_j,k + 2^14) >> 15 within +-32767), the states
 /// in the two segments base[0] (n[0] states) and base[1] (n[1]), alpha's values in that order. Eight columns a pass,
-/// the pass in assembly: its sums from 2^14; each run of the list (a segment's states, read at constant offsets from
+/// the pass in assembly: its sums from 2^14 (|Σ| + 2^14 < 2^31 by q15.cpp's bound: every partial sum in int32, in
+/// any order); each run of the list (a segment's states, read at constant offsets from
 /// one pointer where the row step is that of Hidden 16, 32 or 64); then the eight sums rounded (SSAT's shift),
 /// saturated, packed in pairs, clamped at -32767 (QSUB16 from 0 twice: -(-32768) saturates to 32767) and stored (one
 /// STM). A run enters its loop (TBH) as Duff's device, skipping the loop's first -count mod 8 (or 4) states in its
