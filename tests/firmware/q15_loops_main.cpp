@@ -32,8 +32,8 @@ int uniform(int lo, int hi) {
     return lo + static_cast<int>((g_lcg >> 8) % static_cast<std::uint32_t>(hi - lo + 1));
 }
 
-constexpr std::size_t kRowsMax = 64, kDimMax = 40;
-alignas(16) q15 g_s[kRowsMax * kDimMax];
+constexpr std::size_t kRowsMax = 64, kDimMax = 40, kStrideMax = 66;
+alignas(16) q15 g_s[kRowsMax * kStrideMax];
 alignas(16) q15 g_a[kRowsMax + 8], g_b[kRowsMax + 8], g_out[kRowsMax + 8];
 std::int8_t g_v[kDimMax];
 
@@ -170,32 +170,69 @@ void check_tanh_rows() {
 #endif
 
 #if defined(SARNN_Q15_OWN_WEIGHTED)
-/// c_k = (Σ_j alpha_j S_j,k + 2^14) >> 15 within +-32767, the states in two segments of a ring
+/// c_k = (Σ_j alpha_j S_j,k + 2^14) >> 15 within +-32767, the states in two segments of a ring (n0 states from row
+/// 20, n1 from row 0), alpha and c at a word or a half word
+void check_weighted_case(std::size_t dim, std::size_t stride, std::size_t n0, std::size_t n1, std::size_t a_off,
+                         std::size_t c_off, int it) {
+    for (std::size_t k = 0; k < kRowsMax * stride && k < kRowsMax * kStrideMax; ++k)
+        g_s[k].raw = static_cast<std::int16_t>(uniform(-32768, 32767));
+    // Σ alpha_j <= 32768 (as softmax's); now and then the largest sums: Σ alpha_j = 32769 (softmax's bound), every
+    // S_j,k at -32768 or 32767 (c_k past +-32767 before its clamp)
+    const std::size_t m = n0 + n1;
+    const int amax = static_cast<int>(32767 / (m + 1));
+    q15* const a = g_a + a_off;
+    for (std::size_t j = 0; j < m; ++j) a[j].raw = static_cast<std::int16_t>(uniform(0, amax));
+    if (it % 5 == 0 && m > 0) {
+        for (std::size_t j = 0; j < m; ++j) a[j].raw = static_cast<std::int16_t>(32769 / m > 32767 ? 32767 : 32769 / m);
+        if (m > 1) a[0].raw = static_cast<std::int16_t>(a[0].raw + 32769 % m);
+        for (std::size_t k = 0; k < kRowsMax * stride && k < kRowsMax * kStrideMax; ++k)
+            g_s[k].raw = static_cast<std::int16_t>(it % 10 == 0 ? -32768 : 32767);
+    }
+    // or halves: alpha_j = 16384 for one or two states, 0 for the others (the sums of odd values at 2^14 mod 2^15)
+    if (it % 5 == 2 && m > 0) {
+        for (std::size_t j = 0; j < m; ++j) a[j].raw = 0;
+        a[uniform(0, static_cast<int>(m) - 1)].raw = 16384;
+        a[uniform(0, static_cast<int>(m) - 1)].raw = 16384;
+    }
+    const q15* const base[2] = {g_s + 20 * stride, g_s};
+    const std::size_t n[2] = {n0, n1};
+    q15* const out = g_out + c_off;
+    for (std::size_t k = 0; k < dim + 1; ++k) out[k].raw = 12345;
+    L::weighted_sum(base, n, stride, dim, a, out);
+    bool ok = out[dim].raw == 12345;
+    for (std::size_t k = 0; k < dim; ++k) {
+        std::int32_t acc = 0;
+        std::size_t j = 0;
+        for (int g = 0; g < 2; ++g)
+            for (std::size_t i = 0; i < n[g]; ++i, ++j) acc += a[j].raw * base[g][i * stride + k].raw;
+        std::int32_t ck = (acc + (std::int32_t{1} << 14)) >> 15;
+        ck = ck > 32767 ? 32767 : (ck < -32767 ? -32767 : ck);
+        ok = ok && out[k].raw == ck;
+    }
+    expect(ok, "weighted_sum", it);
+}
+
 void check_weighted_sum() {
+    // any size
     for (int it = 0; it < 200; ++it) {
         const std::size_t dim = static_cast<std::size_t>(uniform(1, 36));
         const std::size_t stride = dim + static_cast<std::size_t>(uniform(0, 3));
         const std::size_t n0 = static_cast<std::size_t>(uniform(it % 2, 40)),
                           n1 = static_cast<std::size_t>(uniform(0, 20));
-        for (std::size_t k = 0; k < kRowsMax * stride && k < kRowsMax * kDimMax; ++k)
-            g_s[k].raw = static_cast<std::int16_t>(uniform(-32768, 32767));
-        // Σ alpha_j <= 32768 (as softmax's)
-        const int amax = static_cast<int>(32767 / (n0 + n1 + 1));
-        for (std::size_t j = 0; j < n0 + n1; ++j) g_a[j].raw = static_cast<std::int16_t>(uniform(0, amax));
-        const q15* const base[2] = {g_s + 20 * stride, g_s};
-        const std::size_t n[2] = {n0, n1};
-        L::weighted_sum(base, n, stride, dim, g_a, g_out);
-        bool ok = true;
-        for (std::size_t k = 0; k < dim; ++k) {
-            std::int32_t acc = 0;
-            std::size_t j = 0;
-            for (int g = 0; g < 2; ++g)
-                for (std::size_t i = 0; i < n[g]; ++i, ++j) acc += g_a[j].raw * base[g][i * stride + k].raw;
-            std::int32_t ck = (acc + (std::int32_t{1} << 14)) >> 15;
-            ck = ck > 32767 ? 32767 : (ck < -32767 ? -32767 : ck);
-            ok = ok && g_out[k].raw == ck;
+        check_weighted_case(dim, stride, n0, n1, 0, 0, it);
+    }
+    // the row strides of Hidden 16, 32 and 64 (the DSP set's loops for their steps) and two others: every count of
+    // either segment modulo 8 with alpha at a word and at a half word (each entry of the loops, the last state alone),
+    // dims of whole passes, of a last overlapping pass and odd, c at a half word now and then
+    constexpr std::size_t kStrides[] = {16, 32, 64, 20, 66};
+    int it = 200;
+    for (const std::size_t stride : kStrides) {
+        const std::size_t dims[] = {stride, stride - 1, stride - 2, stride - 4, 8, 9, 14};
+        for (std::size_t i = 0; i < 96; ++i, ++it) {
+            const std::size_t n0 = i % 24 + (i % 3 == 0 ? 16 : 0), n1 = (i * 7) % 21, a_off = (i / 24) % 2;
+            const std::size_t dim = dims[i % 7], c_off = i % 11 == 10 ? 1 : 0;
+            check_weighted_case(dim, stride, n0, n1, a_off, c_off, it);
         }
-        expect(ok, "weighted_sum", it);
     }
 }
 #endif
