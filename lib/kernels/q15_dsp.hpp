@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/exp.hpp"
 #include "kernels/q15_plain.hpp"
 #include "sarnn/fixed.hpp"
 
@@ -402,41 +403,186 @@ inline std::int32_t max_raw(const q15* e, std::size_t n) noexcept {
     return m;
 }
 
-/// softmax's last pass (q15_loops.hpp), two values a word where alpha is word aligned: EOR turns both int16 into
-/// their p_j (+ 32768 is a flip of the top bit), USAT #15 is the min with 32767 (the shifted product is below 2^16).
-#define SARNN_Q15_OWN_NORMALIZE 1
-inline void normalize(q15* alpha, std::size_t n, std::uint32_t rec, int down) noexcept {
-    std::size_t j = 0;
-    if ((reinterpret_cast<std::uintptr_t>(alpha) & 3u) == 0 && n >= 2) {
-        const std::size_t n2 = n & ~std::size_t{1};
-        q15* p = alpha;
-        q15* const end = alpha + n2;
-        std::int32_t w, a, b;
+// |x| + |y| of one word's two int16 (x, y), added to sum: SSUB16 from 0 sets each half's GE flag where the value is
+// <= 0, SEL makes the signs (-1 there, else 1; from m1 = (-1, -1), p1 = (1, 1)), SMLAD the sum of the products (32768
+// for -32768, as the product is 32 bits).
+#define SARNN_DSP_ABS2(w)                                 \
+    "ssub16 %[g], %[zero], %[" w "]\n\t"                  \
+    "sel    %[g], %[m1], %[p1]\n\t"                       \
+    "smlad  %[sum], %[" w "], %[g], %[sum]\n\t"
+#define SARNN_DSP_ABS2_OPERANDS \
+    [zero] "r"(0), [m1] "r"(-1), [p1] "r"(0x00010001)
+
+/// Σ_k |q_k| (prepare_query's first sum; q15_loops.hpp), four values (LDRD) per iteration (9 instructions) from the
+/// first word aligned one, the others in C.
+#define SARNN_Q15_OWN_QUERY 1
+inline std::uint32_t abs_sum(const q15* q, std::size_t dim) noexcept {
+    const auto one = [](const q15 v) { return static_cast<std::uint32_t>(v.raw < 0 ? -v.raw : v.raw); };
+    std::uint32_t sum = 0;
+    const q15* p = q;
+    const q15* const end = q + dim;
+    if ((reinterpret_cast<std::uintptr_t>(p) & 3u) != 0 && p != end) sum = one(*p++);
+    const q15* const end4 = p + ((end - p) & ~std::ptrdiff_t{3});
+    if (p != end4) {
+        std::int32_t x, y, g;
         __asm__ volatile("1:\n\t"
-                         "ldr    %[w], [%[p]]\n\t"
-                         "eor    %[w], %[w], #0x80008000\n\t"
-                         "uxth   %[a], %[w]\n\t"
-                         "lsr    %[b], %[w], #16\n\t"
-                         "mul    %[a], %[a], %[rec]\n\t"
-                         "mul    %[b], %[b], %[rec]\n\t"
-                         "lsr    %[a], %[a], %[down]\n\t"
-                         "lsr    %[b], %[b], %[down]\n\t"
-                         "usat   %[a], #15, %[a]\n\t"
-                         "usat   %[b], #15, %[b]\n\t"
-                         "pkhbt  %[a], %[a], %[b], lsl #16\n\t"
-                         "str    %[a], [%[p]], #4\n\t"
+                         "ldrd   %[x], %[y], [%[p]], #8\n\t" SARNN_DSP_ABS2("x") SARNN_DSP_ABS2("y")
                          "cmp    %[p], %[end]\n\t"
                          "bne    1b"
-                         : [p] "+r"(p), [w] "=&r"(w), [a] "=&r"(a), [b] "=&r"(b)
-                         : [rec] "r"(rec), [down] "r"(down), [end] "r"(end)
-                         : "cc", "memory");
-        j = n2;
+                         : [sum] "+&r"(sum), [p] "+r"(p), [x] "=&r"(x), [y] "=&r"(y), [g] "=&r"(g)
+                         : [end] "r"(end4), SARNN_DSP_ABS2_OPERANDS, "m"(*reinterpret_cast<const q15(*)[]>(q))
+                         : "cc");
     }
-    for (; j < n; ++j) {
-        const auto p = static_cast<std::uint32_t>(alpha[j].raw + 32768);
+    for (; p != end; ++p) sum += one(*p);
+    return sum;
+}
+
+/// q'_k = (q_k + 2^(s-1)) >> s into qp and Σ_k |q'_k| (prepare_query's rounding; q15_loops.hpp), four values (LDRD,
+/// STRD) per iteration (18 instructions) where q and qp are alike aligned (from the first word aligned one; the others
+/// in C): for a word w = (lo, hi), SMMULR(w, 2^(16-s)) = floor((hi·2^(32-s) + lo_u·2^(16-s) + 2^31) / 2^32) =
+/// floor((hi + 2^(s-1) + lo_u / 2^16) / 2^s) = hi' (lo_u < 2^16: the fraction never carries), and likewise of
+/// w << 16 the lo'; PKHBT packs them.
+inline std::uint32_t round_query(const q15* q, q15* qp, std::size_t dim, int s) noexcept {
+    const std::int32_t half = std::int32_t{1} << (s - 1);
+    const auto one = [half, s](const q15* v, q15* out) {
+        const std::int32_t r = (v->raw + half) >> s;
+        out->raw = static_cast<std::int16_t>(r);
+        return static_cast<std::uint32_t>(r < 0 ? -r : r);
+    };
+    std::uint32_t sum = 0;
+    const q15* p = q;
+    q15* o = qp;
+    const q15* const end = q + dim;
+    if (((reinterpret_cast<std::uintptr_t>(p) ^ reinterpret_cast<std::uintptr_t>(o)) & 3u) == 0) {
+        if ((reinterpret_cast<std::uintptr_t>(p) & 3u) != 0 && p != end) sum = one(p++, o++);
+        const q15* const end4 = p + ((end - p) & ~std::ptrdiff_t{3});
+        if (p != end4) {
+            std::int32_t x, y, g;
+            __asm__ volatile("1:\n\t"
+                             "ldrd   %[x], %[y], [%[p]], #8\n\t"
+                             "lsl    %[g], %[x], #16\n\t"
+                             "smmulr %[g], %[g], %[f]\n\t"
+                             "smmulr %[x], %[x], %[f]\n\t"
+                             "pkhbt  %[x], %[g], %[x], lsl #16\n\t" SARNN_DSP_ABS2("x")
+                             "lsl    %[g], %[y], #16\n\t"
+                             "smmulr %[g], %[g], %[f]\n\t"
+                             "smmulr %[y], %[y], %[f]\n\t"
+                             "pkhbt  %[y], %[g], %[y], lsl #16\n\t" SARNN_DSP_ABS2("y")
+                             "strd   %[x], %[y], [%[o]], #8\n\t"
+                             "cmp    %[p], %[end]\n\t"
+                             "bne    1b"
+                             : [sum] "+&r"(sum), [p] "+r"(p), [o] "+r"(o), [x] "=&r"(x), [y] "=&r"(y), [g] "=&r"(g)
+                             : [end] "r"(end4), [f] "r"(std::int32_t{1} << (16 - s)), SARNN_DSP_ABS2_OPERANDS
+                             : "cc", "memory");
+        }
+    }
+    for (; p != end; ++p, ++o) sum += one(p, o);
+    return sum;
+}
+
+#undef SARNN_DSP_ABS2_OPERANDS
+#undef SARNN_DSP_ABS2
+
+/// softmax's first pass (q15_loops.hpp; m >= every e_j, and d·to_q16 > -12·2^16 wherever d = e_j - m > zero_below, as
+/// softmax's zero_below gives), exp_q16_inline (kernels/exp.hpp) written out for the states above the cut: 4
+/// instructions a state below it (the store of p_j - 32768 = -32768, the next state's load and test), 21 above it. The
+/// loop tests its end only after a state above the cut: it ends at the last one (the states after it are set here
+/// first). Above the cut, with x = (e_j - m)·2^(s+2) (to_q16 = 2^s; one MLA: e_j·2^(s+2) - m·2^(s+2) modulo 2^32,
+/// exact as |x| < 3·2^20) and y = -(e_j - m)·2^s the exponential's argument:
+///   t    = (y·94548 + 2^15) >> 16 = (x·(-94548·2^14) + 2^31) >> 32: one SMMULR (exp_q16's t, the same integer)
+///   k, i, frac = t >> 16, (t >> 8) & 255, t & 255: UBFX i; UXTB16 of t ror 16 = k + frac·2^16 (k a shift amount
+///        as it is, frac the top half for SMULTB)
+///   v    = T[i] + floor(((T[i+1] - T[i])·frac + 128) / 256) = T[i] + ((T[i+1] - T[i])·frac·2^24 + 2^31) >> 32:
+///        LDRD of the table's pair, SMULTB, SMMLAR (interpolate's integer)
+///   p_j  = (v + 2^(k-1)) >> k (v where k = 0) = (v·2^8·(2^24 >> k) + 2^31) >> 32: one SMMULR (v·2^(32-k) / 2^32
+///        rounded half up), then USAT #16, the min with 65535 (reached by the max alone, p_j = 65536)
+#define SARNN_Q15_OWN_EXP 1
+inline std::uint32_t exps(q15* alpha, std::size_t n, std::int32_t m, std::int32_t to_q16,
+                          std::int32_t zero_below) noexcept {
+    const std::int32_t thr = m + zero_below;  // above the cut: e_j > thr
+    // the states after the last one above the cut: p_j = 0
+    while (n > 0 && alpha[n - 1].raw <= thr) alpha[--n].raw = -32768;
+    if (n == 0) return 0;
+    const auto s4 = static_cast<std::uint32_t>(to_q16) << 2;
+    const std::uint32_t nm = (0u - static_cast<std::uint32_t>(m)) * s4;  // -m·2^(s+2) modulo 2^32
+    const std::int32_t nlog2e = -static_cast<std::int32_t>(fixed::detail::kLog2eQ16 << 14);
+    const std::uint32_t* const tab = fixed::detail::kExp2Table;
+    std::uint32_t l = 0;
+    q15* p = alpha;
+    q15* const end = alpha + n;
+    std::int32_t t, a, b;
+    __asm__ volatile("b      2f\n\t"
+                     "1:\n\t"
+                     "strh   %[low], [%[p], #-2]\n\t"
+                     "2:\n\t"
+                     "ldrsh  %[t], [%[p]], #2\n\t"
+                     "cmp    %[t], %[thr]\n\t"
+                     "ble    1b\n\t"
+                     "mla    %[t], %[t], %[s4], %[nm]\n\t"
+                     "smmulr %[t], %[t], %[nlog2e]\n\t"
+                     "ubfx   %[a], %[t], #8, #8\n\t"
+                     "add    %[a], %[tab], %[a], lsl #2\n\t"
+                     "ldrd   %[a], %[b], [%[a]]\n\t"
+                     "sub    %[b], %[b], %[a]\n\t"
+                     "uxtb16 %[t], %[t], ror #16\n\t"
+                     "smultb %[b], %[t], %[b]\n\t"
+                     "smmlar %[a], %[b], %[c24], %[a]\n\t"
+                     "lsl    %[a], %[a], #8\n\t"
+                     "lsr    %[b], %[c24], %[t]\n\t"
+                     "smmulr %[a], %[a], %[b]\n\t"
+                     "usat   %[a], #16, %[a]\n\t"
+                     "add    %[l], %[l], %[a]\n\t"
+                     "sub    %[a], %[a], #32768\n\t"
+                     "strh   %[a], [%[p], #-2]\n\t"
+                     "cmp    %[p], %[end]\n\t"
+                     "bne    2b"
+                     : [p] "+&r"(p), [l] "+&r"(l), [t] "=&r"(t), [a] "=&r"(a), [b] "=&r"(b)
+                     : [end] "r"(end), [thr] "r"(thr), [s4] "r"(s4), [nm] "r"(nm), [nlog2e] "r"(nlog2e),
+                       [tab] "r"(tab), [c24] "r"(1 << 24), [low] "r"(0x8000)
+                     : "cc", "memory");
+    return l;
+}
+
+/// softmax's last pass (q15_loops.hpp), four values (two words, LDRD) per iteration where alpha is word aligned and
+/// down >= 17 (10 instructions): with R = rec·2^(32 - down) < 2^31, SMLAWB and SMLAWT take each int16 alpha_j as it
+/// is to u = ((R·alpha_j) >> 16) + R / 2 = floor(R·p_j / 2^16) (p_j = alpha_j + 32768, R·32768 / 2^16 = R / 2 an
+/// integer) = floor(p_j·rec / 2^(down - 16)) < 2^31, so that u >> 16 = (p_j·rec) >> down is below 2^15 (the min with
+/// 32767 never acts); PKHTB packs the two u >> 16 into a word. down = 16 (l = 65535: the max alone is above the cut)
+/// and the values before and after, in C.
+#define SARNN_Q15_OWN_NORMALIZE 1
+inline void normalize(q15* alpha, std::size_t n, std::uint32_t rec, int down) noexcept {
+    const auto one = [rec, down](q15& a) {
+        const auto p = static_cast<std::uint32_t>(a.raw + 32768);
         const std::uint32_t av = (p * rec) >> down;
-        alpha[j].raw = static_cast<std::int16_t>(av > 32767u ? 32767u : av);
+        a.raw = static_cast<std::int16_t>(av > 32767u ? 32767u : av);
+    };
+    std::size_t j = 0;
+    if (down > 16) {
+        if ((reinterpret_cast<std::uintptr_t>(alpha) & 3u) != 0 && n > 0) one(alpha[j++]);
+        const std::size_t n4 = (n - j) & ~std::size_t{3};
+        if (n4 > 0) {
+            const auto r = static_cast<std::int32_t>(rec << (32 - down));
+            q15* p = alpha + j;
+            q15* const end = p + n4;
+            std::int32_t x, y, a, b;
+            __asm__ volatile("1:\n\t"
+                             "ldrd   %[x], %[y], [%[p]]\n\t"
+                             "smlawb %[a], %[r], %[x], %[half]\n\t"
+                             "smlawt %[x], %[r], %[x], %[half]\n\t"
+                             "smlawb %[b], %[r], %[y], %[half]\n\t"
+                             "smlawt %[y], %[r], %[y], %[half]\n\t"
+                             "pkhtb  %[x], %[x], %[a], asr #16\n\t"
+                             "pkhtb  %[y], %[y], %[b], asr #16\n\t"
+                             "strd   %[x], %[y], [%[p]], #8\n\t"
+                             "cmp    %[p], %[end]\n\t"
+                             "bne    1b"
+                             : [p] "+r"(p), [x] "=&r"(x), [y] "=&r"(y), [a] "=&r"(a), [b] "=&r"(b)
+                             : [r] "r"(r), [half] "r"(r >> 1), [end] "r"(end)
+                             : "cc", "memory");
+            j += n4;
+        }
     }
+    for (; j < n; ++j) one(alpha[j]);
 }
 
 // The weighted sum (weighted_sum below). One state: the eight columns' sums c0..c7 += alpha_j·S_j,k..k+7, its eight

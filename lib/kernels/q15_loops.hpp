@@ -148,7 +148,8 @@ inline std::uint32_t round_query(const q15* q, q15* qp, std::size_t dim, int s) 
 
 #if !defined(SARNN_Q15_OWN_EXP)
 /// softmax's first pass: p_j = min(exp_q16((e_j - m)·to_q16), 65535) where e_j - m > zero_below, else 0 (exp_q16
-/// gives 0 there), written over e_j as p_j - 32768; returns l = Σ p_j (< 65536·n)
+/// gives 0 there), written over e_j as p_j - 32768; returns l = Σ p_j (< 65536·n). m >= every e_j (softmax's max:
+/// the targets' loops rely on it)
 inline std::uint32_t exps(q15* alpha, std::size_t n, std::int32_t m, std::int32_t to_q16,
                           std::int32_t zero_below) noexcept {
     std::uint32_t l = 0;

@@ -67,19 +67,47 @@ void check_scores() {
     }
 }
 
-/// max, softmax's passes (exps: p_j = min(exp_q16((e_j - m)·2^(16-f)), 65535) above the cut, else 0; normalize)
+/// one of the values that try the loops' edges: the int16 ends, around 0
+std::int16_t edge() {
+    static constexpr std::int16_t kEdges[] = {-32768, -32767, -16384, -2, -1, 0, 1, 2, 16383, 32766, 32767};
+    return kEdges[uniform(0, static_cast<int>(sizeof kEdges / sizeof kEdges[0]) - 1)];
+}
+
+/// max, softmax's passes (exps: p_j = min(exp_q16((e_j - m)·2^(16-f)), 65535) above the cut, else 0; normalize), at
+/// every length to 70, word aligned and not: scores anywhere in int16, or within twice the cut's span below a top (most
+/// above the cut, some at it: e_j - m = zero_below and zero_below + 1), or the int16 ends (ties at the max); m their
+/// max, or above it (then maybe no score above the cut); normalize also of any int16 values
 void check_softmax() {
-    for (int it = 0; it < 300; ++it) {
+    int above = 0;
+    for (int it = 0; it < 1200; ++it) {
         const std::size_t n = static_cast<std::size_t>(uniform(1, 70));
-        for (std::size_t j = 0; j < n; ++j) g_a[j].raw = g_b[j].raw = static_cast<std::int16_t>(uniform(-32768, 32767));
-        std::int32_t m = -32768;
-        for (std::size_t j = 0; j < n; ++j) m = g_a[j].raw > m ? g_a[j].raw : m;
-        expect(L::max_raw(g_a, n) == m, "max_raw", it);
+        q15* const a = g_a + it % 2;
         const int f = uniform(-2, 15);
         const std::int32_t to_q16 = std::int32_t{1} << (16 - f);
         const std::int32_t below = (std::int32_t{12} << 16) >> (16 - f);
         const std::int32_t zero_below = below > 1 ? -below : -1;
-        const std::uint32_t l = L::exps(g_a, n, m, to_q16, zero_below);
+        const int kind = it % 4;
+        const std::int32_t span = 2 * below < 32768 ? 2 * below : 32768;
+        const std::int32_t top = uniform(-32768 + span, 32767);
+        for (std::size_t j = 0; j < n; ++j) {
+            std::int32_t v = uniform(-32768, 32767);
+            if (kind == 1 || kind == 3) {
+                const int r = uniform(0, 9);
+                v = top - (r == 0 ? below : (r == 1 ? below - 1 : uniform(0, span)));
+                v = v < -32768 ? -32768 : v;
+            } else if (kind == 2) {
+                v = edge();
+            }
+            a[j].raw = g_b[j].raw = static_cast<std::int16_t>(v);
+        }
+        std::int32_t m = -32768;
+        for (std::size_t j = 0; j < n; ++j) m = g_b[j].raw > m ? g_b[j].raw : m;
+        expect(L::max_raw(a, n) == m, "max_raw", it);
+        if (kind == 3) {
+            m += uniform(0, below + 1);
+            m = m > 32767 ? 32767 : m;
+        }
+        const std::uint32_t l = L::exps(a, n, m, to_q16, zero_below);
         std::uint32_t l_want = 0;
         bool ok = true;
         for (std::size_t j = 0; j < n; ++j) {
@@ -88,44 +116,111 @@ void check_softmax() {
             if (d > zero_below) {
                 p = sarnn::fixed::exp_q16(d * to_q16);
                 p = p > 65535 ? 65535 : p;
+                ++above;
             }
             g_b[j].raw = static_cast<std::int16_t>(p - 32768);
             l_want += static_cast<std::uint32_t>(p);
-            ok = ok && g_a[j].raw == g_b[j].raw;
+            ok = ok && a[j].raw == g_b[j].raw;
         }
         expect(ok && l == l_want, "exps", it);
-        const auto rec = static_cast<std::uint32_t>(uniform(32768, 65535));
+        if (it % 3 == 0)
+            for (std::size_t j = 0; j < n; ++j)
+                a[j].raw = g_b[j].raw = static_cast<std::int16_t>(uniform(-32768, 32767));
+        const auto rec = static_cast<std::uint32_t>(it % 5 == 0 ? 65535 : uniform(32768, 65535));
         const int down = uniform(16, 31);
-        L::normalize(g_a, n, rec, down);
+        L::normalize(a, n, rec, down);
         ok = true;
         for (std::size_t j = 0; j < n; ++j) {
             const std::uint32_t av = (static_cast<std::uint32_t>(g_b[j].raw + 32768) * rec) >> down;
-            ok = ok && g_a[j].raw == static_cast<std::int16_t>(av > 32767u ? 32767u : av);
+            ok = ok && a[j].raw == static_cast<std::int16_t>(av > 32767u ? 32767u : av);
         }
         expect(ok, "normalize", it);
     }
+    expect(above > 10000, "exps above the cut", above);
 }
 
-/// Σ|q_k|; q'_k = (q_k + 2^(s-1)) >> s and Σ|q'_k|, into another array or in place
+/// Σ|q_k|; q'_k = (q_k + 2^(s-1)) >> s and Σ|q'_k|, in place or into another array alike aligned or not, q word
+/// aligned or not, values anywhere in int16 or at its ends
 void check_query() {
-    for (int it = 0; it < 300; ++it) {
+    for (int it = 0; it < 1200; ++it) {
         const std::size_t dim = static_cast<std::size_t>(uniform(1, 70));
-        const int s = uniform(1, 8);
+        const int s = uniform(1, 15);
+        q15* const q = g_a + (it / 2) % 2;
         std::uint32_t sum = 0, rsum = 0;
         for (std::size_t k = 0; k < dim; ++k) {
-            g_a[k].raw = static_cast<std::int16_t>(uniform(-32768, 32767));
-            sum += static_cast<std::uint32_t>(abs32(g_a[k].raw));
-            const std::int32_t v = (g_a[k].raw + (std::int32_t{1} << (s - 1))) >> s;
+            q[k].raw = it % 3 == 0 ? edge() : static_cast<std::int16_t>(uniform(-32768, 32767));
+            sum += static_cast<std::uint32_t>(abs32(q[k].raw));
+            const std::int32_t v = (q[k].raw + (std::int32_t{1} << (s - 1))) >> s;
             g_b[k].raw = static_cast<std::int16_t>(v);
             rsum += static_cast<std::uint32_t>(abs32(v));
         }
-        expect(L::abs_sum(g_a, dim) == sum, "abs_sum", it);
-        q15* const out = it % 2 == 0 ? g_a : g_out;
-        const std::uint32_t got = L::round_query(g_a, out, dim, s);
+        expect(L::abs_sum(q, dim) == sum, "abs_sum", it);
+        q15* const out = it % 2 == 0 ? q : g_out + (it / 4) % 2;
+        const std::uint32_t got = L::round_query(q, out, dim, s);
         bool ok = got == rsum;
         for (std::size_t k = 0; k < dim; ++k) ok = ok && out[k].raw == g_b[k].raw;
         expect(ok, "round_query", it);
     }
+}
+
+/// every input: exps of every e_j - m above the cut for every f (m = 32767: the loops see e_j - m only), normalize of
+/// every alpha_j for some rec and down, abs_sum and round_query (every s) of every int16, in runs of 64
+void check_every_input() {
+    bool ok_exps = true, ok_norm = true, ok_query = true;
+    for (int f = -2; f <= 15; ++f) {
+        const std::int32_t to_q16 = std::int32_t{1} << (16 - f);
+        const std::int32_t below = (std::int32_t{12} << 16) >> (16 - f);
+        const std::int32_t zero_below = below > 1 ? -below : -1;
+        for (std::int32_t e0 = 32767; e0 > 32767 + zero_below && e0 >= -32768; e0 -= 64) {
+            std::uint32_t l_want = 0;
+            for (std::size_t j = 0; j < 64; ++j) {
+                const std::int32_t e = e0 - static_cast<std::int32_t>(j);
+                g_a[j].raw = static_cast<std::int16_t>(e < -32768 ? -32768 : e);
+                const std::int32_t d = g_a[j].raw - 32767;
+                const std::int32_t p = d > zero_below ? sarnn::fixed::exp_q16(d * to_q16) : 0;
+                g_b[j].raw = static_cast<std::int16_t>((p > 65535 ? 65535 : p) - 32768);
+                l_want += static_cast<std::uint32_t>(p > 65535 ? 65535 : p);
+            }
+            ok_exps = ok_exps && L::exps(g_a, 64, 32767, to_q16, zero_below) == l_want;
+            for (std::size_t j = 0; j < 64; ++j) ok_exps = ok_exps && g_a[j].raw == g_b[j].raw;
+        }
+    }
+    static constexpr std::uint32_t kRec[] = {32768, 32769, 45000, 65535};
+    for (const std::uint32_t rec : kRec) {
+        for (int down = 16; down <= 31; down += 5) {
+            for (std::int32_t v0 = -32768; v0 < 32768; v0 += 64) {
+                for (std::size_t j = 0; j < 64; ++j) g_a[j].raw = static_cast<std::int16_t>(v0 + static_cast<int>(j));
+                L::normalize(g_a, 64, rec, down);
+                for (std::size_t j = 0; j < 64; ++j) {
+                    const std::uint32_t av = (static_cast<std::uint32_t>(v0 + static_cast<int>(j) + 32768) * rec) >>
+                                             down;
+                    ok_norm = ok_norm && g_a[j].raw == static_cast<std::int16_t>(av > 32767u ? 32767u : av);
+                }
+            }
+        }
+    }
+    for (std::int32_t v0 = -32768; v0 < 32768; v0 += 64) {
+        std::uint32_t sum = 0;
+        for (std::size_t j = 0; j < 64; ++j) {
+            g_a[j].raw = static_cast<std::int16_t>(v0 + static_cast<int>(j));
+            sum += static_cast<std::uint32_t>(abs32(g_a[j].raw));
+        }
+        ok_query = ok_query && L::abs_sum(g_a, 64) == sum;
+        for (int s = 1; s <= 15; ++s) {
+            std::uint32_t rsum = 0;
+            bool same = true;
+            const std::uint32_t got = L::round_query(g_a, g_out, 64, s);
+            for (std::size_t j = 0; j < 64; ++j) {
+                const std::int32_t v = (g_a[j].raw + (std::int32_t{1} << (s - 1))) >> s;
+                rsum += static_cast<std::uint32_t>(abs32(v));
+                same = same && g_out[j].raw == v;
+            }
+            ok_query = ok_query && same && got == rsum;
+        }
+    }
+    expect(ok_exps, "exps, every input", 0);
+    expect(ok_norm, "normalize, every input", 0);
+    expect(ok_query, "abs_sum and round_query, every input", 0);
 }
 
 /// tanh_q15 of an int16 sum: |z| at most 32767, the table interpolated, the sign put back (the contract's formula)
@@ -319,6 +414,7 @@ int main() {
     check_scores();
     check_softmax();
     check_query();
+    check_every_input();
     check_additive();
 #if defined(SARNN_Q15_OWN_TANH)
     check_tanh_rows();
