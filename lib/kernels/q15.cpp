@@ -182,6 +182,63 @@ __attribute__((always_inline)) inline q15 finish_row(const QAffine& a, const XFa
 #endif
 }
 
+#if defined(SARNN_Q15_OWN_FINISH_TANH)
+/// The rows start..end of affine_tanh finished from their sums s = (s_x, s_r) pairs: by the target's loop where the
+/// input's factor is near 1 (for x_shift 0 or -1), else, and for a row it leaves, by finish_row.
+__attribute__((noinline)) void finish_block(const QAffine& a, std::size_t start, std::size_t end, const std::int32_t* s,
+                                            q15* y) noexcept {
+    if ((a.x_shift == 0 || a.x_shift == -1) && a.x_m >= 0) {
+        for (std::size_t i = start; i < end;) {
+            const std::int32_t* const si = s + 2 * (i - start);
+            i += a.x_shift == 0 ? q15_loops::finish_tanh<1>(si, end - i, a.m + i, a.shift + i, a.b + i, a.x_m, y + i)
+                                : q15_loops::finish_tanh<2>(si, end - i, a.m + i, a.shift + i, a.b + i, a.x_m, y + i);
+            if (i < end) {
+                y[i] = finish_row(a, XFactor(a.x_m, a.x_shift), i, s[2 * (i - start)], s[2 * (i - start) + 1]);
+                ++i;
+            }
+        }
+    } else {
+        const XFactor x_factor(a.x_m, a.x_shift);
+        for (std::size_t i = start; i < end; ++i)
+            y[i] = finish_row(a, x_factor, i, s[2 * (i - start)], s[2 * (i - start) + 1]);
+    }
+}
+#endif
+
+#if defined(SARNN_Q15_OWN_ROWS_PACKED)
+/// affine_tanh where the target's packed passes take x and r (q15_loops::packs(nx, nr)): x and r packed once, then
+/// a block of rows' sums by the passes of four rows (the last rows % 4 by dot_rows), the block finished.
+__attribute__((noinline)) void affine_tanh_packed(const QAffine& a, std::size_t rows, const q15* x, std::size_t nx,
+                                                  const q15* r, std::size_t nr, q15* y) noexcept {
+    const std::size_t ld = nx + nr;
+    q15_loops::Packed pk;
+    q15_loops::pack(x, nx, r, nr, pk);
+    constexpr std::size_t kBlock = 8 * q15_loops::kRows;
+    for (std::size_t start = 0; start < rows; start += kBlock) {
+        const std::size_t end = rows - start < kBlock ? rows : start + kBlock;
+        std::int32_t s[2 * kBlock];  // (s_x, s_r) of each row
+        const std::size_t groups = (end - start) / q15_loops::kRows;
+        if (groups > 0) q15_loops::rows_packed(a.A + start * ld, ld, pk, nx, nr, groups, s);
+        std::size_t row = start + q15_loops::kRows * groups;
+        const auto pass = [&](auto group) __attribute__((always_inline)) {
+            constexpr std::size_t G = decltype(group)::value;
+            const std::int8_t* w = a.A + row * ld;
+            Sums<G> gx, gr;
+            q15_loops::dot_rows<G>(w, ld, x, nx, gx.v);
+            q15_loops::dot_rows<G>(w + nx, ld, r, nr, gr.v);
+            for (std::size_t g = 0; g < G; ++g) {
+                s[2 * (row - start + g)] = gx.v[g];
+                s[2 * (row - start + g) + 1] = gr.v[g];
+            }
+            row += G;
+        };
+        if (row + 2 <= end) pass(Group<2>{});
+        if (row < end) pass(Group<1>{});
+        finish_block(a, start, end, s, y);
+    }
+}
+#endif
+
 }  // namespace
 
 void Q15::affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r, std::size_t nr,
@@ -229,10 +286,14 @@ void Q15::affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::siz
 #else
     // G rows at a time, sharing each load of x and r. s_x = A_x·x, s_r = A_r·r: |terms| <= 128·32768 = 2^22, nx
     // <= 511 and nr <= 256 terms (params.hpp), exact in int32
-    const XFactor x_factor(a.x_m, a.x_shift);
 #if defined(SARNN_Q15_OWN_FINISH_TANH)
-    // A block of rows' sums first, then the block's rows finished by the target's own loop (q15_loops.hpp), where
-    // the input's factor is near 1 (else, and for a row it leaves, finish_row)
+#if defined(SARNN_Q15_OWN_ROWS_PACKED)
+    if (q15_loops::packs(nx, nr)) {
+        affine_tanh_packed(a, rows, x, nx, r, nr, y);
+        return;
+    }
+#endif
+    // A block of rows' sums first, then the block's rows finished (finish_block)
     constexpr std::size_t kBlock = 4 * q15_loops::kRows;
     for (std::size_t start = 0; start < rows; start += kBlock) {
         const std::size_t end = rows - start < kBlock ? rows : start + kBlock;
@@ -263,18 +324,10 @@ void Q15::affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::siz
             if (row + 2 <= end) pass(Group<2>{});
         }
         if (row < end) pass(Group<1>{});
-        for (std::size_t i = start; i < end; ++i) {
-            if (x_factor.near_one) {
-                const std::int32_t* const si = s + 2 * (i - start);
-                i += a.x_shift == 0
-                         ? q15_loops::finish_tanh<1>(si, end - i, a.m + i, a.shift + i, a.b + i, a.x_m, y + i)
-                         : q15_loops::finish_tanh<2>(si, end - i, a.m + i, a.shift + i, a.b + i, a.x_m, y + i);
-                if (i == end) break;
-            }
-            y[i] = finish_row(a, x_factor, i, s[2 * (i - start)], s[2 * (i - start) + 1]);
-        }
+        finish_block(a, start, end, s, y);
     }
 #else
+    const XFactor x_factor(a.x_m, a.x_shift);
     // G rows at a time, each group's rows finished after its loops
     std::size_t row = 0;
     const auto pass = [&](auto group) __attribute__((always_inline)) {
