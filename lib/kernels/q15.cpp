@@ -239,12 +239,54 @@ __attribute__((noinline)) void affine_tanh_packed(const QAffine& a, std::size_t 
 }
 #endif
 
+#if defined(SARNN_Q15_OWN_FINISH_TANH)
+/// affine_tanh's other shapes (the DSP set's): a block of rows' sums first (rows4_xr's passes of four rows where
+/// both parts are a multiple of 4 long and word aligned; else, and for the last rows, dot_rows), the block finished.
+__attribute__((noinline)) void affine_tanh_blocks(const QAffine& a, std::size_t rows, const q15* x, std::size_t nx,
+                                                  const q15* r, std::size_t nr, q15* y) noexcept {
+    const std::size_t ld = nx + nr;
+    // A block of rows' sums first, then the block's rows finished (finish_block)
+    constexpr std::size_t kBlock = 4 * q15_loops::kRows;
+    for (std::size_t start = 0; start < rows; start += kBlock) {
+        const std::size_t end = rows - start < kBlock ? rows : start + kBlock;
+        std::int32_t s[2 * kBlock];  // (s_x, s_r) of each row
+        std::size_t row = start;
+        const auto pass = [&](auto group) __attribute__((always_inline)) {
+            constexpr std::size_t G = decltype(group)::value;
+            const std::int8_t* w = a.A + row * ld;
+            Sums<G> gx, gr;
+            q15_loops::dot_rows<G>(w, ld, x, nx, gx.v);
+            q15_loops::dot_rows<G>(w + nx, ld, r, nr, gr.v);
+            for (std::size_t g = 0; g < G; ++g) {
+                s[2 * (row - start + g)] = gx.v[g];
+                s[2 * (row - start + g) + 1] = gr.v[g];
+            }
+            row += G;
+        };
+#if defined(SARNN_Q15_OWN_ROWS_XR)
+        // four rows, both parts in one call, where their lengths and alignment allow
+        if (nx % 4 == 0 && nr % 4 == 0 && nx > 0 && nr > 0 && word_aligned(x) && word_aligned(r)) {
+            for (; row + 4 <= end; row += 4) {
+                q15_loops::rows4_xr(a.A + row * ld, ld, x, nx, r, nr, s + 2 * (row - start));
+            }
+        }
+#endif
+        while (row + q15_loops::kRows <= end) pass(Group<q15_loops::kRows>{});
+        if constexpr (q15_loops::kRows > 2) {
+            if (row + 2 <= end) pass(Group<2>{});
+        }
+        if (row < end) pass(Group<1>{});
+        finish_block(a, start, end, s, y);
+    }
+}
+#endif
+
 }  // namespace
 
 void Q15::affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r, std::size_t nr,
                       q15* y) noexcept {
-    const std::size_t ld = nx + nr;
 #if defined(SARNN_Q15_OWN_TANH)
+    const std::size_t ld = nx + nr;
     // The target's tanh_rows takes the tanh of every row at the end: here the sums of up to kChunk rows first (kRows
     // at a time), then their pre-activations in a loop of their own (few values live: no spills), into y.
     constexpr std::size_t kChunk = 32;
@@ -293,40 +335,9 @@ void Q15::affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::siz
         return;
     }
 #endif
-    // A block of rows' sums first, then the block's rows finished (finish_block)
-    constexpr std::size_t kBlock = 4 * q15_loops::kRows;
-    for (std::size_t start = 0; start < rows; start += kBlock) {
-        const std::size_t end = rows - start < kBlock ? rows : start + kBlock;
-        std::int32_t s[2 * kBlock];  // (s_x, s_r) of each row
-        std::size_t row = start;
-        const auto pass = [&](auto group) __attribute__((always_inline)) {
-            constexpr std::size_t G = decltype(group)::value;
-            const std::int8_t* w = a.A + row * ld;
-            Sums<G> gx, gr;
-            q15_loops::dot_rows<G>(w, ld, x, nx, gx.v);
-            q15_loops::dot_rows<G>(w + nx, ld, r, nr, gr.v);
-            for (std::size_t g = 0; g < G; ++g) {
-                s[2 * (row - start + g)] = gx.v[g];
-                s[2 * (row - start + g) + 1] = gr.v[g];
-            }
-            row += G;
-        };
-#if defined(SARNN_Q15_OWN_ROWS_XR)
-        // four rows, both parts in one call, where their lengths and alignment allow
-        if (nx % 4 == 0 && nr % 4 == 0 && nx > 0 && nr > 0 && word_aligned(x) && word_aligned(r)) {
-            for (; row + 4 <= end; row += 4) {
-                q15_loops::rows4_xr(a.A + row * ld, ld, x, nx, r, nr, s + 2 * (row - start));
-            }
-        }
-#endif
-        while (row + q15_loops::kRows <= end) pass(Group<q15_loops::kRows>{});
-        if constexpr (q15_loops::kRows > 2) {
-            if (row + 2 <= end) pass(Group<2>{});
-        }
-        if (row < end) pass(Group<1>{});
-        finish_block(a, start, end, s, y);
-    }
+    affine_tanh_blocks(a, rows, x, nx, r, nr, y);
 #else
+    const std::size_t ld = nx + nr;
     const XFactor x_factor(a.x_m, a.x_shift);
     // G rows at a time, each group's rows finished after its loops
     std::size_t row = 0;
