@@ -588,8 +588,61 @@ void Q15::attend_query(const Rows<q15>& E, const q15* qp, QueryScale qs, const R
     attend_scored(S, f, alpha, c);
 }
 
+namespace {
+
+#if defined(SARNN_Q15_OWN_FINISH_TANH)
+/// affine on the DSP set where the input's factor is near 1 (x_shift 0 or -1, x_m >= 0): a block of rows' sums first
+/// (dot_rows), then the block's pre-activations by the target's loop (finish_tanh without the tanh); a row it leaves
+/// (shift below 2) as affine's other rows.
+__attribute__((noinline)) void affine_blocks(const QGates& a, std::size_t rows, const q15* x, std::size_t nx,
+                                             const q15* r, std::size_t nr, q15* z) noexcept {
+    constexpr std::size_t kBlock = 8 * q15_loops::kRows;
+    static constexpr std::int32_t kNoBias[kBlock] = {};  // b's rows where there is no bias
+    for (std::size_t start = 0; start < rows; start += kBlock) {
+        const std::size_t end = rows - start < kBlock ? rows : start + kBlock;
+        std::int32_t s[2 * kBlock];  // (s_x, s_r) of each row
+        std::size_t row = start;
+        const auto pass = [&](auto group) __attribute__((always_inline)) {
+            constexpr std::size_t G = decltype(group)::value;
+            Sums<G> gx, gr;
+            q15_loops::dot_rows<G>(a.A_x + row * nx, nx, x, nx, gx.v);
+            q15_loops::dot_rows<G>(a.A_r + row * nr, nr, r, nr, gr.v);
+            for (std::size_t g = 0; g < G; ++g) {
+                s[2 * (row - start + g)] = gx.v[g];
+                s[2 * (row - start + g) + 1] = gr.v[g];
+            }
+            row += G;
+        };
+        while (row + q15_loops::kRows <= end) pass(Group<q15_loops::kRows>{});
+        if constexpr (q15_loops::kRows > 2) {
+            if (row + 2 <= end) pass(Group<2>{});
+        }
+        if (row < end) pass(Group<1>{});
+        for (std::size_t i = start; i < end;) {
+            const std::int32_t* const si = s + 2 * (i - start);
+            const std::int32_t* const bi = a.b ? a.b + i : kNoBias;
+            i += a.x_shift == 0 ? q15_loops::finish_tanh<1, false>(si, end - i, a.m + i, a.shift + i, bi, a.x_m, z + i)
+                                : q15_loops::finish_tanh<2, false>(si, end - i, a.m + i, a.shift + i, bi, a.x_m, z + i);
+            if (i < end) {
+                const std::int32_t zr = XFactor(a.x_m, a.x_shift)(s[2 * (i - start)]) + s[2 * (i - start) + 1];
+                z[i] = q15{static_cast<std::int16_t>(add_sat16(rescale(zr, a.m[i], a.shift[i]), a.b ? a.b[i] : 0))};
+                ++i;
+            }
+        }
+    }
+}
+#endif
+
+}  // namespace
+
 void Q15::affine(const QGates& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r, std::size_t nr,
                  q15* z) noexcept {
+#if defined(SARNN_Q15_OWN_FINISH_TANH) && !defined(SARNN_Q15_OWN_TANH)
+    if ((a.x_shift == 0 || a.x_shift == -1) && a.x_m >= 0) {
+        affine_blocks(a, rows, x, nx, r, nr, z);
+        return;
+    }
+#endif
     // G rows at a time, sharing each load of x and r: s_x = A_x·x, s_r = A_r·r, exact in int32 as affine_tanh's
     const XFactor x_factor(a.x_m, a.x_shift);
 #if defined(SARNN_Q15_OWN_TANH)

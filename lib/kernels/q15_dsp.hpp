@@ -546,7 +546,8 @@ inline void columns<2>(const q15* a, const q15* v, std::size_t stride, std::size
 /// affine_tanh's rows finished (q15.cpp's finish_row, the same integers) from their sums s = (s_x, s_r) pairs, for
 /// an input factor x_m / 2^(31 + x_shift) with x_shift = 1 - UP (UP 1 or 2) and x_m >= 0; one row in 34 instructions
 /// where GCC's form of the same took about 70. Stops before the first row whose shift is below 2 (the short form
-/// below needs shift >= 2: the caller finishes that row) and returns how many rows it wrote.
+/// below needs shift >= 2: the caller finishes that row) and returns how many rows it wrote. With kTanh false, y = pre
+/// (affine's rows: 21 instructions a row; b may not be null).
 ///   xq  = clamp(floor((s_x·x_m + 2^(s-1)) / 2^s), +-2^30), s = 31 + x_shift: one SMLAL from 2^(s-1); hi >= 2^(s-2)
 ///         (or < -2^(s-2)) is exactly the clamp (one unsigned comparison of hi + 2^(s-2)); else hi·2^UP + the low
 ///         word's top UP bits, both added to s_r
@@ -559,7 +560,48 @@ inline void columns<2>(const q15* a, const q15* v, std::size_t stride, std::size
 ///         (T_i, T_(i+1)) and SMUAD with (64 - f, f); the sign back with the rounding, ((X ^ m) + 32) >> 6 for
 ///         m = pre >> 31 (for pre < 0: (31 - X) >> 6 = -((X + 32) >> 6))
 #define SARNN_Q15_OWN_FINISH_TANH 1
-template <int UP>
+// The rows' loop up to pre (in sr), before its tail stores y and tests the end.
+#define SARNN_DSP_FINISH_HEAD                          \
+    "1:\n\t"                                           \
+    "ldrd   %[sx], %[sr], [%[s]], #8\n\t"               \
+    "mov    %[lo], %[half]\n\t"                         \
+    "mov    %[hi], #0\n\t"                              \
+    "smlal  %[lo], %[hi], %[sx], %[xm]\n\t"             \
+    "add    %[sx], %[hi], %[lim]\n\t"                   \
+    "cmp    %[sx], %[lim2]\n\t"                         \
+    "bhs    5f\n\t"                                     \
+    "add    %[sr], %[sr], %[hi], lsl %[up]\n\t"         \
+    "add    %[sr], %[sr], %[lo], lsr %[down]\n\t"       \
+    "2:\n\t"                                           \
+    "ldrsb  %[t], [%[sh]], #1\n\t"                      \
+    "subs   %[t], %[t], #2\n\t"                         \
+    "bmi    7f\n\t"                                     \
+    "ldr    %[sx], [%[m]], #4\n\t"                      \
+    "smull  %[lo], %[hi], %[sr], %[sx]\n\t"             \
+    "asr    %[hi], %[hi], %[t]\n\t"                     \
+    "add    %[hi], %[hi], #1\n\t"                       \
+    "ldr    %[t], [%[b]], #4\n\t"                       \
+    "qdadd  %[hi], %[hi], %[t]\n\t"                     \
+    "ssat   %[sr], #16, %[hi], asr #1\n\t"
+// The loop's end test and the clamp of xq out of line.
+#define SARNN_DSP_FINISH_TAIL                          \
+    "cmp    %[yp], %[end]\n\t"                          \
+    "bne    1b\n\t"                                     \
+    "b      7f\n\t"                                     \
+    "5:\n\t"                                           \
+    "cmp    %[hi], #0\n\t"                              \
+    "ite    ge\n\t"                                     \
+    "addge  %[sr], %[sr], #0x40000000\n\t"              \
+    "sublt  %[sr], %[sr], #0x40000000\n\t"              \
+    "b      2b\n\t"                                     \
+    "7:"
+#define SARNN_DSP_FINISH_OPERANDS                                                                                   \
+    : [s] "+r"(s), [m] "+r"(m), [sh] "+r"(shift), [b] "+r"(b), [yp] "+r"(yp), [sx] "=&r"(sx), [sr] "=&r"(sr),     \
+      [lo] "=&r"(lo), [hi] "=&r"(hi), [t] "=&r"(t)                                                                 \
+    : [xm] "r"(x_m), [tab] "r"(tab), [end] "r"(end), [half] "i"(1 << (29 + 2 - UP)), [lim] "i"(1 << (28 + 2 - UP)), \
+      [lim2] "i"(1 << (29 + 2 - UP)), [up] "i"(UP), [down] "i"(32 - UP)                                            \
+    : "cc", "memory"
+template <int UP, bool kTanh = true>
 inline std::size_t finish_tanh(const std::int32_t* s, std::size_t rows, const std::int32_t* m,
                                const std::int8_t* shift, const std::int32_t* b, std::int32_t x_m, q15* y) noexcept {
     static_assert(UP == 1 || UP == 2, "x_shift 0 or -1");
@@ -568,58 +610,30 @@ inline std::size_t finish_tanh(const std::int32_t* s, std::size_t rows, const st
     q15* const end = y + rows;
     const std::int16_t* const tab = fixed::detail::kTanhTable;
     std::int32_t sx, sr, lo, hi, t;
-    __asm__ volatile("1:\n\t"
-                     "ldrd   %[sx], %[sr], [%[s]], #8\n\t"
-                     "mov    %[lo], %[half]\n\t"
-                     "mov    %[hi], #0\n\t"
-                     "smlal  %[lo], %[hi], %[sx], %[xm]\n\t"
-                     "add    %[sx], %[hi], %[lim]\n\t"
-                     "cmp    %[sx], %[lim2]\n\t"
-                     "bhs    5f\n\t"
-                     "add    %[sr], %[sr], %[hi], lsl %[up]\n\t"
-                     "add    %[sr], %[sr], %[lo], lsr %[down]\n\t"
-                     "2:\n\t"
-                     "ldrsb  %[t], [%[sh]], #1\n\t"
-                     "subs   %[t], %[t], #2\n\t"
-                     "bmi    7f\n\t"
-                     "ldr    %[sx], [%[m]], #4\n\t"
-                     "smull  %[lo], %[hi], %[sr], %[sx]\n\t"
-                     "asr    %[hi], %[hi], %[t]\n\t"
-                     "add    %[hi], %[hi], #1\n\t"
-                     "ldr    %[t], [%[b]], #4\n\t"
-                     "qdadd  %[hi], %[hi], %[t]\n\t"
-                     "ssat   %[sr], #16, %[hi], asr #1\n\t"
-                     "eor    %[t], %[sr], %[sr], asr #31\n\t"
-                     "sub    %[t], %[t], %[sr], asr #31\n\t"
-                     "usat   %[t], #15, %[t]\n\t"
-                     "lsr    %[lo], %[t], #6\n\t"
-                     "ldr    %[lo], [%[tab], %[lo], lsl #1]\n\t"
-                     "and    %[t], %[t], #63\n\t"
-                     "rsb    %[hi], %[t], %[t], lsl #16\n\t"
-                     "add    %[hi], %[hi], #64\n\t"
-                     "smuad  %[hi], %[lo], %[hi]\n\t"
-                     "eor    %[hi], %[hi], %[sr], asr #31\n\t"
-                     "add    %[hi], %[hi], #32\n\t"
-                     "asr    %[hi], %[hi], #6\n\t"
-                     "strh   %[hi], [%[yp]], #2\n\t"
-                     "cmp    %[yp], %[end]\n\t"
-                     "bne    1b\n\t"
-                     "b      7f\n\t"
-                     "5:\n\t"
-                     "cmp    %[hi], #0\n\t"
-                     "ite    ge\n\t"
-                     "addge  %[sr], %[sr], #0x40000000\n\t"
-                     "sublt  %[sr], %[sr], #0x40000000\n\t"
-                     "b      2b\n\t"
-                     "7:"
-                     : [s] "+r"(s), [m] "+r"(m), [sh] "+r"(shift), [b] "+r"(b), [yp] "+r"(yp), [sx] "=&r"(sx),
-                       [sr] "=&r"(sr), [lo] "=&r"(lo), [hi] "=&r"(hi), [t] "=&r"(t)
-                     : [xm] "r"(x_m), [tab] "r"(tab), [end] "r"(end), [half] "i"(1 << (29 + 2 - UP)),
-                       [lim] "i"(1 << (28 + 2 - UP)), [lim2] "i"(1 << (29 + 2 - UP)), [up] "i"(UP),
-                       [down] "i"(32 - UP)
-                     : "cc", "memory");
+    if constexpr (kTanh) {
+        __asm__ volatile(SARNN_DSP_FINISH_HEAD
+                         "eor    %[t], %[sr], %[sr], asr #31\n\t"
+                         "sub    %[t], %[t], %[sr], asr #31\n\t"
+                         "usat   %[t], #15, %[t]\n\t"
+                         "lsr    %[lo], %[t], #6\n\t"
+                         "ldr    %[lo], [%[tab], %[lo], lsl #1]\n\t"
+                         "and    %[t], %[t], #63\n\t"
+                         "rsb    %[hi], %[t], %[t], lsl #16\n\t"
+                         "add    %[hi], %[hi], #64\n\t"
+                         "smuad  %[hi], %[lo], %[hi]\n\t"
+                         "eor    %[hi], %[hi], %[sr], asr #31\n\t"
+                         "add    %[hi], %[hi], #32\n\t"
+                         "asr    %[hi], %[hi], #6\n\t"
+                         "strh   %[hi], [%[yp]], #2\n\t" SARNN_DSP_FINISH_TAIL SARNN_DSP_FINISH_OPERANDS);
+    } else {
+        __asm__ volatile(SARNN_DSP_FINISH_HEAD "strh   %[sr], [%[yp]], #2\n\t" SARNN_DSP_FINISH_TAIL
+                             SARNN_DSP_FINISH_OPERANDS);
+    }
     return static_cast<std::size_t>(yp - y);
 }
+#undef SARNN_DSP_FINISH_OPERANDS
+#undef SARNN_DSP_FINISH_TAIL
+#undef SARNN_DSP_FINISH_HEAD
 
 }  // namespace sarnn::kernel::q15_loops
 
