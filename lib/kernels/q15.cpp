@@ -183,6 +183,14 @@ __attribute__((always_inline)) inline q15 finish_row(const QAffine& a, const XFa
 }
 
 #if defined(SARNN_Q15_OWN_FINISH_TANH)
+/// The rows i..end of a block of affine_tanh's rows (from start) finished from their sums s = (s_x, s_r) pairs by
+/// finish_row.
+__attribute__((noinline)) void finish_rows(const QAffine& a, std::size_t start, std::size_t i, std::size_t end,
+                                           const std::int32_t* s, q15* y) noexcept {
+    const XFactor x_factor(a.x_m, a.x_shift);
+    for (; i < end; ++i) y[i] = finish_row(a, x_factor, i, s[2 * (i - start)], s[2 * (i - start) + 1]);
+}
+
 /// The rows start..end of affine_tanh finished from their sums s = (s_x, s_r) pairs: by the target's loop where the
 /// input's factor is near 1 (for x_shift 0 or -1), else, and for a row it leaves, by finish_row.
 __attribute__((noinline)) void finish_block(const QAffine& a, std::size_t start, std::size_t end, const std::int32_t* s,
@@ -193,14 +201,12 @@ __attribute__((noinline)) void finish_block(const QAffine& a, std::size_t start,
             i += a.x_shift == 0 ? q15_loops::finish_tanh<1>(si, end - i, a.m + i, a.shift + i, a.b + i, a.x_m, y + i)
                                 : q15_loops::finish_tanh<2>(si, end - i, a.m + i, a.shift + i, a.b + i, a.x_m, y + i);
             if (i < end) {
-                y[i] = finish_row(a, XFactor(a.x_m, a.x_shift), i, s[2 * (i - start)], s[2 * (i - start) + 1]);
+                finish_rows(a, start, i, i + 1, s, y);
                 ++i;
             }
         }
     } else {
-        const XFactor x_factor(a.x_m, a.x_shift);
-        for (std::size_t i = start; i < end; ++i)
-            y[i] = finish_row(a, x_factor, i, s[2 * (i - start)], s[2 * (i - start) + 1]);
+        finish_rows(a, start, start, end, s, y);
     }
 }
 #endif
@@ -598,10 +604,23 @@ __attribute__((noinline)) void affine_blocks(const QGates& a, std::size_t rows, 
                                              const q15* r, std::size_t nr, q15* z) noexcept {
     constexpr std::size_t kBlock = 8 * q15_loops::kRows;
     static constexpr std::int32_t kNoBias[kBlock] = {};  // b's rows where there is no bias
+#if defined(SARNN_Q15_OWN_ROWS_PACKED)
+    // x and r packed once where the target's packed passes take them
+    const bool packed = q15_loops::packs(nx, nr);
+    q15_loops::Packed pk;
+    if (packed) q15_loops::pack(x, nx, r, nr, pk);
+#endif
     for (std::size_t start = 0; start < rows; start += kBlock) {
         const std::size_t end = rows - start < kBlock ? rows : start + kBlock;
         std::int32_t s[2 * kBlock];  // (s_x, s_r) of each row
         std::size_t row = start;
+#if defined(SARNN_Q15_OWN_ROWS_PACKED)
+        if (packed && end - start >= q15_loops::kRows) {
+            const std::size_t groups = (end - start) / q15_loops::kRows;
+            q15_loops::rows_packed2(a.A_x + start * nx, a.A_r + start * nr, pk, nx, nr, groups, s);
+            row += q15_loops::kRows * groups;
+        }
+#endif
         const auto pass = [&](auto group) __attribute__((always_inline)) {
             constexpr std::size_t G = decltype(group)::value;
             Sums<G> gx, gr;

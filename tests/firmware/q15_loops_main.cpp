@@ -282,7 +282,7 @@ std::int32_t any32_bits() {
 
 #if defined(SARNN_Q15_OWN_ROWS_PACKED)
 /// affine_tanh's packed passes: s = (Σ_k A_i,k·x_k, Σ_k A_i,nx+k·r_k) of each row i of 4·groups (row stride nx + nr),
-/// x and r packed first (word aligned or not)
+/// x and r packed first (word aligned or not); and affine's (Σ_k A_x i,k·x_k, Σ_k A_r i,k·r_k)
 void check_rows_packed() {
     static std::int8_t w[32 * L::kPackMax];
     static std::int32_t s[2 * 32];
@@ -311,6 +311,19 @@ void check_rows_packed() {
             ok = ok && s[2 * i] == sx && s[2 * i + 1] == sr;
         }
         expect(ok, "rows_packed", it);
+        // the gates' form: A_x (rows of nx) then A_r (rows of nr), the same weights' storage
+        const std::int8_t* const wx = w;
+        const std::int8_t* const wr = w + 4 * groups * nx;
+        for (std::int32_t& v : s) v = any32_bits();
+        L::rows_packed2(wx, wr, p, nx, nr, groups, s);
+        ok = true;
+        for (std::size_t i = 0; i < 4 * groups; ++i) {
+            std::int32_t sx = 0, sr = 0;
+            for (std::size_t k = 0; k < nx; ++k) sx += wx[i * nx + k] * x[k].raw;
+            for (std::size_t k = 0; k < nr; ++k) sr += wr[i * nr + k] * r[k].raw;
+            ok = ok && s[2 * i] == sx && s[2 * i + 1] == sr;
+        }
+        expect(ok, "rows_packed2", it);
     }
 }
 #endif

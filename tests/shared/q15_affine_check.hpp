@@ -27,7 +27,7 @@ inline std::int32_t ref_requantize(std::int32_t acc, std::int32_t m, int shift) 
 /// How many of the outputs of `cases` random affine_tanh calls differ from the reference, then of calls of fixed
 /// shapes: the DSP set's packed passes (both parts a multiple of 8, nx + nr <= 128; x or r not word aligned; row
 /// counts that leave 1, 2 or 3 rows after the passes of four, and two blocks of 32 rows) and the shapes it leaves to
-/// its other loops (parts a multiple of 4 only, nx + nr above 128).
+/// its other loops (parts a multiple of 4 only, nx + nr above 128); every other call affine (the gates: y = pre).
 inline std::size_t q15_affine_mismatches(int cases = 24) {
     constexpr std::size_t kMaxRows = 40, kMaxCols = 136, kMaxA = 2048;
     static std::int8_t A[kMaxA];
@@ -56,17 +56,28 @@ inline std::size_t q15_affine_mismatches(int cases = 24) {
         const int x_shift = x_shifts[rng.below(5)];
         const std::int32_t x_m = static_cast<std::int32_t>((std::uint32_t{1} << 30) + rng.next() % (1u << 30));
         const sarnn::QAffine a{A, b, m, shift, rng.below(6) == 0 ? -x_m : x_m, x_shift};
-        sarnn::kernel::Q15::affine_tanh(a, rows, x, nx, r, nr, y);
+        // every other call affine (the gates' form: A_x the first rows·nx weights, A_r the next rows·nr; no bias
+        // now and then; y = pre), else affine_tanh
+        const bool gates = c % 2 == 0;
+        const bool no_b = gates && c % 5 == 0;
+        const std::int8_t* const A_r = A + rows * nx;
+        if (gates) {
+            const sarnn::QGates g{A, A_r, no_b ? nullptr : b, m, shift, a.x_m, x_shift};
+            sarnn::kernel::Q15::affine(g, rows, x, nx, r, nr, y);
+        } else {
+            sarnn::kernel::Q15::affine_tanh(a, rows, x, nx, r, nr, y);
+        }
         for (std::size_t i = 0; i < rows; ++i) {
             std::int32_t s_x = 0, s_r = 0;
-            for (std::size_t k = 0; k < nx; ++k) s_x += A[i * ld + k] * x[k].raw;
-            for (std::size_t k = 0; k < nr; ++k) s_r += A[i * ld + nx + k] * r[k].raw;
+            for (std::size_t k = 0; k < nx; ++k) s_x += (gates ? A[i * nx + k] : A[i * ld + k]) * x[k].raw;
+            for (std::size_t k = 0; k < nr; ++k) s_r += (gates ? A_r[i * nr + k] : A[i * ld + nx + k]) * r[k].raw;
             // z = clamp(requantize(s_x, x_m, x_shift), +-2^30) + s_r; pre = requantize(z, m, shift) + b, to int16
             std::int32_t xq = ref_requantize(s_x, a.x_m, x_shift);
             xq = xq > (1 << 30) ? (1 << 30) : (xq < -(1 << 30) ? -(1 << 30) : xq);
-            const std::int64_t pre64 = static_cast<std::int64_t>(ref_requantize(xq + s_r, m[i], shift[i])) + b[i];
+            const std::int64_t pre64 = static_cast<std::int64_t>(ref_requantize(xq + s_r, m[i], shift[i])) +
+                                       (no_b ? 0 : b[i]);
             const auto pre = static_cast<std::int16_t>(pre64 > 32767 ? 32767 : (pre64 < -32768 ? -32768 : pre64));
-            if (y[i].raw != sarnn::fixed::tanh_q15(pre)) ++bad;
+            if (y[i].raw != (gates ? pre : sarnn::fixed::tanh_q15(pre))) ++bad;
         }
     };
     for (int c = 0; c < cases; ++c) {
@@ -88,7 +99,7 @@ inline std::size_t q15_affine_mismatches(int cases = 24) {
                             {11, 72, 64, false, false}, {13, 12, 20, false, false}, {6, 120, 8, false, true}};
     int c = cases;
     for (const Shape& sh : shapes) {
-        for (int k = 0; k < 3; ++k) check(c++, sh.rows, sh.nx, sh.nr, xs + (sh.x_odd ? 1 : 0), rs + (sh.r_odd ? 1 : 0));
+        for (int k = 0; k < 6; ++k) check(c++, sh.rows, sh.nx, sh.nr, xs + (sh.x_odd ? 1 : 0), rs + (sh.r_odd ? 1 : 0));
     }
     return bad;
 }
