@@ -182,12 +182,117 @@ __attribute__((always_inline)) inline q15 finish_row(const QAffine& a, const XFa
 #endif
 }
 
+#if defined(SARNN_Q15_OWN_FINISH_TANH)
+/// The rows i..end of a block of affine_tanh's rows (from start) finished from their sums s = (s_x, s_r) pairs by
+/// finish_row.
+__attribute__((noinline)) void finish_rows(const QAffine& a, std::size_t start, std::size_t i, std::size_t end,
+                                           const std::int32_t* s, q15* y) noexcept {
+    const XFactor x_factor(a.x_m, a.x_shift);
+    for (; i < end; ++i) y[i] = finish_row(a, x_factor, i, s[2 * (i - start)], s[2 * (i - start) + 1]);
+}
+
+/// The rows start..end of affine_tanh finished from their sums s = (s_x, s_r) pairs: by the target's loop where the
+/// input's factor is near 1 (for x_shift 0 or -1), else, and for a row it leaves, by finish_row.
+__attribute__((noinline)) void finish_block(const QAffine& a, std::size_t start, std::size_t end, const std::int32_t* s,
+                                            q15* y) noexcept {
+    if ((a.x_shift == 0 || a.x_shift == -1) && a.x_m >= 0) {
+        for (std::size_t i = start; i < end;) {
+            const std::int32_t* const si = s + 2 * (i - start);
+            i += a.x_shift == 0 ? q15_loops::finish_tanh<1>(si, end - i, a.m + i, a.shift + i, a.b + i, a.x_m, y + i)
+                                : q15_loops::finish_tanh<2>(si, end - i, a.m + i, a.shift + i, a.b + i, a.x_m, y + i);
+            if (i < end) {
+                finish_rows(a, start, i, i + 1, s, y);
+                ++i;
+            }
+        }
+    } else {
+        finish_rows(a, start, start, end, s, y);
+    }
+}
+#endif
+
+#if defined(SARNN_Q15_OWN_ROWS_PACKED)
+/// affine_tanh where the target's packed passes take x and r (q15_loops::packs(nx, nr)): x and r packed once, then
+/// a block of rows' sums by the passes of four rows (the last rows % 4 by dot_rows), the block finished.
+__attribute__((noinline)) void affine_tanh_packed(const QAffine& a, std::size_t rows, const q15* x, std::size_t nx,
+                                                  const q15* r, std::size_t nr, q15* y) noexcept {
+    const std::size_t ld = nx + nr;
+    q15_loops::Packed pk;
+    q15_loops::pack(x, nx, r, nr, pk);
+    constexpr std::size_t kBlock = 8 * q15_loops::kRows;
+    for (std::size_t start = 0; start < rows; start += kBlock) {
+        const std::size_t end = rows - start < kBlock ? rows : start + kBlock;
+        std::int32_t s[2 * kBlock];  // (s_x, s_r) of each row
+        const std::size_t groups = (end - start) / q15_loops::kRows;
+        if (groups > 0) q15_loops::rows_packed(a.A + start * ld, ld, pk, nx, nr, groups, s);
+        std::size_t row = start + q15_loops::kRows * groups;
+        const auto pass = [&](auto group) __attribute__((always_inline)) {
+            constexpr std::size_t G = decltype(group)::value;
+            const std::int8_t* w = a.A + row * ld;
+            Sums<G> gx, gr;
+            q15_loops::dot_rows<G>(w, ld, x, nx, gx.v);
+            q15_loops::dot_rows<G>(w + nx, ld, r, nr, gr.v);
+            for (std::size_t g = 0; g < G; ++g) {
+                s[2 * (row - start + g)] = gx.v[g];
+                s[2 * (row - start + g) + 1] = gr.v[g];
+            }
+            row += G;
+        };
+        if (row + 2 <= end) pass(Group<2>{});
+        if (row < end) pass(Group<1>{});
+        finish_block(a, start, end, s, y);
+    }
+}
+#endif
+
+#if defined(SARNN_Q15_OWN_FINISH_TANH)
+/// affine_tanh's other shapes (the DSP set's): a block of rows' sums first (rows4_xr's passes of four rows where
+/// both parts are a multiple of 4 long and word aligned; else, and for the last rows, dot_rows), the block finished.
+__attribute__((noinline)) void affine_tanh_blocks(const QAffine& a, std::size_t rows, const q15* x, std::size_t nx,
+                                                  const q15* r, std::size_t nr, q15* y) noexcept {
+    const std::size_t ld = nx + nr;
+    // A block of rows' sums first, then the block's rows finished (finish_block)
+    constexpr std::size_t kBlock = 4 * q15_loops::kRows;
+    for (std::size_t start = 0; start < rows; start += kBlock) {
+        const std::size_t end = rows - start < kBlock ? rows : start + kBlock;
+        std::int32_t s[2 * kBlock];  // (s_x, s_r) of each row
+        std::size_t row = start;
+        const auto pass = [&](auto group) __attribute__((always_inline)) {
+            constexpr std::size_t G = decltype(group)::value;
+            const std::int8_t* w = a.A + row * ld;
+            Sums<G> gx, gr;
+            q15_loops::dot_rows<G>(w, ld, x, nx, gx.v);
+            q15_loops::dot_rows<G>(w + nx, ld, r, nr, gr.v);
+            for (std::size_t g = 0; g < G; ++g) {
+                s[2 * (row - start + g)] = gx.v[g];
+                s[2 * (row - start + g) + 1] = gr.v[g];
+            }
+            row += G;
+        };
+#if defined(SARNN_Q15_OWN_ROWS_XR)
+        // four rows, both parts in one call, where their lengths and alignment allow
+        if (nx % 4 == 0 && nr % 4 == 0 && nx > 0 && nr > 0 && word_aligned(x) && word_aligned(r)) {
+            for (; row + 4 <= end; row += 4) {
+                q15_loops::rows4_xr(a.A + row * ld, ld, x, nx, r, nr, s + 2 * (row - start));
+            }
+        }
+#endif
+        while (row + q15_loops::kRows <= end) pass(Group<q15_loops::kRows>{});
+        if constexpr (q15_loops::kRows > 2) {
+            if (row + 2 <= end) pass(Group<2>{});
+        }
+        if (row < end) pass(Group<1>{});
+        finish_block(a, start, end, s, y);
+    }
+}
+#endif
+
 }  // namespace
 
 void Q15::affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r, std::size_t nr,
                       q15* y) noexcept {
-    const std::size_t ld = nx + nr;
 #if defined(SARNN_Q15_OWN_TANH)
+    const std::size_t ld = nx + nr;
     // The target's tanh_rows takes the tanh of every row at the end: here the sums of up to kChunk rows first (kRows
     // at a time), then their pre-activations in a loop of their own (few values live: no spills), into y.
     constexpr std::size_t kChunk = 32;
@@ -229,52 +334,17 @@ void Q15::affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::siz
 #else
     // G rows at a time, sharing each load of x and r. s_x = A_x·x, s_r = A_r·r: |terms| <= 128·32768 = 2^22, nx
     // <= 511 and nr <= 256 terms (params.hpp), exact in int32
-    const XFactor x_factor(a.x_m, a.x_shift);
 #if defined(SARNN_Q15_OWN_FINISH_TANH)
-    // A block of rows' sums first, then the block's rows finished by the target's own loop (q15_loops.hpp), where
-    // the input's factor is near 1 (else, and for a row it leaves, finish_row)
-    constexpr std::size_t kBlock = 4 * q15_loops::kRows;
-    for (std::size_t start = 0; start < rows; start += kBlock) {
-        const std::size_t end = rows - start < kBlock ? rows : start + kBlock;
-        std::int32_t s[2 * kBlock];  // (s_x, s_r) of each row
-        std::size_t row = start;
-        const auto pass = [&](auto group) __attribute__((always_inline)) {
-            constexpr std::size_t G = decltype(group)::value;
-            const std::int8_t* w = a.A + row * ld;
-            Sums<G> gx, gr;
-            q15_loops::dot_rows<G>(w, ld, x, nx, gx.v);
-            q15_loops::dot_rows<G>(w + nx, ld, r, nr, gr.v);
-            for (std::size_t g = 0; g < G; ++g) {
-                s[2 * (row - start + g)] = gx.v[g];
-                s[2 * (row - start + g) + 1] = gr.v[g];
-            }
-            row += G;
-        };
-#if defined(SARNN_Q15_OWN_ROWS_XR)
-        // four rows, both parts in one call, where their lengths and alignment allow
-        if (nx % 4 == 0 && nr % 4 == 0 && nx > 0 && nr > 0 && word_aligned(x) && word_aligned(r)) {
-            for (; row + 4 <= end; row += 4) {
-                q15_loops::rows4_xr(a.A + row * ld, ld, x, nx, r, nr, s + 2 * (row - start));
-            }
-        }
-#endif
-        while (row + q15_loops::kRows <= end) pass(Group<q15_loops::kRows>{});
-        if constexpr (q15_loops::kRows > 2) {
-            if (row + 2 <= end) pass(Group<2>{});
-        }
-        if (row < end) pass(Group<1>{});
-        for (std::size_t i = start; i < end; ++i) {
-            if (x_factor.near_one) {
-                const std::int32_t* const si = s + 2 * (i - start);
-                i += a.x_shift == 0
-                         ? q15_loops::finish_tanh<1>(si, end - i, a.m + i, a.shift + i, a.b + i, a.x_m, y + i)
-                         : q15_loops::finish_tanh<2>(si, end - i, a.m + i, a.shift + i, a.b + i, a.x_m, y + i);
-                if (i == end) break;
-            }
-            y[i] = finish_row(a, x_factor, i, s[2 * (i - start)], s[2 * (i - start) + 1]);
-        }
+#if defined(SARNN_Q15_OWN_ROWS_PACKED)
+    if (q15_loops::packs(nx, nr)) {
+        affine_tanh_packed(a, rows, x, nx, r, nr, y);
+        return;
     }
+#endif
+    affine_tanh_blocks(a, rows, x, nx, r, nr, y);
 #else
+    const std::size_t ld = nx + nr;
+    const XFactor x_factor(a.x_m, a.x_shift);
     // G rows at a time, each group's rows finished after its loops
     std::size_t row = 0;
     const auto pass = [&](auto group) __attribute__((always_inline)) {
@@ -524,8 +594,74 @@ void Q15::attend_query(const Rows<q15>& E, const q15* qp, QueryScale qs, const R
     attend_scored(S, f, alpha, c);
 }
 
+namespace {
+
+#if defined(SARNN_Q15_OWN_FINISH_TANH)
+/// affine on the DSP set where the input's factor is near 1 (x_shift 0 or -1, x_m >= 0): a block of rows' sums first
+/// (dot_rows), then the block's pre-activations by the target's loop (finish_tanh without the tanh); a row it leaves
+/// (shift below 2) as affine's other rows.
+__attribute__((noinline)) void affine_blocks(const QGates& a, std::size_t rows, const q15* x, std::size_t nx,
+                                             const q15* r, std::size_t nr, q15* z) noexcept {
+    constexpr std::size_t kBlock = 8 * q15_loops::kRows;
+    static constexpr std::int32_t kNoBias[kBlock] = {};  // b's rows where there is no bias
+#if defined(SARNN_Q15_OWN_ROWS_PACKED)
+    // x and r packed once where the target's packed passes take them
+    const bool packed = q15_loops::packs(nx, nr);
+    q15_loops::Packed pk;
+    if (packed) q15_loops::pack(x, nx, r, nr, pk);
+#endif
+    for (std::size_t start = 0; start < rows; start += kBlock) {
+        const std::size_t end = rows - start < kBlock ? rows : start + kBlock;
+        std::int32_t s[2 * kBlock];  // (s_x, s_r) of each row
+        std::size_t row = start;
+#if defined(SARNN_Q15_OWN_ROWS_PACKED)
+        if (packed && end - start >= q15_loops::kRows) {
+            const std::size_t groups = (end - start) / q15_loops::kRows;
+            q15_loops::rows_packed2(a.A_x + start * nx, a.A_r + start * nr, pk, nx, nr, groups, s);
+            row += q15_loops::kRows * groups;
+        }
+#endif
+        const auto pass = [&](auto group) __attribute__((always_inline)) {
+            constexpr std::size_t G = decltype(group)::value;
+            Sums<G> gx, gr;
+            q15_loops::dot_rows<G>(a.A_x + row * nx, nx, x, nx, gx.v);
+            q15_loops::dot_rows<G>(a.A_r + row * nr, nr, r, nr, gr.v);
+            for (std::size_t g = 0; g < G; ++g) {
+                s[2 * (row - start + g)] = gx.v[g];
+                s[2 * (row - start + g) + 1] = gr.v[g];
+            }
+            row += G;
+        };
+        while (row + q15_loops::kRows <= end) pass(Group<q15_loops::kRows>{});
+        if constexpr (q15_loops::kRows > 2) {
+            if (row + 2 <= end) pass(Group<2>{});
+        }
+        if (row < end) pass(Group<1>{});
+        for (std::size_t i = start; i < end;) {
+            const std::int32_t* const si = s + 2 * (i - start);
+            const std::int32_t* const bi = a.b ? a.b + i : kNoBias;
+            i += a.x_shift == 0 ? q15_loops::finish_tanh<1, false>(si, end - i, a.m + i, a.shift + i, bi, a.x_m, z + i)
+                                : q15_loops::finish_tanh<2, false>(si, end - i, a.m + i, a.shift + i, bi, a.x_m, z + i);
+            if (i < end) {
+                const std::int32_t zr = XFactor(a.x_m, a.x_shift)(s[2 * (i - start)]) + s[2 * (i - start) + 1];
+                z[i] = q15{static_cast<std::int16_t>(add_sat16(rescale(zr, a.m[i], a.shift[i]), a.b ? a.b[i] : 0))};
+                ++i;
+            }
+        }
+    }
+}
+#endif
+
+}  // namespace
+
 void Q15::affine(const QGates& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r, std::size_t nr,
                  q15* z) noexcept {
+#if defined(SARNN_Q15_OWN_FINISH_TANH) && !defined(SARNN_Q15_OWN_TANH)
+    if ((a.x_shift == 0 || a.x_shift == -1) && a.x_m >= 0) {
+        affine_blocks(a, rows, x, nx, r, nr, z);
+        return;
+    }
+#endif
     // G rows at a time, sharing each load of x and r: s_x = A_x·x, s_r = A_r·r, exact in int32 as affine_tanh's
     const XFactor x_factor(a.x_m, a.x_shift);
 #if defined(SARNN_Q15_OWN_TANH)

@@ -143,6 +143,182 @@ inline void rows4_xr(const std::int8_t* w, std::size_t ld, const q15* x, std::si
                      : "cc", "memory");
 }
 
+/// affine_tanh's packed rows (q15_loops.hpp), where nx and nr are multiples of 8 and nx + nr <= kPackMax: x and r
+/// once per call, then every pass of four rows reads them without repacking them.
+#define SARNN_Q15_OWN_ROWS_PACKED 1
+constexpr std::size_t kPackMax = 128;
+/// [x; r] as the passes read them, two words per four values: v0..v3 as z = (v0, v2) and x = (v1, v3), SXTB16's even
+/// and odd weights; two zero words before and after (each part's four sums start from them: LDRD).
+struct Packed {
+    alignas(8) std::int32_t w[kPackMax / 2 + 4];
+};
+inline bool packs(std::size_t nx, std::size_t nr) noexcept {
+    return nx % 8 == 0 && nr % 8 == 0 && nx > 0 && nr > 0 && nx + nr <= kPackMax;
+}
+
+// Eight values of v (p post-incremented) packed, after the load of v0..v3 into a and b (`load`, twice).
+#define SARNN_DSP_PACK4(load)                  \
+    load                                       \
+    "pkhbt  %[c], %[a], %[b], lsl #16\n\t"    \
+    "pkhtb  %[a], %[b], %[a], asr #16\n\t"    \
+    "strd   %[c], %[a], [%[o]], #8\n\t"
+#define SARNN_DSP_PACK(load)                                                                              \
+    "1:\n\t" SARNN_DSP_PACK4(load) SARNN_DSP_PACK4(load) "cmp    %[v], %[end]\n\t"                        \
+    "bne    1b"
+
+/// v's n values (n a multiple of 8, at least 8) packed at o (Packed's order): 10 instructions per 8 values where v
+/// is word aligned (LDRD), else 12. Returns the end of what it wrote.
+inline std::int32_t* pack_pairs(const q15* v, std::size_t n, std::int32_t* o) noexcept {
+    const q15* const end = v + n;
+    std::int32_t a, b, c;
+#define SARNN_DSP_PACK_OPERANDS                                                                   \
+    : [v] "+r"(v), [o] "+r"(o), [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c)                       \
+    : [end] "r"(end)                                                                            \
+    : "cc", "memory"
+    if ((reinterpret_cast<std::uintptr_t>(v) & 3u) == 0) {
+        __asm__ volatile(SARNN_DSP_PACK("ldrd   %[a], %[b], [%[v]], #8\n\t") SARNN_DSP_PACK_OPERANDS);
+    } else {
+        __asm__ volatile(SARNN_DSP_PACK("ldr    %[a], [%[v]], #4\n\tldr    %[b], [%[v]], #4\n\t")
+                             SARNN_DSP_PACK_OPERANDS);
+    }
+#undef SARNN_DSP_PACK_OPERANDS
+    return o;
+}
+#undef SARNN_DSP_PACK
+#undef SARNN_DSP_PACK4
+
+/// x and r into p (packs(nx, nr)).
+inline void pack(const q15* x, std::size_t nx, const q15* r, std::size_t nr, Packed& p) noexcept {
+    p.w[0] = p.w[1] = 0;
+    std::int32_t* const o = pack_pairs(r, nr, pack_pairs(x, nx, p.w + 2));
+    o[0] = o[1] = 0;
+}
+
+// Four columns of four rows (21 instructions for 16 multiply-adds): the packed pair z, x (LDRD), then the rows as in
+// SARNN_DSP_ROWS4_LOOP, without its repacking.
+#define SARNN_DSP_PACKED4                                                                                  \
+    "ldrd   %[z], %[x], [%[vp]], #8\n\t" SARNN_DSP_ROW("a2", "ldr    %[t], [%[w0], %[ld2]]\n\t")         \
+        SARNN_DSP_ROW("a3", "ldr    %[t], [%[w1], %[ld2]]\n\t") SARNN_DSP_ROW("a0", "ldr    %[t], [%[w0]], #4\n\t") \
+            SARNN_DSP_ROW("a1", "ldr    %[t], [%[w1]], #4\n\t")
+
+/// groups passes of four rows (from w, row stride ld: A = [A_x | A_r]) against the packed [x; r] (pack(x, nx, r, nr,
+/// p)): s = (s_x, s_r) of each row, as rows4_xr's, in one assembly loop. Eight columns per iteration (44 instructions
+/// for 32 multiply-adds); per pass, each part's sums start from Packed's zero words (two LDRDs), the x part's
+/// stored, then the r part's; w0 and w1 go on to the next pass's rows (thirteen registers: the ends of each part,
+/// where s goes and where it ends in memory).
+inline void rows_packed(const std::int8_t* w, std::size_t ld, const Packed& p, std::size_t nx, std::size_t nr,
+                        std::size_t groups, std::int32_t* s) noexcept {
+    const std::int32_t* vp = p.w + 2;
+    const std::int32_t* const x_end = vp + nx / 2;
+    const std::int32_t* const r_end = x_end + nr / 2;
+    std::int32_t* const s_end = s + 8 * groups;
+    const std::int8_t* w0 = w;
+    const std::int8_t* w1 = w + ld;
+    const std::size_t ld2 = 2 * ld;
+    const std::int32_t* end;
+    std::int32_t a0, a1, a2, a3, xv, yv, z, t;
+    __asm__ volatile("3:\n\t"
+                     "ldrd   %[a0], %[a1], [%[vp], #-8]\n\t"
+                     "ldrd   %[a2], %[a3], [%[vp], #-8]\n\t"
+                     "ldr    %[end], %[x_end]\n\t"
+                     "1:\n\t" SARNN_DSP_PACKED4 SARNN_DSP_PACKED4
+                     "cmp    %[vp], %[end]\n\t"
+                     "bne    1b\n\t"
+                     "ldr    %[t], %[s]\n\t"
+                     "str    %[a0], [%[t]]\n\t"
+                     "str    %[a1], [%[t], #8]\n\t"
+                     "str    %[a2], [%[t], #16]\n\t"
+                     "str    %[a3], [%[t], #24]\n\t"
+                     "ldr    %[end], %[r_end]\n\t"
+                     "ldrd   %[a0], %[a1], [%[end]]\n\t"
+                     "ldrd   %[a2], %[a3], [%[end]]\n\t"
+                     "2:\n\t" SARNN_DSP_PACKED4 SARNN_DSP_PACKED4
+                     "cmp    %[vp], %[end]\n\t"
+                     "bne    2b\n\t"
+                     "ldr    %[t], %[s]\n\t"
+                     "str    %[a0], [%[t], #4]\n\t"
+                     "str    %[a1], [%[t], #12]\n\t"
+                     "str    %[a2], [%[t], #20]\n\t"
+                     "str    %[a3], [%[t], #28]\n\t"
+                     "add    %[t], %[t], #32\n\t"
+                     "str    %[t], %[s]\n\t"
+                     // w0 ends at row 1, w1 at row 2: the next pass's rows 4 and 5; vp back to x's start
+                     "add    %[y], %[w1], %[ld2]\n\t"
+                     "add    %[w1], %[w0], %[ld2], lsl #1\n\t"
+                     "mov    %[w0], %[y]\n\t"
+                     "sub    %[vp], %[vp], %[ld2]\n\t"
+                     "ldr    %[y], %[s_end]\n\t"
+                     "cmp    %[t], %[y]\n\t"
+                     "bne    3b"
+                     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [w0] "+r"(w0), [w1] "+r"(w1),
+                       [vp] "+r"(vp), [end] "=&r"(end), [x] "=&r"(xv), [y] "=&r"(yv), [z] "=&r"(z), [t] "=&r"(t),
+                       [s] "+m"(s)
+                     : [ld2] "r"(ld2), [x_end] "m"(x_end), [r_end] "m"(r_end), [s_end] "m"(s_end)
+                     : "cc", "memory");
+}
+/// rows_packed for two matrices (affine's gates: A_x rows of nx weights, A_r rows of nr): the x part's rows from wx,
+/// the r part's from wr, each part's row pointers and stride loaded at its start (32 instructions a pass besides the
+/// loops, against 25).
+inline void rows_packed2(const std::int8_t* wx, const std::int8_t* wr, const Packed& p, std::size_t nx, std::size_t nr,
+                         std::size_t groups, std::int32_t* s) noexcept {
+    const std::int32_t* const v0 = p.w + 2;
+    const std::int32_t* vp = v0;
+    const std::int32_t* const x_end = vp + nx / 2;
+    const std::int32_t* const r_end = x_end + nr / 2;
+    std::int32_t* const s_end = s + 8 * groups;
+    const std::size_t ldx2 = 2 * nx, ldr2 = 2 * nr;
+    const std::int8_t *w0, *w1, *end;
+    std::size_t ld2;
+    std::int32_t a0, a1, a2, a3, xv, yv, z, t;
+    __asm__ volatile("3:\n\t"
+                     "ldrd   %[a0], %[a1], [%[vp], #-8]\n\t"
+                     "ldrd   %[a2], %[a3], [%[vp], #-8]\n\t"
+                     "ldr    %[end], %[x_end]\n\t"
+                     "ldr    %[w0], %[wx]\n\t"
+                     "ldr    %[ld2], %[ldx2]\n\t"
+                     "add    %[w1], %[w0], %[ld2], lsr #1\n\t"
+                     "1:\n\t" SARNN_DSP_PACKED4 SARNN_DSP_PACKED4
+                     "cmp    %[vp], %[end]\n\t"
+                     "bne    1b\n\t"
+                     "ldr    %[t], %[s]\n\t"
+                     "str    %[a0], [%[t]]\n\t"
+                     "str    %[a1], [%[t], #8]\n\t"
+                     "str    %[a2], [%[t], #16]\n\t"
+                     "str    %[a3], [%[t], #24]\n\t"
+                     // w1 ends at row 2: the next pass's row 4
+                     "add    %[y], %[w1], %[ld2]\n\t"
+                     "str    %[y], %[wx]\n\t"
+                     "ldr    %[end], %[r_end]\n\t"
+                     "ldrd   %[a0], %[a1], [%[end]]\n\t"
+                     "ldrd   %[a2], %[a3], [%[end]]\n\t"
+                     "ldr    %[w0], %[wr]\n\t"
+                     "ldr    %[ld2], %[ldr2]\n\t"
+                     "add    %[w1], %[w0], %[ld2], lsr #1\n\t"
+                     "2:\n\t" SARNN_DSP_PACKED4 SARNN_DSP_PACKED4
+                     "cmp    %[vp], %[end]\n\t"
+                     "bne    2b\n\t"
+                     "ldr    %[t], %[s]\n\t"
+                     "str    %[a0], [%[t], #4]\n\t"
+                     "str    %[a1], [%[t], #12]\n\t"
+                     "str    %[a2], [%[t], #20]\n\t"
+                     "str    %[a3], [%[t], #28]\n\t"
+                     "add    %[t], %[t], #32\n\t"
+                     "str    %[t], %[s]\n\t"
+                     "add    %[y], %[w1], %[ld2]\n\t"
+                     "str    %[y], %[wr]\n\t"
+                     "ldr    %[vp], %[v0]\n\t"
+                     "ldr    %[y], %[s_end]\n\t"
+                     "cmp    %[t], %[y]\n\t"
+                     "bne    3b"
+                     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [w0] "=&r"(w0), [w1] "=&r"(w1),
+                       [vp] "+r"(vp), [end] "=&r"(end), [x] "=&r"(xv), [y] "=&r"(yv), [z] "=&r"(z), [t] "=&r"(t),
+                       [ld2] "=&r"(ld2), [s] "+m"(s), [wx] "+m"(wx), [wr] "+m"(wr)
+                     : [x_end] "m"(x_end), [r_end] "m"(r_end), [s_end] "m"(s_end), [ldx2] "m"(ldx2),
+                       [ldr2] "m"(ldr2), [v0] "m"(v0)
+                     : "cc", "memory");
+}
+#undef SARNN_DSP_PACKED4
+
 #undef SARNN_DSP_ROWS4
 #undef SARNN_DSP_ROWS4_LOOP
 #undef SARNN_DSP_ROW
@@ -833,16 +1009,64 @@ __attribute__((noinline)) inline void weighted_sum(const q15* const base[2], con
 #undef SARNN_DSP_WS_MACS
 
 /// affine_tanh's rows finished (q15.cpp's finish_row, the same integers) from their sums s = (s_x, s_r) pairs, for
-/// an input factor x_m / 2^(31 + x_shift) with x_shift = 1 - UP (UP 1 or 2) and x_m >= 0; one row in 40 instructions
+/// an input factor x_m / 2^(31 + x_shift) with x_shift = 1 - UP (UP 1 or 2) and x_m >= 0; one row in 34 instructions
 /// where GCC's form of the same took about 70. Stops before the first row whose shift is below 2 (the short form
-/// below needs shift >= 2: the caller finishes that row) and returns how many rows it wrote.
+/// below needs shift >= 2: the caller finishes that row) and returns how many rows it wrote. With kTanh false, y = pre
+/// (affine's rows: 21 instructions a row; b may not be null).
 ///   xq  = clamp(floor((s_x·x_m + 2^(s-1)) / 2^s), +-2^30), s = 31 + x_shift: one SMLAL from 2^(s-1); hi >= 2^(s-2)
-///         (or < -2^(s-2)) is exactly the clamp; else hi·2^UP + the low word's top UP bits
-///   pre = ssat16(qadd(floor((H + 2^(shift-2)) / 2^(shift-1)), b_r)), H the high word of (xq + s_r)·m_r: the
-///         rounding as ((H >> (shift - 2)) + 1) >> 1, the same floor
-///   y   = tanh(pre): |pre| clamped to 32767 (the table's last two entries are equal), interpolated, the sign back
+///         (or < -2^(s-2)) is exactly the clamp (one unsigned comparison of hi + 2^(s-2)); else hi·2^UP + the low
+///         word's top UP bits, both added to s_r
+///   pre = ssat16(qadd(floor((H + 2^(shift-2)) / 2^(shift-1)), b_r)), H the high word of (xq + s_r)·m_r: taken as
+///         ssat16(qdadd((H >> (shift - 2)) + 1, b_r) >> 1), QDADD adding 2·b_r saturated (|H| <= 2^30: where
+///         nothing saturates, floor((u + 2·b_r) / 2) = floor(u / 2) + b_r; where a sum saturates, both forms do on
+///         the same side, beyond int16)
+///   y   = tanh(pre): |pre| clamped to 32767 (the table's last two entries are equal), i = |pre| >> 6, f = |pre| & 63,
+///         T_i + ((T_(i+1) - T_i)·f + 32) >> 6 as (T_i·(64 - f) + T_(i+1)·f + 32) >> 6: one (unaligned) LDR of
+///         (T_i, T_(i+1)) and SMUAD with (64 - f, f); the sign back with the rounding, ((X ^ m) + 32) >> 6 for
+///         m = pre >> 31 (for pre < 0: (31 - X) >> 6 = -((X + 32) >> 6))
 #define SARNN_Q15_OWN_FINISH_TANH 1
-template <int UP>
+// The rows' loop up to pre (in sr), before its tail stores y and tests the end.
+#define SARNN_DSP_FINISH_HEAD                          \
+    "1:\n\t"                                           \
+    "ldrd   %[sx], %[sr], [%[s]], #8\n\t"               \
+    "mov    %[lo], %[half]\n\t"                         \
+    "mov    %[hi], #0\n\t"                              \
+    "smlal  %[lo], %[hi], %[sx], %[xm]\n\t"             \
+    "add    %[sx], %[hi], %[lim]\n\t"                   \
+    "cmp    %[sx], %[lim2]\n\t"                         \
+    "bhs    5f\n\t"                                     \
+    "add    %[sr], %[sr], %[hi], lsl %[up]\n\t"         \
+    "add    %[sr], %[sr], %[lo], lsr %[down]\n\t"       \
+    "2:\n\t"                                           \
+    "ldrsb  %[t], [%[sh]], #1\n\t"                      \
+    "subs   %[t], %[t], #2\n\t"                         \
+    "bmi    7f\n\t"                                     \
+    "ldr    %[sx], [%[m]], #4\n\t"                      \
+    "smull  %[lo], %[hi], %[sr], %[sx]\n\t"             \
+    "asr    %[hi], %[hi], %[t]\n\t"                     \
+    "add    %[hi], %[hi], #1\n\t"                       \
+    "ldr    %[t], [%[b]], #4\n\t"                       \
+    "qdadd  %[hi], %[hi], %[t]\n\t"                     \
+    "ssat   %[sr], #16, %[hi], asr #1\n\t"
+// The loop's end test and the clamp of xq out of line.
+#define SARNN_DSP_FINISH_TAIL                          \
+    "cmp    %[yp], %[end]\n\t"                          \
+    "bne    1b\n\t"                                     \
+    "b      7f\n\t"                                     \
+    "5:\n\t"                                           \
+    "cmp    %[hi], #0\n\t"                              \
+    "ite    ge\n\t"                                     \
+    "addge  %[sr], %[sr], #0x40000000\n\t"              \
+    "sublt  %[sr], %[sr], #0x40000000\n\t"              \
+    "b      2b\n\t"                                     \
+    "7:"
+#define SARNN_DSP_FINISH_OPERANDS                                                                                   \
+    : [s] "+r"(s), [m] "+r"(m), [sh] "+r"(shift), [b] "+r"(b), [yp] "+r"(yp), [sx] "=&r"(sx), [sr] "=&r"(sr),     \
+      [lo] "=&r"(lo), [hi] "=&r"(hi), [t] "=&r"(t)                                                                 \
+    : [xm] "r"(x_m), [tab] "r"(tab), [end] "r"(end), [half] "i"(1 << (29 + 2 - UP)), [lim] "i"(1 << (28 + 2 - UP)), \
+      [lim2] "i"(1 << (29 + 2 - UP)), [up] "i"(UP), [down] "i"(32 - UP)                                            \
+    : "cc", "memory"
+template <int UP, bool kTanh = true>
 inline std::size_t finish_tanh(const std::int32_t* s, std::size_t rows, const std::int32_t* m,
                                const std::int8_t* shift, const std::int32_t* b, std::int32_t x_m, q15* y) noexcept {
     static_assert(UP == 1 || UP == 2, "x_shift 0 or -1");
@@ -851,63 +1075,30 @@ inline std::size_t finish_tanh(const std::int32_t* s, std::size_t rows, const st
     q15* const end = y + rows;
     const std::int16_t* const tab = fixed::detail::kTanhTable;
     std::int32_t sx, sr, lo, hi, t;
-    __asm__ volatile("1:\n\t"
-                     "ldrd   %[sx], %[sr], [%[s]], #8\n\t"
-                     "mov    %[lo], %[half]\n\t"
-                     "mov    %[hi], #0\n\t"
-                     "smlal  %[lo], %[hi], %[sx], %[xm]\n\t"
-                     "cmp    %[hi], %[lim]\n\t"
-                     "bge    5f\n\t"
-                     "cmn    %[hi], %[lim]\n\t"
-                     "blt    6f\n\t"
-                     "lsl    %[hi], %[hi], %[up]\n\t"
-                     "orr    %[hi], %[hi], %[lo], lsr %[down]\n\t"
-                     "2:\n\t"
-                     "add    %[sr], %[sr], %[hi]\n\t"
-                     "ldrsb  %[t], [%[sh]], #1\n\t"
-                     "subs   %[t], %[t], #2\n\t"
-                     "bmi    7f\n\t"
-                     "ldr    %[sx], [%[m]], #4\n\t"
-                     "smull  %[lo], %[hi], %[sr], %[sx]\n\t"
-                     "asr    %[hi], %[hi], %[t]\n\t"
-                     "add    %[hi], %[hi], #1\n\t"
-                     "asr    %[hi], %[hi], #1\n\t"
-                     "ldr    %[t], [%[b]], #4\n\t"
-                     "qadd   %[hi], %[hi], %[t]\n\t"
-                     "ssat   %[sr], #16, %[hi]\n\t"
-                     "eor    %[t], %[sr], %[sr], asr #31\n\t"
-                     "sub    %[t], %[t], %[sr], asr #31\n\t"
-                     "usat   %[t], #15, %[t]\n\t"
-                     "lsr    %[lo], %[t], #6\n\t"
-                     "and    %[t], %[t], #63\n\t"
-                     "add    %[lo], %[tab], %[lo], lsl #1\n\t"
-                     "ldrsh  %[hi], [%[lo]]\n\t"
-                     "ldrsh  %[lo], [%[lo], #2]\n\t"
-                     "sub    %[lo], %[lo], %[hi]\n\t"
-                     "mul    %[lo], %[lo], %[t]\n\t"
-                     "add    %[lo], %[lo], #32\n\t"
-                     "add    %[hi], %[hi], %[lo], asr #6\n\t"
-                     "cmp    %[sr], #0\n\t"
-                     "it     lt\n\t"
-                     "neglt  %[hi], %[hi]\n\t"
-                     "strh   %[hi], [%[yp]], #2\n\t"
-                     "cmp    %[yp], %[end]\n\t"
-                     "bne    1b\n\t"
-                     "b      7f\n\t"
-                     "5:\n\t"
-                     "mov    %[hi], #0x40000000\n\t"
-                     "b      2b\n\t"
-                     "6:\n\t"
-                     "mov    %[hi], #0xC0000000\n\t"
-                     "b      2b\n\t"
-                     "7:"
-                     : [s] "+r"(s), [m] "+r"(m), [sh] "+r"(shift), [b] "+r"(b), [yp] "+r"(yp), [sx] "=&r"(sx),
-                       [sr] "=&r"(sr), [lo] "=&r"(lo), [hi] "=&r"(hi), [t] "=&r"(t)
-                     : [xm] "r"(x_m), [tab] "r"(tab), [end] "r"(end), [half] "i"(1 << (29 + 2 - UP)),
-                       [lim] "i"(1 << (28 + 2 - UP)), [up] "i"(UP), [down] "i"(32 - UP)
-                     : "cc", "memory");
+    if constexpr (kTanh) {
+        __asm__ volatile(SARNN_DSP_FINISH_HEAD
+                         "eor    %[t], %[sr], %[sr], asr #31\n\t"
+                         "sub    %[t], %[t], %[sr], asr #31\n\t"
+                         "usat   %[t], #15, %[t]\n\t"
+                         "lsr    %[lo], %[t], #6\n\t"
+                         "ldr    %[lo], [%[tab], %[lo], lsl #1]\n\t"
+                         "and    %[t], %[t], #63\n\t"
+                         "rsb    %[hi], %[t], %[t], lsl #16\n\t"
+                         "add    %[hi], %[hi], #64\n\t"
+                         "smuad  %[hi], %[lo], %[hi]\n\t"
+                         "eor    %[hi], %[hi], %[sr], asr #31\n\t"
+                         "add    %[hi], %[hi], #32\n\t"
+                         "asr    %[hi], %[hi], #6\n\t"
+                         "strh   %[hi], [%[yp]], #2\n\t" SARNN_DSP_FINISH_TAIL SARNN_DSP_FINISH_OPERANDS);
+    } else {
+        __asm__ volatile(SARNN_DSP_FINISH_HEAD "strh   %[sr], [%[yp]], #2\n\t" SARNN_DSP_FINISH_TAIL
+                             SARNN_DSP_FINISH_OPERANDS);
+    }
     return static_cast<std::size_t>(yp - y);
 }
+#undef SARNN_DSP_FINISH_OPERANDS
+#undef SARNN_DSP_FINISH_TAIL
+#undef SARNN_DSP_FINISH_HEAD
 
 }  // namespace sarnn::kernel::q15_loops
 

@@ -20,7 +20,8 @@
 // and (SARNN_Q15_OWN_CELL) lstm_cell(z, c~, hidden, c, h), Q15::lstm_cell's contract; or (SARNN_Q15_OWN_FINISH_TANH,
 // no generic form: q15.cpp's finish_row is the one) finish_tanh<UP>(s, rows, m, shift, b, x_m, y), affine_tanh's
 // rows finished from their sums, and (SARNN_Q15_OWN_ROWS_XR) rows4_xr(w, ld, x, nx, r, nr, s), both parts' sums of
-// four rows.
+// four rows, and (SARNN_Q15_OWN_ROWS_PACKED) packs(nx, nr), pack(x, nx, r, nr, p) into a Packed buffer and
+// rows_packed(w, ld, p, nx, nr, groups, s), both parts' sums of groups of four rows against x and r packed once.
 // The files, chosen at compile time:
 //   q15_mve.hpp    Helium (MVE integer: M55, M85): eight int16 per vector, VMLADAVA for the dot products
 //                  (cmake -DSARNN_Q15_PLAIN_LOOPS=ON takes the plain C++ instead, to compare the two on one core)

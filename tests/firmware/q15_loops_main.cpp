@@ -408,6 +408,110 @@ void check_finish_rows() {
 }
 #endif
 
+#if defined(SARNN_Q15_OWN_ROWS_PACKED) || defined(SARNN_Q15_OWN_FINISH_TANH)
+/// 32 random bits as an int32 (any value)
+std::int32_t any32_bits() {
+    g_lcg = g_lcg * 1664525u + 1013904223u;
+    const std::uint32_t hi = g_lcg >> 16;
+    g_lcg = g_lcg * 1664525u + 1013904223u;
+    return static_cast<std::int32_t>((hi << 16) | (g_lcg >> 16));
+}
+#endif
+
+#if defined(SARNN_Q15_OWN_ROWS_PACKED)
+/// affine_tanh's packed passes: s = (Σ_k A_i,k·x_k, Σ_k A_i,nx+k·r_k) of each row i of 4·groups (row stride nx + nr),
+/// x and r packed first (word aligned or not); and affine's (Σ_k A_x i,k·x_k, Σ_k A_r i,k·r_k)
+void check_rows_packed() {
+    static std::int8_t w[32 * L::kPackMax];
+    static std::int32_t s[2 * 32];
+    alignas(8) static q15 xv[L::kPackMax + 2], rv[L::kPackMax + 2];
+    static L::Packed p;
+    for (int it = 0; it < 300; ++it) {
+        const std::size_t nx = 8 * static_cast<std::size_t>(uniform(1, 8));
+        const std::size_t nr = 8 * static_cast<std::size_t>(uniform(1, static_cast<int>((L::kPackMax - nx) / 8)));
+        const std::size_t groups = static_cast<std::size_t>(uniform(1, 8)), ld = nx + nr;
+        expect(L::packs(nx, nr) && !L::packs(nx + 4, nr) && !L::packs(nx, nr + 4), "packs", it);
+        for (std::size_t k = 0; k < 4 * groups * ld; ++k) w[k] = static_cast<std::int8_t>(uniform(-128, 127));
+        // x and r from their arrays' first or second value (word aligned or not)
+        q15* const x = xv + it % 2;
+        q15* const r = rv + (it / 2) % 2;
+        const int span = it % 3 == 0 ? 32767 : 3000;
+        for (std::size_t k = 0; k < nx; ++k) x[k].raw = static_cast<std::int16_t>(uniform(-span - 1, span));
+        for (std::size_t k = 0; k < nr; ++k) r[k].raw = static_cast<std::int16_t>(uniform(-span - 1, span));
+        for (std::int32_t& v : s) v = any32_bits();
+        L::pack(x, nx, r, nr, p);
+        L::rows_packed(w, ld, p, nx, nr, groups, s);
+        bool ok = true;
+        for (std::size_t i = 0; i < 4 * groups; ++i) {
+            std::int32_t sx = 0, sr = 0;
+            for (std::size_t k = 0; k < nx; ++k) sx += w[i * ld + k] * x[k].raw;
+            for (std::size_t k = 0; k < nr; ++k) sr += w[i * ld + nx + k] * r[k].raw;
+            ok = ok && s[2 * i] == sx && s[2 * i + 1] == sr;
+        }
+        expect(ok, "rows_packed", it);
+        // the gates' form: A_x (rows of nx) then A_r (rows of nr), the same weights' storage
+        const std::int8_t* const wx = w;
+        const std::int8_t* const wr = w + 4 * groups * nx;
+        for (std::int32_t& v : s) v = any32_bits();
+        L::rows_packed2(wx, wr, p, nx, nr, groups, s);
+        ok = true;
+        for (std::size_t i = 0; i < 4 * groups; ++i) {
+            std::int32_t sx = 0, sr = 0;
+            for (std::size_t k = 0; k < nx; ++k) sx += wx[i * nx + k] * x[k].raw;
+            for (std::size_t k = 0; k < nr; ++k) sr += wr[i * nr + k] * r[k].raw;
+            ok = ok && s[2 * i] == sx && s[2 * i + 1] == sr;
+        }
+        expect(ok, "rows_packed2", it);
+    }
+}
+#endif
+
+#if defined(SARNN_Q15_OWN_FINISH_TANH)
+/// affine_tanh's rows finished from their sums (x_shift 0 or -1, x_m >= 0): xq = requantize(s_x, x_m, x_shift)
+/// clamped to +-2^30, pre = requantize(xq + s_r, m_r, shift_r) + b_r saturated to int16, y = tanh(pre) (or pre:
+/// affine's rows); up to the first row whose shift is below 2
+void check_finish_tanh() {
+    static std::int32_t s[2 * 32], m[32], b[32];
+    static std::int8_t shift[32];
+    for (int it = 0; it < 3000; ++it) {
+        const std::size_t count = static_cast<std::size_t>(uniform(1, 32));
+        const int x_shift = uniform(-1, 0);
+        const std::int32_t x_m = static_cast<std::int32_t>(static_cast<std::uint32_t>(any32_bits()) >> 1);
+        for (std::size_t k = 0; k < count; ++k) {
+            // s_x of any size (the clamp of xq on both sides), |s_r| < 2^30 (z stays in int32)
+            s[2 * k] = it % 3 == 0 ? any32_bits() : any32_bits() >> uniform(2, 24);
+            s[2 * k + 1] = any32_bits() >> uniform(2, 24);
+            m[k] = static_cast<std::int32_t>(static_cast<std::uint32_t>(any32_bits()) >> uniform(1, 2));
+            if (it % 11 == 0 && k % 3 == 0) m[k] = -m[k];
+            // now and then a shift below 2 (where the loop stops)
+            shift[k] = static_cast<std::int8_t>(it % 29 == 0 ? uniform(-1, 31) : uniform(2, 31));
+            // the biases' bounds and around +-2^30 (QDADD's saturation), or small
+            const std::int32_t wide[] = {INT32_MAX, INT32_MIN, 1 << 30, -(1 << 30), (1 << 30) - 1, -(1 << 30) - 1};
+            b[k] = it % 5 == 0 ? wide[uniform(0, 5)] : (it % 5 == 1 ? any32_bits() : uniform(-40000, 40000));
+        }
+        // every other case without the tanh (affine's rows: y = pre)
+        const bool tanh = it % 2 == 0;
+        const std::size_t done = x_shift == 0 ? (tanh ? L::finish_tanh<1>(s, count, m, shift, b, x_m, g_out)
+                                                      : L::finish_tanh<1, false>(s, count, m, shift, b, x_m, g_out))
+                                              : (tanh ? L::finish_tanh<2>(s, count, m, shift, b, x_m, g_out)
+                                                      : L::finish_tanh<2, false>(s, count, m, shift, b, x_m, g_out));
+        std::size_t want = 0;
+        while (want < count && shift[want] >= 2) ++want;
+        bool ok = done == want;
+        for (std::size_t k = 0; k < done && ok; ++k) {
+            std::int32_t x = sarnn::fixed::requantize(s[2 * k], x_m, x_shift);
+            x = x > (1 << 30) ? (1 << 30) : (x < -(1 << 30) ? -(1 << 30) : x);
+            const std::int64_t pre = static_cast<std::int64_t>(
+                                         sarnn::fixed::requantize(x + s[2 * k + 1], m[k], shift[k])) +
+                                     b[k];
+            const std::int32_t p = pre > 32767 ? 32767 : (pre < -32768 ? -32768 : static_cast<std::int32_t>(pre));
+            ok = g_out[k].raw == (tanh ? tanh_ref(p) : p);
+        }
+        expect(ok, "finish_tanh", it);
+    }
+}
+#endif
+
 }  // namespace
 
 int main() {
@@ -427,6 +531,12 @@ int main() {
 #endif
 #if defined(SARNN_Q15_OWN_FINISH)
     check_finish_rows();
+#endif
+#if defined(SARNN_Q15_OWN_ROWS_PACKED)
+    check_rows_packed();
+#endif
+#if defined(SARNN_Q15_OWN_FINISH_TANH)
+    check_finish_tanh();
 #endif
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
