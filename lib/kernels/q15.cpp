@@ -183,6 +183,22 @@ __attribute__((always_inline)) inline q15 finish_row(const QAffine& a, const XFa
 }
 
 #if defined(SARNN_Q15_OWN_FINISH_TANH)
+/// G rows' sums (from w, row stride ld: [A_x | A_r]) by dot_rows, both parts, as the (s_x, s_r) pairs i.. of s
+template <std::size_t G>
+__attribute__((always_inline)) inline void row_sums(const std::int8_t* w, std::size_t ld, const q15* x, std::size_t nx,
+                                                    const q15* r, std::size_t nr, std::int32_t* s,
+                                                    std::size_t i) noexcept {
+    Sums<G> gx, gr;
+    q15_loops::dot_rows<G>(w, ld, x, nx, gx.v);
+    q15_loops::dot_rows<G>(w + nx, ld, r, nr, gr.v);
+    for (std::size_t g = 0; g < G; ++g) {
+        s[2 * (i + g)] = gx.v[g];
+        s[2 * (i + g) + 1] = gr.v[g];
+    }
+}
+#endif
+
+#if defined(SARNN_Q15_OWN_FINISH_TANH)
 /// The rows i..end of a block of affine_tanh's rows (from start) finished from their sums s = (s_x, s_r) pairs by
 /// finish_row.
 __attribute__((noinline)) void finish_rows(const QAffine& a, std::size_t start, std::size_t i, std::size_t end,
@@ -228,14 +244,7 @@ __attribute__((noinline)) void affine_tanh_packed(const QAffine& a, std::size_t 
         std::size_t row = start + q15_loops::kRows * groups;
         const auto pass = [&](auto group) __attribute__((always_inline)) {
             constexpr std::size_t G = decltype(group)::value;
-            const std::int8_t* w = a.A + row * ld;
-            Sums<G> gx, gr;
-            q15_loops::dot_rows<G>(w, ld, x, nx, gx.v);
-            q15_loops::dot_rows<G>(w + nx, ld, r, nr, gr.v);
-            for (std::size_t g = 0; g < G; ++g) {
-                s[2 * (row - start + g)] = gx.v[g];
-                s[2 * (row - start + g) + 1] = gr.v[g];
-            }
+            row_sums<G>(a.A + row * ld, ld, x, nx, r, nr, s, row - start);
             row += G;
         };
         if (row + 2 <= end) pass(Group<2>{});
@@ -259,14 +268,7 @@ __attribute__((noinline)) void affine_tanh_blocks(const QAffine& a, std::size_t 
         std::size_t row = start;
         const auto pass = [&](auto group) __attribute__((always_inline)) {
             constexpr std::size_t G = decltype(group)::value;
-            const std::int8_t* w = a.A + row * ld;
-            Sums<G> gx, gr;
-            q15_loops::dot_rows<G>(w, ld, x, nx, gx.v);
-            q15_loops::dot_rows<G>(w + nx, ld, r, nr, gr.v);
-            for (std::size_t g = 0; g < G; ++g) {
-                s[2 * (row - start + g)] = gx.v[g];
-                s[2 * (row - start + g) + 1] = gr.v[g];
-            }
+            row_sums<G>(a.A + row * ld, ld, x, nx, r, nr, s, row - start);
             row += G;
         };
 #if defined(SARNN_Q15_OWN_ROWS_XR)

@@ -102,6 +102,14 @@ inline void dot_rows<4>(const std::int8_t* w, std::size_t ld, const q15* v, std:
     }
     if (n4 < n) q15_plain::dot_rows<4>(w + n4, ld, v + n4, n - n4, acc);
 }
+
+// A pass's four sums of one part (o: 0 the x part's, 4 the r part's) stored at s (read from memory) + o, + o + 8, ...
+#define SARNN_DSP_STORE_SUMS(o)              \
+    "ldr    %[t], %[s]\n\t"                  \
+    "str    %[a0], [%[t], #" #o "]\n\t"      \
+    "str    %[a1], [%[t], #" #o " + 8]\n\t"  \
+    "str    %[a2], [%[t], #" #o " + 16]\n\t" \
+    "str    %[a3], [%[t], #" #o " + 24]\n\t"
 /// affine_tanh's four rows, both parts in one loop each (the rows' weights are [A_x | A_r], so w0 and w1 leave the
 /// first loop at the second part): s = (s_x, s_r) of each row, the eight sums of q15_plain's dot_rows<4>(w, ld, x, nx)
 /// and dot_rows<4>(w + nx, ld, r, nr). For nx and nr multiples of 4 (at least 4), x and r word aligned.
@@ -119,22 +127,14 @@ inline void rows4_xr(const std::int8_t* w, std::size_t ld, const q15* x, std::si
                      "mov    %[a1], #0\n\t"
                      "mov    %[a2], #0\n\t"
                      "mov    %[a3], #0\n\t" SARNN_DSP_ROWS4_LOOP("1", "ldrd   %[x], %[y], [%[vp]], #8\n\t")
-                     "ldr    %[t], %[s]\n\t"
-                     "str    %[a0], [%[t]]\n\t"
-                     "str    %[a1], [%[t], #8]\n\t"
-                     "str    %[a2], [%[t], #16]\n\t"
-                     "str    %[a3], [%[t], #24]\n\t"
+                     SARNN_DSP_STORE_SUMS(0)
                      "mov    %[a0], #0\n\t"
                      "mov    %[a1], #0\n\t"
                      "mov    %[a2], #0\n\t"
                      "mov    %[a3], #0\n\t"
                      "ldr    %[vp], %[r]\n\t"
                      "ldr    %[end], %[r_end]\n\t" SARNN_DSP_ROWS4_LOOP("2", "ldrd   %[x], %[y], [%[vp]], #8\n\t")
-                     "ldr    %[t], %[s]\n\t"
-                     "str    %[a0], [%[t], #4]\n\t"
-                     "str    %[a1], [%[t], #12]\n\t"
-                     "str    %[a2], [%[t], #20]\n\t"
-                     "str    %[a3], [%[t], #28]"
+                     SARNN_DSP_STORE_SUMS(4)
                      : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [w0] "+r"(w0), [w1] "+r"(w1),
                        [vp] "+r"(vp), [end] "+r"(end), [x] "=&r"(xv), [y] "=&r"(yv), [z] "=&r"(z), [t] "=&r"(t)
                      : [ld2] "r"(ld2), [s] "m"(s), [r] "m"(r), [r_end] "m"(r_end),
@@ -201,6 +201,10 @@ inline void pack(const q15* x, std::size_t nx, const q15* r, std::size_t nr, Pac
         SARNN_DSP_ROW("a3", "ldr    %[t], [%[w1], %[ld2]]\n\t") SARNN_DSP_ROW("a0", "ldr    %[t], [%[w0]], #4\n\t") \
             SARNN_DSP_ROW("a1", "ldr    %[t], [%[w1]], #4\n\t")
 
+// The packed loop (label L) over one part: SARNN_DSP_PACKED4 twice until vp reaches end (44 instructions).
+#define SARNN_DSP_PACKED_LOOP(L)                                                                             \
+    L ":\n\t" SARNN_DSP_PACKED4 SARNN_DSP_PACKED4 "cmp    %[vp], %[end]\n\t"                               \
+      "bne    " L "b\n\t"
 /// groups passes of four rows (from w, row stride ld: A = [A_x | A_r]) against the packed [x; r] (pack(x, nx, r, nr,
 /// p)): s = (s_x, s_r) of each row, as rows4_xr's, in one assembly loop. Eight columns per iteration (44 instructions
 /// for 32 multiply-adds); per pass, each part's sums start from Packed's zero words (two LDRDs), the x part's
@@ -221,25 +225,13 @@ inline void rows_packed(const std::int8_t* w, std::size_t ld, const Packed& p, s
                      "ldrd   %[a0], %[a1], [%[vp], #-8]\n\t"
                      "ldrd   %[a2], %[a3], [%[vp], #-8]\n\t"
                      "ldr    %[end], %[x_end]\n\t"
-                     "1:\n\t" SARNN_DSP_PACKED4 SARNN_DSP_PACKED4
-                     "cmp    %[vp], %[end]\n\t"
-                     "bne    1b\n\t"
-                     "ldr    %[t], %[s]\n\t"
-                     "str    %[a0], [%[t]]\n\t"
-                     "str    %[a1], [%[t], #8]\n\t"
-                     "str    %[a2], [%[t], #16]\n\t"
-                     "str    %[a3], [%[t], #24]\n\t"
+                     SARNN_DSP_PACKED_LOOP("1")
+                     SARNN_DSP_STORE_SUMS(0)
                      "ldr    %[end], %[r_end]\n\t"
                      "ldrd   %[a0], %[a1], [%[end]]\n\t"
                      "ldrd   %[a2], %[a3], [%[end]]\n\t"
-                     "2:\n\t" SARNN_DSP_PACKED4 SARNN_DSP_PACKED4
-                     "cmp    %[vp], %[end]\n\t"
-                     "bne    2b\n\t"
-                     "ldr    %[t], %[s]\n\t"
-                     "str    %[a0], [%[t], #4]\n\t"
-                     "str    %[a1], [%[t], #12]\n\t"
-                     "str    %[a2], [%[t], #20]\n\t"
-                     "str    %[a3], [%[t], #28]\n\t"
+                     SARNN_DSP_PACKED_LOOP("2")
+                     SARNN_DSP_STORE_SUMS(4)
                      "add    %[t], %[t], #32\n\t"
                      "str    %[t], %[s]\n\t"
                      // w0 ends at row 1, w1 at row 2: the next pass's rows 4 and 5; vp back to x's start
@@ -277,14 +269,8 @@ inline void rows_packed2(const std::int8_t* wx, const std::int8_t* wr, const Pac
                      "ldr    %[w0], %[wx]\n\t"
                      "ldr    %[ld2], %[ldx2]\n\t"
                      "add    %[w1], %[w0], %[ld2], lsr #1\n\t"
-                     "1:\n\t" SARNN_DSP_PACKED4 SARNN_DSP_PACKED4
-                     "cmp    %[vp], %[end]\n\t"
-                     "bne    1b\n\t"
-                     "ldr    %[t], %[s]\n\t"
-                     "str    %[a0], [%[t]]\n\t"
-                     "str    %[a1], [%[t], #8]\n\t"
-                     "str    %[a2], [%[t], #16]\n\t"
-                     "str    %[a3], [%[t], #24]\n\t"
+                     SARNN_DSP_PACKED_LOOP("1")
+                     SARNN_DSP_STORE_SUMS(0)
                      // w1 ends at row 2: the next pass's row 4
                      "add    %[y], %[w1], %[ld2]\n\t"
                      "str    %[y], %[wx]\n\t"
@@ -294,14 +280,8 @@ inline void rows_packed2(const std::int8_t* wx, const std::int8_t* wr, const Pac
                      "ldr    %[w0], %[wr]\n\t"
                      "ldr    %[ld2], %[ldr2]\n\t"
                      "add    %[w1], %[w0], %[ld2], lsr #1\n\t"
-                     "2:\n\t" SARNN_DSP_PACKED4 SARNN_DSP_PACKED4
-                     "cmp    %[vp], %[end]\n\t"
-                     "bne    2b\n\t"
-                     "ldr    %[t], %[s]\n\t"
-                     "str    %[a0], [%[t], #4]\n\t"
-                     "str    %[a1], [%[t], #12]\n\t"
-                     "str    %[a2], [%[t], #20]\n\t"
-                     "str    %[a3], [%[t], #28]\n\t"
+                     SARNN_DSP_PACKED_LOOP("2")
+                     SARNN_DSP_STORE_SUMS(4)
                      "add    %[t], %[t], #32\n\t"
                      "str    %[t], %[s]\n\t"
                      "add    %[y], %[w1], %[ld2]\n\t"
@@ -318,6 +298,8 @@ inline void rows_packed2(const std::int8_t* wx, const std::int8_t* wr, const Pac
                      : "cc", "memory");
 }
 #undef SARNN_DSP_PACKED4
+#undef SARNN_DSP_PACKED_LOOP
+#undef SARNN_DSP_STORE_SUMS
 
 #undef SARNN_DSP_ROWS4
 #undef SARNN_DSP_ROWS4_LOOP
