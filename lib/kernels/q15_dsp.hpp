@@ -19,8 +19,9 @@
 
 namespace sarnn::kernel::q15_loops {
 
-// Four rows of the product, three states of the scores, eight columns of the weighted sum per pass: at most thirteen
-// registers in each loop (r7 may be a frame pointer; an unoptimised build takes the plain loops: q15_loops.hpp).
+// Four rows of the product, three states of the scores (four at the common row strides: scores4), eight columns of
+// the weighted sum per pass (weighted_sum, which the set owns): at most thirteen registers in each loop (r7 may be a
+// frame pointer; an unoptimised build takes the plain loops: q15_loops.hpp).
 constexpr std::size_t kRows = 4, kStates = 3, kColumns = 8;
 
 namespace dsp {
