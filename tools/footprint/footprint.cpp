@@ -1,18 +1,21 @@
 // tools/footprint/footprint.cpp: the program the footprint report measures (target sarnn_footprint).
 //
-// One ELF per model variant (SARNN_FOOTPRINT_MODEL) plus a baseline (0) that does everything else the same
-// way (start-up, semihosting printf, the input loop, the stack measurement), so that
-// "variant minus baseline" is what the model costs: its code, its weights in flash and its object in RAM.
+// One ELF per model variant (SARNN_FOOTPRINT_MODEL) plus a baseline (0; for the q15 models a second one, 0 with
+// SARNN_FOOTPRINT_Q15: their input) that does everything else the same way (start-up, semihosting printf, the
+// input loop, the stack measurement), so that "variant minus baseline" is what the model costs: its code, its
+// weights in flash and its object in RAM.
 // The weights are `const` (they stay in flash), filled at compile time with pseudo-random values.
-// Models: 1 SelfAttentionRnn DotAlign, 2 ScaledDotAlign, 3 SimpleRnn, 4 SelfAttentionRnn AdditiveAlign<16>,
-// 5 Lstmn (K = 16); all Bounded memory.
+// Models (float): 1 SelfAttentionRnn DotAlign, 2 ScaledDotAlign, 3 SimpleRnn, 4 SelfAttentionRnn
+// AdditiveAlign<16>, 5 Lstmn (K = 16); (q15, kernel::Q15): 6 SelfAttentionRnn DotAlign, 7 SimpleRnn, 8 Lstmn
+// (K = 16); all Bounded memory. The q15 params are int8 weights with per-row multipliers and shifts, int32 biases
+// and the input's factor (params.hpp), with the values bench/mcu/main.cpp gives them; the q15 input is raw int16.
 //
 // It also measures the deepest stack of step() on the target: it paints the free stack below main's frame
 // with a pattern, steps the model through a whole sequence (Capacity steps) and finds the lowest word that
 // changed. That covers everything step() calls, libm included; the report adds the static bound from
 // -fstack-usage next to it.
 //
-// Reference model: In = 16, Hidden = 32, Capacity = 64, float.
+// Reference model: In = 16, Hidden = 32, Capacity = 64, float or q15.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -41,9 +44,33 @@ template <std::size_t N>
 constexpr void fill(float (&a)[N], std::uint32_t& s) {
     for (float& v : a) v = weight(next(s));
 }
-template <std::size_t R, std::size_t C>
-constexpr void fill(float (&a)[R][C], std::uint32_t& s) {
+/// int8 weights in [-127, 127] (the q15 models' rows: A ≈ A_q·a_r), from the generator above.
+template <std::size_t N>
+constexpr void fill(std::int8_t (&a)[N], std::uint32_t& s) {
+    for (std::int8_t& v : a) v = static_cast<std::int8_t>(static_cast<int>(next(s) % 255u) - 127);
+}
+template <class T, std::size_t R, std::size_t C>
+constexpr void fill(T (&a)[R][C], std::uint32_t& s) {
     for (auto& row : a) fill(row, s);
+}
+
+/// The q15 rows' requantisation, as bench/mcu/main.cpp's: row factors of weights of about ±0.3 (a_r = 0.3 / 127),
+/// 0.3 / 127 / 8 = 1267449479·2^-(31 + 10); biases in ±0.5 (Q3.12); inputs in Q15 (the factor 1: 2^30·2^-(31 - 1)).
+constexpr std::int32_t kRowM = 1267449479;
+constexpr std::int8_t kRowShift = 10;
+template <std::size_t N>
+constexpr void fill_rows(std::int32_t (&b)[N], std::int32_t (&m)[N], std::int8_t (&shift)[N], std::uint32_t& s) {
+    for (std::size_t r = 0; r < N; ++r) {
+        b[r] = static_cast<std::int32_t>(next(s) % 4096u) - 2048;
+        m[r] = kRowM;
+        shift[r] = kRowShift;
+    }
+}
+template <class P>
+constexpr void set_input_factor(P& p) {
+    p.x_m = 1073741824;
+    p.x_shift = -1;
+    p.x_scale = 1.0f / 32768.0f;
 }
 
 constexpr std::size_t K = 16;  // attention size of the additive align and of the LSTMN
@@ -63,6 +90,15 @@ constexpr const char* kName = "SelfAttentionRnn<float, 16, 32, 64, AdditiveAlign
 #elif SARNN_FOOTPRINT_MODEL == 5
 using Model = sarnn::Lstmn<float, In, Hidden, Capacity, K>;
 constexpr const char* kName = "Lstmn<float, 16, 32, 64, 16>";
+#elif SARNN_FOOTPRINT_MODEL == 6
+using Model = sarnn::SelfAttentionRnn<sarnn::q15, In, Hidden, Capacity, sarnn::DotAlign>;
+constexpr const char* kName = "SelfAttentionRnn<sarnn::q15, 16, 32, 64, DotAlign>";
+#elif SARNN_FOOTPRINT_MODEL == 7
+using Model = sarnn::SimpleRnn<sarnn::q15, In, Hidden>;
+constexpr const char* kName = "SimpleRnn<sarnn::q15, 16, 32>";
+#elif SARNN_FOOTPRINT_MODEL == 8
+using Model = sarnn::Lstmn<sarnn::q15, In, Hidden, Capacity, K>;
+constexpr const char* kName = "Lstmn<sarnn::q15, 16, 32, 64, 16>";
 #elif SARNN_FOOTPRINT_MODEL != 0
 #error "unknown SARNN_FOOTPRINT_MODEL"
 #endif
@@ -71,7 +107,27 @@ constexpr const char* kName = "Lstmn<float, 16, 32, 64, 16>";
 constexpr typename Model::Params make_params() {
     typename Model::Params p{};
     std::uint32_t s = 12345u;
-#if SARNN_FOOTPRINT_MODEL == 5
+#if SARNN_FOOTPRINT_MODEL == 8
+    fill(p.W_ih, s);
+    fill(p.W_hh, s);
+    fill(p.W_h, s);
+    fill(p.W_x, s);
+    fill(p.W_ht, s);
+    fill(p.v, s);
+    fill_rows(p.b, p.m, p.shift, s);
+    for (std::size_t k = 0; k < K; ++k) {
+        p.m_a[k] = kRowM;
+        p.shift_a[k] = kRowShift;
+    }
+    p.m_v = kRowM;  // s_v = 0.3 / 127, scores in Q12: s_v·2^12 / 32768 = 1267449479·2^-(31 + 7)
+    p.shift_v = 7;
+    p.f = 12;
+    set_input_factor(p);
+#elif SARNN_FOOTPRINT_MODEL >= 6
+    fill(p.A, s);
+    fill_rows(p.b, p.m, p.shift, s);
+    set_input_factor(p);
+#elif SARNN_FOOTPRINT_MODEL == 5
     fill(p.W_ih, s);
     fill(p.W_hh, s);
     fill(p.b, s);
@@ -101,17 +157,36 @@ Model g_model{kParams};  // RAM: all of the model's state
 #endif
 
 /// step() on its own: the model's step() is inlined here, so this frame plus its callees is step()'s stack.
-[[gnu::noinline]] sarnn::Status do_step(const float* x) { return g_model.step(x); }
+using Value = typename Model::value_type;  // float, or sarnn::q15 (raw int16 inputs)
+[[gnu::noinline]] sarnn::Status do_step(const Value* x) { return g_model.step(x); }
 std::size_t length() { return g_model.length(); }
 #else
-// The baseline: the same loop, with a step that only reads its input.
+// The baselines: the same loop, with a step that only reads its input (float, or with SARNN_FOOTPRINT_Q15 the q15
+// models' raw int16).
+#ifdef SARNN_FOOTPRINT_Q15
+using Value = sarnn::q15;
+volatile std::int16_t g_sink;
+[[gnu::noinline]] sarnn::Status do_step(const Value* x) {
+    g_sink = x[0].raw;
+    return sarnn::Status::ok;
+}
+#else
+using Value = float;
 volatile float g_sink;
-[[gnu::noinline]] sarnn::Status do_step(const float* x) {
+[[gnu::noinline]] sarnn::Status do_step(const Value* x) {
     g_sink = x[0];
     return sarnn::Status::ok;
 }
+#endif
 std::size_t length() { return Capacity; }
 #endif
+
+/// An input value from the generator: a float in about ±1.1; a q15 as a raw int16 (all of Q15's ±1), from integers
+/// only (no soft float on an FPU-less core: the q15 models and their baseline hold none).
+[[maybe_unused]] void set(float& x, std::uint32_t r) { x = weight(r) * 8.0f; }
+[[maybe_unused]] void set(sarnn::q15& x, std::uint32_t r) {
+    x = sarnn::q15{static_cast<std::int16_t>(static_cast<int>(r & 0xFFFFu) - 0x8000)};
+}
 
 constexpr std::uint32_t kPaint = 0xA5C3E1F7u;
 extern "C" char __end[];  // picolibc.ld: the end of .bss (the stack grows down towards it)
@@ -145,10 +220,10 @@ int main() {
     if (top - lo > 8192u) lo = top - 8192u;  // step() needs far less: do not paint all of a large RAM
     paint(lo);
     int bad = 0;
-    float x[In];
+    Value x[In];
     std::uint32_t s = 777u;
     for (std::size_t i = 0; i < Capacity; ++i) {
-        for (float& v : x) v = weight(next(s)) * 8.0f;
+        for (Value& v : x) set(v, next(s));
         bad += do_step(x) != sarnn::Status::ok;
     }
     bad += length() == Capacity ? 0 : 1;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tools/footprint/footprint_report.py: flash, RAM and step() stack of sarnn's reference model on a Cortex-M.
+"""tools/footprint/footprint_report.py: flash, RAM and step() stack of sarnn's reference models on a Cortex-M.
 
 Run by the CMake target `sarnn_footprint` (and the ctest test of the same name) with the ELFs built from
 footprint.cpp: a baseline (start-up, semihosting printf, the input loop; no model) and one ELF per model.
@@ -10,7 +10,10 @@ footprint.cpp: a baseline (start-up, semihosting printf, the input loop; no mode
   step() stack, static: from the -fstack-usage / -fcallgraph-info=su files of sarnn and of the footprint
          program: do_step() (step() inlined into it) plus its deepest call chain. step() calls its kernels
          directly (the model's kernel set is a compile-time policy); the kernels each model calls are named on
-         the command line (CMake) and checked to be reached from do_step(). libm/libgcc functions (expf, tanhf, ...) were not compiled here and count 0.
+         the command line (CMake: "name" a float kernel of the set, "Q15::name" one of kernel::Q15, the q15
+         models') and checked to be reached from do_step(). libm/libgcc functions (expf, tanhf, ...) were not
+         compiled here and count 0.
+  q15 models: measured against a second baseline, the same program with q15 input (raw int16 from integers).
   step() stack, measured: the ELF run under qemu paints the free stack, steps the model Capacity times
          and reports the lowest word that changed (libm included).
 """
@@ -156,7 +159,8 @@ def main():
     ap.add_argument("--emulator", default="", help="'|'-separated command that runs an ELF (empty: no run)")
     ap.add_argument("--baseline", required=True)
     ap.add_argument("--variant", action="append", default=[],
-                    help="label=ELF=dir with its .ci files=kernels its step() calls (comma-separated)")
+                    help="label=ELF=dir with its .ci files=kernels its step() calls (comma-separated)"
+                         "[=its baseline ELF, if not --baseline]")
     ap.add_argument("--skipped", action="append", default=[], help="a variant left out, and why")
     ap.add_argument("--lib-ci-dir", required=True, help="object dir of the sarnn library (its .ci files)")
     ap.add_argument("--markdown", help="also write the table here")
@@ -172,13 +176,18 @@ def main():
 
     bf, br = flash_ram(sections(args.size, args.baseline))
     base_run = run_elf(emulator, args.baseline) if emulator else {}
+    baselines = {args.baseline: (bf, br, symbols(args.nm, args.baseline))}
     rows, details = [], []
     for spec in args.variant:
-        label, elf, objdir, kernels = spec.split("=", 3)
+        label, elf, objdir, kernels, *base = spec.split("=", 4)
+        base_elf = base[0] if base else args.baseline
+        if base_elf not in baselines:
+            bfr = flash_ram(sections(args.size, base_elf))
+            baselines[base_elf] = (bfr[0], bfr[1], symbols(args.nm, base_elf))
+        vbf, vbr, base_syms = baselines[base_elf]
         secs = sections(args.size, elf)
         f, r = flash_ram(secs)
         syms = symbols(args.nm, elf)
-        base_syms = symbols(args.nm, args.baseline)
         sarnn_code = sum(s for n, s in syms.items() if "sarnn::" in n and not is_weights(n) and "g_model" not in n
                          and n not in base_syms)
         weights = sum(s for n, s in syms.items() if is_weights(n))
@@ -198,12 +207,15 @@ def main():
                 todo += sorted(edges.get(fn, ()))
         indirect = []
         for k in kernels.split(","):
-            found = [n for n in reach if re.search(r"sarnn::kernel::\w+::%s\([^)]*float" % re.escape(k), n)]
+            # "name": a float kernel of the model's set; "Q15::name": kernel::Q15's (a q15 model's)
+            pat = (r"sarnn::kernel::%s\(" % re.escape(k)) if "::" in k else \
+                (r"sarnn::kernel::\w+::%s\([^)]*float" % re.escape(k))
+            found = [n for n in reach if re.search(pat, n)]
             if not found:
                 raise SystemExit(f"footprint: kernel {k} not called from do_step() in sarnn's call graph")
         st, path, unknown, notes = deepest(root, frames, edges, indirect)
         measured = run_elf(emulator, elf) if emulator else {}
-        rows.append((label, f - bf, r - br, measured.get("sizeof(model)"), st, measured.get("stack below main"),
+        rows.append((label, f - vbf, r - vbr, measured.get("sizeof(model)"), st, measured.get("stack below main"),
                      weights, sarnn_code, libm))
         details.append((label, [(fn, frames.get(fn.replace("(indirect) ", ""), (0, ""))[0]) for fn in path],
                         unknown, notes, f, r))
@@ -211,8 +223,12 @@ def main():
     title = f"sarnn footprint on {args.core}"
     lines = [title, "=" * len(title), f"compiler: {args.compiler}", f"flags: {args.flags}", "",
              f"baseline (start-up, semihosting printf, input loop; no model): flash {bf} B, RAM {br} B "
-             f"(+ the stack reserve)", ""]
-    hdr = (f"{'model (float, In 16, Hidden 32, Capacity 64)':<52} {'flash':>7} {'RAM':>7} {'sizeof':>7} "
+             f"(+ the stack reserve)"]
+    for elf, (f, r, _) in baselines.items():
+        if elf != args.baseline:
+            lines.append(f"  {os.path.basename(elf)} (the same with the input in q15): flash {f} B, RAM {r} B")
+    lines += [""]
+    hdr = (f"{'model (In 16, Hidden 32, Capacity 64; float or q15)':<52} {'flash':>7} {'RAM':>7} {'sizeof':>7} "
            f"{'stack static':>12} {'measured':>9}   flash = weights + sarnn code + libm etc.")
     lines += [hdr, "-" * len(hdr)]
     for label, df, dr, so, st, ms, w, code, libm in rows:
@@ -236,7 +252,7 @@ def main():
     print("\n".join(lines))
 
     if args.markdown:
-        md = [f"| {args.core}: model (float, In 16, Hidden 32, Capacity 64) | flash B (weights + code) "
+        md = [f"| {args.core}: model (In 16, Hidden 32, Capacity 64; float or q15) | flash B (weights + code) "
               f"| RAM B (the model object) | step() stack B (static / measured) |", "|---|---:|---:|---:|"]
         for label, df, dr, so, st, ms, w, code, libm in rows:
             md.append(f"| {label} | {df} ({w} + {df - w}) | {dr} ({so if so is not None else '-'}) "
@@ -245,6 +261,9 @@ def main():
             label, why = sk.split(": ", 1)
             md.append(f"| {label} | - | - ({why}) | - |")
         md.append(f"| baseline program without a model (start-up, printf) | {bf} | {br} | - |")
+        for elf, (f, r, _) in baselines.items():
+            if elf != args.baseline:
+                md.append(f"| the same, input in q15 (the q15 models' baseline) | {f} | {r} | - |")
         with open(args.markdown, "w") as fh:
             fh.write("\n".join(md) + "\n")
     return 0
