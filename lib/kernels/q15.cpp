@@ -183,14 +183,16 @@ __attribute__((always_inline)) inline q15 finish_row(const QAffine& a, const XFa
 }
 
 #if defined(SARNN_Q15_OWN_FINISH_TANH)
-/// G rows' sums (from w, row stride ld: [A_x | A_r]) by dot_rows, both parts, as the (s_x, s_r) pairs i.. of s
+/// G rows' sums by dot_rows, both parts: s_x from wx (row stride ldx) and x, s_r from wr (ldr) and r, as the (s_x,
+/// s_r) pairs i.. of s (affine_tanh's rows [A_x | A_r]: wr = wx + nx, one stride; affine's A_x and A_r apart)
 template <std::size_t G>
-__attribute__((always_inline)) inline void row_sums(const std::int8_t* w, std::size_t ld, const q15* x, std::size_t nx,
+__attribute__((always_inline)) inline void row_sums(const std::int8_t* wx, std::size_t ldx, const q15* x,
+                                                    std::size_t nx, const std::int8_t* wr, std::size_t ldr,
                                                     const q15* r, std::size_t nr, std::int32_t* s,
                                                     std::size_t i) noexcept {
     Sums<G> gx, gr;
-    q15_loops::dot_rows<G>(w, ld, x, nx, gx.v);
-    q15_loops::dot_rows<G>(w + nx, ld, r, nr, gr.v);
+    q15_loops::dot_rows<G>(wx, ldx, x, nx, gx.v);
+    q15_loops::dot_rows<G>(wr, ldr, r, nr, gr.v);
     for (std::size_t g = 0; g < G; ++g) {
         s[2 * (i + g)] = gx.v[g];
         s[2 * (i + g) + 1] = gr.v[g];
@@ -244,7 +246,8 @@ __attribute__((noinline)) void affine_tanh_packed(const QAffine& a, std::size_t 
         std::size_t row = start + q15_loops::kRows * groups;
         const auto pass = [&](auto group) __attribute__((always_inline)) {
             constexpr std::size_t G = decltype(group)::value;
-            row_sums<G>(a.A + row * ld, ld, x, nx, r, nr, s, row - start);
+            const std::int8_t* const w = a.A + row * ld;
+            row_sums<G>(w, ld, x, nx, w + nx, ld, r, nr, s, row - start);
             row += G;
         };
         if (row + 2 <= end) pass(Group<2>{});
@@ -268,7 +271,8 @@ __attribute__((noinline)) void affine_tanh_blocks(const QAffine& a, std::size_t 
         std::size_t row = start;
         const auto pass = [&](auto group) __attribute__((always_inline)) {
             constexpr std::size_t G = decltype(group)::value;
-            row_sums<G>(a.A + row * ld, ld, x, nx, r, nr, s, row - start);
+            const std::int8_t* const w = a.A + row * ld;
+            row_sums<G>(w, ld, x, nx, w + nx, ld, r, nr, s, row - start);
             row += G;
         };
 #if defined(SARNN_Q15_OWN_ROWS_XR)
@@ -625,13 +629,7 @@ __attribute__((noinline)) void affine_blocks(const QGates& a, std::size_t rows, 
 #endif
         const auto pass = [&](auto group) __attribute__((always_inline)) {
             constexpr std::size_t G = decltype(group)::value;
-            Sums<G> gx, gr;
-            q15_loops::dot_rows<G>(a.A_x + row * nx, nx, x, nx, gx.v);
-            q15_loops::dot_rows<G>(a.A_r + row * nr, nr, r, nr, gr.v);
-            for (std::size_t g = 0; g < G; ++g) {
-                s[2 * (row - start + g)] = gx.v[g];
-                s[2 * (row - start + g) + 1] = gr.v[g];
-            }
+            row_sums<G>(a.A_x + row * nx, nx, x, nx, a.A_r + row * nr, nr, r, nr, s, row - start);
             row += G;
         };
         while (row + q15_loops::kRows <= end) pass(Group<q15_loops::kRows>{});
