@@ -684,12 +684,12 @@ class CommandLine(TempDir):
         torch.manual_seed(4)
         sarnn.save(sarnn.SelfAttentionRNN(3, 5, align="scaled_dot", window=4), self.path("model.pt"))
         torch.save(torch.rand(3, 10, 3) * 6 - 3, self.path("inputs.pt"))
-        done = self.run_cli("model.pt", "--quantize", "int8", "--calibration", "inputs.pt", "--name", "X",
-                            "--out", "X.hpp")
+        done = self.run_cli("model.pt", "--quantize", "int8", "--calibration", "inputs.pt", "--name", "x",
+                            "--out", "x.hpp")
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertEqual(done.stderr, "")
         first, second = done.stdout.splitlines()
-        self.assertEqual(first, "wrote X.hpp: sarnn::SelfAttentionRnn<sarnn::q15, 3, 5, 4, sarnn::ScaledDotAlign, "
+        self.assertEqual(first, "wrote x.hpp: sarnn::SelfAttentionRnn<sarnn::q15, 3, 5, 4, sarnn::ScaledDotAlign, "
                                 "sarnn::Window>")
         self.assertRegex(second, r"^q15: x_scale 2\^-13; over the calibration \(3 sequences of 10 steps\) max "
                                  r"\|h_q - h_float\| = \d\.\d{3}e-0\d, max \|c_q - c_float\| = \d\.\d{3}e-0\d$")
@@ -708,11 +708,11 @@ class CommandLine(TempDir):
                 model = self.path("lstmn.pt" if "--capacity" in args else "model.pt")
                 stderr = io.StringIO()
                 with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
-                    status = export.main([model, "--out", self.path("Y.hpp"), *args])
+                    status = export.main([model, "--out", self.path("y.hpp"), *args])
                 self.assertEqual(status, 2)
                 self.assertTrue(stderr.getvalue().startswith("sarnn.export: error: "), stderr.getvalue())
                 self.assertIn(words, stderr.getvalue())
-                self.assertFalse(os.path.exists(self.path("Y.hpp")))
+                self.assertFalse(os.path.exists(self.path("y.hpp")))
 
 
 if __name__ == "__main__":
