@@ -57,12 +57,12 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from sarnn import layout, q15, q15_batch
+from sarnn import files, layout, q15, q15_batch
 from sarnn.errors import ExportError
 from sarnn.fixed import quantize_multiplier
 from sarnn.store import from_config
 
-FORMATS = ("int8",)
+FORMATS = ("int8",)   # --quantize int8 is --dtype q15
 ALIGNS = ("dot", "scaled_dot", "bilinear", "key_query", "additive")
 LIMIT = ("--quantize int8 takes the SimpleRnn, the SelfAttentionRnn with the dot, scaled_dot, bilinear, key_query or "
          "additive align and the LSTMN (Bounded or Window memory), from float weights")
@@ -128,12 +128,13 @@ def check_options(quantize, calibration, dtype, tolerance, golden_seed):
     """Refuses what --quantize does not take, before anything is loaded."""
     if quantize is None:
         if calibration is not None:
-            raise ExportError("--calibration is for --quantize int8 (the float export needs no calibration)")
+            raise ExportError("--calibration is for --quantize int8, that is --dtype q15 (the float export needs no "
+                              "calibration)")
         return
     if quantize not in FORMATS:
         raise ExportError(f"unknown --quantize {quantize!r} (expected {', '.join(FORMATS)})")
     if calibration is None:
-        raise ExportError("--quantize int8 needs --calibration INPUTS.pt (a tensor [sequences, steps, In] of typical "
+        raise ExportError("--dtype q15 (--quantize int8) needs --calibration INPUTS.pt (a tensor [sequences, steps, In] of typical "
                           "inputs: it sets the input scale and the recorded error bound)")
     if dtype not in (None, "float"):
         raise ExportError(f"--dtype {dtype} does not apply to --quantize: {LIMIT}")
@@ -150,28 +151,57 @@ def check_model(config):
         raise ExportError(f"the {config['align']} align has no q15 model yet: {LIMIT}")
 
 
-def load_calibration(source, in_size):
+# The C++ q15 models' static_asserts (include/sarnn/params.hpp: int32 headroom of the sums; self_attention_rnn.hpp
+# and lstmn.hpp: a q15 attention weight of 1/Capacity must stay above zero).
+Q15_MAX_IN, Q15_MAX_HIDDEN, Q15_MAX_K, Q15_MAX_CAPACITY = 511, 256, 256, 32767
+# Calibration values the exporter reads (sequences * steps * In), checked before they are converted.
+MAX_CALIBRATION_VALUES = 1 << 24
+
+
+def check_q15_sizes(spec):
+    """Refuses the sizes the C++ q15 models do not compile: In > 511, Hidden > 256, K > 256, Capacity > 32767."""
+    c = spec.config
+    for label, value, most in (("In", c["in_size"], Q15_MAX_IN), ("Hidden", c["hidden"], Q15_MAX_HIDDEN),
+                               ("K", c["k"], Q15_MAX_K), ("Capacity", spec.capacity, Q15_MAX_CAPACITY)):
+        if value is not None and value > most:
+            raise ExportError(f"{label} = {value}: q15 models take at most {most} (the C++ static_assert of "
+                              "include/sarnn; export it as float or double)")
+
+
+def load_calibration(source, in_size, trust_pickled_code=False):
     """The calibration inputs as a float32 ndarray (sequences, steps, In) from a tensor, an array or the path of a
-    torch.save'd tensor. Raises ExportError for anything else, a wrong In, no values or a non-finite value."""
+    torch.save'd tensor (read as plain data: sarnn.files). Raises ExportError for anything else, a wrong In, no
+    values or a non-finite value."""
     name = "the calibration"
     if isinstance(source, (str, os.PathLike)):
         name = os.path.basename(os.fspath(source))
-        try:
-            source = torch.load(source, map_location="cpu")
-        except Exception as e:  # torch.load raises many types for a file it cannot read
-            raise ExportError(f"cannot read the calibration {os.fspath(source)}: {type(e).__name__}: {e}") from e
+        source = files.load(source, "the calibration", trust_pickled_code)
+    if not (torch.is_tensor(source) or isinstance(source, np.ndarray)):
+        raise ExportError(f"{name} must hold a tensor [sequences, steps, In], not a {type(source).__name__}")
+    floating = source.is_floating_point() if torch.is_tensor(source) else np.issubdtype(source.dtype, np.floating)
+    if not floating:
+        raise ExportError(f"{name} has dtype {source.dtype}: calibration inputs must be real floating point "
+                          "(float32 or float64; not complex, bool or integer)")
+    shape = tuple(source.shape)
+    if len(shape) != 3 or shape[2] != in_size or shape[0] < 1 or shape[1] < 1:
+        raise ExportError(f"{name} has shape {shape}, expected [sequences, steps, {in_size}] "
+                          "(In of the model, at least one sequence of one step)")
+    if math.prod(shape) > MAX_CALIBRATION_VALUES:
+        raise ExportError(f"{name} has shape {shape}: {math.prod(shape)} values, more than the exporter takes "
+                          f"({MAX_CALIBRATION_VALUES})")
     if torch.is_tensor(source):
         source = source.detach().cpu().to(torch.float64).numpy()
-    if not isinstance(source, np.ndarray) or not np.issubdtype(source.dtype, np.number):
-        raise ExportError(f"{name} must hold a tensor [sequences, steps, In], not a {type(source).__name__}")
-    if source.ndim != 3 or source.shape[2] != in_size or source.shape[0] < 1 or source.shape[1] < 1:
-        raise ExportError(f"{name} has shape {tuple(source.shape)}, expected [sequences, steps, {in_size}] "
-                          "(In of the model, at least one sequence of one step)")
-    x = source.astype(np.float32)
-    bad = np.flatnonzero(~np.isfinite(x))
+    wide = source.astype(np.float64)
+    bad = np.flatnonzero(~np.isfinite(wide))
     if bad.size:
-        raise ExportError(f"{name}{list(np.unravel_index(bad[0], x.shape))} is {x.flat[bad[0]]}: calibration inputs "
-                          "must be finite")
+        raise ExportError(f"{name}{list(np.unravel_index(bad[0], wide.shape))} is {wide.flat[bad[0]]}: calibration "
+                          "inputs must be finite")
+    with np.errstate(over="ignore"):
+        x = wide.astype(np.float32)
+    big = np.flatnonzero(~np.isfinite(x))
+    if big.size:
+        raise ExportError(f"{name}{list(np.unravel_index(big[0], wide.shape))} is {wide.flat[big[0]]:g}: value out of "
+                          "float range (calibration inputs are rounded to float)")
     return x
 
 
@@ -414,12 +444,13 @@ def twin_run(spec, params, raw, align_params=None):
                          align_params=align_params)
 
 
-def quantize(spec, calibration):
+def quantize(spec, calibration, trust_pickled_code=False):
     """The QSpec of spec (a float Spec from sarnn.spec.resolve) quantised with the calibration inputs (see
     load_calibration). Raises ExportError for a model the q15 path does not take, a bad calibration, or calibration
     sequences longer than a Bounded memory holds."""
     check_model(spec.config)
-    x = load_calibration(calibration, spec.config["in_size"])
+    check_q15_sizes(spec)
+    x = load_calibration(calibration, spec.config["in_size"], trust_pickled_code)
     sequences, steps, _ = x.shape
     if spec.config["kind"] != "simple" and spec.config["window"] is None and steps > spec.capacity:
         raise ExportError(f"the calibration sequences have {steps} steps, more than the Bounded memory's capacity "

@@ -23,7 +23,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from sarnn import layout
+from sarnn import files, layout
 from sarnn.aligns import ALIGNS
 from sarnn.errors import ExportError
 from sarnn.importers import from_rnn, layer_name, rnn_problems
@@ -32,6 +32,13 @@ from sarnn.numeric import NUMERIC, numeric
 from sarnn.store import KINDS, from_config
 
 DEFAULT_CAPACITY = 128
+# Bounds on what an export may ask for, checked before anything is allocated (a small file can claim a huge model:
+# a tensor expanded with stride 0 is saved as one value). A firmware model is far below them.
+MAX_SIZE = 4096              # In, Hidden and K, each
+MAX_WEIGHTS = 1 << 22        # the model's weights (every params array's values together)
+MAX_CAPACITY = 1 << 20       # states a memory holds (Bounded capacity, Window width)
+MAX_GOLDEN_STEPS = 10000     # steps of the golden run
+MAX_GOLDEN_VALUES = 1 << 22  # golden_steps * (In + Hidden): the golden run's values in the header
 
 
 @dataclass
@@ -62,14 +69,15 @@ class Spec:
 
 
 def resolve(source, *, model=None, align=None, window=None, capacity=None, dtype="float", golden_steps=8,
-            golden_seed=0, tolerance=None):
+            golden_seed=0, tolerance=None, trust_pickled_code=False):
     """The Spec of `source` (see the module docstring) under these options:
 
     model: "simple", "self_attention" or "lstmn"; align: one of sarnn.aligns.ALIGNS (self-attention only);
     window: W for the sarnn::Window memory (None: sarnn::Bounded); capacity: the Bounded memory's length
     (default 128; for Window it is W); dtype: "float" or "double"; golden_steps: length of the golden run
     (at most the capacity for a Bounded memory); golden_seed: its generator seed; tolerance: the C++
-    self-check's bound (default 1e-4 for float, 1e-10 for double).
+    self-check's bound (default 1e-4 for float, 1e-10 for double); trust_pickled_code: read a file that holds
+    pickled classes (a whole module), which runs code from it (sarnn.files: plain data only otherwise).
 
     For a plain state dict, model, align and window say what the keys cannot; for an input that carries its
     configuration, any of them that is given must agree with it. When a plain state dict gets neither window
@@ -78,7 +86,7 @@ def resolve(source, *, model=None, align=None, window=None, capacity=None, dtype
     ExportError.
     """
     _check_options(model, align, window, capacity, dtype, golden_steps, golden_seed, tolerance)
-    obj, name = _load(source)
+    obj, name = _load(source, trust_pickled_code)
     config, state = _unpack(obj, name)
     notes = []
     if config is None:
@@ -93,6 +101,7 @@ def resolve(source, *, model=None, align=None, window=None, capacity=None, dtype
                          "N to set the capacity")
     else:
         _agree(config, model=model, align=align, window=window)
+    _check_sizes(config)
     capacity = _capacity(config, capacity)
     sizes = (config["kind"], config["in_size"], config["hidden"], config["align"], config["k"])
     fields = [(f.key, f.shape, g.owner) for g in layout.groups(*sizes) for f in g.fields]
@@ -100,6 +109,10 @@ def resolve(source, *, model=None, align=None, window=None, capacity=None, dtype
     arrays = {key: _rounded(key, state[key], dtype) for key, _, _ in fields}
     if config["kind"] != "simple" and config["window"] is None:
         golden_steps = min(golden_steps, capacity)
+    values = golden_steps * (config["in_size"] + config["hidden"])
+    if values > MAX_GOLDEN_VALUES:
+        raise ExportError(f"golden_steps {golden_steps} with In + Hidden = {config['in_size'] + config['hidden']} "
+                          f"makes {values} golden values, more than the exporter writes ({MAX_GOLDEN_VALUES})")
     return Spec(config, capacity, dtype, arrays, golden_steps, golden_seed,
                 numeric(dtype).tolerance if tolerance is None else float(tolerance), name, tuple(notes))
 
@@ -119,6 +132,10 @@ def _check_options(model, align, window, capacity, dtype, golden_steps, golden_s
                                  ("golden_seed", golden_seed, 0)):
         if value is not None and not _is_count(value, least):
             raise ExportError(f"{option} must be an integer >= {least}, got {value!r}")
+    for option, value, most in (("window", window, MAX_CAPACITY), ("capacity", capacity, MAX_CAPACITY),
+                                ("golden_steps", golden_steps, MAX_GOLDEN_STEPS)):
+        if value is not None and value > most:
+            raise ExportError(f"{option} {value} is more than the exporter takes ({most})")
     if tolerance is not None and not (isinstance(tolerance, (int, float)) and 0 < tolerance < math.inf):
         raise ExportError(f"tolerance must be a finite number > 0, got {tolerance!r}")
     if model in ("simple", "lstmn") and align is not None:
@@ -127,13 +144,10 @@ def _check_options(model, align, window, capacity, dtype, golden_steps, golden_s
         raise ExportError("model 'simple' (SimpleRnn) has no memory: window and capacity do not apply")
 
 
-def _load(source):
-    """(object, short name for the header) from a path or an object."""
+def _load(source, trust_pickled_code):
+    """(object, short name for the header) from a path (read by sarnn.files.load) or an object."""
     if isinstance(source, (str, os.PathLike)):
-        try:
-            return torch.load(source, map_location="cpu"), os.path.basename(os.fspath(source))
-        except Exception as e:  # torch.load raises many types for a file it cannot read
-            raise ExportError(f"cannot read {os.fspath(source)}: {type(e).__name__}: {e}") from e
+        return files.load(source, "the model", trust_pickled_code), os.path.basename(os.fspath(source))
     return source, f"a {type(source).__name__}"
 
 
@@ -155,8 +169,11 @@ def _unpack(obj, name):
         if "state_dict" not in obj:
             raise ExportError(f"missing key state_dict in {name} (a sarnn.save() dict holds sarnn_config and "
                               "state_dict)")
+        saved = obj["sarnn_config"]
+        if isinstance(saved, Mapping):   # before from_config allocates the module
+            _check_sizes({key: saved.get(key) for key in ("kind", "in_size", "hidden", "align", "k", "window")})
         try:
-            config = from_config(obj["sarnn_config"]).config()
+            config = from_config(saved).config()
         except ValueError as e:
             raise ExportError(f"sarnn_config in {name}: {e}") from e
         return config, _state_dict(obj["state_dict"], name)
@@ -174,6 +191,27 @@ def _state_dict(obj, name):
         if not torch.is_tensor(value):
             raise ExportError(f"{name} is not a state dict: key {key!r} holds a {type(value).__name__}, not a tensor")
     return obj
+
+
+def _check_sizes(config):
+    """Refuses sizes past MAX_SIZE, MAX_CAPACITY (a window) and MAX_WEIGHTS, from a config's values alone (any that
+    is not an integer is left to from_config)."""
+    for key, label in (("in_size", "In"), ("hidden", "Hidden"), ("k", "K")):
+        value = config.get(key)
+        if _is_count(value, 0) and value > MAX_SIZE:
+            raise ExportError(f"{label} = {value} is more than the exporter takes ({MAX_SIZE})")
+    window = config.get("window")
+    if _is_count(window, 0) and window > MAX_CAPACITY:
+        raise ExportError(f"window {window} is more than the exporter takes ({MAX_CAPACITY})")
+    try:
+        fields = [f for g in layout.groups(config["kind"], config["in_size"], config["hidden"], config["align"],
+                                           config["k"]) for f in g.fields]
+        weights = sum(math.prod(f.shape) for f in fields)
+    except (KeyError, TypeError):
+        return
+    if weights > MAX_WEIGHTS:
+        model = layout.describe(config["kind"], config["in_size"], config["hidden"], config["align"], config["k"])
+        raise ExportError(f"{model} has {weights} weights, more than the exporter takes ({MAX_WEIGHTS})")
 
 
 def _agree(config, **options):
@@ -236,6 +274,7 @@ def _infer(state, model, align, window):
                     _size(state, "align.W", 0, 2, f"(K, {2 * hidden})")
     config = {"kind": model, "in_size": in_size, "hidden": hidden,
               "align": align if model == "self_attention" else None, "k": k, "window": window}
+    _check_sizes(config)   # before from_config allocates the module
     try:
         return from_config(config).config(), state
     except ValueError as e:
@@ -284,6 +323,7 @@ def _import_torch_rnn(state):
     if problems:
         raise ExportError("; ".join(problems))
     in_size = _size(state, "weight_ih" + suffix, 1, 2, "(Hidden, In)")
+    _check_sizes({"kind": "simple", "in_size": in_size, "hidden": hidden, "align": None, "k": None, "window": None})
     bias = "bias_ih" + suffix in state or "bias_hh" + suffix in state
     owner = f"a {what} with In={in_size}, Hidden={hidden}"
     shapes = {"weight_ih": (hidden, in_size), "weight_hh": (hidden, hidden)}

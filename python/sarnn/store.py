@@ -42,8 +42,10 @@ def save(model, path):
 
 def load(source):
     """The module saved by save(): `source` is a path or the loaded dict. The module takes the dtype of the
-    saved tensors. Raises ValueError when the content is not what save() writes."""
-    data = source if isinstance(source, dict) else torch.load(source, map_location="cpu")
+    saved tensors. A path is read with torch.load(weights_only=True): tensors, dicts, numbers and strings only, so
+    no code from the file runs (pickle.UnpicklingError for a file that holds anything else). Raises ValueError when
+    the content is not what save() writes."""
+    data = source if isinstance(source, dict) else torch.load(source, map_location="cpu", weights_only=True)
     if not isinstance(data, dict) or set(data) != {"sarnn_config", "state_dict"}:
         raise ValueError("not a sarnn.save() file: expected a dict with keys 'sarnn_config' and 'state_dict'")
     model = from_config(data["sarnn_config"])

@@ -218,7 +218,7 @@ class Inputs(TempDir):
         torch.save(model, self.path("module.pt"))
         torch.save(model.state_dict(), self.path("state.pt"))
         self.assertEqual(self._type_line(self.path("saved.pt")), want)
-        self.assertEqual(self._type_line(self.path("module.pt")), want)
+        self.assertEqual(self._type_line(self.path("module.pt"), trust_pickled_code=True), want)
         self.assertEqual(self._type_line(self.path("state.pt"), window=6), want)
         self.assertEqual(self._type_line({"sarnn_config": model.config(), "state_dict": model.state_dict()}), want)
 
@@ -398,7 +398,7 @@ class RefusedLayers(TempDir):
         refuse it naming every word, and neither leaves a file. Returns the message."""
         torch.save(source, self.path("layer.pt"))
         listing = sorted(os.listdir(self.dir))
-        done = self.run_cli("layer.pt", "--out", "layer.hpp")
+        done = self.run_cli("layer.pt", "--out", "layer.hpp", "--trust-pickled-code")   # a module: pickled classes
         self.assertEqual(done.returncode, 2, done.stdout + done.stderr)
         self.assertEqual(done.stdout, "")
         self.assertTrue(done.stderr.startswith("sarnn.export: error: "), done.stderr)
@@ -480,7 +480,8 @@ class RefusedLayers(TempDir):
         for folder, source in (("plain", plain), ("layer", layer)):
             os.mkdir(self.path(folder))
             torch.save(source, self.path(os.path.join(folder, "rnn.pt")))
-            done = self.run_cli(os.path.join(folder, "rnn.pt"), "--name", "m", "--out", os.path.join(folder, "m.hpp"))
+            done = self.run_cli(os.path.join(folder, "rnn.pt"), "--name", "m", "--out", os.path.join(folder, "m.hpp"),
+                                "--trust-pickled-code")
             self.assertEqual((done.returncode, done.stderr), (0, ""))
             with open(self.path(os.path.join(folder, "m.hpp")), encoding="utf-8") as f:
                 headers.append(f.read())
