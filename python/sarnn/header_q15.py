@@ -8,7 +8,7 @@ use integers only, like the model (they run on an FPU-less core without soft flo
 its cell c in Q3.12 (raw / 4096, not Q15): golden_c holds those raw values, its error is |raw·2^19 - ref| in the
 same units of 2^-31, and golden_c_ref is int64 (the float cell is not limited to +-1).
 """
-from sarnn import q15_batch
+from sarnn import q15
 from sarnn.header import INDENT, LINE_LIMIT, literal
 
 
@@ -257,7 +257,7 @@ def render_q15(q, name, filename, generator):
     ]
     if config.get("align") == "key_query":
         k = config["k"]
-        cached = q15_batch.caches_keys(q.align_params, hidden)
+        cached = q15.caches_keys(q.align_params, hidden)
         form = "the cache form (4·K <= Hidden)" if cached else "the fold form (4·K > Hidden)"
         lines += [f"/// KeyQueryAlign<{k}>'s default plan (by_size) runs {form}: the golden run and the bounds are",
                   "/// that form's integers (align_params holds both forms' constants; another plan gives others)."]
