@@ -28,7 +28,7 @@ from sarnn.aligns import ALIGNS
 from sarnn.errors import ExportError
 from sarnn.importers import from_rnn, layer_name, rnn_problems
 from sarnn.modules import LSTMN, SelfAttentionRNN, SimpleRNN
-from sarnn.numeric import NUMERIC, numeric
+from sarnn.numeric import FLOATING, NUMERIC, numeric
 from sarnn.store import KINDS, from_config
 
 DEFAULT_CAPACITY = 128
@@ -114,7 +114,10 @@ def _check_options(model, align, window, capacity, dtype, golden_steps, golden_s
     if align is not None and align not in ALIGNS:
         raise ExportError(f"unknown align {align!r} (expected one of {', '.join(ALIGNS)})")
     if dtype not in NUMERIC:
-        raise ExportError(f"unknown dtype {dtype!r} (expected one of {', '.join(NUMERIC)})")
+        raise ExportError(f"unknown dtype {dtype!r} (expected one of {', '.join(FLOATING)})")
+    if dtype not in FLOATING:
+        raise ExportError(f"dtype {dtype!r} is fixed point: its model is quantised from float weights "
+                          "(--quantize int8 with --calibration), not rounded from them")
     for option, value, least in (("window", window, 1), ("capacity", capacity, 1), ("golden_steps", golden_steps, 1),
                                  ("golden_seed", golden_seed, 0)):
         if value is not None and not _is_count(value, least):
