@@ -9,22 +9,7 @@ its cell c in Q3.12 (raw / 4096, not Q15): golden_c holds those raw values, its 
 same units of 2^-31, and golden_c_ref is int64 (the float cell is not limited to +-1).
 """
 from sarnn import q15
-from sarnn.header import INDENT, LINE_LIMIT, literal
-
-
-def _wrapped(items, indent, close):
-    """Lines of `{a, b, ...}` + close, wrapped under the line limit."""
-    lines, line = [], indent + "{"
-    for n, item in enumerate(items):
-        piece = item + ("," if n + 1 < len(items) else "}" + close)
-        if line.endswith("{"):
-            line += piece
-        elif len(line) + 1 + len(piece) > LINE_LIMIT:
-            lines.append(line)
-            line = indent + " " + piece
-        else:
-            line += " " + piece
-    return lines + [line]
+from sarnn.header import INDENT, literal, wrapped
 
 
 def _ints(values, indent, close=",", fmt=str):
@@ -35,7 +20,7 @@ def _ints(values, indent, close=",", fmt=str):
         for row in values:
             lines += _ints(row, indent + INDENT, ",", fmt)
         return lines + [indent + "}" + close]
-    return _wrapped([fmt(int(v)) for v in values], indent, close)
+    return wrapped([fmt(int(v)) for v in values], indent, close)
 
 
 def _array(decl, values, fmt=str):

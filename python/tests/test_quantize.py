@@ -30,17 +30,20 @@ from tests import reference, twin_digest  # noqa: E402
 PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def twin_alone(params, config, capacity, raw, align_params=None, plan="by_size"):
-    """h, c (T, Hidden) of one sequence of raw inputs through sarnn.q15 as a batch of one (c None for the
-    SimpleRnn; the LSTMN's c the cell in Q3.12)."""
-    raw = np.asarray(raw)[None]
+def twin(params, config, capacity, raw, align_params=None, plan="by_size"):
+    """h, c (B, T, Hidden) and the LSTMN's saturation counts (B,; None for the others) of raw (B, T, In) through
+    sarnn.q15 (c None for the SimpleRnn; the LSTMN's c the cell in Q3.12)."""
     window = config["window"] is not None
     if config["kind"] == "lstmn":
-        h, c, _ = q15.run_lstmn(params, raw, capacity, window)
-    elif config["kind"] == "simple":
-        h, c = q15.run(params, raw)
-    else:
-        h, c = q15.run(params, raw, config["align"], capacity, window, align_params=align_params, plan=plan)
+        return q15.run_lstmn(params, raw, capacity, window)
+    if config["kind"] == "simple":
+        return (*q15.run(params, raw), None)
+    return (*q15.run(params, raw, config["align"], capacity, window, align_params=align_params, plan=plan), None)
+
+
+def twin_alone(params, config, capacity, raw, align_params=None, plan="by_size"):
+    """h, c (T, Hidden) of one sequence of raw inputs through sarnn.q15 as a batch of one."""
+    h, c, _ = twin(params, config, capacity, np.asarray(raw)[None], align_params, plan)
     return h[0], None if c is None else c[0]
 
 
@@ -56,20 +59,14 @@ class BatchTwin(unittest.TestCase):
     memory and the LSTMN, over the digest's param ranges and saturating inputs."""
 
     def assert_lanes_alone(self, p, config, capacity, raw, ap=None, plan="by_size"):
-        window = config["window"] is not None
-        if config["kind"] == "lstmn":
-            h, c, saturated = q15.run_lstmn(p, raw, capacity, window)
-        elif config["kind"] == "simple":
-            h, c = q15.run(p, raw)
-        else:
-            h, c = q15.run(p, raw, config["align"], capacity, window, align_params=ap, plan=plan)
+        h, c, saturated = twin(p, config, capacity, raw, ap, plan)
         for b in range(raw.shape[0]):
             want_h, want_c = twin_alone(p, config, capacity, raw[b], ap, plan)
             np.testing.assert_array_equal(h[b], want_h)
             if want_c is not None:
                 np.testing.assert_array_equal(c[b], want_c)
-            if config["kind"] == "lstmn":
-                self.assertEqual(saturated[b], q15.run_lstmn(p, raw[b:b + 1], capacity, window)[2][0])
+            if saturated is not None:
+                self.assertEqual(saturated[b], twin(p, config, capacity, raw[b:b + 1])[2][0])
 
     def test_lanes_are_independent(self):
         """Random params (the digest's generator) and inputs over int16, saturating ones included: every h, c."""
