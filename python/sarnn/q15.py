@@ -37,6 +37,8 @@ import sys
 
 import numpy as np
 
+from sarnn import layout
+
 TANH_SEGMENT_BITS = 6                      # tanh's table: one entry per 2^6 LSB of Q3.12, i.e. per 1/64
 TANH_TABLE = [min(32767, int(math.floor(math.tanh(i / 64.0) * 32768.0 + 0.5))) for i in range(513)]
 EXP2_SEGMENT_BITS = 8                      # 2^-f for f = i / 256, in Q16 (65536 .. 32768)
@@ -45,8 +47,8 @@ LOG2E_Q16 = 94548                          # round(log2(e) * 65536)
 EXP_ZERO_BELOW = 12 * 65536                # exp(-12) * 65536 = 0.40 < 0.5: rounds to 0
 
 INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
-ALIGNS = ("dot", "scaled_dot", "bilinear", "key_query", "additive")
-WITH_PARAMS = ("bilinear", "key_query", "additive")
+ALIGNS = layout.aligns_q15()             # the aligns of the q15 models (the align registry's)
+WITH_PARAMS = tuple(a for a in ALIGNS if a in layout.aligns_with_params())
 _TANH = np.array(TANH_TABLE, dtype=np.int64)
 _EXP2 = np.array(EXP2_TABLE, dtype=np.int64)
 

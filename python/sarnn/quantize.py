@@ -63,9 +63,17 @@ from sarnn.q15 import quantize_multiplier
 from sarnn.store import from_config
 
 FORMATS = ("int8",)
-ALIGNS = ("dot", "scaled_dot", "bilinear", "key_query", "additive")
-LIMIT = ("--quantize int8 takes the SimpleRnn, the SelfAttentionRnn with the dot, scaled_dot, bilinear, key_query or "
-         "additive align and the LSTMN (Bounded or Window memory), from float weights")
+ALIGNS = layout.aligns_q15()   # the aligns the q15 path takes (the registry's q15 entries; kept for importers)
+
+
+def limit():
+    """What --quantize int8 takes, for messages."""
+    return ("--quantize int8 takes the SimpleRnn, the SelfAttentionRnn with the "
+            f"{layout.names_text(layout.aligns_q15())} align and the LSTMN (Bounded or Window memory), from float "
+            "weights")
+
+
+LIMIT = limit()
 Q31 = float(1 << 31)
 
 
@@ -136,7 +144,7 @@ def check_options(quantize, calibration, dtype, tolerance, golden_seed):
         raise ExportError("--quantize int8 needs --calibration INPUTS.pt (a tensor [sequences, steps, In] of typical "
                           "inputs: it sets the input scale and the recorded error bound)")
     if dtype not in (None, "float"):
-        raise ExportError(f"--dtype {dtype} does not apply to --quantize: {LIMIT}")
+        raise ExportError(f"--dtype {dtype} does not apply to --quantize: {limit()}")
     if tolerance is not None:
         raise ExportError("--tolerance does not apply to --quantize: the header's bound is measured over the "
                           "calibration run")
@@ -145,9 +153,9 @@ def check_options(quantize, calibration, dtype, tolerance, golden_seed):
 
 
 def check_model(config):
-    """Refuses a model the q15 path does not run (LIMIT)."""
-    if config["kind"] == "self_attention" and config["align"] not in ALIGNS:
-        raise ExportError(f"the {config['align']} align has no q15 model yet: {LIMIT}")
+    """Refuses a model the q15 path does not run (limit())."""
+    if config["kind"] == "self_attention" and config["align"] not in layout.aligns_q15():
+        raise ExportError(f"the {config['align']} align has no q15 model yet: {limit()}")
 
 
 def load_calibration(source, in_size):
