@@ -132,7 +132,27 @@ class AddedToTheTableOnly(unittest.TestCase):
         self.assertEqual(layout.align_type("fake_k", 2), "FakeKAlign<2>")
 
 
+def code_strings(filename):
+    """(line, text) of the string constants of a module of the package, its docstrings left out."""
+    tree = ast.parse(_read("python", "sarnn", filename))
+    docs = {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body
+            and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs]
+
+
 class NoOtherList(unittest.TestCase):
+    def test_no_module_spells_the_cpp_names(self):
+        """The C++ tags and params templates of the aligns are spelled in layout.py only (the headers take them
+        from the registry)."""
+        words = {a.cpp for a in layout.ALIGN_TABLE} | {a.params.split("::")[1] for a in layout.ALIGN_TABLE
+                                                       if a.params}
+        offenders = [f"{filename}:{line} {text[:60]!r}" for filename in sorted(os.listdir(PACKAGE))
+                     if filename.endswith(".py") and filename != "layout.py"
+                     for line, text in code_strings(filename) if any(w in text for w in words)]
+        self.assertEqual(offenders, [])
+
     def test_no_module_lists_align_names(self):
         """No literal tuple, list, set or dict of the package (but layout.py's table) holds two or more align
         names; and every module that checks or spells aligns imports the registry."""
@@ -150,7 +170,7 @@ class NoOtherList(unittest.TestCase):
                 if len(hits) >= 2:
                     offenders.append(f"{filename}:{node.lineno} {hits}")
         self.assertEqual(offenders, [])
-        for filename in ("aligns.py", "spec.py", "quantize.py", "q15.py"):
+        for filename in ("aligns.py", "spec.py", "quantize.py", "q15.py", "header_q15.py"):
             self.assertRegex(_read("python", "sarnn", filename), r"from sarnn import (.*, )?layout\b", filename)
 
 
