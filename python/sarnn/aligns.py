@@ -121,5 +121,6 @@ def make_align(name, hidden, k=None):
             raise ValueError(f"align {name!r} needs k >= 1 (its key/attention size), got k={k!r}")
         k = int(k)
     elif k is not None:
-        raise ValueError(f"align {name!r} has no k (only {layout.names_text(layout.aligns_with_k(), 'and')} do), got k={k!r}")
+        with_k = layout.names_text(layout.aligns_with_k(), "and")
+        raise ValueError(f"align {name!r} has no k (only {with_k} do), got k={k!r}")
     return globals()[entry.module](hidden, k, entry)
