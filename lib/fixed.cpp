@@ -1,5 +1,5 @@
 // lib/fixed.cpp: the integer activations of include/sarnn/fixed.hpp. Integers only: every line has its twin in
-// python/sarnn/fixed.py, which must compute the same integers (tests/test_fixed.cpp and python/tests/test_fixed.py).
+// python/sarnn/q15.py, which must compute the same integers (tests/test_fixed.cpp and python/tests/test_fixed.py).
 // Shifts are applied to non-negative values only (no implementation-defined right shift of a negative number),
 // and no intermediate can overflow (bounds beside each line).
 #include "sarnn/fixed.hpp"

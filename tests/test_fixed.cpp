@@ -1,7 +1,7 @@
 // tests/test_fixed.cpp: include/sarnn/fixed.hpp. The integer activations against double, exhaustively (every int16
 // input of tanh and sigmoid; every exp input from 0 down to -12, and the edges), their stated error bounds and
 // properties; the q15 conversions; and the digest of every output, which python/tests/test_fixed.py computes from
-// the Python twin (python/sarnn/fixed.py) and checks against the same constant: the two agree bit for bit.
+// the Python twin (python/sarnn/q15.py) and checks against the same constant: the two agree bit for bit.
 #include <catch2/catch.hpp>
 
 #include <sarnn/sarnn.hpp>
@@ -95,7 +95,7 @@ TEST_CASE("Fixed point: exp_q16 within 1.26 LSB of exp from 0 down to -12, 0 bel
 
 TEST_CASE("Fixed point: the C++ and the Python twin agree bit for bit (one digest of every output)", "[fixed]") {
     const std::uint64_t h = test::fixed_digest();
-    INFO("digest 0x" << std::hex << h << " (python3 -m sarnn.fixed --digest gives the Python twin's)");
+    INFO("digest 0x" << std::hex << h << " (python3 -m tests.twin_digest in python/ gives the Python twin's)");
     CHECK(h == test::kFixedDigest);
 }
 

@@ -10,7 +10,7 @@
 //   bit, a full Bounded memory refuses and changes nothing, saturated weights and inputs at Hidden 256 (no
 //   signed overflow: the asan jobs run this under UBSan).
 // - The digest of many runs (tests/shared/q15_digest.hpp), which python/tests/test_q15.py computes from the Python
-//   twin (python/sarnn/q15.py): the two agree bit for bit.
+//   twin (python/sarnn/q15.py, run by python/tests/twin_digest.py): the two agree bit for bit.
 #include <catch2/catch.hpp>
 
 #include <sarnn/sarnn.hpp>
@@ -380,7 +380,7 @@ void check_key_query(std::uint32_t seed, double x_scale, std::size_t steps) {
 
 TEST_CASE("q15: the C++ models and the Python twin agree bit for bit (one digest of many runs)", "[q15]") {
     const std::uint64_t h = test::q15_digest();
-    INFO("digest 0x" << std::hex << h << " (python3 -m sarnn.q15 gives the Python twin's)");
+    INFO("digest 0x" << std::hex << h << " (python3 -m tests.twin_digest in python/ gives the Python twin's)");
     CHECK(h == test::kQ15Digest);
 }
 

@@ -11,7 +11,7 @@ logits: from h_T for the SimpleRNN, from the context c_T (model.context() in C++
 second attention model has the scaled_dot align (Q15_ALIGN), which the q15 path ran first (issue 17): it starts from
 the trained bilinear model (warm_start) and takes Q15_STEPS more steps on batches of its own. It is also
 quantised, as `python3 -m sarnn.export --quantize int8` does it, with its first training batch as calibration,
-and its accuracy measured with the Python twin of the integer arithmetic (sarnn.q15_batch, bit-exact with C++).
+and its accuracy measured with the Python twin of the integer arithmetic (sarnn.q15, bit-exact with C++).
 The bilinear model itself is quantised the same way (issue 18: the q15 path takes the bilinear align too), calibrated
 on its own first training batch.
 

@@ -1,6 +1,6 @@
 // sarnn/kernels_q15.hpp: the kernel set of the q15 models (SimpleRnn<q15, ...>, SelfAttentionRnn<q15, ...>,
 // Lstmn<q15, ...>). Integer arithmetic only: no float, no division but one 32-bit division per attention step; every
-// function has its twin in python/sarnn/fixed.py or q15.py, which computes the same integers (tests/test_q15_models.cpp,
+// function has its twin in python/sarnn/q15.py, which computes the same integers (tests/test_q15_models.cpp,
 // python/tests/test_fixed.py).
 //
 // A model names a float set as `Set`; for T = q15 it runs kernel::Q15 instead (kernel::set_for_t<T, Set>): lib/'s

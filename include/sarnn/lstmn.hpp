@@ -52,7 +52,7 @@ namespace sarnn {
 /// to Q3.12, where sigmoid and tanh are flat anyway); i, f, o = sigmoid_q15(z), g = tanh_q15(z) in Q15;
 /// c_t = f·c~_t + i·g with each product rounded half up to Q3.12; h_t = o·tanh_q15(c_t) rounded half up to Q15;
 /// h~_t and c~_t = Σ_j s_j h_j, Σ_j s_j c_j rounded half up to their rows' formats (s_1 = 32767 and h~ = h_1, c~ =
-/// c_1 exactly while one entry is stored). The python twin, python/sarnn/q15.py (LstmnQ15), computes the same bits.
+/// c_1 exactly while one entry is stored). The python twin, python/sarnn/q15.py (run_lstmn), computes the same bits.
 ///
 /// The cell saturates: c_t beyond Q3.12's range [-8, 8) is clamped to it (to -32768 or 32767 raw) and the step still
 /// returns ok, but each clamped lane is counted: saturated() is the number of lanes clamped since construction or

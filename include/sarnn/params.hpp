@@ -50,7 +50,7 @@ struct alignas(storage_alignment<T>()) RnnParams {
 ///   pre = requantize(z, m[r], shift[r]) + b[r]     (m[r]·2^-(31 + shift[r]) = a_r / 8: Q3.12, saturated)
 ///   h_r = tanh_q15(pre)
 /// (requantize: fixed.hpp.) The multipliers and shifts come from the exporter (python3 -m sarnn.export --quantize)
-/// or sarnn.fixed.quantize_multiplier; x_scale is there for the host side (to quantise inputs) and is never read by
+/// or sarnn.q15.quantize_multiplier; x_scale is there for the host side (to quantise inputs) and is never read by
 /// the model. Headroom: In <= 511 and Hidden <= 256 keep both sums and z within int32 (128·32768·511 < 2^31).
 template <std::size_t In, std::size_t Hidden>
 struct alignas(4) RnnParams<q15, In, Hidden> {

@@ -1,5 +1,5 @@
 // lib/kernels/q15.cpp: kernel::Q15, the kernels of the q15 models (contracts: include/sarnn/kernels_q15.hpp). Plain
-// C++, integers only; every result has its twin in python/sarnn/q15.py (affine_tanh_q15, attend_dot_q15), which
+// C++, integers only; every result has its twin in python/sarnn/q15.py (affine_tanh, attend_dot), which
 // computes the same integers. The arithmetic that rounds (requantisation, the scores' format, the softmax) is here,
 // the same on every target; the inner loops, exact integer sums, are each target's (the seam: q15_loops.hpp), in
 // groups of rows, states or columns that share their loads. Every sum is kept in 32 bits (the cores without an FPU

@@ -24,7 +24,8 @@
 // rows_packed(w, ld, p, nx, nr, groups, s), both parts' sums of groups of four rows against x and r packed once.
 // The files, chosen at compile time:
 //   q15_mve.hpp    Helium (MVE integer: M55, M85): eight int16 per vector, VMLADAVA for the dot products
-//                  (cmake -DSARNN_Q15_PLAIN_LOOPS=ON takes the plain C++ instead, to compare the two on one core)
+//                  (cmake -DSARNN_Q15_PLAIN_LOOPS=ON takes the plain C++ instead, to compare the two on one core;
+//                  the option is read here only: the Thumb and DSP loops below do not look at it)
 //   q15_thumb.hpp  ARMv6-M and ARMv7-M (M0, M0+, M3): Thumb assembly
 //   q15_dsp.hpp    ARMv7E-M with the DSP extension (M4, M7): two 16-bit multiply-adds per instruction (SMLAD)
 //   (this file)    everything else: q15_plain.hpp; and every target in an unoptimised build (no __OPTIMIZE__, -O0),

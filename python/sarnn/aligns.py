@@ -2,7 +2,9 @@
 
 Each align splits its score into a per-state key (computed once, when h_j enters the memory), a per-step
 query (from the new state h_i) and a score of the stacked keys against the query, the way the C++ aligns
-cache their work. Parameter names and shapes are those of the C++ params structs (sarnn/params.hpp).
+cache their work. Parameter names and shapes are those of the C++ params structs (sarnn/params.hpp); each module
+makes the params its entry of the align registry (sarnn.layout.ALIGN_TABLE) lists, and make_align() takes the
+names, the K rule and the module from there. The aligns:
 
 | name         | e_ij                   | C++ align               | params (shape)                     |
 |--------------|------------------------|-------------------------|------------------------------------|
@@ -19,16 +21,23 @@ import math
 import torch
 from torch import nn
 
-ALIGNS = ("dot", "scaled_dot", "bilinear", "key_query", "additive")
-ALIGNS_WITH_K = ("key_query", "additive")
+from sarnn import layout
+
+ALIGNS = layout.ALIGNS                  # the names (kept for importers of sarnn.aligns)
+ALIGNS_WITH_K = layout.aligns_with_k()
 
 
 class DotAlign(nn.Module):
     """e_ij = h_j·h_i (sarnn::DotAlign). No params."""
 
-    def __init__(self, hidden):
+    def __init__(self, hidden, k=None, entry=None):
         super().__init__()
         self.hidden = hidden
+        # the params of its registry entry (by default the first naming this module), in the entry's order, left
+        # uninitialised: the owner initialises them
+        entry = entry or next(a for a in layout.ALIGN_TABLE if a.module == type(self).__name__)
+        for name, shape in entry.shapes(hidden, k):
+            self.register_parameter(name, nn.Parameter(torch.empty(*shape)))
 
     def key(self, h):
         """The per-state key of h_j: h_j itself. (B, Hidden) -> (B, Hidden)."""
@@ -57,10 +66,6 @@ class BilinearAlign(DotAlign):
     Key h_j, query W h_i, score their dot product.
     """
 
-    def __init__(self, hidden):
-        super().__init__(hidden)
-        self.W = nn.Parameter(torch.empty(hidden, hidden))
-
     def query(self, h):
         """q = W h_i."""
         return torch.matmul(h, self.W.t())
@@ -72,11 +77,6 @@ class KeyQueryAlign(DotAlign):
 
     Key Wk h_j, query Wq h_i, score their dot product.
     """
-
-    def __init__(self, hidden, k):
-        super().__init__(hidden)
-        self.Wk = nn.Parameter(torch.empty(k, hidden))
-        self.Wq = nn.Parameter(torch.empty(k, hidden))
 
     def key(self, h):
         """Wk h_j."""
@@ -95,11 +95,6 @@ class AdditiveAlign(DotAlign):
     the new state h_i (query q = W[:, Hidden:] h_i); e_ij = v·tanh(P_j + q).
     """
 
-    def __init__(self, hidden, k):
-        super().__init__(hidden)
-        self.W = nn.Parameter(torch.empty(k, 2 * hidden))
-        self.v = nn.Parameter(torch.empty(k))
-
     def key(self, h):
         """P_j = W[:, :Hidden] h_j."""
         return torch.matmul(h, self.W[:, : self.hidden].t())
@@ -114,14 +109,18 @@ class AdditiveAlign(DotAlign):
 
 
 def make_align(name, hidden, k=None):
-    """The align module called `name` (one of ALIGNS) for states of size `hidden`; `k` is required for
-    'key_query' and 'additive' and refused for the others. Raises ValueError otherwise."""
-    if name not in ALIGNS:
-        raise ValueError(f"unknown align {name!r} (expected one of {', '.join(ALIGNS)})")
-    if name in ALIGNS_WITH_K:
+    """The align module called `name` (one of the registry's: sarnn.layout.aligns()) for states of size `hidden`;
+    `k` is required for the aligns that take K (key_query, additive) and refused for the others. Raises ValueError
+    otherwise."""
+    table = layout.registry()
+    if name not in table:
+        raise ValueError(f"unknown align {name!r} (expected one of {', '.join(table)})")
+    entry = table[name]
+    if entry.takes_k:
         if k is None or int(k) < 1:
             raise ValueError(f"align {name!r} needs k >= 1 (its key/attention size), got k={k!r}")
-        return (KeyQueryAlign if name == "key_query" else AdditiveAlign)(hidden, int(k))
-    if k is not None:
-        raise ValueError(f"align {name!r} has no k (only {' and '.join(ALIGNS_WITH_K)} do), got k={k!r}")
-    return {"dot": DotAlign, "scaled_dot": ScaledDotAlign, "bilinear": BilinearAlign}[name](hidden)
+        k = int(k)
+    elif k is not None:
+        with_k = layout.names_text(layout.aligns_with_k(), "and")
+        raise ValueError(f"align {name!r} has no k (only {with_k} do), got k={k!r}")
+    return globals()[entry.module](hidden, k, entry)

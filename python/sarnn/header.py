@@ -38,7 +38,12 @@ def _braced(values, dtype, indent, close):
         for row in values:
             lines += _braced(row, dtype, indent + INDENT, ",")
         return lines + [indent + "}" + close]
-    items = [literal(v, dtype) for v in values]
+    return wrapped([literal(v, dtype) for v in values], indent, close)
+
+
+def wrapped(items, indent, close):
+    """Lines of `{a, b, ...}` + close (items: the literals as strings), starting at `indent`, wrapped under the line
+    limit (the float headers' and the q15 headers' arrays)."""
     lines, line = [], indent + "{"
     for n, item in enumerate(items):
         piece = item + ("," if n + 1 < len(items) else "}" + close)

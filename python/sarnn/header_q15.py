@@ -8,23 +8,11 @@ use integers only, like the model (they run on an FPU-less core without soft flo
 its cell c in Q3.12 (raw / 4096, not Q15): golden_c holds those raw values, its error is |raw·2^19 - ref| in the
 same units of 2^-31, and golden_c_ref is int64 (the float cell is not limited to +-1).
 """
-from sarnn import names, q15_batch
-from sarnn.header import INDENT, LINE_LIMIT, literal
+from sarnn import layout, names, q15
+from sarnn.header import INDENT, literal, wrapped
+from sarnn.numeric import numeric
 
-
-def _wrapped(items, indent, close):
-    """Lines of `{a, b, ...}` + close, wrapped under the line limit."""
-    lines, line = [], indent + "{"
-    for n, item in enumerate(items):
-        piece = item + ("," if n + 1 < len(items) else "}" + close)
-        if line.endswith("{"):
-            line += piece
-        elif len(line) + 1 + len(piece) > LINE_LIMIT:
-            lines.append(line)
-            line = indent + " " + piece
-        else:
-            line += " " + piece
-    return lines + [line]
+Q15 = numeric("q15").cpp   # "sarnn::q15"
 
 
 def _ints(values, indent, close=",", fmt=str):
@@ -35,7 +23,7 @@ def _ints(values, indent, close=",", fmt=str):
         for row in values:
             lines += _ints(row, indent + INDENT, ",", fmt)
         return lines + [indent + "}" + close]
-    return _wrapped([fmt(int(v)) for v in values], indent, close)
+    return wrapped([fmt(int(v)) for v in values], indent, close)
 
 
 def _array(decl, values, fmt=str):
@@ -109,11 +97,14 @@ def _align_params(q, hidden):
     a = q.align_params
     if a is None:
         return []
+    # the aggregate's type and variable from the align registry (sarnn.layout), for T = q15
+    group = q.spec.groups()[1]
+    decl = f"inline constexpr {group.cpp_type(Q15)} {group.variable} = {{"
     if q.spec.config["align"] == "additive":
-        return _additive_params(a, hidden)
+        return _additive_params(decl, a, hidden)
     if q.spec.config["align"] == "bilinear":
         return [
-            f"inline constexpr sarnn::BilinearParams<sarnn::q15, {hidden}> align_params = {{",
+            decl,
             f"{INDENT}// m[{hidden}], shift[{hidden}]: m_r·2^-(31 + shift_r) = w_r / 2^g, w_r = max|W_r| / 127",
             *_ints(a["m"], INDENT),
             f"{INDENT}// W[{hidden}][{hidden}]: int8, W_r ≈ W[r]·w_r",
@@ -124,7 +115,7 @@ def _align_params(q, hidden):
         ]
     k = len(a["Wk"])
     return [
-        f"inline constexpr sarnn::KeyQueryParams<sarnn::q15, {hidden}, {k}> align_params = {{",
+        decl,
         f"{INDENT}// m_k, m_q [{k}] (cache form): wk_k / 2^g_k, wq_k / 2^g_u; m_f [{k}] (fold form):",
         f"{INDENT}// wk_k·wq_k / 2^g_f; m_t: 2^(g_f - g). wk_k = max|Wk_k| / 127, wq_k = max|Wq_k| / 127 the row scales",
         *_ints(a["m_k"], INDENT),
@@ -145,10 +136,10 @@ def _align_params(q, hidden):
     ]
 
 
-def _additive_params(a, hidden):
+def _additive_params(decl, a, hidden):
     k = len(a["W"])
     return [
-        f"inline constexpr sarnn::AdditiveParams<sarnn::q15, {hidden}, {k}> align_params = {{",
+        decl,
         f"{INDENT}// m[{k}], shift[{k}]: m_k·2^-(31 + shift_k) = w_k / 8 (keys and queries in Q3.12),",
         f"{INDENT}// w_k = max|W_k| / 127 over both halves",
         *_ints(a["m"], INDENT),
@@ -257,9 +248,10 @@ def render_q15(q, name, filename, generator):
     ]
     if config.get("align") == "key_query":
         k = config["k"]
-        cached = q15_batch.caches_keys(q.align_params, hidden)
+        cached = q15.caches_keys(q.align_params, hidden)
         form = "the cache form (4·K <= Hidden)" if cached else "the fold form (4·K > Hidden)"
-        lines += [f"/// KeyQueryAlign<{k}>'s default plan (by_size) runs {form}: the golden run and the bounds are",
+        lines += [f"/// {layout.align_type('key_query', k)}'s default plan (by_size) runs {form}: the golden run and the "
+                  "bounds are",
                   "/// that form's integers (align_params holds both forms' constants; another plan gives others)."]
     lines += [
         "/// int8 weights quantised from the float model (python/sarnn/quantize.py)",

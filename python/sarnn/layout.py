@@ -1,12 +1,84 @@
-"""The C++ side of each model: its type, and the params aggregates with the state-dict key of every field.
+"""The C++ side of each model: its type, and the params aggregates with the state-dict key of every field; and the
+align registry, the one table of the aligns that every module reads.
 
 This is the single table that both the shape checks (sarnn.spec) and the header writer (sarnn.header)
 read, so that key names, shapes and field order follow include/sarnn/params.hpp in one place.
+
+The align registry (ALIGN_TABLE, include/sarnn/align.hpp and params.hpp): per align its Python name (the `align` of
+SelfAttentionRNN, --align, a config's "align"), its C++ tag, whether it takes K (a template argument, and the k of
+SelfAttentionRNN), its C++ params aggregate and that aggregate's members in order with their extents, and the torch
+module of sarnn.aligns that computes it (whose parameters are the members, under `align.` in a state dict). The
+names it accepts (ALIGNS), the header's types and params (align_type, groups), the spec's checks and inference
+(sarnn.spec), the torch modules (sarnn.aligns), the quantised path's list (sarnn.quantize) and the twin's
+(sarnn.q15) all come from it.
 """
 from dataclasses import dataclass
 
-ALIGN_TYPES = {"dot": "DotAlign", "scaled_dot": "ScaledDotAlign", "bilinear": "BilinearAlign",
-               "key_query": "KeyQueryAlign", "additive": "AdditiveAlign"}
+
+@dataclass(frozen=True)
+class AlignEntry:
+    name: str        # the Python name: "key_query"
+    cpp: str         # the C++ tag in namespace sarnn, without <K>: "KeyQueryAlign"
+    takes_k: bool    # a template argument K (KeyQueryAlign<K>), the k of SelfAttentionRNN
+    params: str      # the C++ params template, <T, Hidden> or <T, Hidden, K>: "sarnn::KeyQueryParams"; None: no params
+    tensors: tuple   # the aggregate's members in order, (name, extents): the torch params under `align.`
+    module: str      # the torch module in sarnn.aligns
+    q15: bool = False  # whether the q15 path has it (Kernels<q15>, the twin sarnn.q15, --quantize int8)
+
+    def shapes(self, hidden, k):
+        """((member, shape), ...) for these sizes: the extents "Hidden", "2*Hidden" and "K" evaluated."""
+        sizes = {"Hidden": hidden, "2*Hidden": 2 * hidden, "K": k}
+        return tuple((name, tuple(sizes[e] for e in extents)) for name, extents in self.tensors)
+
+    def keys(self):
+        """The state-dict keys of its params: "align.Wk", "align.Wq"."""
+        return tuple("align." + name for name, _ in self.tensors)
+
+
+ALIGN_TABLE = (
+    AlignEntry("dot", "DotAlign", False, None, (), "DotAlign", q15=True),
+    AlignEntry("scaled_dot", "ScaledDotAlign", False, None, (), "ScaledDotAlign", q15=True),
+    AlignEntry("bilinear", "BilinearAlign", False, "sarnn::BilinearParams", (("W", ("Hidden", "Hidden")),),
+               "BilinearAlign", q15=True),
+    AlignEntry("key_query", "KeyQueryAlign", True, "sarnn::KeyQueryParams",
+               (("Wk", ("K", "Hidden")), ("Wq", ("K", "Hidden"))), "KeyQueryAlign", q15=True),
+    AlignEntry("additive", "AdditiveAlign", True, "sarnn::AdditiveParams",
+               (("W", ("K", "2*Hidden")), ("v", ("K",))), "AdditiveAlign", q15=True),
+)
+
+
+def registry():
+    """{name: AlignEntry} of ALIGN_TABLE, in its order (read at each call, so that an entry added to the table is
+    seen everywhere)."""
+    return {a.name: a for a in ALIGN_TABLE}
+
+
+def aligns():
+    """The align names, in the table's order."""
+    return tuple(a.name for a in ALIGN_TABLE)
+
+
+def aligns_with_k():
+    return tuple(a.name for a in ALIGN_TABLE if a.takes_k)
+
+
+def aligns_with_params():
+    return tuple(a.name for a in ALIGN_TABLE if a.params is not None)
+
+
+def aligns_q15():
+    """The aligns the q15 path takes."""
+    return tuple(a.name for a in ALIGN_TABLE if a.q15)
+
+
+def names_text(names, last="or"):
+    """"a, b or c": a list of names for messages."""
+    names = list(names)
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {last} {names[-1]}"
+
+
+ALIGNS = aligns()
+ALIGN_TYPES = {a.name: a.cpp for a in ALIGN_TABLE}
 
 
 @dataclass(frozen=True)
@@ -32,7 +104,8 @@ class Group:
 
 def align_type(align, k):
     """The C++ align tag: "DotAlign", ..., "KeyQueryAlign<8>", "AdditiveAlign<8>"."""
-    return ALIGN_TYPES[align] + (f"<{k}>" if align in ("key_query", "additive") else "")
+    entry = registry()[align]
+    return entry.cpp + (f"<{k}>" if entry.takes_k else "")
 
 
 def describe(kind, in_size, hidden, align=None, k=None):
@@ -56,16 +129,13 @@ def groups(kind, in_size, hidden, align=None, k=None):
     owner = f"{'SimpleRnn' if kind == 'simple' else 'SelfAttentionRnn'} with In={n_in}, Hidden={h}"
     rnn = Group("params", "sarnn::RnnParams", (n_in, h), owner,
                 (Field("A", "A", (h, n_in + h)), Field("b", "b", (h,))))
-    if kind == "simple" or align in ("dot", "scaled_dot"):
+    entry = None if kind == "simple" else registry()[align]
+    if entry is None or entry.params is None:
         return (rnn,)
+    args = (h, k) if entry.takes_k else (h,)
     owner = f"{align_type(align, k)} with Hidden={h}"
-    if align == "bilinear":
-        return rnn, Group("align_params", "sarnn::BilinearParams", (h,), owner, (Field("align.W", "W", (h, h)),))
-    if align == "key_query":
-        return rnn, Group("align_params", "sarnn::KeyQueryParams", (h, k), owner,
-                          (Field("align.Wk", "Wk", (k, h)), Field("align.Wq", "Wq", (k, h))))
-    return rnn, Group("align_params", "sarnn::AdditiveParams", (h, k), owner,
-                      (Field("align.W", "W", (k, 2 * h)), Field("align.v", "v", (k,))))
+    return rnn, Group("align_params", entry.params, args, owner,
+                      tuple(Field("align." + name, name, shape) for name, shape in entry.shapes(h, k)))
 
 
 def model_type(kind, in_size, hidden, t, capacity=None, align=None, k=None, window=None):

@@ -1,299 +1,90 @@
-"""sarnn.q15: the Python twin of sarnn's q15 models (SimpleRnn<q15>, SelfAttentionRnn<q15> with DotAlign,
-ScaledDotAlign, BilinearAlign, KeyQueryAlign or AdditiveAlign, Lstmn<q15>: include/sarnn/kernels_q15.hpp,
-lib/kernels/q15.cpp, include/sarnn/align.hpp, include/sarnn/lstmn.hpp).
+"""sarnn.q15: the Python twin of sarnn's q15 arithmetic, over a batch of sequences at once, in numpy int64.
 
-Integers only, the same operations in the same order as the C++, so that it predicts a q15 model's h, c and alpha
-bit for bit (tests/test_q15_models.cpp and python/tests/test_q15.py pin both to one digest of many runs). Use it to
-measure a quantised model's accuracy in Python before flashing it; quantize_rnn() makes its params from float
-weights as the exporter does.
+Integers only, the same operations in the same order as the C++, lane by lane, so that it predicts sarnn's
+fixed-point results bit for bit: the activations (include/sarnn/fixed.hpp, lib/fixed.cpp), the kernels
+(include/sarnn/kernels_q15.hpp, lib/kernels/q15.cpp) and the q15 models (SimpleRnn<q15>, SelfAttentionRnn<q15> with
+every align, Lstmn<q15>: include/sarnn/align.hpp, include/sarnn/lstmn.hpp). python/tests/test_fixed.py and
+python/tests/test_q15.py pin it to the digests the C++ tests check (tests/test_fixed.cpp, tests/test_q15_models.cpp),
+computed from a batch of one (python/tests/twin_digest.py). The exporter (sarnn.quantize) runs its calibration
+through it; use it to measure a quantised model's accuracy in Python before flashing it.
+
+Formats (raw integer -> value): Q3.12 int16 raw / 4096 (the input of tanh and sigmoid, [-8, 8)); Q15 int16
+raw / 32768 (their output); Q16 int32 raw / 65536 (exp's input, <= 0, and output, [0, 1]).
+
+Every elementwise function takes arrays or ints and returns int64 arrays. Every product and sum fits int64 with
+room to spare: the largest is requantize's acc·multiplier + 2^61 < 2^31·2^31 + 2^61 < 2^63.
+
+    run(params, raw, align=None | "dot" | "scaled_dot" | "bilinear" | "key_query" | "additive", capacity=None,
+        window=False, align_params=None, plan="by_size") -> (h, c)
+    run_lstmn(params, raw, capacity, window=False) -> (h, c, saturated)
+    steps(...), lstmn_steps(...): the same, one step at a time, with the attention weights
+
+raw: int (B, T, In) raw inputs; h and c: int64 (B, T, Hidden), c None for the SimpleRnn (align None); for the LSTMN
+c is the cell in Q3.12 and saturated (B,) the clamped lanes of c per sequence.
 
 Params (RnnParams<q15, In, Hidden> in include/sarnn/params.hpp), a dict:
   A        Hidden rows of In + Hidden int8           b        Hidden int32, Q3.12
   m, shift Hidden requantisation multipliers/shifts  x_m, x_shift   the input's factor to the r part's units
   x_scale  the real value of one raw input unit (host side)
+align_params as BilinearParams<q15> (W, m, shift, g), KeyQueryParams<q15> (Wk, Wq, m_k, m_q, m_f, m_t, shift_k,
+shift_q, shift_f, shift_t, g_k, g_u, g), AdditiveParams<q15> (W, v, m, m_v, shift, shift_v, f); the LSTMN's params
+as LstmnParams<q15> (W_ih, W_hh, b, m, shift, W_h, W_x, W_ht, m_a, shift_a, v, m_v, shift_v, f, x_m, x_shift).
+
+Run as a module (python3 -m sarnn.q15 --tables) it prints the C++ tables of lib/fixed_tables.inc.
 """
-from sarnn.fixed import exp_q16, inv_sqrt_q15, mul_q15, quantize_multiplier, requantize, sigmoid_q15, tanh_q15
+import math
+import sys
+
+import numpy as np
+
+from sarnn import layout
+
+TANH_SEGMENT_BITS = 6                      # tanh's table: one entry per 2^6 LSB of Q3.12, i.e. per 1/64
+TANH_TABLE = [min(32767, int(math.floor(math.tanh(i / 64.0) * 32768.0 + 0.5))) for i in range(513)]
+EXP2_SEGMENT_BITS = 8                      # 2^-f for f = i / 256, in Q16 (65536 .. 32768)
+EXP2_TABLE = [int(math.floor(2.0 ** (-i / 256.0) * 65536.0 + 0.5)) for i in range(257)]
+LOG2E_Q16 = 94548                          # round(log2(e) * 65536)
+EXP_ZERO_BELOW = 12 * 65536                # exp(-12) * 65536 = 0.40 < 0.5: rounds to 0
 
 INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
+ALIGNS = layout.aligns_q15()             # the aligns of the q15 models (the align registry's)
+WITH_PARAMS = tuple(a for a in ALIGNS if a in layout.aligns_with_params())
+_TANH = np.array(TANH_TABLE, dtype=np.int64)
+_EXP2 = np.array(EXP2_TABLE, dtype=np.int64)
 
 
-def _clamp(v, lo, hi):
-    return lo if v < lo else hi if v > hi else v
+def _ints(v):
+    return np.asarray(v, dtype=np.int64)
 
 
 def _round_shift(v, s):
-    """floor((v + 2^(s-1)) / 2^s): v rounded half up, then divided by 2^s."""
-    return (v + (1 << (s - 1))) >> s
+    """floor((v + 2^(s-1)) / 2^s) for s >= 1 (array or scalar s)."""
+    return (v + (np.int64(1) << (s - 1))) >> s
 
 
-def affine_tanh_q15(p, x, r):
-    """y = tanh(A·[x; r] + b) for q15 params p, raw int16 inputs x and Q15 r (lists of ints)."""
-    nx = len(x)
-    y = []
-    for row, w in enumerate(p["A"]):
-        s_x = sum(w[k] * x[k] for k in range(nx))
-        s_r = sum(w[nx + k] * r[k] for k in range(len(r)))
-        xq = _clamp(requantize(s_x, p["x_m"], p["x_shift"]), -(1 << 30), 1 << 30)
-        z = _clamp(xq + s_r, INT32_MIN, INT32_MAX)
-        t = requantize(z, p["m"][row], p["shift"][row])
-        pre = _clamp(t + p["b"][row], -32768, 32767)
-        y.append(tanh_q15(pre))
-    return y
+# ---- the host side: constants of the params (Python ints) ----------------------------------------------------
+def quantize_multiplier(m):
+    """The (multiplier, shift) of a real factor m > 0 for requantize: m = multiplier * 2^-(31 + shift), multiplier
+    in [2^30, 2^31). For the host side (the exporter), not for the integer path."""
+    if m <= 0:
+        raise ValueError("quantize_multiplier: the factor must be positive")
+    mant, exp = math.frexp(m)            # m = mant * 2^exp, mant in [0.5, 1)
+    q = int(math.floor(mant * (1 << 31) + 0.5))
+    if q == 1 << 31:                     # mant rounded up to 1
+        q, exp = q >> 1, exp + 1
+    return q, -exp
 
 
-def gemv_q15(W, m, shift, v):
-    """y_r = requantize(Σ_k W[r][k]·v_k, m[r], shift[r]) saturated to int16 (the align transforms)."""
-    return [_clamp(requantize(sum(w * x for w, x in zip(row, v)), m[r], shift[r]), -32768, 32767)
-            for r, row in enumerate(W)]
-
-
-def gemv_t_q15(W, m, shift, v):
-    """y_r = requantize(Σ_k W[k][r]·v_k, m, shift) saturated to int16: Wᵀ v, one factor (the folded key/query)."""
-    return [_clamp(requantize(sum(W[k][r] * v[k] for k in range(len(W))), m, shift), -32768, 32767)
-            for r in range(len(W[0]))]
-
-
-def prepare_query_q15(q, g=0):
-    """(q', t, f) for a query q in Q(15 - g): q' = q / 2^s rounded, the scores' shift t and format Q(f)."""
-    g = _clamp(g, 0, 8)
-    dim = len(q)
-    qsum = sum(abs(v) for v in q)
-    s = 0
-    while (qsum >> s) + dim + 1 > 65536:
-        s += 1
-    qq = list(q) if s == 0 else [_round_shift(v, s) for v in q]
-    t = 0
-    while (1 << t) < sum(abs(v) for v in qq):
-        t += 1
-    t = max(t, 15 - g - s, 1)
-    return qq, t, 30 - g - s - t
-
-
-def attend_query_q15(keys, qq, t, f, values):
-    """(alpha, c): scores keys_j·q' / 2^t in Q(f), softmax, c = Σ_j alpha_j values_j (lists oldest first)."""
-    if len(values) == 1:
-        return [32767], list(values[0])
-    e = [_round_shift(sum(a * b for a, b in zip(key, qq)), t) for key in keys]
-    return attend_scored_q15(e, f, values)
-
-
-def additive_scores_q15(keys, q, v, m_v, shift_v):
-    """e_j = requantize(Σ_k v_k·tanh(P_j,k + q_k), m_v, shift_v) saturated to int16, P_j,k + q_k saturated first."""
-    return [_clamp(requantize(sum(vk * tanh_q15(_clamp(pk + qk, -32768, 32767)) for vk, pk, qk in zip(v, key, q)),
-                              m_v, shift_v), -32768, 32767)
-            for key in keys]
-
-
-def attend_scored_q15(e, f, values):
-    """(alpha, c) from the scores e in Q(f) (f clamped to -2..15): softmax, c = Σ_j alpha_j values_j."""
-    if len(values) == 1:
-        return [32767], list(values[0])
-    alpha = _softmax_q15(e, f)
-    return alpha, _weighted_sum_q15(alpha, values)
-
-
-def attend_scored_pair_q15(e, f, values, others):
-    """(alpha, c, d): attend_scored_q15 over two tapes of the same states, one softmax (the LSTMN's h and c)."""
-    if len(values) == 1:
-        return [32767], list(values[0]), list(others[0])
-    alpha = _softmax_q15(e, f)
-    return alpha, _weighted_sum_q15(alpha, values), _weighted_sum_q15(alpha, others)
-
-
-def _softmax_q15(e, f):
-    """alpha = softmax(e) in Q15, e in Q(f) (f clamped to -2..15), as the C++ softmax (n >= 2)."""
-    f = _clamp(f, -2, 15)
-    m = max(e)
-    to_q16 = 1 << (16 - f)
-    p = [min(exp_q16((ej - m) * to_q16), 65535) for ej in e]
-    l = sum(p)
-    sh = 0
-    while (l << sh) < (1 << 30):
-        sh += 1
-    den = (l << sh) >> 15
-    rec = min((1 << 31) // den, 65535)
-    return [min((pj * rec) >> (31 - sh), 32767) for pj in p]
-
-
-def _weighted_sum_q15(alpha, values):
-    """c_k = Σ_j alpha_j values_j,k / 2^15 rounded half up, within +-32767 (any format of the values)."""
-    n, dim = len(values), len(values[0])
-    c = []
-    for k in range(dim):
-        acc = sum(alpha[j] * values[j][k] for j in range(n))
-        c.append(_clamp(_round_shift(acc, 15), -32767, 32767))
-    return c
-
-
-def affine_q15(A_x, A_r, b, m, shift, x_m, x_shift, x, r):
-    """z = A_x·x + A_r·r (+ b) in Q3.12 (the LSTMN's gates and query): affine_tanh_q15 without the tanh, b None: no
-    bias."""
-    z = []
-    for row in range(len(A_x)):
-        s_x = sum(w * v for w, v in zip(A_x[row], x))
-        s_r = sum(w * v for w, v in zip(A_r[row], r))
-        xq = _clamp(requantize(s_x, x_m, x_shift), -(1 << 30), 1 << 30)
-        t = requantize(_clamp(xq + s_r, INT32_MIN, INT32_MAX), m[row], shift[row])
-        z.append(_clamp(t + (b[row] if b is not None else 0), -32768, 32767))
-    return z
-
-
-def lstm_cell_q15(z, c_tilde):
-    """(c, h, saturated): the LSTM cell from Q3.12 pre-activations z = [z_i; z_f; z_g; z_o] and c~ (Q3.12):
-    c = f·c~ / 2^15 + i·g / 2^18 (each rounded half up) saturated to int16, h = o·tanh(c) / 2^15 rounded half up;
-    saturated counts the clamped lanes of c."""
-    hidden = len(c_tilde)
-    c, h, saturated = [], [], 0
-    for k in range(hidden):
-        i, f = sigmoid_q15(z[k]), sigmoid_q15(z[hidden + k])
-        g, o = tanh_q15(z[2 * hidden + k]), sigmoid_q15(z[3 * hidden + k])
-        ck = _round_shift(f * c_tilde[k], 15) + _round_shift(i * g, 18)
-        cs = _clamp(ck, -32768, 32767)
-        saturated += cs != ck
-        c.append(cs)
-        h.append(_round_shift(o * tanh_q15(cs), 15))
-    return c, h, saturated
-
-
-def attend_dot_q15(states, q):
-    """(alpha, c) of the dot context over `states` (lists of Q15 ints, oldest first) for the query q."""
-    qq, t, f = prepare_query_q15(q)
-    return attend_query_q15(states, qq, t, f, states)
-
-
-class SimpleRnnQ15:
-    """SimpleRnn<q15, In, Hidden>: h_i = tanh(A·[x_i; h_{i-1}] + b)."""
-
-    def __init__(self, params):
-        self.p = params
-        self.hidden_size = len(params["A"])
-        self.reset()
-
-    def reset(self):
-        self.h = [0] * self.hidden_size
-
-    def step(self, x):
-        self.h = affine_tanh_q15(self.p, x, self.h)
-        return self.h
-
-
-class SelfAttentionRnnQ15:
-    """SelfAttentionRnn<q15, In, Hidden, Capacity, Align, Bounded | Window>, Align "dot", "scaled_dot", "bilinear"
-    (align_params: a dict W, m, shift, g as BilinearParams<q15>) or "key_query" (KeyQueryAlign<K, plan>, plan
-    "by_size", "cache" or "fold"; align_params as KeyQueryParams<q15>) or "additive" (AdditiveAlign<K>; align_params
-    a dict W, v, m, m_v, shift, shift_v, f as AdditiveParams<q15>)."""
-
-    def __init__(self, params, capacity, align="dot", window=False, align_params=None, plan="by_size"):
-        if align not in ("dot", "scaled_dot", "bilinear", "key_query", "additive"):
-            raise ValueError("SelfAttentionRnnQ15: align is 'dot', 'scaled_dot', 'bilinear', 'key_query' or 'additive'")
-        if (align in ("bilinear", "key_query", "additive")) != (align_params is not None):
-            raise ValueError("SelfAttentionRnnQ15: the bilinear, key/query and additive aligns take align_params, the "
-                             "others none")
-        self.p = params
-        self.hidden_size = len(params["A"])
-        self.capacity = capacity
-        self.align = align
-        self.ap = align_params
-        self.scale = inv_sqrt_q15(self.hidden_size) if align == "scaled_dot" else None
-        self.window = window
-        if align == "key_query":
-            k = len(align_params["Wk"])
-            self.caches_keys = plan == "cache" or (plan == "by_size" and 4 * k <= self.hidden_size)
-        self.reset()
-
-    def reset(self):
-        self.memory = []
-        self.keys = []
-        self.c = [0] * self.hidden_size
-        self.alpha = []
-        self.h = [0] * self.hidden_size
-
-    def step(self, x):
-        """One step; returns False (changing nothing) where the C++ returns Status::memory_full."""
-        if not self.window and len(self.memory) == self.capacity:
-            return False
-        h = affine_tanh_q15(self.p, x, self.c)
-        self.memory.append(h)
-        if len(self.memory) > self.capacity:
-            self.memory.pop(0)
-        ap = self.ap
-        if self.align == "key_query" and self.caches_keys:
-            # P_i = Wk h_i (kept per state), u = Wq h_i: e_ij = P_j·u
-            self.keys.append(gemv_q15(ap["Wk"], ap["m_k"], ap["shift_k"], h))
-            if len(self.keys) > self.capacity:
-                self.keys.pop(0)
-            u = gemv_q15(ap["Wq"], ap["m_q"], ap["shift_q"], h)
-            qq, t, f = prepare_query_q15(u, ap["g_k"] + ap["g_u"])
-            self.alpha, self.c = attend_query_q15(self.keys, qq, t, f, self.memory)
-        elif self.align == "key_query":
-            # u' = diag(wk) Wq h_i, q = Wk_q^T u': e_ij = h_j·q
-            u = gemv_q15(ap["Wq"], ap["m_f"], ap["shift_f"], h)
-            q = gemv_t_q15(ap["Wk"], ap["m_t"], ap["shift_t"], u)
-            qq, t, f = prepare_query_q15(q, ap["g"])
-            self.alpha, self.c = attend_query_q15(self.memory, qq, t, f, self.memory)
-        elif self.align == "additive":
-            # P_i = W[:, :Hidden] h_i in Q3.12 (kept per state), q = W[:, Hidden:] h_i: e_ij = v·tanh(P_j + q) in Q(f)
-            hidden = self.hidden_size
-            self.keys.append(gemv_q15([row[:hidden] for row in ap["W"]], ap["m"], ap["shift"], h))
-            if len(self.keys) > self.capacity:
-                self.keys.pop(0)
-            q = gemv_q15([row[hidden:] for row in ap["W"]], ap["m"], ap["shift"], h)
-            e = additive_scores_q15(self.keys, q, ap["v"], ap["m_v"], ap["shift_v"])
-            self.alpha, self.c = attend_scored_q15(e, ap["f"], self.memory)
-        elif self.align == "bilinear":
-            # q = W h_i in Q(15 - g)
-            q = gemv_q15(self.ap["W"], self.ap["m"], self.ap["shift"], h)
-            qq, t, f = prepare_query_q15(q, self.ap["g"])
-            self.alpha, self.c = attend_query_q15(self.memory, qq, t, f, self.memory)
+def inv_sqrt_q15(n):
+    """round(32768 / sqrt(n)) for n >= 1, from integers: the r with n(2r - 1)^2 <= 2^32 < n(2r + 1)^2."""
+    lo, hi = 0, 32768
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if n * (2 * mid + 1) ** 2 > 1 << 32:
+            hi = mid
         else:
-            q = h if self.scale is None else [mul_q15(v, self.scale) for v in h]
-            self.alpha, self.c = attend_dot_q15(self.memory, q)
-        self.h = h
-        return True
-
-
-class LstmnQ15:
-    """Lstmn<q15, In, Hidden, Capacity, K, Bounded | Window>, params a dict as LstmnParams<q15> (include/sarnn/
-    params.hpp): W_ih, W_hh, b, m, shift (the gates), W_h, W_x, W_ht, m_a, shift_a (the attention), v, m_v, shift_v, f
-    (the scores), x_m, x_shift. h, h~ and s in Q15, c and c~ in Q3.12; saturated counts the clamped lanes of c since
-    reset()."""
-
-    def __init__(self, params, capacity, window=False):
-        self.p = params
-        self.hidden_size = len(params["W_hh"][0])
-        self.capacity = capacity
-        self.window = window
-        self.reset()
-
-    def reset(self):
-        self.tape_h, self.tape_c, self.keys = [], [], []
-        self.h_tilde = [0] * self.hidden_size
-        self.c_tilde = [0] * self.hidden_size
-        self.h = [0] * self.hidden_size
-        self.c = [0] * self.hidden_size
-        self.s = []
-        self.saturated = 0
-
-    def step(self, x):
-        """One step; returns False (changing nothing) where the C++ returns Status::memory_full."""
-        p = self.p
-        if not self.window and len(self.tape_h) == self.capacity:
-            return False
-        if self.tape_h:
-            # q = W_x x_t + W_ht h~_{t-1} in Q3.12; a_j = v·tanh(P_j + q) in Q(f); s, h~, c~
-            q = affine_q15(p["W_x"], p["W_ht"], None, p["m_a"], p["shift_a"], p["x_m"], p["x_shift"], x, self.h_tilde)
-            e = additive_scores_q15(self.keys, q, p["v"], p["m_v"], p["shift_v"])
-            self.s, self.h_tilde, self.c_tilde = attend_scored_pair_q15(e, p["f"], self.tape_h, self.tape_c)
-        # z = W_ih x_t + W_hh h~_t + b in Q3.12; the cell; the key of h_t, once
-        z = affine_q15(p["W_ih"], p["W_hh"], p["b"], p["m"], p["shift"], p["x_m"], p["x_shift"], x, self.h_tilde)
-        self.c, self.h, saturated = lstm_cell_q15(z, self.c_tilde)
-        self.saturated += saturated
-        for tape, row in ((self.tape_h, self.h), (self.tape_c, self.c),
-                          (self.keys, gemv_q15(p["W_h"], p["m_a"], p["shift_a"], self.h))):
-            tape.append(row)
-            if len(tape) > self.capacity:
-                tape.pop(0)
-        return True
+            lo = mid + 1
+    return lo
 
 
 def quantize_rnn(A, b, x_scale):
@@ -313,162 +104,311 @@ def quantize_rnn(A, b, x_scale):
     return params
 
 
-# ---- the digest of many runs, which tests/test_q15_models.cpp computes from the C++ models ----------------------
-class _Lcg:
-    def __init__(self, seed):
-        self.x = seed
-
-    def next(self):
-        """31 pseudo-random bits."""
-        self.x = (self.x * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
-        return self.x >> 33
+# ---- the activations and requantisation (include/sarnn/fixed.hpp), elementwise ------------------------------
+def requantize(acc, multiplier, shift):
+    """acc·multiplier / 2^(31 + shift), rounded half up, saturated to int32 (shift clamped to [-31, 31])."""
+    s = 31 + np.clip(_ints(shift), -31, 31)
+    half = np.where(s > 0, np.int64(1) << np.maximum(s - 1, 0), 0)
+    return np.clip((_ints(acc) * _ints(multiplier) + half) >> s, INT32_MIN, INT32_MAX)
 
 
-def digest_params(rng, n_in, hidden):
-    """Params drawn from the LCG, in the order the C++ draws them (tests/shared/q15_digest.hpp)."""
-    p = {"A": [[rng.next() % 255 - 127 for _ in range(n_in + hidden)] for _ in range(hidden)]}
-    p["b"] = [rng.next() % 16385 - 8192 for _ in range(hidden)]
-    p["m"] = [(1 << 30) + rng.next() % (1 << 30) for _ in range(hidden)]
-    p["shift"] = [9 + rng.next() % 4 for _ in range(hidden)]
-    p["x_m"] = (1 << 30) + rng.next() % (1 << 30)
-    p["x_shift"] = -(rng.next() % 3)
-    p["x_scale"] = 0.0
-    return p
+def requantize_q15(acc, multiplier, shift):
+    """requantize, saturated to int16."""
+    return np.clip(requantize(acc, multiplier, shift), -32768, 32767)
 
 
-def digest_bilinear_params(rng, hidden):
-    """BilinearParams<q15> drawn from the LCG after the model's params, in the C++ order: W, m, shift, g."""
-    p = {"W": [[rng.next() % 255 - 127 for _ in range(hidden)] for _ in range(hidden)]}
-    p["m"] = [(1 << 30) + rng.next() % (1 << 30) for _ in range(hidden)]
-    p["shift"] = [8 + rng.next() % 5 for _ in range(hidden)]
-    p["g"] = rng.next() % 5
-    return p
+def mul_q15(a, b):
+    """a·b / 32768 rounded half up, saturated to int16 (a Q15 value times a Q15 factor b in [-32768, 32768])."""
+    return np.clip((_ints(a) * _ints(b) + 16384) >> 15, -32768, 32767)
 
 
-def digest_key_query_params(rng, hidden, k):
-    """KeyQueryParams<q15> drawn from the LCG after the model's params, in the C++ order (tests/shared/q15_digest.hpp)."""
-    p = {"Wk": [[rng.next() % 255 - 127 for _ in range(hidden)] for _ in range(k)]}
-    p["Wq"] = [[rng.next() % 255 - 127 for _ in range(hidden)] for _ in range(k)]
-    for name in ("m_k", "m_q", "m_f"):
-        p[name] = [(1 << 30) + rng.next() % (1 << 30) for _ in range(k)]
-    p["m_t"] = (1 << 30) + rng.next() % (1 << 30)
-    p["shift_k"] = [8 + rng.next() % 5 for _ in range(k)]
-    p["shift_q"] = [8 + rng.next() % 5 for _ in range(k)]
-    p["shift_f"] = [14 + rng.next() % 5 for _ in range(k)]
-    p["shift_t"] = rng.next() % 4 - 2
-    p["g_k"] = rng.next() % 4
-    p["g_u"] = rng.next() % 4
-    p["g"] = rng.next() % 5
-    return p
+def tanh_q15(z):
+    """tanh of z in Q3.12 (int16 range), in Q15: odd, within 1 LSB of tanh (see the C++'s stated bound)."""
+    z = _ints(z)
+    a = np.abs(z)                                    # 0 .. 32768
+    i, frac = a >> TANH_SEGMENT_BITS, a & ((1 << TANH_SEGMENT_BITS) - 1)
+    j = np.minimum(i, 511)
+    y = _TANH[j] + (((_TANH[j + 1] - _TANH[j]) * frac + (1 << (TANH_SEGMENT_BITS - 1))) >> TANH_SEGMENT_BITS)
+    y = np.where(i >= 512, _TANH[512], y)
+    return np.where(z < 0, -y, y)
 
 
-def digest_additive_params(rng, hidden, k):
-    """AdditiveParams<q15> drawn from the LCG after the model's params, in the C++ order (tests/shared/q15_digest.hpp)."""
-    p = {"W": [[rng.next() % 255 - 127 for _ in range(2 * hidden)] for _ in range(k)]}
-    p["v"] = [rng.next() % 255 - 127 for _ in range(k)]
-    p["m"] = [(1 << 30) + rng.next() % (1 << 30) for _ in range(k)]
-    p["m_v"] = (1 << 30) + rng.next() % (1 << 30)
-    p["shift"] = [9 + rng.next() % 4 for _ in range(k)]
-    p["shift_v"] = 8 + rng.next() % 5
-    p["f"] = rng.next() % 18 - 2
-    return p
+def sigmoid_q15(z):
+    """sigmoid of z in Q3.12 (int16 range), in Q15 (0 .. 32767): (1 + tanh(z / 2)) / 2 from tanh's table."""
+    z = _ints(z)
+    a = np.abs(z)                                    # tanh(a / 2): the table's entries every 2^7 LSB of a
+    i, frac = a >> (TANH_SEGMENT_BITS + 1), a & ((1 << (TANH_SEGMENT_BITS + 1)) - 1)
+    t = _TANH[i] + (((_TANH[i + 1] - _TANH[i]) * frac + (1 << TANH_SEGMENT_BITS)) >> (TANH_SEGMENT_BITS + 1))
+    return np.minimum(np.where(z >= 0, (32768 + t + 1) >> 1, (32768 - t + 1) >> 1), 32767)
 
 
-def digest_lstmn_params(rng, n_in, hidden, k):
-    """LstmnParams<q15> drawn from the LCG, in the C++ order (tests/shared/q15_digest.hpp)."""
-    def int8_rows(rows, cols):
-        return [[rng.next() % 255 - 127 for _ in range(cols)] for _ in range(rows)]
-
-    p = {"W_ih": int8_rows(4 * hidden, n_in), "W_hh": int8_rows(4 * hidden, hidden), "W_h": int8_rows(k, hidden),
-         "W_x": int8_rows(k, n_in), "W_ht": int8_rows(k, hidden)}
-    p["v"] = [rng.next() % 255 - 127 for _ in range(k)]
-    p["b"] = [rng.next() % 16385 - 8192 for _ in range(4 * hidden)]
-    p["m"] = [(1 << 30) + rng.next() % (1 << 30) for _ in range(4 * hidden)]
-    p["m_a"] = [(1 << 30) + rng.next() % (1 << 30) for _ in range(k)]
-    p["m_v"] = (1 << 30) + rng.next() % (1 << 30)
-    p["x_m"] = (1 << 30) + rng.next() % (1 << 30)
-    p["shift"] = [9 + rng.next() % 4 for _ in range(4 * hidden)]
-    p["shift_a"] = [9 + rng.next() % 4 for _ in range(k)]
-    p["x_shift"] = -(rng.next() % 3)
-    p["shift_v"] = 8 + rng.next() % 5
-    p["f"] = rng.next() % 18 - 2
-    p["x_scale"] = 0.0
-    return p
+def exp_q16(d):
+    """exp of d in Q16 (d > 0 counts as 0), in Q16: 2^-(k + f) with 2^-f from a table."""
+    d = _ints(d)
+    y = np.maximum(-d, 0)
+    t = (np.minimum(y, EXP_ZERO_BELOW) * LOG2E_Q16 + (1 << 15)) >> 16   # y·log2(e) in Q16
+    k, f = t >> 16, t & 0xFFFF
+    i, frac = f >> EXP2_SEGMENT_BITS, f & ((1 << EXP2_SEGMENT_BITS) - 1)
+    m = _EXP2[i] + (((_EXP2[i + 1] - _EXP2[i]) * frac + (1 << (EXP2_SEGMENT_BITS - 1))) >> EXP2_SEGMENT_BITS)
+    m = np.where(k > 0, _round_shift(m, np.maximum(k, 1)), m)
+    return np.where(d >= 0, 65536, np.where(y >= EXP_ZERO_BELOW, 0, m))
 
 
-DIGEST_CASES = [  # (kind, In, Hidden, Capacity, steps, seed): kind simple / dot / scaled_dot / dot_window / ...
-    ("simple", 3, 5, 0, 40, 11),
-    ("simple", 16, 33, 0, 20, 12),
-    ("dot", 4, 7, 16, 16, 13),
-    ("scaled_dot", 1, 1, 4, 6, 14),
-    ("scaled_dot_window", 5, 17, 8, 30, 15),
-    ("dot_window", 3, 3, 3, 12, 16),
-    ("dot", 16, 32, 64, 64, 17),
-    ("bilinear", 3, 7, 16, 16, 18),
-    ("bilinear_window", 5, 17, 6, 20, 19),
-    ("key_query_k4", 3, 17, 8, 16, 20),            # 4·K <= Hidden: keys cached
-    ("key_query_k3_window", 2, 7, 5, 14, 21),      # folded
-    ("additive_k5", 3, 9, 8, 16, 22),
-    ("additive_k3_window", 2, 6, 5, 14, 23),
-    ("lstmn_k4", 3, 5, 8, 12, 24),                 # Bounded: the last 4 steps refused
-    ("lstmn_k3_window", 2, 6, 5, 20, 25),
-    ("lstmn_k8_window", 4, 16, 16, 40, 26),
-]
+# ---- the kernels (Kernels<q15> in include/sarnn/kernels_q15.hpp), over a batch ----------------------------
+def affine_tanh(p, x, r):
+    """Kernels<q15>::affine_tanh, y = tanh(A·[x; r] + b), for (B, In) inputs x and (B, Hidden) recurrent vectors r."""
+    A = np.asarray(p["A"], dtype=np.int64)
+    nx = x.shape[1]
+    s_x = x @ A[:, :nx].T
+    s_r = r @ A[:, nx:].T
+    xq = np.clip(requantize(s_x, p["x_m"], p["x_shift"]), -(1 << 30), 1 << 30)
+    z = np.clip(xq + s_r, INT32_MIN, INT32_MAX)
+    t = requantize(z, np.asarray(p["m"], dtype=np.int64), np.asarray(p["shift"], dtype=np.int64))
+    return tanh_q15(np.clip(t + np.asarray(p["b"], dtype=np.int64), -32768, 32767))
 
 
-def digest():
-    """FNV-1a (64 bit) of every step's h (and c, alpha) of DIGEST_CASES, 16 bits each, little endian."""
-    h = 0xcbf29ce484222325
+def _least_shift(ok, limit=64):
+    """Per lane, the least s >= 0 with ok(s) true (ok monotone in s), as an int64 array."""
+    s = np.zeros_like(ok(np.int64(0)), dtype=np.int64)
+    for _ in range(limit):
+        need = ~ok(s)
+        if not need.any():
+            break
+        s = s + need
+    return s
 
-    def feed(values):
-        nonlocal h
-        for value in values:
-            v = value & 0xFFFF
-            for _ in range(2):
-                h ^= v & 0xFF
-                h = (h * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
-                v >>= 8
 
-    for kind, n_in, hidden, capacity, steps, seed in DIGEST_CASES:
-        rng = _Lcg(seed)
-        if kind.startswith("lstmn_k"):
-            k = int(kind[len("lstmn_k"):].split("_")[0])
-            model = LstmnQ15(digest_lstmn_params(rng, n_in, hidden, k), capacity, window=kind.endswith("window"))
-            for _ in range(steps):
-                x = [rng.next() % 65536 - 32768 for _ in range(n_in)]
-                feed([1 if model.step(x) else 0])
-                feed(model.h)
-                feed(model.c)
-                feed(model.s)
-                feed([model.saturated])
-            continue
-        p = digest_params(rng, n_in, hidden)
-        align = kind[:-len("_window")] if kind.endswith("_window") else kind
-        if kind == "simple":
-            model = SimpleRnnQ15(p)
+def gemv(W, m, shift, v):
+    """Kernels<q15>::gemv for (B, Hidden) vectors v: y_r = requantize(Σ_k W[r][k]·v_k, m[r], shift[r]), int16."""
+    acc = v @ np.asarray(W, dtype=np.int64).T
+    return np.clip(requantize(acc, np.asarray(m, dtype=np.int64), np.asarray(shift, dtype=np.int64)), -32768, 32767)
+
+
+def gemv_t(W, m, shift, v):
+    """Kernels<q15>::gemv_t for (B, K) vectors v: y_r = requantize(Σ_k W[k][r]·v_k, m, shift), int16."""
+    return np.clip(requantize(v @ np.asarray(W, dtype=np.int64), m, shift), -32768, 32767)
+
+
+def prepare_query(q, g=0):
+    """Kernels<q15>::prepare_query for (B, D) queries q in Q(15 - g): (q', t, f), t and f per lane."""
+    g = min(max(int(g), 0), 8)
+    dim = q.shape[1]
+    qsum = np.abs(q).sum(-1)
+    s = _least_shift(lambda s: (qsum >> s) + dim + 1 <= 65536)
+    qq = np.where(s[:, None] == 0, q, _round_shift(q, np.maximum(s, 1)[:, None]))
+    qqsum = np.abs(qq).sum(-1)
+    t = _least_shift(lambda t: (np.int64(1) << t) >= qqsum)
+    t = np.maximum(np.maximum(t, 15 - g - s), 1)
+    return qq, t, 30 - g - s - t
+
+
+def attend_query(keys, qq, t, f, values):
+    """Kernels<q15>::attend_query for (B, n, D) keys, (B, n, Hidden) values (oldest first) and prepared (B, D)
+    queries: (alpha, c)."""
+    if values.shape[1] == 1:
+        return np.full((values.shape[0], 1), 32767, dtype=np.int64), values[:, 0].copy()
+    return attend_scored(_round_shift(np.einsum("bjk,bk->bj", keys, qq), t[:, None]), f, values)
+
+
+def additive_scores(keys, q, v, m_v, shift_v):
+    """Kernels<q15>::additive_scores for (B, n, K) keys in Q3.12 (oldest first) and (B, K) queries: (B, n) scores
+    e_j = requantize(Σ_k v_k·tanh(P_j,k + q_k), m_v, shift_v) saturated to int16, P_j,k + q_k saturated first."""
+    z = np.clip(keys + q[:, None, :], -32768, 32767)
+    acc = tanh_q15(z) @ np.asarray(v, dtype=np.int64)
+    return np.clip(requantize(acc, m_v, shift_v), -32768, 32767)
+
+
+def attend_scored(e, f, values):
+    """Kernels<q15>::attend_scored for (B, n) scores in Q(f) (f per lane or one for all, clamped to -2..15) and
+    (B, n, Hidden) values (oldest first): (alpha, c)."""
+    b, n, _ = values.shape
+    if n == 1:
+        return np.full((b, 1), 32767, dtype=np.int64), values[:, 0].copy()
+    f = np.clip(np.broadcast_to(np.asarray(f, dtype=np.int64), (b,)), -2, 15)
+    to_q16 = np.int64(1) << (16 - f)
+    p = np.minimum(exp_q16((e - e.max(-1, keepdims=True)) * to_q16[:, None]), 65535)
+    total = p.sum(-1)
+    sh = _least_shift(lambda sh: (total << sh) >= (1 << 30))
+    den = (total << sh) >> 15
+    rec = np.minimum((np.int64(1) << 31) // den, 65535)
+    alpha = np.minimum((p * rec[:, None]) >> (31 - sh)[:, None], 32767)
+    acc = np.einsum("bj,bjk->bk", alpha, values)
+    return alpha, np.clip(_round_shift(acc, 15), -32767, 32767)
+
+
+def attend_dot(states, q):
+    """Kernels<q15>::attend_dot for (B, n, Hidden) states (oldest first) and (B, Hidden) queries: (alpha, c)."""
+    qq, t, f = prepare_query(q)
+    return attend_query(states, qq, t, f, states)
+
+
+def caches_keys(align_params, hidden, plan="by_size"):
+    """Whether KeyQueryAlign<K, plan> keeps the keys (the cache form) for this Hidden: cache, or by_size and
+    4·K <= Hidden (include/sarnn/align.hpp); False: the fold form."""
+    return plan == "cache" or (plan == "by_size" and 4 * len(align_params["Wk"]) <= hidden)
+
+
+def affine(A_x, A_r, b, m, shift, x_m, x_shift, x, r):
+    """Kernels<q15>::affine for (B, In) inputs x and (B, R) vectors r: z in Q3.12 (B, rows), b None: no bias."""
+    s_x = x @ np.asarray(A_x, dtype=np.int64).T
+    s_r = r @ np.asarray(A_r, dtype=np.int64).T
+    xq = np.clip(requantize(s_x, x_m, x_shift), -(1 << 30), 1 << 30)
+    t = requantize(np.clip(xq + s_r, INT32_MIN, INT32_MAX), np.asarray(m, dtype=np.int64),
+                   np.asarray(shift, dtype=np.int64))
+    return np.clip(t + (0 if b is None else np.asarray(b, dtype=np.int64)), -32768, 32767)
+
+
+def lstm_cell(z, c_tilde):
+    """Kernels<q15>::lstm_cell for (B, 4·Hidden) pre-activations and (B, Hidden) c~: (c, h, saturated), saturated
+    the clamped lanes of c per row (B,)."""
+    hidden = c_tilde.shape[1]
+    i, f = sigmoid_q15(z[:, :hidden]), sigmoid_q15(z[:, hidden:2 * hidden])
+    g, o = tanh_q15(z[:, 2 * hidden:3 * hidden]), sigmoid_q15(z[:, 3 * hidden:])
+    # c = f·c~ / 2^15 + i·g / 2^18 (each rounded half up), saturated to int16; h = o·tanh(c) / 2^15
+    c = _round_shift(f * c_tilde, 15) + _round_shift(i * g, 18)
+    cs = np.clip(c, -32768, 32767)
+    return cs, _round_shift(o * tanh_q15(cs), 15), np.sum(cs != c, axis=1)
+
+
+# ---- the models, step by step over a batch ---------------------------------------------------------------
+def steps(p, raw, align=None, capacity=None, window=False, align_params=None, plan="by_size"):
+    """Yields (h, c, alpha) after each step of every sequence of raw (B, T, In), each from reset(): h, c (B, Hidden),
+    alpha (B, n) the attention weights over the n states kept (oldest first); c and alpha None for the SimpleRnn
+    (align None). See run() for the arguments."""
+    raw = _ints(raw)
+    batch, n_steps, _ = raw.shape
+    hidden = len(p["A"])
+    if align is None:
+        h = np.zeros((batch, hidden), dtype=np.int64)
+        for t in range(n_steps):
+            h = affine_tanh(p, raw[:, t], h)
+            yield h, None, None
+        return
+    if align not in ALIGNS:
+        raise ValueError(f"sarnn.q15.run: align is None or one of {', '.join(ALIGNS)}")
+    if (align in WITH_PARAMS) != (align_params is not None):
+        raise ValueError("sarnn.q15.run: the bilinear, key/query and additive aligns take align_params, the "
+                         "others none")
+    if not window and n_steps > capacity:
+        raise ValueError(f"sarnn.q15.run: {n_steps} steps do not fit a Bounded memory of {capacity}")
+    ap = align_params
+    scale = inv_sqrt_q15(hidden) if align == "scaled_dot" else None
+    cache = align == "key_query" and caches_keys(ap, hidden, plan)
+    keys = np.zeros((batch, n_steps, len(ap["Wk"])), dtype=np.int64) if cache else None
+    if align == "additive":
+        # the two halves of W (the stored state's and the new state's), one row factor for both
+        W_key, W_query = [row[:hidden] for row in ap["W"]], [row[hidden:] for row in ap["W"]]
+        keys = np.zeros((batch, n_steps, len(ap["W"])), dtype=np.int64)
+    h_all = np.zeros((batch, n_steps, hidden), dtype=np.int64)
+    c = np.zeros((batch, hidden), dtype=np.int64)
+    for t in range(n_steps):
+        h = affine_tanh(p, raw[:, t], c)
+        h_all[:, t] = h
+        first = max(0, t + 1 - capacity) if window else 0
+        states = h_all[:, first:t + 1]
+        if cache:
+            # P_i = Wk h_i (kept per state), u = Wq h_i: e_ij = P_j·u
+            keys[:, t] = gemv(ap["Wk"], ap["m_k"], ap["shift_k"], h)
+            u = gemv(ap["Wq"], ap["m_q"], ap["shift_q"], h)
+            qq, sh, f = prepare_query(u, ap["g_k"] + ap["g_u"])
+            alpha, c = attend_query(keys[:, first:t + 1], qq, sh, f, states)
+        elif align == "key_query":
+            # u' = diag(wk) Wq h_i, q = Wk_q^T u': e_ij = h_j·q
+            u = gemv(ap["Wq"], ap["m_f"], ap["shift_f"], h)
+            qq, sh, f = prepare_query(gemv_t(ap["Wk"], ap["m_t"], ap["shift_t"], u), ap["g"])
+            alpha, c = attend_query(states, qq, sh, f, states)
+        elif align == "additive":
+            # P_i = W[:, :Hidden] h_i in Q3.12 (kept per state), q = W[:, Hidden:] h_i: e_ij = v·tanh(P_j + q) in Q(f)
+            keys[:, t] = gemv(W_key, ap["m"], ap["shift"], h)
+            q = gemv(W_query, ap["m"], ap["shift"], h)
+            e = additive_scores(keys[:, first:t + 1], q, ap["v"], ap["m_v"], ap["shift_v"])
+            alpha, c = attend_scored(e, ap["f"], states)
+        elif align == "bilinear":
+            # q = W h_i in Q(15 - g)
+            qq, sh, f = prepare_query(gemv(ap["W"], ap["m"], ap["shift"], h), ap["g"])
+            alpha, c = attend_query(states, qq, sh, f, states)
         else:
-            ap = None
-            if align == "bilinear":
-                ap = digest_bilinear_params(rng, hidden)
-            elif align.startswith("key_query_k"):
-                ap = digest_key_query_params(rng, hidden, int(align[len("key_query_k"):]))
-                align = "key_query"
-            elif align.startswith("additive_k"):
-                ap = digest_additive_params(rng, hidden, int(align[len("additive_k"):]))
-                align = "additive"
-            model = SelfAttentionRnnQ15(p, capacity, align, window=kind.endswith("window"), align_params=ap)
-        for _ in range(steps):
-            x = [rng.next() % 65536 - 32768 for _ in range(n_in)]
-            if kind == "simple":
-                feed(model.step(x))
-            else:
-                ok = model.step(x)
-                feed([1 if ok else 0])
-                feed(model.h)
-                feed(model.c)
-                feed(model.alpha)
-    return h
+            alpha, c = attend_dot(states, h if scale is None else mul_q15(h, scale))
+        yield h, c, alpha
+
+
+def run(p, raw, align=None, capacity=None, window=False, align_params=None, plan="by_size"):
+    """(h, c) of every step of every sequence of raw (B, T, In), each from reset(); see the module docstring.
+    A Bounded memory (window False) must hold every step: T <= capacity (the C++ would return memory_full).
+    align_params: for "bilinear", "key_query" and "additive", plan the key/query form (KeyQueryAlign<K, plan>:
+    "by_size", "cache" or "fold")."""
+    raw = _ints(raw)
+    batch, n_steps, _ = raw.shape
+    h_out = np.zeros((batch, n_steps, len(p["A"])), dtype=np.int64)
+    c_out = None if align is None else np.zeros_like(h_out)
+    for t, (h, c, _) in enumerate(steps(p, raw, align, capacity, window, align_params, plan)):
+        h_out[:, t] = h
+        if c_out is not None:
+            c_out[:, t] = c
+    return h_out, c_out
+
+
+def lstmn_steps(p, raw, capacity, window=False):
+    """Yields (h, c, s, saturated) after each step of every sequence of raw (B, T, In) through Lstmn<q15>, each from
+    reset(): h (B, Hidden) in Q15, c (B, Hidden) the cell in Q3.12, s (B, n) the attention weights over the n entries
+    of the tape before the step (None at the first step), saturated (B,) the lanes of c clamped at this step."""
+    raw = _ints(raw)
+    batch, n_steps, _ = raw.shape
+    hidden, k = len(p["W_hh"][0]), len(p["v"])
+    if not window and n_steps > capacity:
+        raise ValueError(f"sarnn.q15.run_lstmn: {n_steps} steps do not fit a Bounded memory of {capacity}")
+    h_all = np.zeros((batch, n_steps, hidden), dtype=np.int64)
+    c_all = np.zeros_like(h_all)
+    keys = np.zeros((batch, n_steps, k), dtype=np.int64)
+    h_tilde = np.zeros((batch, hidden), dtype=np.int64)
+    c_tilde = np.zeros_like(h_tilde)
+    s = None
+    for t in range(n_steps):
+        x = raw[:, t]
+        first = max(0, t - capacity) if window else 0   # the tape before this step: entries first .. t - 1
+        if t > 0:
+            # q = W_x x_t + W_ht h~_{t-1} in Q3.12; a_j = v·tanh(P_j + q) in Q(f); [h~; c~] = Σ_j s_j [h_j; c_j]
+            q = affine(p["W_x"], p["W_ht"], None, p["m_a"], p["shift_a"], p["x_m"], p["x_shift"], x, h_tilde)
+            e = additive_scores(keys[:, first:t], q, p["v"], p["m_v"], p["shift_v"])
+            s, summary = attend_scored(e, p["f"], np.concatenate([h_all[:, first:t], c_all[:, first:t]], axis=2))
+            h_tilde, c_tilde = summary[:, :hidden], summary[:, hidden:]
+        # z = W_ih x_t + W_hh h~_t + b in Q3.12; the cell; the key of h_t
+        z = affine(p["W_ih"], p["W_hh"], p["b"], p["m"], p["shift"], p["x_m"], p["x_shift"], x, h_tilde)
+        c, h, saturated = lstm_cell(z, c_tilde)
+        h_all[:, t], c_all[:, t] = h, c
+        keys[:, t] = gemv(p["W_h"], p["m_a"], p["shift_a"], h)
+        yield h, c, s, saturated
+
+
+def run_lstmn(p, raw, capacity, window=False):
+    """(h, c, saturated) of every step of every sequence of raw (B, T, In) through Lstmn<q15> (p as
+    LstmnParams<q15>), each from reset(): h (B, T, Hidden) in Q15, c (B, T, Hidden) the cell in Q3.12, saturated
+    (B,) the lanes of c clamped per sequence. A Bounded memory (window False) must hold every step: T <= capacity."""
+    raw = _ints(raw)
+    batch, n_steps, _ = raw.shape
+    h_out = np.zeros((batch, n_steps, len(p["W_hh"][0])), dtype=np.int64)
+    c_out = np.zeros_like(h_out)
+    saturated = np.zeros(batch, dtype=np.int64)
+    for t, (h, c, _, sat) in enumerate(lstmn_steps(p, raw, capacity, window)):
+        h_out[:, t], c_out[:, t] = h, c
+        saturated += sat
+    return h_out, c_out, saturated
+
+
+def cpp_tables():
+    """The C++ tables (lib/fixed_tables.inc), from the same lists as above."""
+    def rows(values, per_line):
+        return "\n".join("    " + " ".join(f"{v}," for v in values[k:k + per_line])
+                         for k in range(0, len(values), per_line))
+    return ("// lib/fixed_tables.inc: generated by `python3 -m sarnn.q15 --tables` (python/sarnn/q15.py); do not edit.\n"
+            "// tanh(i / 64) in Q15, i = 0..512 (clamped to 32767)\n"
+            f"constexpr std::int16_t kTanhTable[513] = {{\n{rows(TANH_TABLE, 12)}\n}};\n"
+            "// 2^(-i / 256) in Q16, i = 0..256\n"
+            f"constexpr std::uint32_t kExp2Table[257] = {{\n{rows(EXP2_TABLE, 10)}\n}};\n")
 
 
 if __name__ == "__main__":
-    print(f"0x{digest():016x}")
+    if sys.argv[1:] == ["--tables"]:
+        sys.stdout.write(cpp_tables())
+    else:
+        sys.exit("usage: python3 -m sarnn.q15 --tables")

@@ -41,7 +41,7 @@ factor x_scale·32768 is exact too (multiplier 2^30). It costs at most one bit o
 twice max|x| / 32768), far below what the int8 weights round (7 bits). Only the largest values can saturate, by
 at most one raw unit (max|x| = 32768·x_scale exactly, e.g. a one-hot 1.0 with x_scale 2^-15, becomes 32767).
 
-The bound: every calibration sequence runs from reset() through the Python twin (sarnn.q15_batch, bit-exact with the
+The bound: every calibration sequence runs from reset() through the Python twin (sarnn.q15, bit-exact with the
 C++) on the raw inputs, and through the float model (PyTorch, float64, on the exported float weights and the float
 inputs). h_bound = max |h_q - h_float| over every step, lane and sequence, c_bound the same for c (the context of
 a SelfAttentionRnn, the cell of an LSTMN); measured in units of 2^-31 (both sides as integers in those units: h_q
@@ -57,15 +57,23 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from sarnn import files, layout, q15, q15_batch
+from sarnn import files, layout, q15
 from sarnn.errors import ExportError
-from sarnn.fixed import quantize_multiplier
+from sarnn.q15 import quantize_multiplier
 from sarnn.store import from_config
 
 FORMATS = ("int8",)   # --quantize int8 is --dtype q15
-ALIGNS = ("dot", "scaled_dot", "bilinear", "key_query", "additive")
-LIMIT = ("--quantize int8 takes the SimpleRnn, the SelfAttentionRnn with the dot, scaled_dot, bilinear, key_query or "
-         "additive align and the LSTMN (Bounded or Window memory), from float weights")
+ALIGNS = layout.aligns_q15()   # the aligns the q15 path takes (the registry's q15 entries; kept for importers)
+
+
+def limit():
+    """What --dtype q15 (--quantize int8) takes, for messages."""
+    return ("--dtype q15 takes the SimpleRnn, the SelfAttentionRnn with the "
+            f"{layout.names_text(layout.aligns_q15())} align and the LSTMN (Bounded or Window memory), from float "
+            "weights")
+
+
+LIMIT = limit()
 Q31 = float(1 << 31)
 
 
@@ -115,7 +123,7 @@ class QSpec:
             return f", additive f {ap['f']}"
         if "W" in ap:
             return f", bilinear g {ap['g']}"
-        form = "cache" if q15_batch.caches_keys(ap, self.spec.config["hidden"]) else "fold"
+        form = "cache" if q15.caches_keys(ap, self.spec.config["hidden"]) else "fold"
         return f", key_query {form} form (g_k {ap['g_k']}, g_u {ap['g_u']}, g {ap['g']})"
 
     def model_type(self):
@@ -137,7 +145,7 @@ def check_options(quantize, calibration, dtype, tolerance, golden_seed):
         raise ExportError("--dtype q15 (--quantize int8) needs --calibration INPUTS.pt (a tensor [sequences, steps, In] of typical "
                           "inputs: it sets the input scale and the recorded error bound)")
     if dtype not in (None, "float"):
-        raise ExportError(f"--dtype {dtype} does not apply to --quantize: {LIMIT}")
+        raise ExportError(f"--dtype {dtype} does not apply to --quantize: {limit()}")
     if tolerance is not None:
         raise ExportError("--tolerance does not apply to --quantize: the header's bound is measured over the "
                           "calibration run")
@@ -146,9 +154,9 @@ def check_options(quantize, calibration, dtype, tolerance, golden_seed):
 
 
 def check_model(config):
-    """Refuses a model the q15 path does not run (LIMIT)."""
-    if config["kind"] == "self_attention" and config["align"] not in ALIGNS:
-        raise ExportError(f"the {config['align']} align has no q15 model yet: {LIMIT}")
+    """Refuses a model the q15 path does not run (limit())."""
+    if config["kind"] == "self_attention" and config["align"] not in layout.aligns_q15():
+        raise ExportError(f"the {config['align']} align has no q15 model yet: {limit()}")
 
 
 # The C++ q15 models' static_asserts (include/sarnn/params.hpp: int32 headroom of the sums; self_attention_rnn.hpp
@@ -370,7 +378,7 @@ def quantize_additive(W, v):
 
 
 def quantize_lstmn(arrays, x_scale):
-    """LstmnParams<q15> (a dict as sarnn.q15.LstmnQ15 takes it) of the LSTMN's float arrays (W_ih, W_hh, b, W_h,
+    """LstmnParams<q15> (a dict as sarnn.q15.run_lstmn takes it) of the LSTMN's float arrays (W_ih, W_hh, b, W_h,
     W_x, W_ht, v) for inputs of scale x_scale: gate rows over [W_ih | W_hh] and attention rows over [W_h | W_x |
     W_ht], each to int8 at max|row| / 127 with M = scale / 8 (Q3.12), b in Q3.12, v as quantize_scores (module
     docstring)."""
@@ -432,16 +440,16 @@ def quantize_align(spec):
 
 
 def twin_run(spec, params, raw, align_params=None):
-    """(h, c) of the Python twin (sarnn.q15_batch) of spec's model with these params (and align_params, for the
+    """(h, c) of the Python twin (sarnn.q15) of spec's model with these params (and align_params, for the
     bilinear, key_query and additive aligns: see quantize_align) over raw (B, T, In). Key/query: the form
     KeyQueryAlign<K>'s default plan takes (by_size), as the header's model type."""
     c = spec.config
     if c["kind"] == "simple":
-        return q15_batch.run(params, raw)
+        return q15.run(params, raw)
     if c["kind"] == "lstmn":
-        return q15_batch.run_lstmn(params, raw, spec.capacity, window=c["window"] is not None)[:2]
-    return q15_batch.run(params, raw, c["align"], spec.capacity, window=c["window"] is not None,
-                         align_params=align_params)
+        return q15.run_lstmn(params, raw, spec.capacity, window=c["window"] is not None)[:2]
+    return q15.run(params, raw, c["align"], spec.capacity, window=c["window"] is not None,
+                   align_params=align_params)
 
 
 def quantize(spec, calibration, trust_pickled_code=False):
@@ -469,7 +477,7 @@ def quantize(spec, calibration, trust_pickled_code=False):
         # the cell: Q3.12 raw·2^19 in units of 2^-31 against the float cell, unbounded (int64)
         c_ref = to_q31_wide(c_f)
         c_bound = int(np.max(np.abs(c_q * (1 << 19) - c_ref)))
-        notes = lstmn_notes(q15_batch.run_lstmn(params, raw, spec.capacity, spec.config["window"] is not None)[2],
+        notes = lstmn_notes(q15.run_lstmn(params, raw, spec.capacity, spec.config["window"] is not None)[2],
                             sequences)
     elif c_q is not None:
         c_ref = to_q31(c_f)

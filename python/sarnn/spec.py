@@ -24,11 +24,10 @@ import torch
 from torch import nn
 
 from sarnn import files, layout
-from sarnn.aligns import ALIGNS
 from sarnn.errors import ExportError
 from sarnn.importers import from_rnn, layer_name, rnn_problems
 from sarnn.modules import LSTMN, SelfAttentionRNN, SimpleRNN
-from sarnn.numeric import NUMERIC, numeric
+from sarnn.numeric import FLOATING, NUMERIC, numeric
 from sarnn.store import KINDS, from_config
 
 DEFAULT_CAPACITY = 128
@@ -124,10 +123,13 @@ def _is_count(n, least):
 def _check_options(model, align, window, capacity, dtype, golden_steps, golden_seed, tolerance):
     if model is not None and model not in KINDS:
         raise ExportError(f"unknown model {model!r} (expected one of {', '.join(KINDS)})")
-    if align is not None and align not in ALIGNS:
-        raise ExportError(f"unknown align {align!r} (expected one of {', '.join(ALIGNS)})")
+    if align is not None and align not in layout.aligns():
+        raise ExportError(f"unknown align {align!r} (expected one of {', '.join(layout.aligns())})")
     if dtype not in NUMERIC:
-        raise ExportError(f"unknown dtype {dtype!r} (expected one of {', '.join(NUMERIC)})")
+        raise ExportError(f"unknown dtype {dtype!r} (expected one of {', '.join(FLOATING)})")
+    if dtype not in FLOATING:
+        raise ExportError(f"dtype {dtype!r} is fixed point: its model is quantised from float weights "
+                          "(--quantize int8 with --calibration), not rounded from them")
     for option, value, least in (("window", window, 1), ("capacity", capacity, 1), ("golden_steps", golden_steps, 1),
                                  ("golden_seed", golden_seed, 0)):
         if value is not None and not _is_count(value, least):
@@ -248,8 +250,8 @@ def _infer(state, model, align, window):
             model = "self_attention" if align or align_keys or window is not None else None
             if model is None:
                 raise ExportError("the state dict has A and b but no align keys: it is a SimpleRnn, or a "
-                                  "SelfAttentionRnn with the dot or scaled_dot align; pass --align dot or "
-                                  "--align scaled_dot (or --model simple)")
+                                  f"SelfAttentionRnn with the {_without_params('or')} align; pass "
+                                  f"{_without_params('or', '--align ')} (or --model simple)")
         else:
             raise ExportError(f"cannot tell the model from the keys {sorted(state)[:8]}: expected A and b "
                               "(SimpleRnn, SelfAttentionRnn), W_ih, W_hh, ... (Lstmn) or the keys of a one-layer "
@@ -266,12 +268,15 @@ def _infer(state, model, align, window):
         k = None
         if model == "self_attention":
             align = align or _infer_align(state, align_keys, hidden)
-            if align == "key_query":
-                key = "align.Wk" if "align.Wk" in state else "align.Wq"
-                k = _size(state, key, 0, 2, f"(K, {hidden})")
-            elif align == "additive":
-                k = _size(state, "align.v", 0, 1, "(K,)") if "align.v" in state else \
-                    _size(state, "align.W", 0, 2, f"(K, {2 * hidden})")
+            entry = layout.registry().get(align)
+            if entry is not None and entry.takes_k:
+                # K: the first extent of the first of its params the state has, vectors before matrices (every
+                # K-taking align's params are (K, ...))
+                for name, shape in sorted(entry.shapes(hidden, "K"), key=lambda member: len(member[1])):
+                    if "align." + name in state:
+                        k = _size(state, "align." + name, 0, len(shape),
+                                  "(" + ", ".join(str(e) for e in shape) + (",)" if len(shape) == 1 else ")"))
+                        break
     config = {"kind": model, "in_size": in_size, "hidden": hidden,
               "align": align if model == "self_attention" else None, "k": k, "window": window}
     _check_sizes(config)   # before from_config allocates the module
@@ -281,19 +286,43 @@ def _infer(state, model, align, window):
         raise ExportError(str(e)) from e
 
 
+def _without_params(last, prefix=""):
+    """The aligns that have no params, for messages: "dot or scaled_dot" (with prefix: "--align dot or ...")."""
+    return layout.names_text([prefix + a for a in layout.aligns() if a not in layout.aligns_with_params()], last)
+
+
 def _infer_align(state, align_keys, hidden):
-    if "align.Wk" in state or "align.Wq" in state:
-        return "key_query"
-    if "align.v" in state:
-        return "additive"
-    if "align.W" in state:
-        shape = tuple(state["align.W"].shape)
-        return "additive" if len(shape) == 2 and shape[1] == 2 * hidden else "bilinear"
-    if align_keys:
-        raise ExportError(f"unexpected key {align_keys[0]}: no align has it (align keys are align.W, align.Wk, "
-                          "align.Wq, align.v)")
-    raise ExportError("the state dict has no align keys, so its align is dot or scaled_dot: pass --align dot or "
-                      "--align scaled_dot")
+    """The align of the state's align keys, from the registry: the first (in its order) that owns one of them alone
+    (Wk, Wq: key_query; v: additive); else, of those whose params hold them all, the first whose shapes fit (K
+    free), or the first."""
+    table = layout.registry()
+    known = sorted({key for entry in table.values() for key in entry.keys()})
+    if not align_keys:
+        raise ExportError(f"the state dict has no align keys, so its align is {_without_params('or')}: pass "
+                          f"{_without_params('or', '--align ')}")
+    for key in align_keys:
+        if key not in known:
+            raise ExportError(f"unexpected key {key}: no align has it (align keys are {', '.join(known)})")
+    owners = {key: [e for e in table.values() if key in e.keys()] for key in align_keys}
+    for entry in table.values():
+        if any(owners[key] == [entry] for key in align_keys):
+            return entry.name
+    holding = [e for e in table.values() if e.params is not None and set(align_keys) <= set(e.keys())]
+    if not holding:
+        raise ExportError(f"no align has all of the keys {', '.join(align_keys)}")
+
+    def fits(entry):
+        for name, extents in entry.tensors:
+            key = "align." + name
+            if key not in state:
+                continue
+            shape = tuple(state[key].shape)
+            want = tuple(None if e == "K" else (2 * hidden if e == "2*Hidden" else hidden) for e in extents)
+            if len(shape) != len(want) or any(w is not None and w != n for w, n in zip(want, shape)):
+                return False
+        return True
+
+    return next((e.name for e in holding if fits(e)), holding[0].name)
 
 
 def _import_torch_rnn(state):

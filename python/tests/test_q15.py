@@ -1,11 +1,17 @@
-"""python/sarnn/q15.py, the Python twin of sarnn's q15 models: the digest of many runs equals the one
-tests/test_q15_models.cpp checks for the C++ (so the two agree bit for bit, also on the Cortex-M boards:
-tests/firmware/q15_main.cpp), and a model quantised with quantize_rnn() stays near its float original."""
+"""sarnn.q15, the Python twin of sarnn's q15 models: the digest of many runs (tests/twin_digest.py, each a batch of
+one) equals the one tests/test_q15_models.cpp checks for the C++ (so the two agree bit for bit, also on the Cortex-M
+boards: tests/firmware/q15_main.cpp), and a model quantised with quantize_rnn() stays near its float original."""
 import math
 import random
 import unittest
 
-from sarnn import fixed, q15
+from . import require
+
+require("numpy")
+import numpy as np  # noqa: E402
+
+from sarnn import q15  # noqa: E402
+from tests import twin_digest  # noqa: E402
 
 DIGEST = 0x4154111d6323df19   # tests/shared/q15_digest.hpp: kQ15Digest
 
@@ -29,14 +35,14 @@ def float_attention_rnn(A, b, xs, capacity):
 
 class Q15Twin(unittest.TestCase):
     def test_digest_matches_the_cpp(self):
-        self.assertEqual(q15.digest(), DIGEST)
+        self.assertEqual(twin_digest.q15_digest(), DIGEST)
 
     def test_inv_sqrt_and_mul(self):
         for n in range(1, 300):
-            self.assertEqual(fixed.inv_sqrt_q15(n), int(math.floor(32768 / math.sqrt(n) + 0.5)), n)
-        self.assertEqual(fixed.mul_q15(-32768, 32768), -32768)
-        self.assertEqual(fixed.mul_q15(12345, 32768), 12345)
-        self.assertEqual(fixed.mul_q15(32767, 16384), 16384)
+            self.assertEqual(q15.inv_sqrt_q15(n), int(math.floor(32768 / math.sqrt(n) + 0.5)), n)
+        self.assertEqual(int(q15.mul_q15(-32768, 32768)), -32768)
+        self.assertEqual(int(q15.mul_q15(12345, 32768)), 12345)
+        self.assertEqual(int(q15.mul_q15(32767, 16384)), 16384)
 
     def test_quantised_model_near_float(self):
         """The reference model (In 16, Hidden 32, Capacity 64, dot), weights normal with std 1/sqrt(fan-in),
@@ -50,18 +56,10 @@ class Q15Twin(unittest.TestCase):
         for row in p["A"]:
             self.assertLessEqual(max(abs(v) for v in row), 127)
         raw = [[rng.randrange(-32768, 32768) for _ in range(n_in)] for _ in range(64)]
-        model = q15.SelfAttentionRnnQ15(p, capacity, "dot")
-        got = []
-        for x in raw:
-            self.assertTrue(model.step(x))
-            got.append(list(model.h))
+        got = q15.run(p, np.array([raw]), "dot", capacity)[0][0].tolist()
         want = float_attention_rnn(A, b, [[v / 32768 for v in x] for x in raw], capacity)
         worst = max(abs(g / 32768 - w) for gs, ws in zip(got, want) for g, w in zip(gs, ws))
         self.assertLessEqual(worst, 0.02)
-
-
-if __name__ == "__main__":
-    unittest.main()
 
 
 class LstmnQ15Twin(unittest.TestCase):
@@ -74,22 +72,25 @@ class LstmnQ15Twin(unittest.TestCase):
              "b": [32767, 32767, 32767, 32767, 32767, -32768, 0, 0], "m": [1 << 30] * (4 * hidden),
              "shift": [9] * (4 * hidden), "m_a": [1 << 30], "shift_a": [9], "m_v": 1 << 30, "shift_v": 9, "f": 15,
              "x_m": 1 << 30, "x_shift": 0}
-        model = q15.LstmnQ15(p, 1, window=True)
-        counts = []
-        for _ in range(12):
-            self.assertTrue(model.step([0]))
-            counts.append(model.saturated)
+        counts, total, c = [], 0, None
+        for _, c, _, saturated in q15.lstmn_steps(p, np.zeros((1, 12, 1), dtype=np.int64), 1, window=True):
+            total += int(saturated[0])
+            counts.append(total)
         self.assertEqual(counts[:8], [0] * 8)
         self.assertEqual(counts[8:], [2, 4, 6, 8])
-        self.assertEqual(model.c, [32767, -32768])
-        model.reset()
-        self.assertEqual(model.saturated, 0)
+        self.assertEqual(c[0].tolist(), [32767, -32768])
+        self.assertEqual(q15.run_lstmn(p, np.zeros((1, 12, 1), dtype=np.int64), 1, window=True)[2].tolist(), [8])
 
-    def test_bounded_refuses_when_full(self):
-        rng = q15._Lcg(3)
-        model = q15.LstmnQ15(q15.digest_lstmn_params(rng, 2, 3, 2), 2)
-        self.assertTrue(model.step([100, -100]))
-        self.assertTrue(model.step([5, 7]))
-        before = (list(model.h), list(model.c), list(model.s))
-        self.assertFalse(model.step([1, 1]))
-        self.assertEqual((model.h, model.c, model.s), before)
+    def test_bounded_refuses_more_steps_than_it_holds(self):
+        """A Bounded memory holds capacity steps: more is refused (the C++ returns memory_full; the digest covers
+        what a refused step leaves)."""
+        p = twin_digest.digest_lstmn_params(twin_digest._Lcg(3), 2, 3, 2)
+        raw = np.array([[[100, -100], [5, 7], [1, 1]]])
+        self.assertEqual(q15.run_lstmn(p, raw[:, :2], 2)[0].shape, (1, 2, 3))
+        with self.assertRaisesRegex(ValueError, "3 steps do not fit a Bounded memory of 2"):
+            q15.run_lstmn(p, raw, 2)
+        self.assertEqual(q15.run_lstmn(p, raw, 2, window=True)[0].shape, (1, 3, 3))
+
+
+if __name__ == "__main__":
+    unittest.main()

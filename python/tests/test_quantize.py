@@ -1,8 +1,8 @@
-"""sarnn.export --quantize int8 (sarnn.quantize, sarnn.header_q15, sarnn.q15_batch): the batched twin equals the
-scalar twin (sarnn.q15, itself pinned to the C++ by a digest) for every align and key/query form and the LSTMN, the
-input scale rule, the align's headroom and format rules and the LSTMN's, the quantised bilinear, key/query, additive
+"""sarnn.export --quantize int8 (sarnn.quantize, sarnn.header_q15, sarnn.q15): the twin's lanes independent (a
+batch equals each sequence alone; the twin itself is pinned to the C++ by digests) for every align and key/query
+form and the LSTMN, the input scale rule, the align's headroom and format rules and the LSTMN's, the quantised bilinear, key/query, additive
 and LSTMN models against float (issue 18's 0.02 over 64 steps), the header's golden run bit for bit against the
-scalar twin, the recorded bound against an independent float reference (tests/reference.py), every refusal, and the
+twin, the recorded bound against an independent float reference (tests/reference.py), every refusal, and the
 command line. The C++ side
 (self_check on every kernel set, under qemu too) is tests/python/roundtrip.cpp."""
 import contextlib
@@ -23,26 +23,28 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 import sarnn  # noqa: E402
-from sarnn import ExportError, export, export_header, fixed, q15, q15_batch, quantize  # noqa: E402
+from sarnn import ExportError, export, export_header, q15, quantize  # noqa: E402
 from sarnn.spec import resolve  # noqa: E402
-from tests import reference  # noqa: E402
+from tests import reference, twin_digest  # noqa: E402
 
 PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def scalar_twin(params, config, capacity, raw, align_params=None, plan="by_size"):
-    """h, c (T, Hidden) of one sequence of raw inputs through sarnn.q15 (c None for the SimpleRnn)."""
+def twin(params, config, capacity, raw, align_params=None, plan="by_size"):
+    """h, c (B, T, Hidden) and the LSTMN's saturation counts (B,; None for the others) of raw (B, T, In) through
+    sarnn.q15 (c None for the SimpleRnn; the LSTMN's c the cell in Q3.12)."""
+    window = config["window"] is not None
+    if config["kind"] == "lstmn":
+        return q15.run_lstmn(params, raw, capacity, window)
     if config["kind"] == "simple":
-        model = q15.SimpleRnnQ15(params)
-        return np.array([model.step([int(v) for v in x]) for x in raw]), None
-    model = q15.SelfAttentionRnnQ15(params, capacity, config["align"], window=config["window"] is not None,
-                                    align_params=align_params, plan=plan)
-    hs, cs = [], []
-    for x in raw:
-        assert model.step([int(v) for v in x])
-        hs.append(list(model.h))
-        cs.append(list(model.c))
-    return np.array(hs), np.array(cs)
+        return (*q15.run(params, raw), None)
+    return (*q15.run(params, raw, config["align"], capacity, window, align_params=align_params, plan=plan), None)
+
+
+def twin_alone(params, config, capacity, raw, align_params=None, plan="by_size"):
+    """h, c (T, Hidden) of one sequence of raw inputs through sarnn.q15 as a batch of one."""
+    h, c, _ = twin(params, config, capacity, np.asarray(raw)[None], align_params, plan)
+    return h[0], None if c is None else c[0]
 
 
 def header_ints(text, name):
@@ -52,33 +54,42 @@ def header_ints(text, name):
 
 
 class BatchTwin(unittest.TestCase):
-    def test_equals_the_scalar_twin(self):
+    """sarnn.q15 is pinned to the C++ by the digests (test_q15.py, test_fixed.py), which run it as a batch of one;
+    here: a batch computes for each sequence what that sequence alone computes, for every align, key/query form and
+    memory and the LSTMN, over the digest's param ranges and saturating inputs."""
+
+    def assert_lanes_alone(self, p, config, capacity, raw, ap=None, plan="by_size"):
+        h, c, saturated = twin(p, config, capacity, raw, ap, plan)
+        for b in range(raw.shape[0]):
+            want_h, want_c = twin_alone(p, config, capacity, raw[b], ap, plan)
+            np.testing.assert_array_equal(h[b], want_h)
+            if want_c is not None:
+                np.testing.assert_array_equal(c[b], want_c)
+            if saturated is not None:
+                self.assertEqual(saturated[b], twin(p, config, capacity, raw[b:b + 1])[2][0])
+
+    def test_lanes_are_independent(self):
         """Random params (the digest's generator) and inputs over int16, saturating ones included: every h, c."""
         rng = random.Random(3)
         for kind, n_in, hidden, capacity, window in (("simple", 5, 9, None, False), ("dot", 3, 17, 12, False),
                                                      ("scaled_dot", 4, 33, 5, True), ("dot", 1, 1, 3, True),
                                                      ("dot", 7, 64, 20, False)):
             with self.subTest(kind=kind, hidden=hidden):
-                p = q15.digest_params(q15._Lcg(rng.randrange(1 << 30)), n_in, hidden)
+                p = twin_digest.digest_params(twin_digest._Lcg(rng.randrange(1 << 30)), n_in, hidden)
                 raw = np.array([[[rng.choice((-32768, 32767, rng.randrange(-32768, 32768))) for _ in range(n_in)]
                                  for _ in range(12)] for _ in range(3)])
                 align = None if kind == "simple" else kind
-                h, c = q15_batch.run(p, raw, align, capacity, window)
                 config = {"kind": "simple" if kind == "simple" else "self_attention", "align": align,
                           "window": capacity if window else None}
-                for b in range(3):
-                    want_h, want_c = scalar_twin(p, config, capacity, raw[b])
-                    np.testing.assert_array_equal(h[b], want_h)
-                    if want_c is not None:
-                        np.testing.assert_array_equal(c[b], want_c)
+                self.assert_lanes_alone(p, config, capacity, raw)
 
-    def test_aligns_with_params_equal_the_scalar_twin(self):
+    def test_aligns_with_params_lanes_are_independent(self):
         """The same with the digest's align params (g, f and shifts over their ranges): bilinear, key/query in the
         cache and the fold form (by_size picking each, and each plan forced), additive (K below, at and above
         Hidden), Bounded and Window (the ring wraps)."""
         rng = random.Random(4)
-        make = {"bilinear": lambda lcg, hidden, k: q15.digest_bilinear_params(lcg, hidden),
-                "key_query": q15.digest_key_query_params, "additive": q15.digest_additive_params}
+        make = {"bilinear": lambda lcg, hidden, k: twin_digest.digest_bilinear_params(lcg, hidden),
+                "key_query": twin_digest.digest_key_query_params, "additive": twin_digest.digest_additive_params}
         for align, n_in, hidden, capacity, window, k, plan in (
                 ("bilinear", 3, 7, 16, False, None, "by_size"), ("bilinear", 5, 17, 6, True, None, "by_size"),
                 ("key_query", 3, 17, 12, False, 4, "by_size"), ("key_query", 2, 7, 5, True, 3, "by_size"),
@@ -87,20 +98,16 @@ class BatchTwin(unittest.TestCase):
                 ("additive", 2, 6, 5, True, 3, "by_size"), ("additive", 1, 1, 3, True, 1, "by_size"),
                 ("additive", 4, 16, 12, False, 16, "by_size"), ("additive", 5, 7, 4, True, 40, "by_size")):
             with self.subTest(align=align, hidden=hidden, k=k, plan=plan):
-                lcg = q15._Lcg(rng.randrange(1 << 30))
-                p = q15.digest_params(lcg, n_in, hidden)
+                lcg = twin_digest._Lcg(rng.randrange(1 << 30))
+                p = twin_digest.digest_params(lcg, n_in, hidden)
                 ap = make[align](lcg, hidden, k)
                 steps = capacity if not window else 14
                 raw = np.array([[[rng.choice((-32768, 32767, rng.randrange(-32768, 32768))) for _ in range(n_in)]
                                  for _ in range(steps)] for _ in range(3)])
-                h, c = q15_batch.run(p, raw, align, capacity, window, align_params=ap, plan=plan)
                 config = {"kind": "self_attention", "align": align, "window": capacity if window else None}
-                for b in range(3):
-                    want_h, want_c = scalar_twin(p, config, capacity, raw[b], ap, plan)
-                    np.testing.assert_array_equal(h[b], want_h)
-                    np.testing.assert_array_equal(c[b], want_c)
+                self.assert_lanes_alone(p, config, capacity, raw, ap, plan)
 
-    def test_lstmn_equals_the_scalar_twin(self):
+    def test_lstmn_lanes_are_independent(self):
         """The LSTMN with the digest's params (f and shifts over their ranges), Bounded and Window (the tape wraps),
         K below, at and above Hidden: every h, c (Q3.12) and the saturation count."""
         rng = random.Random(5)
@@ -108,46 +115,48 @@ class BatchTwin(unittest.TestCase):
                                                          (4, 16, 16, True, 8, 30), (1, 1, 3, True, 1, 9),
                                                          (5, 7, 12, False, 40, 12)):
             with self.subTest(hidden=hidden, k=k, window=window):
-                p = q15.digest_lstmn_params(q15._Lcg(rng.randrange(1 << 30)), n_in, hidden, k)
+                p = twin_digest.digest_lstmn_params(twin_digest._Lcg(rng.randrange(1 << 30)), n_in, hidden, k)
                 raw = np.array([[[rng.choice((-32768, 32767, rng.randrange(-32768, 32768))) for _ in range(n_in)]
                                  for _ in range(steps)] for _ in range(3)])
-                h, c, saturated = q15_batch.run_lstmn(p, raw, capacity, window)
-                for b in range(3):
-                    model = q15.LstmnQ15(p, capacity, window)
-                    for t in range(steps):
-                        self.assertTrue(model.step([int(v) for v in raw[b, t]]))
-                        self.assertEqual(h[b, t].tolist(), model.h)
-                        self.assertEqual(c[b, t].tolist(), model.c)
-                    self.assertEqual(saturated[b], model.saturated)
+                config = {"kind": "lstmn", "window": capacity if window else None}
+                self.assert_lanes_alone(p, config, capacity, raw)
 
     def test_lstm_cell_saturation(self):
         """The cell kernel over Q3.12's whole range, c~ at its ends included (where c saturates): c, h and the
-        count of clamped lanes as the scalar twin's."""
+        count of clamped lanes from their definitions (c = f·c~ / 2^15 + i·g / 2^18, h = o·tanh(c) / 2^15)."""
         rng = random.Random(6)
         hidden = 64
         z = np.array([[rng.choice((-32768, 32767, rng.randrange(-32768, 32768))) for _ in range(4 * hidden)]
                       for _ in range(8)])
         c_tilde = np.array([[rng.choice((-32768, 32767, rng.randrange(-32768, 32768))) for _ in range(hidden)]
                             for _ in range(8)])
-        c, h, saturated = q15_batch.lstm_cell(z, c_tilde)
+        c, h, saturated = q15.lstm_cell(z, c_tilde)
         self.assertGreater(int(saturated.sum()), 0)
         for b in range(8):
-            want_c, want_h, want_s = q15.lstm_cell_q15(z[b].tolist(), c_tilde[b].tolist())
-            self.assertEqual((c[b].tolist(), h[b].tolist(), int(saturated[b])), (want_c, want_h, want_s))
-        for v in range(-32768, 32768, 7):
-            self.assertEqual(int(q15_batch.sigmoid_q15(np.int64(v))), fixed.sigmoid_q15(v))
+            clamped = 0
+            for k in range(hidden):
+                i, f = int(q15.sigmoid_q15(z[b, k])), int(q15.sigmoid_q15(z[b, hidden + k]))
+                g, o = int(q15.tanh_q15(z[b, 2 * hidden + k])), int(q15.sigmoid_q15(z[b, 3 * hidden + k]))
+                ck = ((f * int(c_tilde[b, k]) + (1 << 14)) >> 15) + ((i * g + (1 << 17)) >> 18)
+                cs = max(-32768, min(32767, ck))
+                clamped += cs != ck
+                self.assertEqual(int(c[b, k]), cs)
+                self.assertEqual(int(h[b, k]), (o * int(q15.tanh_q15(cs)) + (1 << 14)) >> 15)
+            self.assertEqual(int(saturated[b]), clamped)
 
     def test_refuses_a_missing_or_extra_align_params(self):
-        p = q15.digest_params(q15._Lcg(1), 2, 3)
+        p = twin_digest.digest_params(twin_digest._Lcg(1), 2, 3)
         raw = np.zeros((1, 2, 2), dtype=np.int64)
         with self.assertRaisesRegex(ValueError, "align_params"):
-            q15_batch.run(p, raw, "bilinear", 4)
+            q15.run(p, raw, "bilinear", 4)
         with self.assertRaisesRegex(ValueError, "align_params"):
-            q15_batch.run(p, raw, "dot", 4, align_params={"W": [[0]]})
+            q15.run(p, raw, "dot", 4, align_params={"W": [[0]]})
         with self.assertRaisesRegex(ValueError, "align_params"):
-            q15_batch.run(p, raw, "additive", 4)
+            q15.run(p, raw, "additive", 4)
         with self.assertRaisesRegex(ValueError, "align is None or one of"):
-            q15_batch.run(p, raw, "lstmn", 4)
+            q15.run(p, raw, "lstmn", 4)
+        with self.assertRaisesRegex(ValueError, "do not fit a Bounded memory of 1"):
+            q15.run(p, raw, "dot", 1)
 
 
 class InputScale(unittest.TestCase):
@@ -255,7 +264,7 @@ class AlignRules(unittest.TestCase):
                 self.assertAlmostEqual(p["m_v"] * 2.0 ** (-31 - p["shift_v"]) * 32768.0 / (s_v * 2.0 ** p["f"]), 1.0,
                                        delta=2.0 ** -29)
                 # nothing saturates: the largest integer sum Σ|v_q|·32767 lands within int16 in Q(f)
-                self.assertLessEqual(fixed.requantize(sum(abs(q) for q in p["v"]) * 32767, p["m_v"], p["shift_v"]),
+                self.assertLessEqual(q15.requantize(sum(abs(q) for q in p["v"]) * 32767, p["m_v"], p["shift_v"]),
                                      32767)
 
     def test_additive_notes(self):
@@ -354,7 +363,7 @@ class AgainstFloat(unittest.TestCase):
                 raw = quantize.quantize_inputs(x.numpy(), qspec.params["x_scale"])
                 plans = ("by_size",) if align == "bilinear" else ("by_size", "cache", "fold")
                 for plan in plans:
-                    h, c = q15_batch.run(qspec.params, raw, align, 64, align_params=qspec.align_params, plan=plan)
+                    h, c = q15.run(qspec.params, raw, align, 64, align_params=qspec.align_params, plan=plan)
                     for b in range(3):
                         hf, cf, _ = reference.run(model, x[b].double().numpy())
                         key = (align, k, plan)
@@ -390,8 +399,8 @@ class AdditiveAgainstFloat(unittest.TestCase):
                 qspec = quantize.quantize(resolve(model, capacity=None if window else 64), x)
                 self.assertEqual(qspec.notes, ())
                 raw = quantize.quantize_inputs(x.numpy(), qspec.params["x_scale"])
-                h, c = q15_batch.run(qspec.params, raw, "additive", 16 if window else 64, window is not None,
-                                     align_params=qspec.align_params)
+                h, c = q15.run(qspec.params, raw, "additive", 16 if window else 64, window is not None,
+                               align_params=qspec.align_params)
                 for b in range(3):
                     hf, cf, _ = reference.run(model, x[b].double().numpy())
                     dh, dc = np.max(np.abs(h[b] / 32768.0 - hf)), np.max(np.abs(c[b] / 32768.0 - cf))
@@ -430,7 +439,7 @@ class LstmnAgainstFloat(unittest.TestCase):
                 qspec = quantize.quantize(resolve(model, capacity=None if window else 64), x)
                 self.assertEqual(qspec.notes, ())
                 raw = quantize.quantize_inputs(x.numpy(), qspec.params["x_scale"])
-                h, c, saturated = q15_batch.run_lstmn(qspec.params, raw, 16 if window else 64, window is not None)
+                h, c, saturated = q15.run_lstmn(qspec.params, raw, 16 if window else 64, window is not None)
                 self.assertEqual(saturated.tolist(), [0, 0, 0])
                 for b in range(3):
                     hf, cf, _ = reference.run(model, x[b].double().numpy())
@@ -496,8 +505,8 @@ class Header(TempDir):
                               -32768, 32767).astype(np.int64)
                 golden_x = header_ints(text, "golden_x")
                 self.assertEqual(golden_x, raw[0, :15].ravel().tolist())
-                # the golden outputs: the scalar twin on the raw inputs, bit for bit
-                h, c = scalar_twin(qspec.params, config, cap, raw[0, :15], qspec.align_params)
+                # the golden outputs: the twin on the raw inputs, bit for bit
+                h, c = twin_alone(qspec.params, config, cap, raw[0, :15], qspec.align_params)
                 self.assertEqual(header_ints(text, "golden_h"), h.ravel().tolist())
                 if c is not None:
                     self.assertEqual(header_ints(text, "golden_c"), c.ravel().tolist())
@@ -522,7 +531,7 @@ class Header(TempDir):
                     if align == "key_query":
                         form = "cache" if "cache" in label else "fold"
                         self.assertIn(f"runs the {form} form", text)
-                        self.assertEqual(q15_batch.caches_keys(qspec.align_params, config["hidden"]), form == "cache")
+                        self.assertEqual(q15.caches_keys(qspec.align_params, config["hidden"]), form == "cache")
                         self.assertIn(f", key_query {form} form (g_k ", qspec.summary())
                     else:
                         self.assertIn(f", {align} {'f' if align == 'additive' else 'g'} ", qspec.summary())
@@ -531,7 +540,7 @@ class Header(TempDir):
                 ref_model.load_state_dict({k: v.float() for k, v in model.state_dict().items()})
                 h_worst = c_worst = 0
                 for b in range(4):
-                    hq, cq = scalar_twin(qspec.params, config, cap, raw[b], qspec.align_params)
+                    hq, cq = twin_alone(qspec.params, config, cap, raw[b], qspec.align_params)
                     hf, cf, _ = reference.run(ref_model, calibration[b].double().numpy())
                     h_worst = max(h_worst, np.max(np.abs(hq / 32768.0 - hf)))
                     if cq is not None:
@@ -583,15 +592,10 @@ class LstmnHeader(TempDir):
                 raw = np.clip(np.sign(calibration.numpy()) * np.floor(np.abs(calibration.numpy()) * 8192 + 0.5),
                               -32768, 32767).astype(np.int64)
                 self.assertEqual(header_ints(text, "golden_x"), raw[0, :15].ravel().tolist())
-                # the golden outputs: the scalar twin on the raw inputs, bit for bit (c in Q3.12)
-                twin = q15.LstmnQ15(qspec.params, cap, window is not None)
-                hs, cs = [], []
-                for x in raw[0, :15]:
-                    self.assertTrue(twin.step([int(v) for v in x]))
-                    hs += twin.h
-                    cs += twin.c
-                self.assertEqual(header_ints(text, "golden_h"), hs)
-                self.assertEqual(header_ints(text, "golden_c"), cs)
+                # the golden outputs: the twin on the raw inputs, bit for bit (c in Q3.12)
+                hs, cs = twin_alone(qspec.params, {"kind": "lstmn", "window": window}, cap, raw[0, :15])
+                self.assertEqual(header_ints(text, "golden_h"), hs.ravel().tolist())
+                self.assertEqual(header_ints(text, "golden_c"), cs.ravel().tolist())
                 # the params in LstmnParams<q15>'s member order
                 body = re.search(r"> params = \{\n(.*?)\n\};", text, re.S).group(1)
                 body = re.sub(r"//[^\n]*", "", body)
@@ -606,12 +610,7 @@ class LstmnHeader(TempDir):
                 # the bounds: the twin against the float reference over every calibration sequence
                 h_worst = c_worst = 0.0
                 for b in range(4):
-                    twin = q15.LstmnQ15(qspec.params, cap, window is not None)
-                    hq, cq = [], []
-                    for x in raw[b]:
-                        twin.step([int(v) for v in x])
-                        hq.append(list(twin.h))
-                        cq.append(list(twin.c))
+                    hq, cq = twin_alone(qspec.params, {"kind": "lstmn", "window": window}, cap, raw[b])
                     hf, cf, _ = reference.run(model, calibration[b].double().numpy())
                     h_worst = max(h_worst, np.max(np.abs(np.array(hq) / 32768.0 - hf)))
                     c_worst = max(c_worst, np.max(np.abs(np.array(cq) / 4096.0 - cf)))

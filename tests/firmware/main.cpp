@@ -266,7 +266,7 @@ int main() {
     }
     SARNN_FIRMWARE_CASES(SARNN_FIRMWARE_RUN)
 #undef SARNN_FIRMWARE_RUN
-    // the integer activations compute on the board what their Python twin computes (python/sarnn/fixed.py)
+    // the integer activations compute on the board what their Python twin computes (python/sarnn/q15.py)
     const bool digest_ok = test::fixed_digest() == test::kFixedDigest;
     expect(digest_ok, "fixed", "integer activations: the Python twin's digest", 0);
     std::printf("%-24s %s\n", "fixed_digest", digest_ok ? "ok" : "FAILED");

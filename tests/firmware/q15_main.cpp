@@ -1,7 +1,7 @@
 // tests/firmware/q15_main.cpp: the q15 models on a bare-metal Cortex-M, with no float anywhere in the program.
 // Runs the digest of many runs of SimpleRnn<q15>, SelfAttentionRnn<q15> and Lstmn<q15> (tests/shared/q15_digest.hpp)
 // and of the integer activations (tests/shared/fixed_digest.hpp), and compares them with what the Python twin computes
-// (python/sarnn/q15.py, python/sarnn/fixed.py): the board computes the same integers; and affine_tanh against 64-bit
+// (python/sarnn/q15.py): the board computes the same integers; and affine_tanh against 64-bit
 // integer arithmetic (tests/shared/q15_affine_check.hpp: the rows' paths the digest's params never take). Prints
 // with puts only (a printf would link the float formatting), so that the ELF's symbols show whether the q15 path
 // pulls in soft float:

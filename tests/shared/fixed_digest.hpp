@@ -1,9 +1,10 @@
 // tests/shared/fixed_digest.hpp: the digest of every output of sarnn's integer activations (include/sarnn/fixed.hpp),
-// FNV-1a (64 bit) in the order python/sarnn/fixed.py's digest() feeds them: tanh_q15 and sigmoid_q15 of all 65,536
-// int16 inputs (16-bit two's complement, little endian), then exp_q16 of d = 0, -1, ..., -12·65536 - 15 (32-bit
-// little endian), then requantize (32 bit) and requantize_q15 (16 bit) of the cases of requantize_cases() (edges and
-// 20,000 draws of a 64-bit LCG, as python/sarnn/fixed.py's _requantize_cases()). tests/test_fixed.cpp (every test job, under qemu too) and tests/firmware/main.cpp (the Cortex-M
-// boards) compare it with kFixedDigest, the value python/tests/test_fixed.py checks for the Python twin.
+// FNV-1a (64 bit) in the order python/tests/twin_digest.py's fixed_digest() feeds them: tanh_q15 and sigmoid_q15 of
+// all 65,536 int16 inputs (16-bit two's complement, little endian), then exp_q16 of d = 0, -1, ..., -12·65536 - 15
+// (32-bit little endian), then requantize (32 bit) and requantize_q15 (16 bit) of the cases of requantize_cases()
+// (edges and 20,000 draws of a 64-bit LCG, as python/tests/twin_digest.py's requantize_cases()). tests/test_fixed.cpp
+// (every test job, under qemu too) and tests/firmware/main.cpp (the Cortex-M boards) compare it with kFixedDigest,
+// the value python/tests/test_fixed.py checks for the Python twin.
 #ifndef SARNN_TESTS_SHARED_FIXED_DIGEST_HPP
 #define SARNN_TESTS_SHARED_FIXED_DIGEST_HPP
 
@@ -14,7 +15,7 @@
 
 namespace test {
 
-/// `PYTHONPATH=python python3 -m sarnn.fixed --digest`
+/// `cd python && python3 -m tests.twin_digest`
 constexpr std::uint64_t kFixedDigest = 0x1e351cf4a11b24adull;
 
 /// f(acc, multiplier, shift) for the requantize cases of the digest: every edge value with every multiplier and

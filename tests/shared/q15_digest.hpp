@@ -1,9 +1,9 @@
 // tests/shared/q15_digest.hpp: the digest of many runs of the q15 models, FNV-1a (64 bit) in the order
-// python/sarnn/q15.py's digest() feeds them: for each case of DIGEST_CASES (params and inputs drawn from one 64-bit
-// LCG per case, as digest_params() draws them), every step's h (SimpleRnn), or its status (1 ok, 0 memory_full), h,
-// c and alpha (SelfAttentionRnn), or its status, h, c, s and saturated() (Lstmn), 16-bit two's complement, little endian. tests/test_q15_models.cpp (every test job,
-// under qemu too) and tests/firmware/main.cpp (the Cortex-M boards) compare it with kQ15Digest, the value
-// python/tests/test_q15.py checks for the Python twin.
+// python/tests/twin_digest.py's q15_digest() feeds them: for each case of DIGEST_CASES (params and inputs drawn from
+// one 64-bit LCG per case, as digest_params() draws them), every step's h (SimpleRnn), or its status (1 ok, 0
+// memory_full), h, c and alpha (SelfAttentionRnn), or its status, h, c, s and saturated() (Lstmn), 16-bit two's
+// complement, little endian. tests/test_q15_models.cpp (every test job, under qemu too) and tests/firmware/main.cpp
+// (the Cortex-M boards) compare it with kQ15Digest, the value python/tests/test_q15.py checks for the Python twin.
 #ifndef SARNN_TESTS_SHARED_Q15_DIGEST_HPP
 #define SARNN_TESTS_SHARED_Q15_DIGEST_HPP
 
@@ -16,7 +16,7 @@
 
 namespace test {
 
-/// `PYTHONPATH=python python3 -m sarnn.q15`
+/// `cd python && python3 -m tests.twin_digest`
 constexpr std::uint64_t kQ15Digest = 0x4154111d6323df19ull;
 
 struct Q15Lcg {
@@ -107,7 +107,7 @@ void q15_digest_simple(Q15Fnv& fnv, std::size_t steps, std::uint64_t seed) {
     }
 }
 
-/// BilinearParams<q15>, drawn after the model's params (python/sarnn/q15.py, digest_bilinear_params)
+/// BilinearParams<q15>, drawn after the model's params (python/tests/twin_digest.py, digest_bilinear_params)
 template <std::size_t Hidden>
 void draw_q15_params(Q15Lcg& rng, sarnn::BilinearParams<sarnn::q15, Hidden>& p) {
     for (auto& row : p.W)
@@ -117,7 +117,7 @@ void draw_q15_params(Q15Lcg& rng, sarnn::BilinearParams<sarnn::q15, Hidden>& p) 
     p.g = static_cast<std::int8_t>(rng.below(5));
 }
 
-/// KeyQueryParams<q15>, drawn after the model's params (python/sarnn/q15.py, digest_key_query_params)
+/// KeyQueryParams<q15>, drawn after the model's params (python/tests/twin_digest.py, digest_key_query_params)
 template <std::size_t Hidden, std::size_t K>
 void draw_q15_params(Q15Lcg& rng, sarnn::KeyQueryParams<sarnn::q15, Hidden, K>& p) {
     for (auto* W : {&p.Wk, &p.Wq})
@@ -135,7 +135,7 @@ void draw_q15_params(Q15Lcg& rng, sarnn::KeyQueryParams<sarnn::q15, Hidden, K>& 
     p.g = static_cast<std::int8_t>(rng.below(5));
 }
 
-/// AdditiveParams<q15>, drawn after the model's params (python/sarnn/q15.py, digest_additive_params)
+/// AdditiveParams<q15>, drawn after the model's params (python/tests/twin_digest.py, digest_additive_params)
 template <std::size_t Hidden, std::size_t K>
 void draw_q15_params(Q15Lcg& rng, sarnn::AdditiveParams<sarnn::q15, Hidden, K>& p) {
     for (auto& row : p.W)
@@ -180,7 +180,7 @@ void q15_digest_attention(Q15Fnv& fnv, std::size_t steps, std::uint64_t seed) {
     }
 }
 
-/// LstmnParams<q15>, drawn as python/sarnn/q15.py's digest_lstmn_params
+/// LstmnParams<q15>, drawn as python/tests/twin_digest.py's digest_lstmn_params
 template <std::size_t In, std::size_t Hidden, std::size_t K>
 void draw_q15_params(Q15Lcg& rng, sarnn::LstmnParams<sarnn::q15, In, Hidden, K>& p) {
     const auto int8s = [&rng](auto& rows) {
@@ -228,7 +228,7 @@ void q15_digest_lstmn(Q15Fnv& fnv, std::size_t steps, std::uint64_t seed) {
     }
 }
 
-/// The digest of python/sarnn/q15.py's DIGEST_CASES (the same list, in order).
+/// The digest of python/tests/twin_digest.py's DIGEST_CASES (the same list, in order).
 inline std::uint64_t q15_digest() {
     using sarnn::AdditiveAlign;
     using sarnn::BilinearAlign;
