@@ -1,5 +1,7 @@
 // bench/mcu/main.cpp: instructions per step() on a Cortex-M, counted under qemu-system-arm -icount shift=6
-// (counter.hpp). Every model and align at the sizes firmware uses (In 16; Hidden 16, 32, 64; Capacity 64; K 16),
+// (counter.hpp). With SARNN_BENCH_MCU_QUICK=1 (the Cortex-M presets: the test command's smoke run) three shapes
+// only, Hidden 16: SimpleRnn, SelfAttentionRnn dot n 16, Lstmn n 16, float and q15. Otherwise (scripts/bench-mcu):
+// every model and align at the sizes firmware uses (In 16; Hidden 16, 32, 64; Capacity 64; K 16),
 // side by side in one image: the formulas as plain loops (plain.hpp), sarnn's reference scalar set
 // (kernel::Scalar) and the build's default set (kernel::CortexM on these targets). Prints one markdown table; scripts/bench-mcu
 // runs it per core and writes bench/results/mcu.md.
@@ -495,9 +497,15 @@ int main() {
                 tuned, tuned);
     std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 #endif
+#if SARNN_BENCH_MCU_QUICK  // the test command's smoke run (SARNN_BENCH_MCU_QUICK): three shapes, Hidden 16
+    simple_rows<16>();
+    sar_row<16, sarnn::DotAlign>("dot", 16, 0, 2 * 16);
+    lstmn_row<16>(16);
+#else
     rows_for<16>();
     rows_for<32>();
     rows_for<64>();
+#endif
 #endif
     // q15: the same sizes in integers (kernel::Q15), with each model's RAM
     for (auto& x : g_xq)
@@ -509,12 +517,25 @@ int main() {
 #endif
     std::printf("| model | align | Hidden | n | instructions | /MAC | RAM (sizeof) |\n");
     std::printf("|---|---|---:|---:|---:|---:|---:|\n");
+#if SARNN_BENCH_MCU_QUICK
+    {
+        Arena a;
+        auto* p = make_q15_params<16>(a);
+        auto* m = a.make<sarnn::SimpleRnn<sarnn::q15, In, 16>>(*p);
+        print_q15("SimpleRnn", "–", 16, 0, steady_step(*m, g_xq), 16 * (In + 16), sizeof(*m));
+    }
+    print_q15("SelfAttentionRnn", "dot", 16, 16, q15_step<16, sarnn::DotAlign, sarnn::Bounded>(16),
+              16 * (In + 16) + 2 * 16 * 16, sizeof(sarnn::SelfAttentionRnn<sarnn::q15, In, 16, C, sarnn::DotAlign>));
+    print_q15("Lstmn", "K 16", 16, 16, q15_lstmn_step<16, sarnn::Bounded>(16),
+              K * (In + 16) + 2 * 15 * 16 + 4 * 16 * (In + 16) + K * 16, sizeof(sarnn::Lstmn<sarnn::q15, In, 16, C, K>));
+#else
     q15_rows<16>();
     q15_rows<32>();
     q15_rows<64>();
     q15_align_rows<16>();
     q15_align_rows<32>();
     q15_align_rows<64>();
+#endif
     if (g_refused != 0) std::printf("FAIL: %d timed steps did not return Status::ok\n", g_refused);
     std::printf("\n%d passed, %d failed\n", g_refused == 0 ? 1 : 0, g_refused == 0 ? 0 : 1);
     return g_refused == 0 ? 0 : 1;
