@@ -397,6 +397,38 @@ TEST_CASE("q15: SimpleRnn against the double reference of its dequantised weight
     check_simple<33, 3>(6, 0.5 / 32768.0, 64);
 }
 
+TEST_CASE("q15: a row shift above 31 (refused by validate()) steps as shift 31 on every kernel, without UB", "[q15]") {
+    // The int8 shifts can hold up to 127. Unvalidated, the model must not shift by the width or more (the asan jobs'
+    // UBSan) and must give what shift 31 gives (the documented clamp), on every target's kernels: the rows at 40,
+    // 64 and 127 against the same params with 31 there. x_scale 2^-15: x_shift -1, the near-one paths (Cortex-M's
+    // finish loops) included.
+    constexpr std::size_t In = 4, Hidden = 16;
+    const Quantised<In, Hidden> clamped(normal_weights(In, Hidden, 91), 1.0 / 32768.0);
+    const Quantised<In, Hidden> wild(normal_weights(In, Hidden, 91), 1.0 / 32768.0);
+    const std::size_t rows[] = {0, 5, 15};
+    const std::int8_t shifts[] = {40, 64, 127};
+    for (std::size_t k = 0; k < 3; ++k) {
+        clamped.p->shift[rows[k]] = 31;
+        wild.p->shift[rows[k]] = shifts[k];
+    }
+    CHECK(sarnn::validate(*clamped.p).status == sarnn::Status::ok);
+    CHECK(sarnn::validate(*wild.p).status == sarnn::Status::invalid_argument);
+    sarnn::SimpleRnn<q15, In, Hidden> want(*clamped.p), got(*wild.p);
+    sarnn::SelfAttentionRnn<q15, In, Hidden, 8, sarnn::DotAlign, sarnn::Window> want_sa(*clamped.p), got_sa(*wild.p);
+    int mismatches = 0;
+    for (const auto& x : raw_inputs(In, 20, 92)) {
+        REQUIRE(want.step(x.data()) == sarnn::Status::ok);
+        REQUIRE(got.step(x.data()) == sarnn::Status::ok);
+        REQUIRE(want_sa.step(x.data()) == sarnn::Status::ok);
+        REQUIRE(got_sa.step(x.data()) == sarnn::Status::ok);
+        for (std::size_t r = 0; r < Hidden; ++r) {
+            mismatches += want.hidden()[r] != got.hidden()[r];
+            mismatches += want_sa.context()[r] != got_sa.context()[r];
+        }
+    }
+    CHECK(mismatches == 0);
+}
+
 TEST_CASE("q15: SelfAttentionRnn (dot, scaled dot; Bounded, Window) against the double reference", "[q15]") {
     using sarnn::Bounded;
     using sarnn::DotAlign;

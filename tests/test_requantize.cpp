@@ -64,3 +64,28 @@ TEST_CASE("requantize, requantize_short_mul32, _mul64 and _hi_mul16: acc · m / 
     CHECK(checked == 33 * (18 * 9 + 4000));
     CHECK(mismatches == 0);
 }
+
+TEST_CASE("requantize and its short forms: a shift above 31 (which validate() refuses) counts as 31, without UB",
+          "[fixed][requantize]") {
+    // The int8 params hold shifts up to 127; the kernels must not shift by the width or more (UBSan in the asan jobs
+    // would report it), and every form gives the result of shift 31: the plain reference's.
+    using sarnn::fixed::detail::requantize;
+    using sarnn::fixed::detail::requantize_hi_mul16;
+    using sarnn::fixed::detail::requantize_short_mul32;
+    using sarnn::fixed::detail::requantize_short_mul64;
+    const std::int32_t accs[] = {INT32_MIN, -(1 << 30), -65536, -1, 0, 1, 65535, 1 << 30, INT32_MAX};
+    const std::int32_t factors[] = {0, 1, 1 << 30, (1 << 30) + 12345, INT32_MAX};
+    int mismatches = 0;
+    for (int shift = 32; shift <= 127; ++shift) {
+        for (const std::int32_t acc : accs) {
+            for (const std::int32_t m : factors) {
+                const std::int64_t want = reference(acc, m, 31);
+                mismatches += requantize(acc, m, shift) != want;
+                mismatches += requantize_short_mul32(acc, m, shift) != want;
+                mismatches += requantize_short_mul64(acc, m, shift) != want;
+                mismatches += requantize_hi_mul16(acc, m, shift) != want;
+            }
+        }
+    }
+    CHECK(mismatches == 0);
+}

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <memory>
 #include <random>
@@ -178,3 +179,154 @@ TEST_CASE("validate() works on constexpr params", "[validate]") {
     CHECK(v.index == 1);
     CHECK(std::string(sarnn::to_string(v.status)) == "non_finite_param");
 }
+
+// ---- validate() on q15 params: every requantisation constant's range ------------------------------------------
+namespace {
+
+/// q15 params p (zeroed, so every weight is 0) with every multiplier 2^30, shift 0, headroom 0 and format 0: valid.
+template <class P>
+std::unique_ptr<P> q15_params() {
+    auto p = std::make_unique<P>();
+    std::memset(p.get(), 0, sizeof(P));
+    return p;
+}
+void fill(std::int32_t* a, std::size_t n) {
+    for (std::size_t k = 0; k < n; ++k) a[k] = std::int32_t{1} << 30;
+}
+
+/// For the field `name` (n values at a), each bad value planted at the first and the last index: validate() gives
+/// invalid_argument naming it and the index; each good value (the range's ends) gives ok. The field is restored.
+template <class P, class I>
+void check_range(const P& p, const char* name, I* a, std::size_t n, std::initializer_list<long long> bad,
+                 std::initializer_list<long long> good) {
+    INFO(name);
+    for (const std::size_t k : {std::size_t{0}, n - 1}) {
+        const I saved = a[k];
+        for (const long long b : bad) {
+            INFO("index " << k << " = " << b);
+            a[k] = static_cast<I>(b);
+            const sarnn::Validation v = sarnn::validate(p);
+            CHECK(v.status == sarnn::Status::invalid_argument);
+            CHECK_FALSE(static_cast<bool>(v));
+            REQUIRE(v.array != nullptr);
+            CHECK(std::string(v.array) == name);
+            CHECK(v.index == k);
+        }
+        for (const long long g : good) {
+            INFO("index " << k << " = " << g);
+            a[k] = static_cast<I>(g);
+            CHECK(sarnn::validate(p).status == sarnn::Status::ok);
+        }
+        a[k] = saved;
+    }
+    CHECK(sarnn::validate(p).status == sarnn::Status::ok);
+}
+
+constexpr long long kMin = -(1LL << 31), kMax = (1LL << 31) - 1;
+// the kinds of constant: (bad values, good values)
+#define SARNN_MULTIPLIER {kMin, -1, 0, 1, (1LL << 30) - 1}, {1LL << 30, kMax}
+#define SARNN_SHIFT {-128, -32, 32, 40, 127}, {-31, 31}
+#define SARNN_HEADROOM {-128, -1, 9, 127}, {0, 8}
+#define SARNN_FORMAT {-128, -3, 16, 127}, {-2, 15}
+
+}  // namespace
+
+TEST_CASE("validate() refuses a q15 multiplier outside [2^30, 2^31), naming it", "[validate][q15]") {
+    using sarnn::q15;
+    auto r = q15_params<sarnn::RnnParams<q15, 3, 5>>();
+    fill(r->m, 5);
+    r->x_m = 1 << 30;
+    CHECK(sarnn::validate(*r).status == sarnn::Status::ok);
+    check_range(*r, "m", r->m, 5, SARNN_MULTIPLIER);
+    check_range(*r, "x_m", &r->x_m, 1, SARNN_MULTIPLIER);
+    auto b = q15_params<sarnn::BilinearParams<q15, 4>>();
+    fill(b->m, 4);
+    check_range(*b, "m", b->m, 4, SARNN_MULTIPLIER);
+    auto kq = q15_params<sarnn::KeyQueryParams<q15, 4, 3>>();
+    fill(kq->m_k, 3);
+    fill(kq->m_q, 3);
+    fill(kq->m_f, 3);
+    kq->m_t = 1 << 30;
+    check_range(*kq, "m_k", kq->m_k, 3, SARNN_MULTIPLIER);
+    check_range(*kq, "m_q", kq->m_q, 3, SARNN_MULTIPLIER);
+    check_range(*kq, "m_f", kq->m_f, 3, SARNN_MULTIPLIER);
+    check_range(*kq, "m_t", &kq->m_t, 1, SARNN_MULTIPLIER);
+    auto a = q15_params<sarnn::AdditiveParams<q15, 4, 3>>();
+    fill(a->m, 3);
+    a->m_v = 1 << 30;
+    check_range(*a, "m", a->m, 3, SARNN_MULTIPLIER);
+    check_range(*a, "m_v", &a->m_v, 1, SARNN_MULTIPLIER);
+    auto l = q15_params<sarnn::LstmnParams<q15, 2, 3, 4>>();
+    fill(l->m, 12);
+    fill(l->m_a, 4);
+    l->m_v = l->x_m = 1 << 30;
+    check_range(*l, "m", l->m, 12, SARNN_MULTIPLIER);
+    check_range(*l, "m_a", l->m_a, 4, SARNN_MULTIPLIER);
+    check_range(*l, "m_v", &l->m_v, 1, SARNN_MULTIPLIER);
+    check_range(*l, "x_m", &l->x_m, 1, SARNN_MULTIPLIER);
+}
+
+TEST_CASE("validate() refuses a q15 shift outside [-31, 31], naming it", "[validate][q15]") {
+    using sarnn::q15;
+    auto r = q15_params<sarnn::RnnParams<q15, 3, 5>>();
+    fill(r->m, 5);
+    r->x_m = 1 << 30;
+    check_range(*r, "shift", r->shift, 5, SARNN_SHIFT);
+    check_range(*r, "x_shift", &r->x_shift, 1, SARNN_SHIFT);
+    auto b = q15_params<sarnn::BilinearParams<q15, 4>>();
+    fill(b->m, 4);
+    check_range(*b, "shift", b->shift, 4, SARNN_SHIFT);
+    auto kq = q15_params<sarnn::KeyQueryParams<q15, 4, 3>>();
+    fill(kq->m_k, 3);
+    fill(kq->m_q, 3);
+    fill(kq->m_f, 3);
+    kq->m_t = 1 << 30;
+    check_range(*kq, "shift_k", kq->shift_k, 3, SARNN_SHIFT);
+    check_range(*kq, "shift_q", kq->shift_q, 3, SARNN_SHIFT);
+    check_range(*kq, "shift_f", kq->shift_f, 3, SARNN_SHIFT);
+    check_range(*kq, "shift_t", &kq->shift_t, 1, SARNN_SHIFT);
+    auto a = q15_params<sarnn::AdditiveParams<q15, 4, 3>>();
+    fill(a->m, 3);
+    a->m_v = 1 << 30;
+    check_range(*a, "shift", a->shift, 3, SARNN_SHIFT);
+    check_range(*a, "shift_v", &a->shift_v, 1, SARNN_SHIFT);
+    auto l = q15_params<sarnn::LstmnParams<q15, 2, 3, 4>>();
+    fill(l->m, 12);
+    fill(l->m_a, 4);
+    l->m_v = l->x_m = 1 << 30;
+    check_range(*l, "shift", l->shift, 12, SARNN_SHIFT);
+    check_range(*l, "shift_a", l->shift_a, 4, SARNN_SHIFT);
+    check_range(*l, "x_shift", &l->x_shift, 1, SARNN_SHIFT);
+    check_range(*l, "shift_v", &l->shift_v, 1, SARNN_SHIFT);
+}
+
+TEST_CASE("validate() refuses a q15 headroom g outside [0, 8] (g_k + g_u too) and a format f outside [-2, 15]",
+          "[validate][q15]") {
+    using sarnn::q15;
+    auto b = q15_params<sarnn::BilinearParams<q15, 4>>();
+    fill(b->m, 4);
+    check_range(*b, "g", &b->g, 1, SARNN_HEADROOM);
+    auto kq = q15_params<sarnn::KeyQueryParams<q15, 4, 3>>();
+    fill(kq->m_k, 3);
+    fill(kq->m_q, 3);
+    fill(kq->m_f, 3);
+    kq->m_t = 1 << 30;
+    check_range(*kq, "g_k", &kq->g_k, 1, SARNN_HEADROOM);
+    check_range(*kq, "g_u", &kq->g_u, 1, SARNN_HEADROOM);
+    check_range(*kq, "g", &kq->g, 1, SARNN_HEADROOM);
+    kq->g_k = 5;  // g_k + g_u <= 8: g_u up to 3
+    check_range(*kq, "g_u", &kq->g_u, 1, {4, 8}, {0, 3});
+    auto a = q15_params<sarnn::AdditiveParams<q15, 4, 3>>();
+    fill(a->m, 3);
+    a->m_v = 1 << 30;
+    check_range(*a, "f", &a->f, 1, SARNN_FORMAT);
+    auto l = q15_params<sarnn::LstmnParams<q15, 2, 3, 4>>();
+    fill(l->m, 12);
+    fill(l->m_a, 4);
+    l->m_v = l->x_m = 1 << 30;
+    check_range(*l, "f", &l->f, 1, SARNN_FORMAT);
+}
+#undef SARNN_MULTIPLIER
+#undef SARNN_SHIFT
+#undef SARNN_HEADROOM
+#undef SARNN_FORMAT

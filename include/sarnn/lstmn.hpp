@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 
 #include "sarnn/detail/finite.hpp"
 #include "sarnn/detail/input.hpp"
@@ -169,8 +170,9 @@ public:
     View<V> cell() const noexcept { return {ring_.count() ? c_[ring_.newest()] : c_tilde_, Hidden}; }
     /// s_j of the last step over the tape entries it attended (t-1 of them, at most Capacity), oldest first.
     View<V> attention() const noexcept { return {s_[cur_], length_ ? attended_ : 0}; }
-    /// t, the number of steps taken since construction or reset().
-    std::size_t length() const noexcept { return length_; }
+    /// t, the number of steps taken since construction or reset(): 64 bits on every target, no wrap (a Window keeps
+    /// counting).
+    std::uint64_t length() const noexcept { return length_; }
     /// Entries on the tapes now: min(length(), Capacity).
     std::size_t stored() const noexcept { return ring_.count(); }
     /// True when the tapes hold Capacity entries (for Bounded: step() would return Status::memory_full).
@@ -229,7 +231,7 @@ private:
     Ring ring_;
     std::size_t cur_ = 0;  ///< which of h~ and s is the current one
     std::size_t attended_ = 0;
-    std::size_t length_ = 0;
+    std::uint64_t length_ = 0;  ///< 64 bits on every target: no wrap (5.8e8 years at 1 kHz)
     std::size_t saturated_ = 0;  ///< c lanes clamped since reset() (q15)
 };
 

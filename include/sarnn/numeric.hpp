@@ -6,10 +6,12 @@
 //   accumulator  what the kernels sum products in (dot products, softmax sums)
 //   scale        the factor of a score (ScaledDotAlign's 1/sqrt(Hidden), attend_dot's `scale`)
 //
-// and whether they are floating point (`floating`: then validate() and the input check look for NaN/Inf, and a
-// step refuses a result that overflowed). For float and double every kind is T itself, so the policy changes no
-// bit of their arithmetic; a fixed-point value type adds its own specialization (narrow weights, wider
-// activations and accumulators, an integer scale) and the models take it unchanged.
+// and whether they are floating point (`floating`: then a step checks its results and refuses one that overflowed
+// into NaN). The input check and validate() go by the type of the values they read: NaN/Inf is looked for in float
+// and double inputs and weights only (an integer is always finite); validate() checks q15 params' requantisation
+// constants against their ranges instead (validate.hpp). For float and double every kind is T itself, so the
+// policy changes no bit of their arithmetic; q15 has its own specialization below (int8 weights, q15
+// activations, int32 accumulators and scale), and the models take it unchanged.
 #ifndef SARNN_NUMERIC_HPP
 #define SARNN_NUMERIC_HPP
 

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 
 #include "sarnn/align.hpp"
 #include "sarnn/detail/affine.hpp"
@@ -26,9 +27,9 @@ namespace sarnn {
 
 /// Self-attention RNN with compile-time sizes.
 ///
-/// Template parameters: T (float, double, or sarnn::q15 with DotAlign or ScaledDotAlign: integers only, see
-/// RnnParams<q15> in params.hpp and kernels_q15.hpp), In (size of x_i), Hidden (size of h_i and c_i), Capacity (how
-/// many states the memory holds), Align (DotAlign, ScaledDotAlign, BilinearAlign, KeyQueryAlign<K>,
+/// Template parameters: T (float, double, or sarnn::q15 with any Align: integers only, see RnnParams<q15> and the
+/// aligns' q15 params in params.hpp, and kernels_q15.hpp), In (size of x_i), Hidden (size of h_i and c_i), Capacity
+/// (how many states the memory holds), Align (DotAlign, ScaledDotAlign, BilinearAlign, KeyQueryAlign<K>,
 /// AdditiveAlign<K>: see align.hpp), Memory (Bounded or Window: see memory.hpp), Set (the kernel set: see kernels.hpp;
 /// kernel::Default is the build's choice).
 ///
@@ -140,8 +141,9 @@ public:
     View<V> context() const noexcept { return {c_, Hidden}; }
     /// alpha_ij of the last step over the states attended, oldest first; size() == attended().
     View<V> attention() const noexcept { return {alpha_, ring_.count()}; }
-    /// i, the number of steps taken since construction or reset() (keeps counting once a Window is full).
-    std::size_t length() const noexcept { return length_; }
+    /// i, the number of steps taken since construction or reset() (keeps counting once a Window is full): 64 bits on
+    /// every target, no wrap.
+    std::uint64_t length() const noexcept { return length_; }
     /// The number of states in memory, attended by the last step: min(length(), Capacity).
     std::size_t attended() const noexcept { return ring_.count(); }
     /// True when the memory holds Capacity states (for Bounded: step() would return Status::memory_full).
@@ -166,7 +168,7 @@ private:
     alignas(storage_alignment<V>()) V c_[kStride];
     alignas(storage_alignment<V>()) V alpha_[padded<V>(Capacity)];
     Ring ring_;
-    std::size_t length_ = 0;
+    std::uint64_t length_ = 0;  ///< 64 bits on every target: no wrap (5.8e8 years at 1 kHz)
     AlignState align_;
 };
 

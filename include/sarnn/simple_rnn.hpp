@@ -4,11 +4,13 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 
 #include "sarnn/detail/affine.hpp"
 #include "sarnn/detail/finite.hpp"
 #include "sarnn/detail/input.hpp"
 #include "sarnn/kernels.hpp"
+#include "sarnn/memory.hpp"  // detail::Access
 #include "sarnn/numeric.hpp"
 #include "sarnn/params.hpp"
 #include "sarnn/run.hpp"
@@ -77,16 +79,17 @@ public:
 
     /// h_i (h_0 = 0 before the first step), Hidden values.
     View<V> hidden() const noexcept { return {h_[cur_], Hidden}; }
-    /// i, the number of steps taken since construction or reset().
-    std::size_t length() const noexcept { return length_; }
+    /// i, the number of steps taken since construction or reset(): 64 bits on every target, no wrap.
+    std::uint64_t length() const noexcept { return length_; }
     const Params& params() const noexcept { return p_; }
 
 private:
+    friend struct detail::Access;  // bench/ours.hpp and tests/test_length.cpp only (see memory.hpp)
     static constexpr std::size_t kStride = padded<V>(Hidden);
     const Params& p_;
     alignas(storage_alignment<V>()) V h_[2][kStride];
     std::size_t cur_ = 0;
-    std::size_t length_ = 0;
+    std::uint64_t length_ = 0;  ///< 64 bits on every target: no wrap (5.8e8 years at 1 kHz)
 };
 
 }  // namespace sarnn

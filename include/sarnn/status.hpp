@@ -11,7 +11,8 @@ enum class Status : unsigned char {
     null_input,        ///< a null pointer was passed where data was expected: state unchanged
     non_finite_input,  ///< x holds NaN or +-Inf (only when SARNN_CHECK_INPUT is 1): state unchanged
     arch_unavailable,  ///< set_arch(): that kernel set is not compiled in or the CPU lacks it
-    invalid_argument,  ///< run(): an Emit the model does not have (e.g. Emit::cell on SelfAttentionRnn)
+    invalid_argument,  ///< run(): an Emit the model does not have (e.g. Emit::cell on SelfAttentionRnn);
+                       ///< validate(): a q15 params constant outside its range (Validation names it)
     non_finite_param,  ///< validate(): a weight is NaN or +-Inf (Validation names the array and index)
     /// step(): x is finite but this step's arithmetic would overflow into NaN/Inf (A·[x; r] + b is inf - inf,
     /// or the align's query is so large that a score could overflow): step refused, state unchanged

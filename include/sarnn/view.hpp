@@ -6,8 +6,10 @@
 
 namespace sarnn {
 
-/// Read-only span of `size()` values. It points into the model and stays valid while the model lives;
-/// the values it shows change with the next `step()` or `reset()`.
+/// Read-only span of `size()` values. It points into the model (no copy) and is valid, showing the current values,
+/// until the next call that changes the model: a `step()` that returns Status::ok, `run()` or `reset()` (a refused
+/// step changes nothing). The models switch buffers at a step, so take the view again after it; copy the values to
+/// keep them.
 template <class T>
 class View {
 public:

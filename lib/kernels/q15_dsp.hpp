@@ -993,8 +993,9 @@ __attribute__((noinline)) inline void weighted_sum(const q15* const base[2], con
 
 /// affine_tanh's rows finished (q15.cpp's finish_row, the same integers) from their sums s = (s_x, s_r) pairs, for
 /// an input factor x_m / 2^(31 + x_shift) with x_shift = 1 - UP (UP 1 or 2) and x_m >= 0; one row in 34 instructions
-/// where GCC's form of the same took about 70. Stops before the first row whose shift is below 2 (the short form
-/// below needs shift >= 2: the caller finishes that row) and returns how many rows it wrote. With kTanh false, y = pre
+/// where GCC's form of the same took about 70. Stops before the first row whose shift is outside 2 .. 31 (the short
+/// form below needs shift >= 2; a shift above 31, which validate() refuses, counts as 31 in requantize_short: the
+/// caller finishes that row) and returns how many rows it wrote. With kTanh false, y = pre
 /// (affine's rows: 21 instructions a row; b may not be null).
 ///   xq  = clamp(floor((s_x·x_m + 2^(s-1)) / 2^s), +-2^30), s = 31 + x_shift: one SMLAL from 2^(s-1); hi >= 2^(s-2)
 ///         (or < -2^(s-2)) is exactly the clamp (one unsigned comparison of hi + 2^(s-2)); else hi·2^UP + the low
@@ -1022,8 +1023,9 @@ __attribute__((noinline)) inline void weighted_sum(const q15* const base[2], con
     "add    %[sr], %[sr], %[lo], lsr %[down]\n\t"       \
     "2:\n\t"                                           \
     "ldrsb  %[t], [%[sh]], #1\n\t"                      \
-    "subs   %[t], %[t], #2\n\t"                         \
-    "bmi    7f\n\t"                                     \
+    "sub    %[t], %[t], #2\n\t"                          \
+    "cmp    %[t], #29\n\t"                               \
+    "bhi    7f\n\t"                                     \
     "ldr    %[sx], [%[m]], #4\n\t"                      \
     "smull  %[lo], %[hi], %[sr], %[sx]\n\t"             \
     "asr    %[hi], %[hi], %[t]\n\t"                     \

@@ -513,7 +513,7 @@ inline std::size_t lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidde
 /// The rows' pre-activations from their sums, four rows a pass, where the factors allow (else false, and the caller
 /// takes its scalar loop): x = requantize(s_x, x_m, x_shift) clamped to +-2^30, z = x + s_r, out = requantize(z,
 /// m_r, shift_r) + b_r (b null: 0) saturated to int32 then int16 (kernels_q15.hpp's affine). Taken when x_shift is 0
-/// or -1 with x_m >= 0 (|s_x| < 2^30 for -1), every m_r >= 0 and shift_r >= 1, count a multiple of 4; then:
+/// or -1 with x_m >= 0 (|s_x| < 2^30 for -1), every m_r >= 0 and shift_r in 1 .. 31, count a multiple of 4; then:
 ///   x = VQRDMULH(s_x, x_m) = floor((s_x·x_m + 2^30) / 2^31) (x_shift 0; with 2·s_x for -1: s = 30), exact (x_m >=
 ///       0: no saturation), clamped;
 ///   r part, s = 31 + shift_r >= 32: h = VMULH(z, m_r) = floor(z·m_r / 2^32); shift_r >= 2: (h + 2^(shift_r-2)) >>
@@ -529,14 +529,16 @@ inline bool finish_rows(const std::int32_t* s_x, const std::int32_t* s_r, std::s
     mve::touch(m);
     mve::touch(shift);
     mve::touch(b);
-    std::int32_t min_m = 0, min_shift = 127;
+    std::int32_t min_m = 0, min_shift = 127, max_shift = -128;
     std::uint32_t max_x = 0;
     for (std::size_t k = 0; k < count; k += 4) {
         min_m = vminvq_s32(min_m, vld1q_s32(m + k));
         min_shift = vminvq_s32(min_shift, vldrbq_s32(shift + k));
+        max_shift = vmaxvq_s32(max_shift, vldrbq_s32(shift + k));
         max_x = vmaxavq_s32(max_x, vld1q_s32(s_x + k));
     }
-    if (min_m < 0 || min_shift < 1 || (x_shift == -1 && max_x >= (std::uint32_t{1} << 30))) return false;
+    if (min_m < 0 || min_shift < 1 || max_shift > 31 || (x_shift == -1 && max_x >= (std::uint32_t{1} << 30)))
+        return false;
     const int32x4_t hi = vdupq_n_s32(std::int32_t{1} << 30), lo = vdupq_n_s32(-(std::int32_t{1} << 30));
     const int32x4_t one = vdupq_n_s32(1);
     const int32x4_t top = vdupq_n_s32(32767), bottom = vdupq_n_s32(-32768);

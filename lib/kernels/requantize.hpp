@@ -54,7 +54,8 @@ inline std::int32_t requantize(std::int32_t acc, std::int32_t multiplier, int sh
     return q_hi != 0 || q_lo > 0x7FFFFFFFu ? INT32_MAX : static_cast<std::int32_t>(q_lo);
 }
 
-/// requantize for a multiplier >= 0 and a shift of 2 to 31 (s = 31 + shift >= 33), in 32-bit signed pieces: only
+/// requantize for a multiplier >= 0 and a shift of 2 to 31 (s = 31 + shift >= 33; a shift above 31 counts as 31, as
+/// in requantize), in 32-bit signed pieces: only
 /// H = floor(acc·m / 2^32) decides the result, and H needs four 16 x 16 -> 32 bit products of halves taken signed
 /// (no magnitude, no carry out of a low word). The same result as requantize; the ARMv6-M rows' form.
 inline std::int32_t requantize_hi_mul16(std::int32_t acc, std::int32_t multiplier, int shift) noexcept {
@@ -69,18 +70,21 @@ inline std::int32_t requantize_hi_mul16(std::int32_t acc, std::int32_t multiplie
     const std::int32_t h = ah * mh + (x >> 16);
     // s = 32 + r, r = shift - 1 in [1, 30]: floor((H·2^32 + L + 2^(s-1)) / 2^s) = (H + 2^(r-1)) >> r (the low word L
     // < 2^32 cannot carry the integer H + 2^(r-1) past a multiple of 2^r); |H| <= 2^30 + 2^15: no overflow
-    const int r = shift - 1;
+    const int r = (shift > 31 ? 31 : shift) - 1;  // (clamped: no shift by the width or more)
     return (h + (std::int32_t{1} << (r - 1))) >> r;
 }
 
 /// requantize for a multiplier >= 0 and a shift of -1 to 31 (a factor below 2: the rows of the q15 models, and the
-/// factor of their input, which is near 1 for inputs in (-1, 1)): the same result in about half the instructions.
+/// factor of their input, which is near 1 for inputs in (-1, 1)): the same result in about half the instructions. A
+/// shift above 31 counts as 31, as in requantize (the int8 params can hold up to 127; validate() refuses them): no
+/// shift by the width or more, the same result on every target.
 /// Only shift -1 can saturate (P < 2^62, s >= 30: the quotient is below 2^32); of the low word only its top bits and
 /// its carry count.
 /// Two forms, the same integers: _mul32 in 16 x 16 -> 32 bit products (the M0/M0+, whose 64-bit multiply is a
 /// library call; shifts from 2 on by requantize_hi_mul16), _mul64 in one 32 x 32 -> 64 bit multiply (SMULL on
 /// ARMv7-M, every 64-bit host).
 inline std::int32_t requantize_short_mul32(std::int32_t acc, std::int32_t multiplier, int shift) noexcept {
+    if (shift > 31) shift = 31;
     if (shift >= 2) return requantize_hi_mul16(acc, multiplier, shift);
     const bool neg = acc < 0;
     const std::uint32_t a = neg ? 0u - static_cast<std::uint32_t>(acc) : static_cast<std::uint32_t>(acc);
@@ -119,6 +123,7 @@ inline std::int32_t requantize_short_mul64(std::int32_t acc, std::int32_t multip
     // and s = 32 + r, r >= 1: floor((H + 2^(r-1) + L / 2^32) / 2^r) = (H + 2^(r-1)) >> r (the integer part alone
     // decides the floor); r = 0: H + the carry of L + 2^31. Shifts of negative numbers are arithmetic (floors), as
     // round_shift in q15.cpp.
+    if (shift > 31) shift = 31;
     const std::int64_t p = static_cast<std::int64_t>(acc) * multiplier;
     const auto h = static_cast<std::int32_t>(p >> 32);
     if (shift >= 2) return (h + (std::int32_t{1} << (shift - 2))) >> (shift - 1);

@@ -8,10 +8,17 @@ int16_t for a q15 model: the raw values):
     const V* X_context(void);                c (SelfAttentionRnn only: X_HAS_CONTEXT)
     const V* X_cell(void);                   the memory cell (Lstmn only: X_HAS_CELL; q15: Q3.12, X_CELL_SCALE)
     const V* X_attention(size_t* n);         the attention weights of the last step, *n of them (not SimpleRnn)
-    size_t X_length(void);                   steps since reset
+    size_t X_copy_hidden(V* out);            h copied to out: X_HIDDEN_SIZE values (0 and nothing when out is NULL)
+    size_t X_copy_context(V* out);           and c, the cell, the attention weights (at most X_CAPACITY): where
+    size_t X_copy_cell(V* out);              the model has them; each returns the count copied
+    size_t X_copy_attention(V* out);
+    uint64_t X_length(void);                 steps since reset (64 bits: no wrap)
     int X_self_check(void);                  1 when the header's golden run passes (resets the model)
 and the sizes as macros. What a model does not have is not declared (a call does not compile); X_HAS_CONTEXT,
 X_HAS_CELL and X_HAS_ATTENTION (0 or 1) let generic code test for it. docs/c-api.md is the user documentation.
+
+The lifetime of the views (VIEWS below, the same words as docs/c-api.md): a view points into the model and switches
+buffers with the steps, so a kept pointer goes stale; the copy functions give values to keep.
 """
 import os
 
@@ -31,6 +38,13 @@ STATUSES = (
 )
 
 C_TYPES = {"float": "float", "double": "double", "q15": "int16_t"}
+
+# The contract of the view pointers, as X.h states it (docs/c-api.md states it in the same words)
+VIEWS = ("The pointers of X_hidden() and, where the model has them, X_context(), X_cell() and X_attention() point "
+         "into the model (nothing is copied). Each is valid, and shows the current values, until the next call that changes the model: a "
+         "X_step() that returns SARNN_STATUS_OK, X_reset() or X_self_check(); a refused step changes nothing. "
+         "After that call, call the function again: a kept pointer may show older values or another buffer. To "
+         "keep values, copy them: X_copy_hidden() and its kin.")
 
 
 def c_paths(path):
@@ -62,6 +76,21 @@ def _status_block():
                                for value, (suffix, _, comment) in enumerate(STATUSES)]) + ["#endif"]
 
 
+def _wrapped_comment(text, width=117):
+    """text as a C comment of lines of at most `width` characters, words kept whole."""
+    lines, line = [], ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > width - 3:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(line)
+    out = ["/* " + lines[0]] + [" * " + ln for ln in lines[1:]]
+    out[-1] += " */"
+    return out
+
+
 def _commented(pairs):
     """Lines of (code, comment) with the comments aligned, as clang-format aligns consecutive trailing comments."""
     width = max(len(code) for code, _ in pairs)
@@ -83,9 +112,8 @@ def render_c(model, name, hpp_filename, h_filename, generator):
         f"#ifndef {names.guard(name, 'H')}",
         f"#define {names.guard(name, 'H')}",
         "#include <stddef.h>",
+        "#include <stdint.h>",
     ]
-    if dtype == "q15":
-        h.append("#include <stdint.h>")
     h += _status_block()
     h += [
         f"#define {up}_IN_SIZE {n_in}",
@@ -120,21 +148,37 @@ def render_c(model, name, hpp_filename, h_filename, generator):
         f"void {name}_reset(void);",
         f"/* One step on x ({up}_IN_SIZE values); returns SARNN_STATUS_OK or, changing nothing, another status. */",
         f"int {name}_step(const {t}* x);",
-        f"/* h: {up}_HIDDEN_SIZE values inside the model (valid until the next step or reset). */",
-        f"const {t}* {name}_hidden(void);",
     ]
+    h += _wrapped_comment(VIEWS.replace("X_", f"{name}_"))
+    h += _wrapped_comment(f"h: {up}_HIDDEN_SIZE values inside the model (valid until the next step, reset or self "
+                          "check: above).")
+    h += [f"const {t}* {name}_hidden(void);"]
+    h += _wrapped_comment(f"h copied to out ({up}_HIDDEN_SIZE values); returns {up}_HIDDEN_SIZE, or 0 (copying "
+                          "nothing) when out is NULL.")
+    h += [f"size_t {name}_copy_hidden({t}* out);"]
     if has_context:
-        h += [f"/* c, the context: {up}_HIDDEN_SIZE values. */", f"const {t}* {name}_context(void);"]
+        h += _wrapped_comment(f"c, the context: {up}_HIDDEN_SIZE values inside the model (as {name}_hidden()).")
+        h += [f"const {t}* {name}_context(void);"]
+        h += _wrapped_comment(f"c copied to out ({up}_HIDDEN_SIZE values); returns {up}_HIDDEN_SIZE, or 0 when out "
+                              "is NULL.")
+        h += [f"size_t {name}_copy_context({t}* out);"]
     if has_cell:
-        h += [f"/* The memory cell c_t: {up}_HIDDEN_SIZE values. */", f"const {t}* {name}_cell(void);"]
+        h += _wrapped_comment(f"The memory cell c_t: {up}_HIDDEN_SIZE values inside the model (as {name}_hidden()).")
+        h += [f"const {t}* {name}_cell(void);"]
+        h += _wrapped_comment(f"The cell copied to out ({up}_HIDDEN_SIZE values); returns {up}_HIDDEN_SIZE, or 0 "
+                              "when out is NULL.")
+        h += [f"size_t {name}_copy_cell({t}* out);"]
     if has_attention:
         attended = "the states in memory" if kind == "self_attention" else "the tape before this step"
-        h += [f"/* The last step's attention weights over {attended}, oldest first; *n gets their number (n may be",
-              " * NULL). */",
-              f"const {t}* {name}_attention(size_t* n);"]
+        h += _wrapped_comment(f"The last step's attention weights over {attended}, oldest first, inside the model (as "
+                              f"{name}_hidden()); *n gets their number (n may be NULL).")
+        h += [f"const {t}* {name}_attention(size_t* n);"]
+        h += _wrapped_comment(f"The attention weights copied to out (room for {up}_CAPACITY values); returns their "
+                              "number, or 0 when out is NULL.")
+        h += [f"size_t {name}_copy_attention({t}* out);"]
     h += [
-        "/* Steps taken since reset (a Window keeps counting). */",
-        f"size_t {name}_length(void);",
+        "/* Steps taken since reset (a Window keeps counting): 64 bits, no wrap. */",
+        f"uint64_t {name}_length(void);",
         f"/* 1 when the golden run of {hpp_filename} passes its self_check(), else 0; resets the model. */",
         f"int {name}_self_check(void);",
         "#ifdef __cplusplus",
@@ -157,8 +201,9 @@ def _glue(model, name, hpp_filename, h_filename, cpp_filename, generator):
         "",
         "#include <cstddef>",
     ]
+    cpp += ["#include <cstdint>"]
     if q:
-        cpp += ["#include <cstdint>", "#include <type_traits>"]
+        cpp += ["#include <type_traits>"]
     cpp += [
         "",
         f'#include "{hpp_filename}"',
@@ -193,6 +238,15 @@ def _glue(model, name, hpp_filename, h_filename, cpp_filename, generator):
             "}",
         ]
     cpp += [
+        "// the values of a view copied to out (nothing when out is null); their number",
+        f"template <class V>",
+        f"std::size_t copy(const sarnn::View<V>& v, {t}* out) noexcept {{",
+        "    if (out == nullptr) return 0;",
+        f"    for (std::size_t k = 0; k < v.size(); ++k) out[k] = {'v[k].raw' if q else 'v[k]'};",
+        "    return v.size();",
+        "}",
+    ]
+    cpp += [
         "}  // namespace",
         f"}}  // namespace {name}",
         "",
@@ -211,11 +265,12 @@ def _glue(model, name, hpp_filename, h_filename, cpp_filename, generator):
         ]
     else:
         cpp += [f"int {name}_step(const {t}* x) {{ return static_cast<int>({name}::c_api_model.step(x)); }}"]
-    cpp += ["", f"const {t}* {name}_hidden() {{ return {view(f'{name}::c_api_model.hidden()')}; }}"]
-    if kind == "self_attention":
-        cpp += ["", f"const {t}* {name}_context() {{ return {view(f'{name}::c_api_model.context()')}; }}"]
-    if kind == "lstmn":
-        cpp += ["", f"const {t}* {name}_cell() {{ return {view(f'{name}::c_api_model.cell()')}; }}"]
+    views = [("hidden", "hidden")] + ([("context", "context")] if kind == "self_attention" else []) + \
+        ([("cell", "cell")] if kind == "lstmn" else [])
+    for c_name, member in views:
+        cpp += ["", f"const {t}* {name}_{c_name}() {{ return {view(f'{name}::c_api_model.{member}()')}; }}",
+                "", f"std::size_t {name}_copy_{c_name}({t}* out) {{",
+                f"    const auto v = {name}::c_api_model.{member}();", f"    return {name}::copy(v, out);", "}"]
     if kind != "simple":
         cpp += [
             "",
@@ -224,10 +279,15 @@ def _glue(model, name, hpp_filename, h_filename, cpp_filename, generator):
             "    if (n != nullptr) *n = a.size();",
             f"    return {view('a')};",
             "}",
+            "",
+            f"std::size_t {name}_copy_attention({t}* out) {{",
+            f"    const auto a = {name}::c_api_model.attention();",
+            f"    return {name}::copy(a, out);",
+            "}",
         ]
     cpp += [
         "",
-        f"std::size_t {name}_length() {{ return {name}::c_api_model.length(); }}",
+        f"std::uint64_t {name}_length() {{ return {name}::c_api_model.length(); }}",
         "",
         f"int {name}_self_check() {{ return {name}::self_check({name}::c_api_model) ? 1 : 0; }}",
     ]

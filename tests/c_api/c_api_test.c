@@ -29,6 +29,9 @@
 
 enum { MAX_IN = 8, MAX_HIDDEN = 16, MAX_STEPS = 16 };
 
+/* copy_check.cpp: the copy functions and the views' lifetime against the C++ models; the number of failures */
+int c_api_copy_checks(void);
+
 static int g_passed = 0;
 static int g_failed = 0;
 
@@ -60,7 +63,7 @@ typedef struct {
     const int16_t* (*hidden)(void);
     const int16_t* (*context)(void);        /* NULL when the model has none; the q15 LSTMN's cell (Q3.12) */
     const int16_t* (*attention)(size_t* n); /* NULL when the model has none */
-    size_t (*length)(void);
+    uint64_t (*length)(void);
     int (*self_check)(void);
     size_t in, hidden_size, capacity; /* capacity 0: SimpleRnn */
     size_t steps;
@@ -94,7 +97,7 @@ static void check_q15(const Q15Model* m) {
         const int16_t* x = m->golden_x + t * m->in;
         if (t == m->steps / 2) {
             int16_t before[MAX_HIDDEN];
-            const size_t length = m->length();
+            const uint64_t length = m->length();
             memcpy(before, m->hidden(), m->hidden_size * sizeof(int16_t));
             expect(m->step(NULL) == SARNN_STATUS_NULL_INPUT, m->name, "a NULL input: null_input", t);
             expect(memcmp(before, m->hidden(), m->hidden_size * sizeof(int16_t)) == 0 && m->length() == length, m->name,
@@ -315,6 +318,7 @@ int main(void) {
     check_q15(&ca_q15_simple);
     check_q15(&ca_q15_additive);
     check_q15(&ca_q15_lstmn);
+    expect(c_api_copy_checks() == 0, "copy_check.cpp", "copy functions and view lifetime against the C++ models", 0);
     printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
 }
