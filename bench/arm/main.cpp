@@ -9,8 +9,11 @@
 // (n - 1 steps first; the LSTMN's over n - 1 tape entries). Instructions, not time: the ratios hold on a board
 // only as far as the instruction mixes are alike.
 //
+// Then the shape grid (grid.cpp, bench/grid.hpp: every shape of the build's grid, SARNN_BENCH_GRID=full in
+// scripts/bench-arm, the reference and two odd shapes otherwise).
+//
 // Usage: sarnn_bench_arm [quick | only TEXT]
-//   quick: two shapes of the dot align (the test command's smoke run)
+//   quick: two shapes of the dot align and the build's grid (the test command's smoke run: a smoke grid)
 //   only TEXT: count only the steps whose label holds TEXT (e.g. "dot In 32 Hidden 64 n 256 ours"), for reading the
 //   plugin's per-address counts (pcs=on) against a disassembly
 #include "eigen_dot.hpp"  // first: it sets Eigen's fixed-size limits
@@ -29,6 +32,7 @@
 
 extern "C" __attribute__((noinline)) void sarnn_count_begin() { __asm__ volatile(""); }
 extern "C" __attribute__((noinline)) void sarnn_count_end() { __asm__ volatile(""); }
+void sarnn_bench_arm_grid(int& region, const char* only);  // grid.cpp
 
 namespace {
 
@@ -158,6 +162,7 @@ int main(int argc, char** argv) {
     if (quick) {
         dot<32, 64, 256>(16);
         dot<16, 32, 64>(64);
+        sarnn_bench_arm_grid(g_region, g_only);
         return 0;
     }
     for (std::size_t n : {std::size_t{16}, std::size_t{256}}) dot<32, 64, 256>(n);
@@ -169,5 +174,6 @@ int main(int argc, char** argv) {
         scored<32, 64, 256, Score::additive, sarnn::AdditiveAlign<K>>(n, "additive16");
         lstmn<32, 64, 256>(n);
     }
+    sarnn_bench_arm_grid(g_region, g_only);
     return 0;
 }
