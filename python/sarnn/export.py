@@ -1,9 +1,9 @@
 """The exporter: export_header() writes a trained model as a C++ header, and its command line,
 `python3 -m sarnn.export MODEL [--name NAME] [--out HEADER] [options]`.
 
-With `--dtype q15 --calibration INPUTS.pt` (`--quantize int8` is another spelling of `--dtype q15`) it writes the q15 model (int8 weights, int16 activations, no float at
-run time) of a SimpleRnn, a SelfAttentionRnn (any align: dot, scaled_dot, bilinear, key_query, additive) or an LSTMN
-instead, and prints the input scale (and the align's headrooms, or the scores' format of the additive align and the
+With `--dtype q15 --calibration INPUTS.pt` (`--quantize int8` is another spelling of `--dtype q15`) it writes the
+q15 model (int8 weights, int16 activations, no float at run time) of a SimpleRnn, a SelfAttentionRnn (any align:
+dot, scaled_dot, bilinear, key_query, additive) or an LSTMN instead, and prints the input scale (and the align's headrooms, or the scores' format of the additive align and the
 LSTMN) and the error bound it measured over the calibration run on a second line (sarnn.quantize says how).
 
 With `--c-api` it also writes the model's C API next to the header X.hpp: X.h (C99) and X.cpp (the C++ glue, one
@@ -22,6 +22,7 @@ import stat
 import sys
 import tempfile
 
+from sarnn import layout
 from sarnn import quantize as q
 from sarnn.errors import ExportError
 from sarnn.files import TRUST_OPTION
@@ -186,7 +187,7 @@ def _parser():
     p.add_argument("--name", help="C++ namespace of the header (default: the stem of --out, else of MODEL)")
     p.add_argument("--out", help="header to write (default: NAME.hpp)")
     p.add_argument("--model", dest="kind", help="simple, self_attention or lstmn, when the keys cannot tell")
-    p.add_argument("--align", help="dot, scaled_dot, bilinear, key_query or additive (self_attention)")
+    p.add_argument("--align", help=layout.names_text(layout.aligns()) + " (self_attention)")
     p.add_argument("--window", type=int, help="use the sarnn::Window memory of this many states")
     p.add_argument("--capacity", type=int, help="states a sarnn::Bounded memory holds (default: 128)")
     p.add_argument("--dtype", help="float (default), double, or q15: the fixed-point model (int8 weights, int16 "
