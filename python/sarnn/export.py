@@ -1,20 +1,22 @@
-"""The exporter: export_header() writes a trained model as a C++ header, and its command line,
-`python3 -m sarnn.export MODEL [--name NAME] [--out HEADER] [options]`.
+"""The exporter: export_header() writes a trained model as a C++ header, and its command line, `python3 -m
+sarnn.export MODEL [--name NAME] [--out HEADER] [options]`.
 
 With `--dtype q15 --calibration INPUTS.pt` (`--quantize int8` is another spelling of `--dtype q15`) it writes the
 q15 model (int8 weights, int16 activations, no float at run time) of a SimpleRnn, a SelfAttentionRnn (any align:
-dot, scaled_dot, bilinear, key_query, additive) or an LSTMN instead, and prints the input scale (and the align's headrooms, or the scores' format of the additive align and the
-LSTMN) and the error bound it measured over the calibration run on a second line (sarnn.quantize says how).
+dot, scaled_dot, bilinear, key_query, additive) or an LSTMN instead, and prints the input scale (and the align's
+headrooms, or the scores' format of the additive align and the LSTMN) and the error bound it measured over the
+calibration run on a second line (sarnn.quantize says how).
 
 With `--c-api` it also writes the model's C API next to the header X.hpp: X.h (C99) and X.cpp (the C++ glue, one
 static model); sarnn.header_c and docs/c-api.md say what they hold. Without it the output is the header alone.
 
 The command writes the C++ header for MODEL (a file of torch.save: a sarnn.save() dict or a state dict; a whole
-sarnn module only with --trust-pickled-code, which runs the file's code: sarnn.files); see export_header. What it had to assume (the memory policy of a plain state dict given neither
---window nor --capacity, the tanh of the state dict of a torch.nn.RNN) it prints on stderr, one line
-"sarnn.export: note: <message>" each, and still exits with status 0. On an error (also a torch layer sarnn
-does not compute: relu, more layers, bidirectional, LSTM, GRU) it prints "sarnn.export: error: <message>"
-to stderr, writes nothing and exits with status 2 (docs/pytorch.md lists the refusals).
+sarnn module only with --trust-pickled-code, which runs the file's code: sarnn.files); see export_header. What it
+had to assume (the memory policy of a plain state dict given neither --window nor --capacity, the tanh of the state
+dict of a torch.nn.RNN) it prints on stderr, one line "sarnn.export: note: <message>" each, and still exits with
+status 0. On an error (also a torch layer sarnn does not compute: relu, more layers, bidirectional, LSTM, GRU) it
+prints "sarnn.export: error: <message>" to stderr, writes nothing and exits with status 2 (docs/pytorch.md lists the
+refusals).
 """
 import argparse
 import os
