@@ -93,7 +93,8 @@ def resolve(source, *, model=None, align=None, window=None, capacity=None, dtype
         config, state = _infer(state, model, align, window)
         if rnn_keys and not isinstance(obj, (nn.RNN, nn.RNNCell)):
             notes.append(f"assumed nonlinearity='tanh': the torch.nn.RNN/RNNCell weights in {name} do not record "
-                         "it; torch.save the layer itself to have its settings checked")
+                         "it; torch.save the layer itself to have its settings checked (a whole layer is read with "
+                         "--trust-pickled-code)")
         if config["kind"] != "simple" and window is None and capacity is None:
             notes.append(f"assumed a sarnn::Bounded memory of capacity {DEFAULT_CAPACITY}: {name} does not record "
                          "the memory policy; pass --window W if the model was trained with window=W, or --capacity "
