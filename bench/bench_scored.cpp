@@ -382,7 +382,7 @@ float lstmn_diff(const M1& a, const M2& b) {
     if (a.length() != b.length() || a.length() == 0) return INFINITY;
     float d = max_abs_diff(a.hidden(), b.hidden(), H);
     d = std::fmax(d, max_abs_diff(a.cell(), b.cell(), H));
-    return std::fmax(d, max_abs_diff(a.attention(), b.attention(), a.length() - 1));
+    return std::fmax(d, max_abs_diff(a.attention(), b.attention(), static_cast<std::size_t>(a.length() - 1)));
 }
 
 bool verify_lstmn(const std::vector<Variant>& vs) {

@@ -249,7 +249,7 @@ float outputs_diff(const M1& a, const M2& b) {
     if (a.length() != b.length()) return INFINITY;
     float d = max_abs_diff(a.hidden(), b.hidden(), H);
     d = std::fmax(d, max_abs_diff(a.context(), b.context(), H));
-    return std::fmax(d, max_abs_diff(a.attention(), b.attention(), a.length()));
+    return std::fmax(d, max_abs_diff(a.attention(), b.attention(), static_cast<std::size_t>(a.length())));
 }
 
 constexpr std::size_t kVerifySteps = 512;

@@ -11,6 +11,7 @@
 #define SARNN_BENCH_OURS_HPP
 
 #include <cstddef>
+#include <cstdint>
 
 #include <sarnn/sarnn.hpp>
 
@@ -105,7 +106,7 @@ public:
     void store(std::size_t j, const float* h) { Access::store(m_, j, h); }
     void set_length(std::size_t n) { Access::set_length(m_, n); }
     void set_context(const float* c) { Access::set_context(m_, c); }
-    std::size_t length() const { return m_.length(); }
+    std::uint64_t length() const { return m_.length(); }
     const float* context() const { return m_.context().data(); }
     const float* attention() const { return m_.attention().data(); }
     const float* hidden() const { return m_.hidden().data(); }
@@ -134,7 +135,7 @@ public:
     void set_length(std::size_t n) { Access::set_tape_length(m_, n); }
     void set_tilde(const float* h) { Access::set_tilde(m_, h); }
     void set_tilde_from(const float* s, std::size_t k) { Access::set_tilde_from(m_, s, k); }
-    std::size_t length() const { return m_.length(); }
+    std::uint64_t length() const { return m_.length(); }
     const float* hidden() const { return m_.hidden().data(); }
     const float* cell() const { return m_.cell().data(); }
     const float* attention() const { return m_.attention().data(); }

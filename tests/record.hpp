@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "reference.hpp"
@@ -19,7 +20,7 @@ namespace test {
 /// Lstmn: `c` is cell(), `alpha` is attention() (s), `attended` is stored(). `bytes`: kit::state_bytes.
 struct Record {
     sarnn::Status status = sarnn::Status::ok;
-    std::size_t length = 0;
+    std::uint64_t length = 0;
     std::size_t attended = 0;
     bool full = false;
     ref::Vec h, c, alpha;

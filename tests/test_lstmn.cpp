@@ -275,8 +275,8 @@ TEST_CASE("Lstmn params are kept by reference", "[lstmn][params]") {
         for (const auto& x : xs) {
             REQUIRE(model.step(x.data()) == sarnn::Status::ok);
             reference.step(test::to_vec(x));
-            err.add(test::to_vec(model.hidden()), reference.hidden(), model.length(), "h");
-            err.add(test::to_vec(model.attention()), reference.attention(), model.length(), "s");
+            err.add(test::to_vec(model.hidden()), reference.hidden(), static_cast<std::size_t>(model.length()), "h");
+            err.add(test::to_vec(model.attention()), reference.attention(), static_cast<std::size_t>(model.length()), "s");
         }
         *params = saved;
         INFO("worst: " << err.where);

@@ -249,14 +249,14 @@ RunBuffers<T>& run_buffers() {
 /// attended() or stored(), full(). Compared bit for bit (memcmp of the whole object; unused lanes stay zero).
 template <class T>
 struct Snapshot {
-    std::size_t length, kept, full, h_n, c_n, alpha_n;
+    std::uint64_t length, kept, full, h_n, c_n, alpha_n;  // all 64-bit: no padding before h (memcmp)
     T h[kHidden], c[kHidden], alpha[kCap];
 
     /// Copies at most `max` values (the model's own bound: Hidden, Capacity) of a view.
     template <class V>
-    static void copy(const V& v, T* to, std::size_t& n, std::size_t max) {
+    static void copy(const V& v, T* to, std::uint64_t& n, std::size_t max) {
         n = v.size();
-        if (n != 0) std::memcpy(to, v.data(), (n < max ? n : max) * sizeof(T));
+        if (n != 0) std::memcpy(to, v.data(), static_cast<std::size_t>(n < max ? n : max) * sizeof(T));
     }
 };
 template <class T>
@@ -343,11 +343,11 @@ struct Outcome {
     unsigned long refused_changed;  // a step() that was not ok changed a view
     unsigned long full_refusals;    // memory_full from a step() on a full model
     unsigned long ok_when_full;     // steps taken on a full Window
-    std::size_t max_length;
+    std::uint64_t max_length;
     unsigned long bad_resets;       // reset() that did not give length 0, nothing kept, not full
     unsigned long bad_runs;         // run() results other than the Emit and memory call for
     unsigned long runs;
-    std::size_t final_length;
+    std::uint64_t final_length;
     double h1[kHidden];      // hidden() after the final reset() and one step of input(1)
     double run_h1[kHidden];  // the first row run(Emit::hidden) wrote (after a reset(), input(1))
 };

@@ -10,6 +10,7 @@
 // 16 kB in all).
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <type_traits>
@@ -66,7 +67,8 @@ bool equal(const sarnn::View<T>& v, const T (&want)[N]) {
 template <class T>
 struct Shown {
     sarnn::View<T> h, c, alpha;
-    std::size_t length, kept;
+    std::uint64_t length;
+    std::size_t kept;
     bool full;
 };
 template <class T, std::size_t In, std::size_t H>
@@ -105,7 +107,8 @@ private:
         return n <= max && v.size() == n && (n == 0 || std::memcmp(v.data(), kept, n * sizeof(T)) == 0);
     }
 
-    std::size_t length_, kept_;
+    std::uint64_t length_;
+    std::size_t kept_;
     bool full_;
     T h_[Hidden], c_[Hidden], alpha_[Capacity];
     std::size_t h_n_, c_n_, alpha_n_;

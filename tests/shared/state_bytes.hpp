@@ -6,6 +6,7 @@
 #include <sarnn/sarnn.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -17,7 +18,8 @@ inline void append_bytes(std::vector<unsigned char>& out, const void* p, std::si
     out.resize(at + n);
     if (n != 0) std::memcpy(out.data() + at, p, n);
 }
-inline void append_size(std::vector<unsigned char>& out, std::size_t n) { append_bytes(out, &n, sizeof n); }
+/// A count as 8 bytes on every target (length() is a std::uint64_t, sizes widen to it).
+inline void append_size(std::vector<unsigned char>& out, std::uint64_t n) { append_bytes(out, &n, sizeof n); }
 /// Its size, then its values.
 template <class T>
 void append_view(std::vector<unsigned char>& out, const sarnn::View<T>& v) {

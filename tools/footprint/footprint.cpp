@@ -159,7 +159,7 @@ Model g_model{kParams};  // RAM: all of the model's state
 /// step() on its own: the model's step() is inlined here, so this frame plus its callees is step()'s stack.
 using Value = typename Model::value_type;  // float, or sarnn::q15 (raw int16 inputs)
 [[gnu::noinline]] sarnn::Status do_step(const Value* x) { return g_model.step(x); }
-std::size_t length() { return g_model.length(); }
+std::uint64_t length() { return g_model.length(); }
 #else
 // The baselines: the same loop, with a step that only reads its input (float, or with SARNN_FOOTPRINT_Q15 the q15
 // models' raw int16).
@@ -178,7 +178,7 @@ volatile float g_sink;
     return sarnn::Status::ok;
 }
 #endif
-std::size_t length() { return Capacity; }
+std::uint64_t length() { return Capacity; }
 #endif
 
 /// An input value from the generator: a float in about ±1.1; a q15 as a raw int16 (all of Q15's ±1), from integers
