@@ -1,7 +1,7 @@
 // lib/kernels/q15.cpp: kernel::Q15, the kernels of the q15 models (contracts: include/sarnn/kernels_q15.hpp). Plain
 // C++, integers only; every result has its twin in python/sarnn/q15.py (affine_tanh, attend_dot), which
 // computes the same integers. The arithmetic that rounds (requantisation, the scores' format, the softmax) is here,
-// the same on every target; the inner loops, exact integer sums, are each target's (the seam: q15_loops.hpp), in
+// the same on every target; the inner loops, exact integer sums, are each target's (the seam: q15_seam.hpp), in
 // groups of rows, states or columns that share their loads. Every sum is kept in 32 bits (the cores without an FPU
 // that run this, the M0/M0+, multiply 32 x 32 -> 32 only); rows are read by words where they are word aligned (the
 // models' are: kernels.hpp pads rows to 32-bit words). As in lib/fixed.cpp, each intermediate's bound is beside it.
@@ -23,6 +23,10 @@
 
 namespace sarnn::kernel {
 namespace {
+
+/// this build's q15 loops (q15_loops.hpp), the one algorithm below takes them as its L
+using Target = q15_loops::Target;
+static_assert(q15_loops::check<Target>());
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "sarnn: the q15 kernels read int16 pairs little endian");
 
@@ -115,19 +119,24 @@ __attribute__((always_inline)) inline std::int32_t add_sat16(std::int32_t a, std
 struct XFactor {
     std::int32_t m;
     int shift;
-    bool pow2;          // x_m = 2^30 and x_shift in [-31, 30]: the factor is 2^-e, e = x_shift + 1 in [-30, 31]
-    int right;          // e where e > 0, else 0
-    int left;           // -e where e <= 0, else 0
+    bool pow2;           // x_m = 2^30 and x_shift in [-31, 30]: the factor is 2^-e, e = x_shift + 1 in [-30, 31]
+    int right;           // e where e > 0, else 0
+    int left;            // -e where e <= 0, else 0
     std::int32_t bound;  // 2^(30 - left)
     bool near_one;       // x_shift is -1 or 0, x_m >= 0
     std::int32_t half;   // 2^(s - 1), s = 31 + x_shift
     std::int32_t lim;    // 2^(s - 2)
     int up;              // 32 - s
     XFactor(std::int32_t x_m, int x_shift) noexcept
-        : m(x_m), shift(x_shift), pow2(x_m == kMax30 && x_shift >= -31 && x_shift <= 30),
-          right(pow2 && x_shift >= 0 ? x_shift + 1 : 0), left(pow2 && x_shift < 0 ? -1 - x_shift : 0),
-          bound(kMax30 >> left), near_one((x_shift == -1 || x_shift == 0) && x_m >= 0),
-          half(std::int32_t{1} << (near_one ? 30 + x_shift : 0)), lim(std::int32_t{1} << (near_one ? 29 + x_shift : 0)),
+        : m(x_m),
+          shift(x_shift),
+          pow2(x_m == kMax30 && x_shift >= -31 && x_shift <= 30),
+          right(pow2 && x_shift >= 0 ? x_shift + 1 : 0),
+          left(pow2 && x_shift < 0 ? -1 - x_shift : 0),
+          bound(kMax30 >> left),
+          near_one((x_shift == -1 || x_shift == 0) && x_m >= 0),
+          half(std::int32_t{1} << (near_one ? 30 + x_shift : 0)),
+          lim(std::int32_t{1} << (near_one ? 29 + x_shift : 0)),
           up(1 - x_shift) {}
 
     /// requantize(s_x, m, shift) clamped to +-2^30
@@ -154,17 +163,18 @@ struct XFactor {
     }
 };
 
-#if defined(SARNN_Q15_OWN_TANH)
 /// XFactor's near_one case (x_shift -1 or 0, x_m >= 0) in one 64-bit expression: floor((s_x·x_m + 2^(s-1)) / 2^s)
 /// clamped to +-2^30, s = 31 + x_shift (|s_x·x_m| < 2^62: no overflow)
-__attribute__((always_inline)) inline std::int32_t near_x(std::int32_t s_x, std::int32_t x_m, int x_shift) noexcept {
+[[maybe_unused]] __attribute__((always_inline)) inline std::int32_t near_x(std::int32_t s_x, std::int32_t x_m,
+                                                                           int x_shift) noexcept {
     const int s = 31 + x_shift;
     const std::int64_t q = (static_cast<std::int64_t>(s_x) * x_m + (std::int64_t{1} << (s - 1))) >> s;
     return q > kMax30 ? kMax30 : (q < -kMax30 ? -kMax30 : static_cast<std::int32_t>(q));
 }
-#endif
 
-/// One row's h from its two sums (see affine_tanh below).
+/// One row's h from its two sums (see affine_tanh below); its pre-activation alone where L takes every row's tanh
+/// after (kTanhRows).
+template <class L>
 __attribute__((always_inline)) inline q15 finish_row(const QAffine& a, const XFactor& x_factor, std::size_t row,
                                                      std::int32_t s_x, std::int32_t s_r) noexcept {
     // z = s_x in s_r's units (clamped to +-2^30) + s_r: |s_r| <= 2^22·256 = 2^30 (r in (-1, 1): < 2^30), so
@@ -173,98 +183,101 @@ __attribute__((always_inline)) inline q15 finish_row(const QAffine& a, const XFa
     // pre = requantize(z, m_r, shift_r) + b_r, in Q3.12, saturated
     const std::int32_t pre = add_sat16(rescale(z, a.m[row], a.shift[row]), a.b[row]);
     // h = tanh(pre)
-#if defined(SARNN_Q15_OWN_TANH)
-    return q15{static_cast<std::int16_t>(pre)};  // (the target's tanh_rows takes every row's tanh after)
-#elif defined(__ARM_ARCH_6M__)
-    return q15{fixed::tanh_q15(static_cast<std::int16_t>(pre))};  // (inline, ARMv6-M's eight low registers spill)
+    if constexpr (L::kTanhRows) {
+        return q15{static_cast<std::int16_t>(pre)};  // (the target's tanh_rows takes every row's tanh after)
+    } else {
+#if defined(__ARM_ARCH_6M__)
+        return q15{fixed::tanh_q15(static_cast<std::int16_t>(pre))};  // (inline, ARMv6-M's eight low registers spill)
 #else
-    return q15{static_cast<std::int16_t>(fixed::detail::tanh_wide(pre))};
+        return q15{static_cast<std::int16_t>(fixed::detail::tanh_wide(pre))};
 #endif
+    }
 }
 
-#if defined(SARNN_Q15_OWN_FINISH_TANH)
 /// G rows' sums by dot_rows, both parts: s_x from wx (row stride ldx) and x, s_r from wr (ldr) and r, as the (s_x,
 /// s_r) pairs i.. of s (affine_tanh's rows [A_x | A_r]: wr = wx + nx, one stride; affine's A_x and A_r apart)
-template <std::size_t G>
+template <class L, std::size_t G>
 __attribute__((always_inline)) inline void row_sums(const std::int8_t* wx, std::size_t ldx, const q15* x,
                                                     std::size_t nx, const std::int8_t* wr, std::size_t ldr,
                                                     const q15* r, std::size_t nr, std::int32_t* s,
                                                     std::size_t i) noexcept {
     Sums<G> gx, gr;
-    q15_loops::dot_rows<G>(wx, ldx, x, nx, gx.v);
-    q15_loops::dot_rows<G>(wr, ldr, r, nr, gr.v);
+    L::template dot_rows<G>(wx, ldx, x, nx, gx.v);
+    L::template dot_rows<G>(wr, ldr, r, nr, gr.v);
     for (std::size_t g = 0; g < G; ++g) {
         s[2 * (i + g)] = gx.v[g];
         s[2 * (i + g) + 1] = gr.v[g];
     }
 }
-#endif
 
-#if defined(SARNN_Q15_OWN_FINISH_TANH)
 /// The rows i..end of a block of affine_tanh's rows (from start) finished from their sums s = (s_x, s_r) pairs by
 /// finish_row.
+template <class L>
 __attribute__((noinline)) void finish_rows(const QAffine& a, std::size_t start, std::size_t i, std::size_t end,
                                            const std::int32_t* s, q15* y) noexcept {
     const XFactor x_factor(a.x_m, a.x_shift);
-    for (; i < end; ++i) y[i] = finish_row(a, x_factor, i, s[2 * (i - start)], s[2 * (i - start) + 1]);
+    for (; i < end; ++i) y[i] = finish_row<L>(a, x_factor, i, s[2 * (i - start)], s[2 * (i - start) + 1]);
 }
 
 /// The rows start..end of affine_tanh finished from their sums s = (s_x, s_r) pairs: by the target's loop where the
 /// input's factor is near 1 (for x_shift 0 or -1), else, and for a row it leaves, by finish_row.
+template <class L>
 __attribute__((noinline)) void finish_block(const QAffine& a, std::size_t start, std::size_t end, const std::int32_t* s,
                                             q15* y) noexcept {
     if ((a.x_shift == 0 || a.x_shift == -1) && a.x_m >= 0) {
         for (std::size_t i = start; i < end;) {
             const std::int32_t* const si = s + 2 * (i - start);
-            i += a.x_shift == 0 ? q15_loops::finish_tanh<1>(si, end - i, a.m + i, a.shift + i, a.b + i, a.x_m, y + i)
-                                : q15_loops::finish_tanh<2>(si, end - i, a.m + i, a.shift + i, a.b + i, a.x_m, y + i);
+            // finish_tanh<1> for x_shift 0, <2> for -1
+            if (a.x_shift == 0) {
+                i += L::template finish_tanh<1>(si, end - i, a.m + i, a.shift + i, a.b + i, a.x_m, y + i);
+            } else {
+                i += L::template finish_tanh<2>(si, end - i, a.m + i, a.shift + i, a.b + i, a.x_m, y + i);
+            }
             if (i < end) {
-                finish_rows(a, start, i, i + 1, s, y);
+                finish_rows<L>(a, start, i, i + 1, s, y);
                 ++i;
             }
         }
     } else {
-        finish_rows(a, start, start, end, s, y);
+        finish_rows<L>(a, start, start, end, s, y);
     }
 }
-#endif
 
-#if defined(SARNN_Q15_OWN_ROWS_PACKED)
-/// affine_tanh where the target's packed passes take x and r (q15_loops::packs(nx, nr)): x and r packed once, then
+/// affine_tanh where the target's packed passes take x and r (L::packs(nx, nr)): x and r packed once, then
 /// a block of rows' sums by the passes of four rows (the last rows % 4 by dot_rows), the block finished.
+template <class L>
 __attribute__((noinline)) void affine_tanh_packed(const QAffine& a, std::size_t rows, const q15* x, std::size_t nx,
                                                   const q15* r, std::size_t nr, q15* y) noexcept {
     const std::size_t ld = nx + nr;
-    q15_loops::Packed pk;
-    q15_loops::pack(x, nx, r, nr, pk);
-    constexpr std::size_t kBlock = 8 * q15_loops::kRows;
+    typename L::Packed pk;
+    L::pack(x, nx, r, nr, pk);
+    constexpr std::size_t kBlock = 8 * L::kRows;
     for (std::size_t start = 0; start < rows; start += kBlock) {
         const std::size_t end = rows - start < kBlock ? rows : start + kBlock;
         std::int32_t s[2 * kBlock];  // (s_x, s_r) of each row
-        const std::size_t groups = (end - start) / q15_loops::kRows;
-        if (groups > 0) q15_loops::rows_packed(a.A + start * ld, ld, pk, nx, nr, groups, s);
-        std::size_t row = start + q15_loops::kRows * groups;
+        const std::size_t groups = (end - start) / L::kRows;
+        if (groups > 0) L::rows_packed(a.A + start * ld, ld, pk, nx, nr, groups, s);
+        std::size_t row = start + L::kRows * groups;
         const auto pass = [&](auto group) __attribute__((always_inline)) {
             constexpr std::size_t G = decltype(group)::value;
             const std::int8_t* const w = a.A + row * ld;
-            row_sums<G>(w, ld, x, nx, w + nx, ld, r, nr, s, row - start);
+            row_sums<L, G>(w, ld, x, nx, w + nx, ld, r, nr, s, row - start);
             row += G;
         };
         if (row + 2 <= end) pass(Group<2>{});
         if (row < end) pass(Group<1>{});
-        finish_block(a, start, end, s, y);
+        finish_block<L>(a, start, end, s, y);
     }
 }
-#endif
 
-#if defined(SARNN_Q15_OWN_FINISH_TANH)
 /// affine_tanh's other shapes (the DSP set's): a block of rows' sums first (rows4_xr's passes of four rows where
 /// both parts are a multiple of 4 long and word aligned; else, and for the last rows, dot_rows), the block finished.
+template <class L>
 __attribute__((noinline)) void affine_tanh_blocks(const QAffine& a, std::size_t rows, const q15* x, std::size_t nx,
                                                   const q15* r, std::size_t nr, q15* y) noexcept {
     const std::size_t ld = nx + nr;
     // A block of rows' sums first, then the block's rows finished (finish_block)
-    constexpr std::size_t kBlock = 4 * q15_loops::kRows;
+    constexpr std::size_t kBlock = 4 * L::kRows;
     for (std::size_t start = 0; start < rows; start += kBlock) {
         const std::size_t end = rows - start < kBlock ? rows : start + kBlock;
         std::int32_t s[2 * kBlock];  // (s_x, s_r) of each row
@@ -272,103 +285,113 @@ __attribute__((noinline)) void affine_tanh_blocks(const QAffine& a, std::size_t 
         const auto pass = [&](auto group) __attribute__((always_inline)) {
             constexpr std::size_t G = decltype(group)::value;
             const std::int8_t* const w = a.A + row * ld;
-            row_sums<G>(w, ld, x, nx, w + nx, ld, r, nr, s, row - start);
+            row_sums<L, G>(w, ld, x, nx, w + nx, ld, r, nr, s, row - start);
             row += G;
         };
-#if defined(SARNN_Q15_OWN_ROWS_XR)
-        // four rows, both parts in one call, where their lengths and alignment allow
-        if (nx % 4 == 0 && nr % 4 == 0 && nx > 0 && nr > 0 && word_aligned(x) && word_aligned(r)) {
-            for (; row + 4 <= end; row += 4) {
-                q15_loops::rows4_xr(a.A + row * ld, ld, x, nx, r, nr, s + 2 * (row - start));
+        if constexpr (L::kRowsXr) {
+            // four rows, both parts in one call, where their lengths and alignment allow
+            if (nx % 4 == 0 && nr % 4 == 0 && nx > 0 && nr > 0 && word_aligned(x) && word_aligned(r)) {
+                for (; row + 4 <= end; row += 4) {
+                    L::rows4_xr(a.A + row * ld, ld, x, nx, r, nr, s + 2 * (row - start));
+                }
             }
         }
-#endif
-        while (row + q15_loops::kRows <= end) pass(Group<q15_loops::kRows>{});
-        if constexpr (q15_loops::kRows > 2) {
+        // NOLINTNEXTLINE(bugprone-infinite-loop): the pass advances the index (a lambda, by reference)
+        while (row + L::kRows <= end) pass(Group<L::kRows>{});
+        if constexpr (L::kRows > 2) {
             if (row + 2 <= end) pass(Group<2>{});
         }
         if (row < end) pass(Group<1>{});
-        finish_block(a, start, end, s, y);
+        finish_block<L>(a, start, end, s, y);
     }
 }
-#endif
+
+/// affine_tanh with the loops L (Q15::affine_tanh's contract).
+template <class L>
+__attribute__((always_inline)) inline void affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::size_t nx,
+                                                       const q15* r, std::size_t nr, q15* y) noexcept {
+    if constexpr (L::kTanhRows) {
+        const std::size_t ld = nx + nr;
+        // The target's tanh_rows takes the tanh of every row at the end: here the sums of up to kChunk rows first
+        // (kRows at a time), then their pre-activations in a loop of their own (few values live: no spills), into y.
+        constexpr std::size_t kChunk = 32;
+        const XFactor xf(a.x_m, a.x_shift);
+        for (std::size_t first = 0; first < rows; first += kChunk) {
+            const std::size_t count = rows - first < kChunk ? rows - first : kChunk;
+            std::int32_t s_x[kChunk], s_r[kChunk];
+            std::size_t i = 0;
+            const auto sums = [&](auto group) __attribute__((always_inline)) {
+                constexpr std::size_t G = decltype(group)::value;
+                const std::int8_t* w = a.A + (first + i) * ld;
+                for (std::size_t g = 0; g < G; ++g) s_x[i + g] = s_r[i + g] = 0;
+                L::template dot_rows<G>(w, ld, x, nx, s_x + i);
+                L::template dot_rows<G>(w + nx, ld, r, nr, s_r + i);
+                i += G;
+            };
+            // NOLINTNEXTLINE(bugprone-infinite-loop): the pass advances the index (a lambda, by reference)
+            while (i + L::kRows <= count) sums(Group<L::kRows>{});
+            if constexpr (L::kRows > 2) {
+                if (i + 2 <= count) sums(Group<2>{});
+            }
+            if (i < count) sums(Group<1>{});
+            // the pre-activations four rows a pass where the factors allow (L::finish_rows), else row by row
+            if constexpr (L::kFinishRows) {
+                if (L::finish_rows(s_x, s_r, count, a.x_m, a.x_shift, a.m + first, a.shift + first, a.b + first,
+                                   y + first)) {
+                    continue;
+                }
+            }
+            if (xf.near_one) {
+                // the loop of the common factor on its own (XFactor's near_one case, as near_x computes it)
+                for (std::size_t k = 0; k < count; ++k) {
+                    const std::size_t row = first + k;
+                    const std::int32_t z = near_x(s_x[k], a.x_m, a.x_shift) + s_r[k];
+                    y[row] = q15{static_cast<std::int16_t>(add_sat16(rescale(z, a.m[row], a.shift[row]), a.b[row]))};
+                }
+            } else {
+                for (std::size_t k = 0; k < count; ++k) y[first + k] = finish_row<L>(a, xf, first + k, s_x[k], s_r[k]);
+            }
+        }
+        L::tanh_rows(y, rows);
+    } else if constexpr (L::kFinishTanh) {
+        // a block of rows' sums first, then the block finished (with x and r packed once where L's packed passes
+        // take them)
+        if constexpr (L::kRowsPacked) {
+            if (L::packs(nx, nr)) {
+                affine_tanh_packed<L>(a, rows, x, nx, r, nr, y);
+                return;
+            }
+        }
+        affine_tanh_blocks<L>(a, rows, x, nx, r, nr, y);
+    } else {
+        // G rows at a time, sharing each load of x and r, each group's rows finished after its loops. s_x = A_x·x,
+        // s_r = A_r·r: |terms| <= 128·32768 = 2^22, nx <= 511 and nr <= 256 terms (params.hpp), exact in int32
+        const std::size_t ld = nx + nr;
+        const XFactor x_factor(a.x_m, a.x_shift);
+        std::size_t row = 0;
+        const auto pass = [&](auto group) __attribute__((always_inline)) {
+            constexpr std::size_t G = decltype(group)::value;
+            const std::int8_t* w = a.A + row * ld;
+            Sums<G> s_x, s_r;
+            L::template dot_rows<G>(w, ld, x, nx, s_x.v);
+            L::template dot_rows<G>(w + nx, ld, r, nr, s_r.v);
+            for (std::size_t g = 0; g < G; ++g) y[row + g] = finish_row<L>(a, x_factor, row + g, s_x.v[g], s_r.v[g]);
+            row += G;
+        };
+        // NOLINTNEXTLINE(bugprone-infinite-loop): the pass advances the index (a lambda, by reference)
+        while (row + L::kRows <= rows) pass(Group<L::kRows>{});
+        if constexpr (L::kRows > 2) {
+            if (row + 2 <= rows) pass(Group<2>{});
+        }
+        if (row < rows) pass(Group<1>{});
+    }
+}
 
 }  // namespace
 
 void Q15::affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r, std::size_t nr,
                       q15* y) noexcept {
-#if defined(SARNN_Q15_OWN_TANH)
-    const std::size_t ld = nx + nr;
-    // The target's tanh_rows takes the tanh of every row at the end: here the sums of up to kChunk rows first (kRows
-    // at a time), then their pre-activations in a loop of their own (few values live: no spills), into y.
-    constexpr std::size_t kChunk = 32;
-    const XFactor xf(a.x_m, a.x_shift);
-    for (std::size_t first = 0; first < rows; first += kChunk) {
-        const std::size_t count = rows - first < kChunk ? rows - first : kChunk;
-        std::int32_t s_x[kChunk], s_r[kChunk];
-        std::size_t i = 0;
-        const auto sums = [&](auto group) __attribute__((always_inline)) {
-            constexpr std::size_t G = decltype(group)::value;
-            const std::int8_t* w = a.A + (first + i) * ld;
-            for (std::size_t g = 0; g < G; ++g) s_x[i + g] = s_r[i + g] = 0;
-            q15_loops::dot_rows<G>(w, ld, x, nx, s_x + i);
-            q15_loops::dot_rows<G>(w + nx, ld, r, nr, s_r + i);
-            i += G;
-        };
-        while (i + q15_loops::kRows <= count) sums(Group<q15_loops::kRows>{});
-        if constexpr (q15_loops::kRows > 2) {
-            if (i + 2 <= count) sums(Group<2>{});
-        }
-        if (i < count) sums(Group<1>{});
-        // the pre-activations four rows a pass where the factors allow (q15_loops::finish_rows), else row by row
-        if (q15_loops::finish_rows(s_x, s_r, count, a.x_m, a.x_shift, a.m + first, a.shift + first, a.b + first,
-                                   y + first)) {
-            continue;
-        }
-        if (xf.near_one) {
-            // the loop of the common factor on its own (XFactor's near_one case, as near_x computes it)
-            for (std::size_t k = 0; k < count; ++k) {
-                const std::size_t row = first + k;
-                const std::int32_t z = near_x(s_x[k], a.x_m, a.x_shift) + s_r[k];
-                y[row] = q15{static_cast<std::int16_t>(add_sat16(rescale(z, a.m[row], a.shift[row]), a.b[row]))};
-            }
-        } else {
-            for (std::size_t k = 0; k < count; ++k) y[first + k] = finish_row(a, xf, first + k, s_x[k], s_r[k]);
-        }
-    }
-    q15_loops::tanh_rows(y, rows);
-#else
-    // G rows at a time, sharing each load of x and r. s_x = A_x·x, s_r = A_r·r: |terms| <= 128·32768 = 2^22, nx
-    // <= 511 and nr <= 256 terms (params.hpp), exact in int32
-#if defined(SARNN_Q15_OWN_FINISH_TANH)
-#if defined(SARNN_Q15_OWN_ROWS_PACKED)
-    if (q15_loops::packs(nx, nr)) {
-        affine_tanh_packed(a, rows, x, nx, r, nr, y);
-        return;
-    }
-#endif
-    affine_tanh_blocks(a, rows, x, nx, r, nr, y);
-#else
-    const std::size_t ld = nx + nr;
-    const XFactor x_factor(a.x_m, a.x_shift);
-    // G rows at a time, each group's rows finished after its loops
-    std::size_t row = 0;
-    const auto pass = [&](auto group) __attribute__((always_inline)) {
-        constexpr std::size_t G = decltype(group)::value;
-        const std::int8_t* w = a.A + row * ld;
-        Sums<G> s_x, s_r;
-        q15_loops::dot_rows<G>(w, ld, x, nx, s_x.v);
-        q15_loops::dot_rows<G>(w + nx, ld, r, nr, s_r.v);
-        for (std::size_t g = 0; g < G; ++g) y[row + g] = finish_row(a, x_factor, row + g, s_x.v[g], s_r.v[g]);
-        row += G;
-    };
-    while (row + q15_loops::kRows <= rows) pass(Group<q15_loops::kRows>{});
-    if constexpr (q15_loops::kRows > 2) {
-        if (row + 2 <= rows) pass(Group<2>{});
-    }
-    if (row < rows) pass(Group<1>{});
-#endif  // SARNN_Q15_OWN_FINISH_TANH
-#endif  // SARNN_Q15_OWN_TANH
+    kernel::affine_tanh<Target>(a, rows, x, nx, r, nr, y);
 }
 
 void Q15::gemv(const QMatrix& W, const q15* v, q15* y) noexcept {
@@ -377,7 +400,7 @@ void Q15::gemv(const QMatrix& W, const q15* v, q15* y) noexcept {
     const auto pass = [&](auto group) __attribute__((always_inline)) {
         constexpr std::size_t G = decltype(group)::value;
         Sums<G> s;
-        q15_loops::dot_rows<G>(W.W + row * W.ld, W.ld, v, W.cols, s.v);
+        Target::dot_rows<G>(W.W + row * W.ld, W.ld, v, W.cols, s.v);
         for (std::size_t g = 0; g < G; ++g) {
             // y_r = requantize(s_r, m_r, shift_r), saturated to int16
             const std::int32_t q = rescale(s.v[g], W.m[row + g], W.shift[row + g]);
@@ -385,8 +408,8 @@ void Q15::gemv(const QMatrix& W, const q15* v, q15* y) noexcept {
         }
         row += G;
     };
-    while (row + q15_loops::kRows <= W.rows) pass(Group<q15_loops::kRows>{});
-    if constexpr (q15_loops::kRows > 2) {
+    while (row + Target::kRows <= W.rows) pass(Group<Target::kRows>{});
+    if constexpr (Target::kRows > 2) {
         if (row + 2 <= W.rows) pass(Group<2>{});
     }
     if (row < W.rows) pass(Group<1>{});
@@ -414,7 +437,7 @@ void softmax(q15* alpha, std::size_t n, int f, std::int32_t m) noexcept {
     // (e_j - m)·2^(16 - f) <= -12·65536: exp_q16 gives 0, without the call (and never for the max itself, d = 0)
     const std::int32_t below = (std::int32_t{12} << 16) >> (16 - f);
     const std::int32_t zero_below = below > 1 ? -below : -1;
-    const std::uint32_t l = q15_loops::exps(alpha, n, m, to_q16, zero_below);
+    const std::uint32_t l = Target::exps(alpha, n, m, to_q16, zero_below);
     // 1 / l: l·2^sh in [2^30, 2^31) (l >= 65535, the max's own term, so sh <= 15); den = its top 16 bits, in
     // [2^15, 2^16); rec = 2^31 / den in (2^15, 2^16], at most 65535 (the one division of a step)
     const int sh = to_top(l);
@@ -423,7 +446,7 @@ void softmax(q15* alpha, std::size_t n, int f, std::int32_t m) noexcept {
     const std::uint32_t rec0 = (std::uint32_t{1} << 31) / den;
     const std::uint32_t rec = rec0 > 65535u ? 65535u : rec0;
     // alpha_j = p_j / l in Q15 = p_j·rec / 2^(31 - sh), floored (p_j·rec < 2^32), at most 32767
-    q15_loops::normalize(alpha, n, rec, 31 - sh);
+    Target::normalize(alpha, n, rec, 31 - sh);
 }
 
 /// c_k = Σ_j alpha_j S_j,k / 32768 rounded half up, in [-32767, 32767]: |Σ| <= 32767·Σ alpha_j < 2^31
@@ -439,10 +462,12 @@ __attribute__((always_inline)) inline q15 context_value(std::int32_t acc) noexce
 }
 
 /// c = Σ_j alpha_j S_j (the rows of S in the segments seg), rounded half up to Q15.
+template <class L>
 void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15* c) noexcept {
-#if defined(SARNN_Q15_OWN_WEIGHTED)
-    q15_loops::weighted_sum(seg.base, seg.n, S.stride, S.dim, alpha, c);
-#else
+    if constexpr (L::kWeighted) {
+        L::weighted_sum(seg.base, seg.n, S.stride, S.dim, alpha, c);
+        return;
+    }
     const std::size_t dim = S.dim, stride = S.stride;
     std::size_t k = 0;
     if (word_aligned(S.base) && stride % 2 == 0 && word_aligned(alpha)) {
@@ -479,14 +504,16 @@ void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15
                 if (run.count == 1) {
                     q15_plain::columns<G>(run.a, run.v + k, stride, 1, sums.v);
                 } else {
-                    q15_loops::columns<G>(run.a, run.v + k, stride, run.count, sums.v);
+                    L::template columns<G>(run.a, run.v + k, stride, run.count, sums.v);
                 }
             }
             for (std::size_t col = 0; col < G; ++col) c[k + col] = context_value(sums.v[col]);
             k += G;
         };
-        while (k + q15_loops::kColumns <= dim) pass(Group<q15_loops::kColumns>{});
-        if constexpr (q15_loops::kColumns > 2) {
+        // NOLINTNEXTLINE(bugprone-infinite-loop): the pass advances the index (a lambda, by reference)
+        while (k + L::kColumns <= dim) pass(Group<L::kColumns>{});
+        if constexpr (L::kColumns > 2) {
+            // NOLINTNEXTLINE(bugprone-infinite-loop): the pass advances the index (a lambda, by reference)
             while (k + 2 <= dim) pass(Group<2>{});
         }
     }
@@ -499,7 +526,6 @@ void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15
         }
         c[k] = context_value(acc);
     }
-#endif
 }
 
 }  // namespace
@@ -507,11 +533,11 @@ void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15
 QueryScale Q15::prepare_query(const q15* q, q15* qp, std::size_t dim, int g) noexcept {
     // q' = q / 2^s rounded, with s the least for which Σ|q'_k| <= 65536, so that every S_j·q' is exact in int32
     // (|S_j,k| <= 32767): Σ|q_k| <= 32768·256 = 2^23 gives s <= 8
-    std::uint32_t qsum = q15_loops::abs_sum(q, dim);
+    std::uint32_t qsum = Target::abs_sum(q, dim);
     int s = 0;
     while ((qsum >> s) + dim + 1 > 65536u) ++s;
     if (s > 0) {
-        qsum = q15_loops::round_query(q, qp, dim, s);
+        qsum = Target::round_query(q, qp, dim, s);
     } else if (qp != q) {
         for (std::size_t k = 0; k < dim; ++k) qp[k] = q[k];
     }
@@ -543,17 +569,17 @@ void Q15::attend_scored(const Rows<q15>& S, int f, q15* alpha, q15* c) noexcept 
         return;
     }
     // alpha = softmax(e) (e in Q(f), the max subtracted); c = Σ_j alpha_j S_j
-    softmax(alpha, S.n, f < -2 ? -2 : (f > 15 ? 15 : f), q15_loops::max_raw(alpha, S.n));
-    weighted_sum(S, seg, alpha, c);
+    softmax(alpha, S.n, f < -2 ? -2 : (f > 15 ? 15 : f), Target::max_raw(alpha, S.n));
+    weighted_sum<Target>(S, seg, alpha, c);
 }
 
 namespace {
 
-/// the additive score's sum for one state (q15_loops.hpp), a function of its own: its loop keeps its values in
+/// the additive score's sum for one state (q15_seam.hpp), a function of its own: its loop keeps its values in
 /// registers (inlined in additive_scores' loop, ARMv6-M's eight low registers spilled them)
 __attribute__((noinline)) std::int32_t additive_score(const q15* key, const q15* q, const std::int8_t* v,
                                                       std::size_t K) noexcept {
-    return q15_loops::additive_sum(key, q, v, K);
+    return Target::additive_sum(key, q, v, K);
 }
 
 }  // namespace
@@ -587,7 +613,7 @@ void Q15::attend_query(const Rows<q15>& E, const q15* qp, QueryScale qs, const R
     for (int g = 0; g < 2; ++g) {
         const q15* row = eseg.base[g];
         if (pairs) {
-            q15_loops::scores(row, E.stride, eseg.n[g], qp, npairs, t, alpha + j);
+            Target::scores(row, E.stride, eseg.n[g], qp, npairs, t, alpha + j);
             j += eseg.n[g];
             continue;
         }
@@ -602,46 +628,52 @@ void Q15::attend_query(const Rows<q15>& E, const q15* qp, QueryScale qs, const R
 
 namespace {
 
-#if defined(SARNN_Q15_OWN_FINISH_TANH)
-/// affine on the DSP set where the input's factor is near 1 (x_shift 0 or -1, x_m >= 0): a block of rows' sums first
-/// (dot_rows), then the block's pre-activations by the target's loop (finish_tanh without the tanh); a row it leaves
-/// (shift below 2) as affine's other rows.
+/// affine where L finishes rows (kFinishTanh) and the input's factor is near 1 (x_shift 0 or -1, x_m >= 0): a block
+/// of rows' sums first (dot_rows), then the block's pre-activations by the target's loop (finish_tanh without the
+/// tanh); a row it leaves (shift below 2) as affine's other rows.
+template <class L>
 __attribute__((noinline)) void affine_blocks(const QGates& a, std::size_t rows, const q15* x, std::size_t nx,
                                              const q15* r, std::size_t nr, q15* z) noexcept {
-    constexpr std::size_t kBlock = 8 * q15_loops::kRows;
+    constexpr std::size_t kBlock = 8 * L::kRows;
     static constexpr std::int32_t kNoBias[kBlock] = {};  // b's rows where there is no bias
-#if defined(SARNN_Q15_OWN_ROWS_PACKED)
     // x and r packed once where the target's packed passes take them
-    const bool packed = q15_loops::packs(nx, nr);
-    q15_loops::Packed pk;
-    if (packed) q15_loops::pack(x, nx, r, nr, pk);
-#endif
+    bool packed = false;
+    typename L::Packed pk;
+    if constexpr (L::kRowsPacked) {
+        packed = L::packs(nx, nr);
+        if (packed) L::pack(x, nx, r, nr, pk);
+    }
     for (std::size_t start = 0; start < rows; start += kBlock) {
         const std::size_t end = rows - start < kBlock ? rows : start + kBlock;
         std::int32_t s[2 * kBlock];  // (s_x, s_r) of each row
         std::size_t row = start;
-#if defined(SARNN_Q15_OWN_ROWS_PACKED)
-        if (packed && end - start >= q15_loops::kRows) {
-            const std::size_t groups = (end - start) / q15_loops::kRows;
-            q15_loops::rows_packed2(a.A_x + start * nx, a.A_r + start * nr, pk, nx, nr, groups, s);
-            row += q15_loops::kRows * groups;
+        if constexpr (L::kRowsPacked) {
+            if (packed && end - start >= L::kRows) {
+                const std::size_t groups = (end - start) / L::kRows;
+                L::rows_packed2(a.A_x + start * nx, a.A_r + start * nr, pk, nx, nr, groups, s);
+                row += L::kRows * groups;
+            }
         }
-#endif
         const auto pass = [&](auto group) __attribute__((always_inline)) {
             constexpr std::size_t G = decltype(group)::value;
-            row_sums<G>(a.A_x + row * nx, nx, x, nx, a.A_r + row * nr, nr, r, nr, s, row - start);
+            row_sums<L, G>(a.A_x + row * nx, nx, x, nx, a.A_r + row * nr, nr, r, nr, s, row - start);
             row += G;
         };
-        while (row + q15_loops::kRows <= end) pass(Group<q15_loops::kRows>{});
-        if constexpr (q15_loops::kRows > 2) {
+        // NOLINTNEXTLINE(bugprone-infinite-loop): the pass advances the index (a lambda, by reference)
+        while (row + L::kRows <= end) pass(Group<L::kRows>{});
+        if constexpr (L::kRows > 2) {
             if (row + 2 <= end) pass(Group<2>{});
         }
         if (row < end) pass(Group<1>{});
         for (std::size_t i = start; i < end;) {
             const std::int32_t* const si = s + 2 * (i - start);
             const std::int32_t* const bi = a.b ? a.b + i : kNoBias;
-            i += a.x_shift == 0 ? q15_loops::finish_tanh<1, false>(si, end - i, a.m + i, a.shift + i, bi, a.x_m, z + i)
-                                : q15_loops::finish_tanh<2, false>(si, end - i, a.m + i, a.shift + i, bi, a.x_m, z + i);
+            // finish_tanh<1> for x_shift 0, <2> for -1
+            if (a.x_shift == 0) {
+                i += L::template finish_tanh<1, false>(si, end - i, a.m + i, a.shift + i, bi, a.x_m, z + i);
+            } else {
+                i += L::template finish_tanh<2, false>(si, end - i, a.m + i, a.shift + i, bi, a.x_m, z + i);
+            }
             if (i < end) {
                 const std::int32_t zr = XFactor(a.x_m, a.x_shift)(s[2 * (i - start)]) + s[2 * (i - start) + 1];
                 z[i] = q15{static_cast<std::int16_t>(add_sat16(rescale(zr, a.m[i], a.shift[i]), a.b ? a.b[i] : 0))};
@@ -650,80 +682,93 @@ __attribute__((noinline)) void affine_blocks(const QGates& a, std::size_t rows, 
         }
     }
 }
-#endif
+
+/// affine with the loops L (Q15::affine's contract).
+template <class L>
+__attribute__((always_inline)) inline void affine(const QGates& a, std::size_t rows, const q15* x, std::size_t nx,
+                                                  const q15* r, std::size_t nr, q15* z) noexcept {
+    if constexpr (L::kFinishTanh) {
+        if ((a.x_shift == 0 || a.x_shift == -1) && a.x_m >= 0) {
+            affine_blocks<L>(a, rows, x, nx, r, nr, z);
+            return;
+        }
+    }
+    // G rows at a time, sharing each load of x and r: s_x = A_x·x, s_r = A_r·r, exact in int32 as affine_tanh's
+    const XFactor x_factor(a.x_m, a.x_shift);
+    if constexpr (L::kTanhRows) {
+        // as affine_tanh on these targets: the sums of up to kChunk rows first, then their rows in a loop of their own
+        constexpr std::size_t kChunk = 32;
+        for (std::size_t first = 0; first < rows; first += kChunk) {
+            const std::size_t count = rows - first < kChunk ? rows - first : kChunk;
+            std::int32_t s_x[kChunk], s_r[kChunk];
+            std::size_t i = 0;
+            const auto sums = [&](auto group) __attribute__((always_inline)) {
+                constexpr std::size_t G = decltype(group)::value;
+                for (std::size_t g = 0; g < G; ++g) s_x[i + g] = s_r[i + g] = 0;
+                L::template dot_rows<G>(a.A_x + (first + i) * nx, nx, x, nx, s_x + i);
+                L::template dot_rows<G>(a.A_r + (first + i) * nr, nr, r, nr, s_r + i);
+                i += G;
+            };
+            // NOLINTNEXTLINE(bugprone-infinite-loop): the pass advances the index (a lambda, by reference)
+            while (i + L::kRows <= count) sums(Group<L::kRows>{});
+            if constexpr (L::kRows > 2) {
+                if (i + 2 <= count) sums(Group<2>{});
+            }
+            if (i < count) sums(Group<1>{});
+            // z = s_x in s_r's units (clamped to +-2^30) + s_r; pre = requantize(z, m_r, shift_r) + b_r, saturated
+            // (the common factor's loop on its own, as affine_tanh's)
+            if constexpr (L::kFinishRows) {
+                if (L::finish_rows(s_x, s_r, count, a.x_m, a.x_shift, a.m + first, a.shift + first,
+                                   a.b ? a.b + first : nullptr, z + first)) {
+                    continue;
+                }
+            }
+            const auto finish = [&](auto near) __attribute__((always_inline)) {
+                for (std::size_t k = 0; k < count; ++k) {
+                    const std::size_t row = first + k;
+                    const std::int32_t zr = (decltype(near)::value ? near_x(s_x[k], a.x_m, a.x_shift)
+                                                                   : x_factor(s_x[k])) +
+                                            s_r[k];
+                    z[row] = q15{
+                        static_cast<std::int16_t>(add_sat16(rescale(zr, a.m[row], a.shift[row]), a.b ? a.b[row] : 0))};
+                }
+            };
+            if (x_factor.near_one) {
+                finish(std::true_type{});
+            } else {
+                finish(std::false_type{});
+            }
+        }
+    } else {
+        std::size_t row = 0;
+        const auto pass = [&](auto group) __attribute__((always_inline)) {
+            constexpr std::size_t G = decltype(group)::value;
+            Sums<G> s_x, s_r;
+            L::template dot_rows<G>(a.A_x + row * nx, nx, x, nx, s_x.v);
+            L::template dot_rows<G>(a.A_r + row * nr, nr, r, nr, s_r.v);
+            for (std::size_t g = 0; g < G; ++g) {
+                // z = s_x in s_r's units (clamped to +-2^30) + s_r, |z| < 2^31 (see finish_row)
+                const std::int32_t zr = x_factor(s_x.v[g]) + s_r.v[g];
+                // pre = requantize(z, m_r, shift_r) + b_r, in Q3.12, saturated
+                const std::int32_t pre = add_sat16(rescale(zr, a.m[row + g], a.shift[row + g]), a.b ? a.b[row + g] : 0);
+                z[row + g] = q15{static_cast<std::int16_t>(pre)};
+            }
+            row += G;
+        };
+        // NOLINTNEXTLINE(bugprone-infinite-loop): the pass advances the index (a lambda, by reference)
+        while (row + L::kRows <= rows) pass(Group<L::kRows>{});
+        if constexpr (L::kRows > 2) {
+            if (row + 2 <= rows) pass(Group<2>{});
+        }
+        if (row < rows) pass(Group<1>{});
+    }
+}
 
 }  // namespace
 
 void Q15::affine(const QGates& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r, std::size_t nr,
                  q15* z) noexcept {
-#if defined(SARNN_Q15_OWN_FINISH_TANH) && !defined(SARNN_Q15_OWN_TANH)
-    if ((a.x_shift == 0 || a.x_shift == -1) && a.x_m >= 0) {
-        affine_blocks(a, rows, x, nx, r, nr, z);
-        return;
-    }
-#endif
-    // G rows at a time, sharing each load of x and r: s_x = A_x·x, s_r = A_r·r, exact in int32 as affine_tanh's
-    const XFactor x_factor(a.x_m, a.x_shift);
-#if defined(SARNN_Q15_OWN_TANH)
-    // as affine_tanh on these targets: the sums of up to kChunk rows first, then their rows in a loop of their own
-    constexpr std::size_t kChunk = 32;
-    for (std::size_t first = 0; first < rows; first += kChunk) {
-        const std::size_t count = rows - first < kChunk ? rows - first : kChunk;
-        std::int32_t s_x[kChunk], s_r[kChunk];
-        std::size_t i = 0;
-        const auto sums = [&](auto group) __attribute__((always_inline)) {
-            constexpr std::size_t G = decltype(group)::value;
-            for (std::size_t g = 0; g < G; ++g) s_x[i + g] = s_r[i + g] = 0;
-            q15_loops::dot_rows<G>(a.A_x + (first + i) * nx, nx, x, nx, s_x + i);
-            q15_loops::dot_rows<G>(a.A_r + (first + i) * nr, nr, r, nr, s_r + i);
-            i += G;
-        };
-        while (i + q15_loops::kRows <= count) sums(Group<q15_loops::kRows>{});
-        if constexpr (q15_loops::kRows > 2) {
-            if (i + 2 <= count) sums(Group<2>{});
-        }
-        if (i < count) sums(Group<1>{});
-        // z = s_x in s_r's units (clamped to +-2^30) + s_r; pre = requantize(z, m_r, shift_r) + b_r, saturated (the
-        // common factor's loop on its own, as affine_tanh's)
-        if (q15_loops::finish_rows(s_x, s_r, count, a.x_m, a.x_shift, a.m + first, a.shift + first,
-                                   a.b ? a.b + first : nullptr, z + first)) {
-            continue;
-        }
-        const auto finish = [&](auto near) __attribute__((always_inline)) {
-            for (std::size_t k = 0; k < count; ++k) {
-                const std::size_t row = first + k;
-                const std::int32_t zr = (decltype(near)::value ? near_x(s_x[k], a.x_m, a.x_shift) : x_factor(s_x[k])) + s_r[k];
-                z[row] = q15{static_cast<std::int16_t>(add_sat16(rescale(zr, a.m[row], a.shift[row]), a.b ? a.b[row] : 0))};
-            }
-        };
-        if (x_factor.near_one) {
-            finish(std::true_type{});
-        } else {
-            finish(std::false_type{});
-        }
-    }
-#else
-    std::size_t row = 0;
-    const auto pass = [&](auto group) __attribute__((always_inline)) {
-        constexpr std::size_t G = decltype(group)::value;
-        Sums<G> s_x, s_r;
-        q15_loops::dot_rows<G>(a.A_x + row * nx, nx, x, nx, s_x.v);
-        q15_loops::dot_rows<G>(a.A_r + row * nr, nr, r, nr, s_r.v);
-        for (std::size_t g = 0; g < G; ++g) {
-            // z = s_x in s_r's units (clamped to +-2^30) + s_r, |z| < 2^31 (see finish_row)
-            const std::int32_t zr = x_factor(s_x.v[g]) + s_r.v[g];
-            // pre = requantize(z, m_r, shift_r) + b_r, in Q3.12, saturated
-            const std::int32_t pre = add_sat16(rescale(zr, a.m[row + g], a.shift[row + g]), a.b ? a.b[row + g] : 0);
-            z[row + g] = q15{static_cast<std::int16_t>(pre)};
-        }
-        row += G;
-    };
-    while (row + q15_loops::kRows <= rows) pass(Group<q15_loops::kRows>{});
-    if constexpr (q15_loops::kRows > 2) {
-        if (row + 2 <= rows) pass(Group<2>{});
-    }
-    if (row < rows) pass(Group<1>{});
-#endif
+    kernel::affine<Target>(a, rows, x, nx, r, nr, z);
 }
 
 void Q15::attend_scored_pair(const Rows<q15>& S, const Rows<q15>& T, int f, q15* alpha, q15* c, q15* d) noexcept {
@@ -736,15 +781,18 @@ void Q15::attend_scored_pair(const Rows<q15>& S, const Rows<q15>& T, int f, q15*
         return;
     }
     // alpha = softmax(e) (e in Q(f), the max subtracted), once; c = Σ_j alpha_j S_j, d = Σ_j alpha_j T_j
-    softmax(alpha, S.n, f < -2 ? -2 : (f > 15 ? 15 : f), q15_loops::max_raw(alpha, S.n));
-    weighted_sum(S, seg, alpha, c);
-    weighted_sum(T, tseg, alpha, d);
+    softmax(alpha, S.n, f < -2 ? -2 : (f > 15 ? 15 : f), Target::max_raw(alpha, S.n));
+    weighted_sum<Target>(S, seg, alpha, c);
+    weighted_sum<Target>(T, tseg, alpha, d);
 }
 
-std::size_t Q15::lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden, q15* c, q15* h) noexcept {
-#if defined(SARNN_Q15_OWN_CELL)
-    return q15_loops::lstm_cell(z, c_tilde, hidden, c, h);
-#else
+namespace {
+
+/// lstm_cell with the loops L (Q15::lstm_cell's contract)
+template <class L>
+__attribute__((always_inline)) inline std::size_t lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden,
+                                                            q15* c, q15* h) noexcept {
+    if constexpr (L::kCell) return L::lstm_cell(z, c_tilde, hidden, c, h);
     std::size_t saturated = 0;
     for (std::size_t k = 0; k < hidden; ++k) {
         // i, f, o in Q15 (1 .. 32767), g in Q15 (-32767 .. 32767)
@@ -762,7 +810,12 @@ std::size_t Q15::lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden,
         h[k] = q15{static_cast<std::int16_t>(round_shift(o * fixed::tanh_q15(static_cast<std::int16_t>(cs)), 15))};
     }
     return saturated;
-#endif
+}
+
+}  // namespace
+
+std::size_t Q15::lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden, q15* c, q15* h) noexcept {
+    return kernel::lstm_cell<Target>(z, c_tilde, hidden, c, h);
 }
 
 }  // namespace sarnn::kernel

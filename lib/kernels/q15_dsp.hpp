@@ -1,4 +1,4 @@
-// lib/kernels/q15_dsp.hpp: the q15 kernels' inner loops (the seam: q15_loops.hpp) for the Cortex-M cores with the DSP
+// lib/kernels/q15_dsp.hpp: the q15 kernels' inner loops (the seam: q15_seam.hpp) for the Cortex-M cores with the DSP
 // extension (M4, M7; ARMv7E-M). SMLAD multiplies two pairs of int16 and adds both products in one instruction,
 // SMLAxy one chosen half by another, SXTB16 widens two int8 to two int16, LDRD loads two words. The main loops are
 // Thumb-2 assembly: GCC 12 at -Os kept the intrinsics' loops (<arm_acle.h>) rolled, their sums on the stack, at
@@ -15,14 +15,29 @@
 
 #include "kernels/exp.hpp"
 #include "kernels/q15_plain.hpp"
+#include "kernels/q15_seam.hpp"
 #include "sarnn/fixed.hpp"
 
-namespace sarnn::kernel::q15_loops {
+namespace sarnn::kernel::q15_dsp {
 
 // Four rows of the product, three states of the scores (four at the common row strides: scores4), eight columns of
 // the weighted sum per pass (weighted_sum, which the set owns): at most thirteen registers in each loop (r7 may be a
 // frame pointer; an unoptimised build takes the plain loops: q15_loops.hpp).
 constexpr std::size_t kRows = 4, kStates = 3, kColumns = 8;
+
+// The group sizes without a loop of their own: q15_plain's (the specialisations below are this target's).
+template <std::size_t G>
+inline void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
+    q15_plain::dot_rows<G>(w, ld, v, n, acc);
+}
+template <std::size_t G>
+inline void dot_states(const q15* s, std::size_t stride, const q15* q, std::size_t npairs, std::int32_t* d) noexcept {
+    q15_plain::dot_states<G>(s, stride, q, npairs, d);
+}
+template <std::size_t G>
+inline void columns(const q15* a, const q15* v, std::size_t stride, std::size_t count, std::int32_t* acc) noexcept {
+    q15_plain::columns<G>(a, v, stride, count, acc);
+}
 
 namespace dsp {
 
@@ -48,8 +63,6 @@ __attribute__((always_inline)) inline std::int32_t ror8(std::int32_t w) noexcept
 }
 
 }  // namespace dsp
-
-// (The other group sizes: q15_plain's, from q15_loops.hpp.)
 
 // One row's four int8 weights (loaded by `load` into t) times v's four values, repacked as z = (v0, v2) and x = (v1,
 // v3): SXTB16 widens (w0, w2) into y and, rotated by 8, (w1, w3) in place.
@@ -114,7 +127,6 @@ inline void dot_rows<4>(const std::int8_t* w, std::size_t ld, const q15* v, std:
 /// affine_tanh's four rows, both parts in one loop each (the rows' weights are [A_x | A_r], so w0 and w1 leave the
 /// first loop at the second part): s = (s_x, s_r) of each row, the eight sums of q15_plain's dot_rows<4>(w, ld, x, nx)
 /// and dot_rows<4>(w + nx, ld, r, nr). For nx and nr multiples of 4 (at least 4), x and r word aligned.
-#define SARNN_Q15_OWN_ROWS_XR 1
 inline void rows4_xr(const std::int8_t* w, std::size_t ld, const q15* x, std::size_t nx, const q15* r, std::size_t nr,
                      std::int32_t* s) noexcept {
     std::int32_t a0, a1, a2, a3, xv, yv, z, t;
@@ -144,9 +156,8 @@ inline void rows4_xr(const std::int8_t* w, std::size_t ld, const q15* x, std::si
                      : "cc", "memory");
 }
 
-/// affine_tanh's packed rows (q15_loops.hpp), where nx and nr are multiples of 8 and nx + nr <= kPackMax: x and r
+/// affine_tanh's packed rows (q15_seam.hpp), where nx and nr are multiples of 8 and nx + nr <= kPackMax: x and r
 /// once per call, then every pass of four rows reads them without repacking them.
-#define SARNN_Q15_OWN_ROWS_PACKED 1
 constexpr std::size_t kPackMax = 128;
 /// [x; r] as the passes read them, two words per four values: v0..v3 as z = (v0, v2) and x = (v1, v3), SXTB16's even
 /// and odd weights; two zero words before and after (each part's four sums start from them: LDRD).
@@ -447,11 +458,10 @@ inline std::size_t scores4(const q15*& s, std::size_t groups, const q15* q, std:
     return 4 * groups;
 }
 
-/// The rounded scores (q15_loops.hpp), three states a pass: the passes themselves in one assembly loop (the two pairs
+/// The rounded scores (q15_seam.hpp), three states a pass: the passes themselves in one assembly loop (the two pairs
 /// of q' per iteration of dot_states<3>; then e_j = (d_j + 2^(t-1)) >> t, the 2^(t-1) being the sums' start), the
 /// pass's constants in memory (fourteen registers would not hold them). Where q' has an odd number of pairs, and for
 /// the last count % 3 states, dot_states.
-#define SARNN_Q15_OWN_SCORES 1
 inline void scores(const q15* s, std::size_t stride, std::size_t count, const q15* q, std::size_t npairs, int t,
                    q15* e) noexcept {
     // four states a pass where the stride is one of the constants of scores4 (the rest after, as below)
@@ -533,7 +543,6 @@ inline void scores(const q15* s, std::size_t stride, std::size_t count, const q1
 
 /// max_j e_j: two at a time where e is word aligned, SSUB16 setting each half's GE flags and SEL keeping the larger
 /// half of each pair, four per iteration (LDRD).
-#define SARNN_Q15_OWN_MAX 1
 inline std::int32_t max_raw(const q15* e, std::size_t n) noexcept {
     std::int32_t m = -32768;
     std::size_t j = 0;
@@ -572,9 +581,8 @@ inline std::int32_t max_raw(const q15* e, std::size_t n) noexcept {
 #define SARNN_DSP_ABS2_OPERANDS \
     [zero] "r"(0), [m1] "r"(-1), [p1] "r"(0x00010001)
 
-/// Σ_k |q_k| (prepare_query's first sum; q15_loops.hpp), four values (LDRD) per iteration (9 instructions) from the
+/// Σ_k |q_k| (prepare_query's first sum; q15_seam.hpp), four values (LDRD) per iteration (9 instructions) from the
 /// first word aligned one, the others in C.
-#define SARNN_Q15_OWN_QUERY 1
 inline std::uint32_t abs_sum(const q15* q, std::size_t dim) noexcept {
     const auto one = [](const q15 v) { return static_cast<std::uint32_t>(v.raw < 0 ? -v.raw : v.raw); };
     std::uint32_t sum = 0;
@@ -596,7 +604,7 @@ inline std::uint32_t abs_sum(const q15* q, std::size_t dim) noexcept {
     return sum;
 }
 
-/// q'_k = (q_k + 2^(s-1)) >> s into qp and Σ_k |q'_k| (prepare_query's rounding; q15_loops.hpp), four values (LDRD,
+/// q'_k = (q_k + 2^(s-1)) >> s into qp and Σ_k |q'_k| (prepare_query's rounding; q15_seam.hpp), four values (LDRD,
 /// STRD) per iteration (18 instructions) where q and qp are alike aligned (from the first word aligned one; the others
 /// in C): for a word w = (lo, hi), SMMULR(w, 2^(16-s)) = floor((hi·2^(32-s) + lo_u·2^(16-s) + 2^31) / 2^32) =
 /// floor((hi + 2^(s-1) + lo_u / 2^16) / 2^s) = hi' (lo_u < 2^16: the fraction never carries), and likewise of
@@ -642,7 +650,7 @@ inline std::uint32_t round_query(const q15* q, q15* qp, std::size_t dim, int s) 
 #undef SARNN_DSP_ABS2_OPERANDS
 #undef SARNN_DSP_ABS2
 
-/// softmax's first pass (q15_loops.hpp; m >= every e_j, and d·to_q16 > -12·2^16 wherever d = e_j - m > zero_below, as
+/// softmax's first pass (q15_seam.hpp; m >= every e_j, and d·to_q16 > -12·2^16 wherever d = e_j - m > zero_below, as
 /// softmax's zero_below gives), exp_q16_inline (kernels/exp.hpp) written out for the states above the cut: 4
 /// instructions a state below it (the store of p_j - 32768 = -32768, the next state's load and test), 21 above it. The
 /// loop tests its end only after a state above the cut: it ends at the last one (the states after it are set here
@@ -655,7 +663,6 @@ inline std::uint32_t round_query(const q15* q, q15* qp, std::size_t dim, int s) 
 ///        LDRD of the table's pair, SMULTB, SMMLAR (interpolate's integer)
 ///   p_j  = (v + 2^(k-1)) >> k (v where k = 0) = (v·2^8·(2^24 >> k) + 2^31) >> 32: one SMMULR (v·2^(32-k) / 2^32
 ///        rounded half up), then USAT #16, the min with 65535 (reached by the max alone, p_j = 65536)
-#define SARNN_Q15_OWN_EXP 1
 inline std::uint32_t exps(q15* alpha, std::size_t n, std::int32_t m, std::int32_t to_q16,
                           std::int32_t zero_below) noexcept {
     const std::int32_t thr = m + zero_below;  // above the cut: e_j > thr
@@ -702,13 +709,12 @@ inline std::uint32_t exps(q15* alpha, std::size_t n, std::int32_t m, std::int32_
     return l;
 }
 
-/// softmax's last pass (q15_loops.hpp), four values (two words, LDRD) per iteration where alpha is word aligned and
+/// softmax's last pass (q15_seam.hpp), four values (two words, LDRD) per iteration where alpha is word aligned and
 /// down >= 17 (10 instructions): with R = rec·2^(32 - down) < 2^31, SMLAWB and SMLAWT take each int16 alpha_j as it
 /// is to u = ((R·alpha_j) >> 16) + R / 2 = floor(R·p_j / 2^16) (p_j = alpha_j + 32768, R·32768 / 2^16 = R / 2 an
 /// integer) = floor(p_j·rec / 2^(down - 16)) < 2^31, so that u >> 16 = (p_j·rec) >> down is below 2^15 (the min with
 /// 32767 never acts); PKHTB packs the two u >> 16 into a word. down = 16 (l = 65535: the max alone is above the cut)
 /// and the values before and after, in C.
-#define SARNN_Q15_OWN_NORMALIZE 1
 inline void normalize(q15* alpha, std::size_t n, std::uint32_t rec, int down) noexcept {
     const auto one = [rec, down](q15& a) {
         const auto p = static_cast<std::uint32_t>(a.raw + 32768);
@@ -832,7 +838,6 @@ constexpr std::uint32_t kWsAlone = 0, kWsEnd = 29;
 /// dim - 8 .. dim (rounded down to even) writes some columns again (the same values); where the rows or c are not
 /// word aligned or the stride is odd, and for an odd dim's last column, one column at a time in C. (Not inlined: one
 /// copy of the assembly for q15.cpp's three calls.)
-#define SARNN_Q15_OWN_WEIGHTED 1
 __attribute__((noinline)) inline void weighted_sum(const q15* const base[2], const std::size_t n[2], std::size_t stride,
                                                    std::size_t dim, const q15* alpha, q15* c) noexcept {
     std::size_t k = 0;
@@ -1008,7 +1013,6 @@ __attribute__((noinline)) inline void weighted_sum(const q15* const base[2], con
 ///         T_i + ((T_(i+1) - T_i)·f + 32) >> 6 as (T_i·(64 - f) + T_(i+1)·f + 32) >> 6: one (unaligned) LDR of
 ///         (T_i, T_(i+1)) and SMUAD with (64 - f, f); the sign back with the rounding, ((X ^ m) + 32) >> 6 for
 ///         m = pre >> 31 (for pre < 0: (31 - X) >> 6 = -((X + 32) >> 6))
-#define SARNN_Q15_OWN_FINISH_TANH 1
 // The rows' loop up to pre (in sr), before its tail stores y and tests the end.
 #define SARNN_DSP_FINISH_HEAD                          \
     "1:\n\t"                                           \
@@ -1084,6 +1088,93 @@ inline std::size_t finish_tanh(const std::int32_t* s, std::size_t rows, const st
 #undef SARNN_DSP_FINISH_OPERANDS
 #undef SARNN_DSP_FINISH_TAIL
 #undef SARNN_DSP_FINISH_HEAD
+
+}  // namespace sarnn::kernel::q15_dsp
+
+namespace sarnn::kernel::q15_loops {
+
+/// The DSP loops: the products, the scores and the softmax's passes, the query's sums, the weighted sum, and
+/// affine_tanh's rows in blocks (four rows' two parts at once, or against x and r packed once) finished with their
+/// tanh by finish_tanh.
+struct DspLoops : Loops<DspLoops> {
+    static constexpr std::size_t kRows = q15_dsp::kRows, kStates = q15_dsp::kStates, kColumns = q15_dsp::kColumns;
+    static constexpr unsigned kOwn = kScores | kMaxRaw | kAbsSum | kRoundQuery | kExps | kNormalize;
+    static constexpr bool kFinishTanh = true, kRowsXr = true, kRowsPacked = true, kWeighted = true;
+    static constexpr std::size_t kPackMax = q15_dsp::kPackMax;  ///< the longest x and r that packs() takes
+    using Packed = q15_dsp::Packed;
+
+    template <std::size_t G>
+    __attribute__((always_inline)) static void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v,
+                                                        std::size_t n, std::int32_t* acc) noexcept {
+        q15_dsp::dot_rows<G>(w, ld, v, n, acc);
+    }
+    template <std::size_t G>
+    __attribute__((always_inline)) static void dot_states(const q15* s, std::size_t stride, const q15* q,
+                                                          std::size_t npairs, std::int32_t* d) noexcept {
+        q15_dsp::dot_states<G>(s, stride, q, npairs, d);
+    }
+    template <std::size_t G>
+    __attribute__((always_inline)) static void columns(const q15* a, const q15* v, std::size_t stride,
+                                                       std::size_t count, std::int32_t* acc) noexcept {
+        q15_dsp::columns<G>(a, v, stride, count, acc);
+    }
+    __attribute__((always_inline)) static void scores(const q15* s, std::size_t stride, std::size_t count, const q15* q,
+                                                      std::size_t npairs, int t, q15* e) noexcept {
+        q15_dsp::scores(s, stride, count, q, npairs, t, e);
+    }
+    __attribute__((always_inline)) static std::int32_t max_raw(const q15* e, std::size_t n) noexcept {
+        return q15_dsp::max_raw(e, n);
+    }
+    __attribute__((always_inline)) static std::uint32_t abs_sum(const q15* q, std::size_t dim) noexcept {
+        return q15_dsp::abs_sum(q, dim);
+    }
+    __attribute__((always_inline)) static std::uint32_t round_query(const q15* q, q15* qp, std::size_t dim,
+                                                                    int s) noexcept {
+        return q15_dsp::round_query(q, qp, dim, s);
+    }
+    __attribute__((always_inline)) static std::uint32_t exps(q15* alpha, std::size_t n, std::int32_t m,
+                                                             std::int32_t to_q16, std::int32_t zero_below) noexcept {
+        return q15_dsp::exps(alpha, n, m, to_q16, zero_below);
+    }
+    __attribute__((always_inline)) static void normalize(q15* alpha, std::size_t n, std::uint32_t rec,
+                                                         int down) noexcept {
+        q15_dsp::normalize(alpha, n, rec, down);
+    }
+    __attribute__((always_inline)) static void weighted_sum(const q15* const base[2], const std::size_t n[2],
+                                                            std::size_t stride, std::size_t dim, const q15* alpha,
+                                                            q15* c) noexcept {
+        q15_dsp::weighted_sum(base, n, stride, dim, alpha, c);
+    }
+    template <int UP, bool kTanh = true>
+    __attribute__((always_inline)) static std::size_t finish_tanh(const std::int32_t* s, std::size_t rows,
+                                                                  const std::int32_t* m, const std::int8_t* shift,
+                                                                  const std::int32_t* b, std::int32_t x_m,
+                                                                  q15* y) noexcept {
+        return q15_dsp::finish_tanh<UP, kTanh>(s, rows, m, shift, b, x_m, y);
+    }
+    __attribute__((always_inline)) static void rows4_xr(const std::int8_t* w, std::size_t ld, const q15* x,
+                                                        std::size_t nx, const q15* r, std::size_t nr,
+                                                        std::int32_t* s) noexcept {
+        q15_dsp::rows4_xr(w, ld, x, nx, r, nr, s);
+    }
+    __attribute__((always_inline)) static bool packs(std::size_t nx, std::size_t nr) noexcept {
+        return q15_dsp::packs(nx, nr);
+    }
+    __attribute__((always_inline)) static void pack(const q15* x, std::size_t nx, const q15* r, std::size_t nr,
+                                                    Packed& p) noexcept {
+        q15_dsp::pack(x, nx, r, nr, p);
+    }
+    __attribute__((always_inline)) static void rows_packed(const std::int8_t* w, std::size_t ld, const Packed& p,
+                                                           std::size_t nx, std::size_t nr, std::size_t groups,
+                                                           std::int32_t* s) noexcept {
+        q15_dsp::rows_packed(w, ld, p, nx, nr, groups, s);
+    }
+    __attribute__((always_inline)) static void rows_packed2(const std::int8_t* wx, const std::int8_t* wr,
+                                                            const Packed& p, std::size_t nx, std::size_t nr,
+                                                            std::size_t groups, std::int32_t* s) noexcept {
+        q15_dsp::rows_packed2(wx, wr, p, nx, nr, groups, s);
+    }
+};
 
 }  // namespace sarnn::kernel::q15_loops
 

@@ -1,4 +1,4 @@
-// lib/kernels/q15_mve.hpp: the q15 kernels' inner loops (the seam: q15_loops.hpp) for cores with Helium (MVE integer:
+// lib/kernels/q15_mve.hpp: the q15 kernels' inner loops (the seam: q15_seam.hpp) for cores with Helium (MVE integer:
 // Cortex-M55, M85). Eight int16 per vector:
 //   dot_rows, dot_states  VLDRB.S16 widens eight int8 weights to int16 in the load; VMLADAVA.S16 multiplies eight
 //                         pairs and adds all eight products to a 32-bit sum in one instruction; the last vector is
@@ -6,7 +6,7 @@
 //   columns               VLDRH.S32 widens four int16 of a state's row to int32 lanes; VMLA.S32 adds them times
 //                         alpha_j (a scalar) to four column sums; sixteen columns per pass.
 //   scores, max_raw, exps, normalize, abs_sum, round_query, weighted_sum, tanh_rows, additive_sum, lstm_cell
-//                         the rest of a step (q15_loops.hpp's list) vectorised: tables read by gather loads (VLDRH,
+//                         the rest of a step (q15_seam.hpp's list) vectorised: tables read by gather loads (VLDRH,
 //                         VLDRW with a vector of offsets), the weighted sum's columns gathered eight states at a
 //                         time, the roundings as VRSHL/VRSHR/VQRDMULH where those compute the same integers.
 // Each computes exactly what q15_plain.hpp computes: the same integer products, summed modulo 2^32 in another order,
@@ -22,10 +22,11 @@
 
 #include "kernels/exp.hpp"
 #include "kernels/q15_plain.hpp"
+#include "kernels/q15_seam.hpp"
 #include "kernels/tanh.hpp"
 #include "sarnn/fixed.hpp"
 
-namespace sarnn::kernel::q15_loops {
+namespace sarnn::kernel::q15_mve {
 
 constexpr std::size_t kRows = 4, kStates = 4, kColumns = 16;
 
@@ -213,11 +214,10 @@ inline void columns(const q15* a, const q15* v, std::size_t stride, std::size_t 
     }
 }
 
-/// The rounded scores (q15_loops.hpp), four states a pass, the passes themselves in one assembly loop: dot_states<4>'s
+/// The rounded scores (q15_seam.hpp), four states a pass, the passes themselves in one assembly loop: dot_states<4>'s
 /// loop, then e_j = (d_j + 2^(t-1)) >> t for the four at once (VRSHL by -t: a right shift rounded half up, exact),
 /// stored as int16 (VSTRH.32 keeps the low halves, as the cast). What a pass reads that fourteen registers would not
 /// hold is in memory. The last count % 4 states: dot_states<1>.
-#define SARNN_Q15_OWN_SCORES 1
 /// Where q' has 16 or 32 values (the models' Hidden 16 and 32), q' stays in two or four vector registers and each
 /// state's row is read by one pointer walking from row to row: no inner loop (scores_in_registers).
 template <int C>
@@ -369,7 +369,6 @@ inline void scores(const q15* s, std::size_t stride, std::size_t count, const q1
 }
 
 /// max_j e_j: VMAXV, the largest of eight lanes and a scalar, eight values a pass.
-#define SARNN_Q15_OWN_MAX 1
 inline std::int32_t max_raw(const q15* e, std::size_t n) noexcept {
     mve::touch(e);
     const std::int16_t* p = mve::raw(e);
@@ -380,11 +379,10 @@ inline std::int32_t max_raw(const q15* e, std::size_t n) noexcept {
     return m;
 }
 
-/// y_k = tanh_q15(y_k) in place (q15_loops.hpp), eight values a pass: as additive_sum writes tanh_q15 out
-/// (q15_loops.hpp), |z| saturated to 32767 (VQABS; the table's last two entries are 32767, so 32768 gives the same),
+/// y_k = tanh_q15(y_k) in place (q15_seam.hpp), eight values a pass: as additive_sum writes tanh_q15 out
+/// (q15_seam.hpp), |z| saturated to 32767 (VQABS; the table's last two entries are 32767, so 32768 gives the same),
 /// i = |z| >> 6, frac = |z| & 63, T[i] + ((T[i+1] - T[i])·frac + 32) >> 6 (VRSHR; the product is below 2^15: the
 /// table's steps are at most 512), the sign put back. The table read by gather loads.
-#define SARNN_Q15_OWN_TANH 1
 inline void tanh_rows(q15* y, std::size_t n) noexcept {
     const std::int16_t* const T = fixed::detail::kTanhTable;
     mve::touch(y);
@@ -405,11 +403,10 @@ inline void tanh_rows(q15* y, std::size_t n) noexcept {
     for (; k < n; ++k) p[k] = static_cast<std::int16_t>(fixed::detail::tanh_wide(p[k]));
 }
 
-/// The additive align's sum for one state (q15_loops.hpp), eight values a pass: z = key + q saturated to int16
+/// The additive align's sum for one state (q15_seam.hpp), eight values a pass: z = key + q saturated to int16
 /// (VQADD: the sign and min(|z|, 32767), which is what the generic form takes of the int32 sum), then tanh as
 /// tanh_rows, the sign put onto it and VMLADAVA with eight of v (widened in the load). The last K % 8 as the
 /// generic form.
-#define SARNN_Q15_OWN_ADDITIVE 1
 inline std::int32_t additive_sum(const q15* key, const q15* q, const std::int8_t* v, std::size_t K) noexcept {
     const std::int16_t* const T = fixed::detail::kTanhTable;
     mve::touch(key);
@@ -474,7 +471,6 @@ __attribute__((always_inline)) inline int16x8_t sigmoid8(int16x8_t z) noexcept {
 /// floor(i·g / 2^16) + 2) >> 2 (VRSHR #2: floors of floors); their sum saturated (VQADD), a lane counted where it
 /// differs from the wrapped sum (|sum| < 2^16: it differs exactly where it saturated); h = VQRDMULH(o, tanh(c)).
 /// The last hidden % 8 lanes in plain C++ (lib/kernels/q15.cpp's form).
-#define SARNN_Q15_OWN_CELL 1
 inline std::size_t lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden, q15* c, q15* h) noexcept {
     mve::touch(z);
     mve::touch(c_tilde);
@@ -519,7 +515,6 @@ inline std::size_t lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidde
 ///   r part, s = 31 + shift_r >= 32: h = VMULH(z, m_r) = floor(z·m_r / 2^32); shift_r >= 2: (h + 2^(shift_r-2)) >>
 ///       (shift_r - 1) (VRSHL), shift_r = 1: VRMULH (floor((z·m_r + 2^31) / 2^32)) — requantize_short's forms;
 ///   + b_r by VQADD (QADD's int32 saturation), clamped to int16.
-#define SARNN_Q15_OWN_FINISH 1
 inline bool finish_rows(const std::int32_t* s_x, const std::int32_t* s_r, std::size_t count, std::int32_t x_m,
                         int x_shift, const std::int32_t* m, const std::int8_t* shift, const std::int32_t* b,
                         q15* out) noexcept {
@@ -558,8 +553,7 @@ inline bool finish_rows(const std::int32_t* s_x, const std::int32_t* s_r, std::s
     return true;
 }
 
-/// prepare_query's Σ_k |q_k| (q15_loops.hpp), eight values a pass: VABAV adds the eight |q_k - 0| to a scalar.
-#define SARNN_Q15_OWN_QUERY 1
+/// prepare_query's Σ_k |q_k| (q15_seam.hpp), eight values a pass: VABAV adds the eight |q_k - 0| to a scalar.
 inline std::uint32_t abs_sum(const q15* q, std::size_t dim) noexcept {
     mve::touch(q);
     const std::int16_t* p = mve::raw(q);
@@ -593,10 +587,9 @@ inline std::uint32_t round_query(const q15* q, q15* qp, std::size_t dim, int s) 
     return sum;
 }
 
-/// softmax's first pass (q15_loops.hpp), four values a pass: exp_q16 (lib/fixed.cpp) written out for four lanes of
+/// softmax's first pass (q15_seam.hpp), four values a pass: exp_q16 (lib/fixed.cpp) written out for four lanes of
 /// int32, its table read by gather loads, every lane computed and those at or below zero_below set to 0 after (as
 /// the scalar form skips them: their wrapped products give some value, masked; the table offsets stay in range).
-#define SARNN_Q15_OWN_EXP 1
 inline std::uint32_t exps(q15* alpha, std::size_t n, std::int32_t m, std::int32_t to_q16,
                           std::int32_t zero_below) noexcept {
     const std::uint32_t* const T = fixed::detail::kExp2Table;
@@ -644,10 +637,9 @@ inline std::uint32_t exps(q15* alpha, std::size_t n, std::int32_t m, std::int32_
     return l;
 }
 
-/// softmax's last pass (q15_loops.hpp), eight values a pass: p_j = alpha_j + 32768 as uint16 (the top bit flipped),
+/// softmax's last pass (q15_seam.hpp), eight values a pass: p_j = alpha_j + 32768 as uint16 (the top bit flipped),
 /// VMULH.U16 the top half of p_j·rec (rec <= 65535), shifted right by down - 16 (so (p_j·rec) >> down: floors of
 /// floors), at most 32767.
-#define SARNN_Q15_OWN_NORMALIZE 1
 inline void normalize(q15* alpha, std::size_t n, std::uint32_t rec, int down) noexcept {
     mve::touch(alpha);
     auto* a = reinterpret_cast<std::uint16_t*>(alpha);  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
@@ -671,7 +663,6 @@ inline void normalize(q15* alpha, std::size_t n, std::uint32_t rec, int down) no
 /// clamped and stored as int16. The states in the two segments base[0] (n[0] states) and base[1] (n[1]), alpha's
 /// values in that order; tail-predicated loops (the lanes past a segment's end read as zero). The offsets are
 /// uint16: a row stride of at most 9360 (7·stride + 3 < 2^16; far beyond the models'), else plain C++.
-#define SARNN_Q15_OWN_WEIGHTED 1
 inline void weighted_sum(const q15* const base[2], const std::size_t n[2], std::size_t stride, std::size_t dim,
                          const q15* alpha, q15* c) noexcept {
     std::size_t k = 0;
@@ -777,6 +768,76 @@ inline void weighted_sum(const q15* const base[2], const std::size_t n[2], std::
         c[k] = q15{static_cast<std::int16_t>(ck > 32767 ? 32767 : (ck < -32767 ? -32767 : ck))};
     }
 }
+
+}  // namespace sarnn::kernel::q15_mve
+
+namespace sarnn::kernel::q15_loops {
+
+/// The Helium loops: every operation of a step vectorised; affine_tanh takes every row's tanh at the end (tanh_rows,
+/// eight lanes at a time) after the pre-activations (finish_rows).
+struct MveLoops : Loops<MveLoops> {
+    static constexpr std::size_t kRows = q15_mve::kRows, kStates = q15_mve::kStates, kColumns = q15_mve::kColumns;
+    static constexpr unsigned kOwn = kScores | kMaxRaw | kAdditiveSum | kAbsSum | kRoundQuery | kExps | kNormalize;
+    static constexpr bool kTanhRows = true, kFinishRows = true, kWeighted = true, kCell = true;
+
+    template <std::size_t G>
+    __attribute__((always_inline)) static void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v,
+                                                        std::size_t n, std::int32_t* acc) noexcept {
+        q15_mve::dot_rows<G>(w, ld, v, n, acc);
+    }
+    template <std::size_t G>
+    __attribute__((always_inline)) static void dot_states(const q15* s, std::size_t stride, const q15* q,
+                                                          std::size_t npairs, std::int32_t* d) noexcept {
+        q15_mve::dot_states<G>(s, stride, q, npairs, d);
+    }
+    template <std::size_t G>
+    __attribute__((always_inline)) static void columns(const q15* a, const q15* v, std::size_t stride,
+                                                       std::size_t count, std::int32_t* acc) noexcept {
+        q15_mve::columns<G>(a, v, stride, count, acc);
+    }
+    __attribute__((always_inline)) static void scores(const q15* s, std::size_t stride, std::size_t count, const q15* q,
+                                                      std::size_t npairs, int t, q15* e) noexcept {
+        q15_mve::scores(s, stride, count, q, npairs, t, e);
+    }
+    __attribute__((always_inline)) static std::int32_t max_raw(const q15* e, std::size_t n) noexcept {
+        return q15_mve::max_raw(e, n);
+    }
+    __attribute__((always_inline)) static std::int32_t additive_sum(const q15* key, const q15* q, const std::int8_t* v,
+                                                                    std::size_t K) noexcept {
+        return q15_mve::additive_sum(key, q, v, K);
+    }
+    __attribute__((always_inline)) static std::uint32_t abs_sum(const q15* q, std::size_t dim) noexcept {
+        return q15_mve::abs_sum(q, dim);
+    }
+    __attribute__((always_inline)) static std::uint32_t round_query(const q15* q, q15* qp, std::size_t dim,
+                                                                    int s) noexcept {
+        return q15_mve::round_query(q, qp, dim, s);
+    }
+    __attribute__((always_inline)) static std::uint32_t exps(q15* alpha, std::size_t n, std::int32_t m,
+                                                             std::int32_t to_q16, std::int32_t zero_below) noexcept {
+        return q15_mve::exps(alpha, n, m, to_q16, zero_below);
+    }
+    __attribute__((always_inline)) static void normalize(q15* alpha, std::size_t n, std::uint32_t rec,
+                                                         int down) noexcept {
+        q15_mve::normalize(alpha, n, rec, down);
+    }
+    __attribute__((always_inline)) static void tanh_rows(q15* y, std::size_t n) noexcept { q15_mve::tanh_rows(y, n); }
+    __attribute__((always_inline)) static bool finish_rows(const std::int32_t* s_x, const std::int32_t* s_r,
+                                                           std::size_t count, std::int32_t x_m, int x_shift,
+                                                           const std::int32_t* m, const std::int8_t* shift,
+                                                           const std::int32_t* b, q15* out) noexcept {
+        return q15_mve::finish_rows(s_x, s_r, count, x_m, x_shift, m, shift, b, out);
+    }
+    __attribute__((always_inline)) static void weighted_sum(const q15* const base[2], const std::size_t n[2],
+                                                            std::size_t stride, std::size_t dim, const q15* alpha,
+                                                            q15* c) noexcept {
+        q15_mve::weighted_sum(base, n, stride, dim, alpha, c);
+    }
+    __attribute__((always_inline)) static std::size_t lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden,
+                                                                q15* c, q15* h) noexcept {
+        return q15_mve::lstm_cell(z, c_tilde, hidden, c, h);
+    }
+};
 
 }  // namespace sarnn::kernel::q15_loops
 

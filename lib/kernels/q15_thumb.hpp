@@ -1,4 +1,4 @@
-// lib/kernels/q15_thumb.hpp: the q15 kernels' inner loops (the seam: q15_loops.hpp) for the Cortex-M cores without
+// lib/kernels/q15_thumb.hpp: the q15 kernels' inner loops (the seam: q15_seam.hpp) for the Cortex-M cores without
 // the DSP extension (M0, M0+, M3), in Thumb assembly that ARMv6-M runs: there GCC 12 at -Os spent 8 to 13
 // instructions on a multiply-add (index registers reloaded with constants, values moved through ip); these spend
 // 4.25 to 4.75. Each computes exactly what q15_plain.hpp computes (integer sums, the same bounds).
@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "kernels/q15_plain.hpp"
+#include "kernels/q15_seam.hpp"
 #include "kernels/tanh.hpp"
 #if !SARNN_Q15_COMPACT
 #include "kernels/tanh_words.hpp"
@@ -28,12 +29,24 @@
 #define SARNN_THUMB_END ""
 #endif
 
-namespace sarnn::kernel::q15_loops {
+namespace sarnn::kernel::q15_thumb {
 
 // Three rows of the product, two states of the scores, four columns of the weighted sum per pass.
 constexpr std::size_t kRows = 3, kStates = 2, kColumns = 4;
 
-// (The other group sizes: q15_plain's, from q15_loops.hpp.)
+// The group sizes without a loop of their own: q15_plain's (the specialisations below are this target's).
+template <std::size_t G>
+inline void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
+    q15_plain::dot_rows<G>(w, ld, v, n, acc);
+}
+template <std::size_t G>
+inline void dot_states(const q15* s, std::size_t stride, const q15* q, std::size_t npairs, std::int32_t* d) noexcept {
+    q15_plain::dot_states<G>(s, stride, q, npairs, d);
+}
+template <std::size_t G>
+inline void columns(const q15* a, const q15* v, std::size_t stride, std::size_t count, std::int32_t* acc) noexcept {
+    q15_plain::columns<G>(a, v, stride, count, acc);
+}
 
 /// Two rows: two columns per iteration (v read by halfwords: any alignment), the odd column after.
 template <>
@@ -270,7 +283,7 @@ inline void columns<4>(const q15* a, const q15* v, std::size_t stride, std::size
 }
 #undef SARNN_THUMB_STATE4
 
-#if !SARNN_Q15_COMPACT  // (cmake -DSARNN_Q15_COMPACT=ON: without the table's 8 KiB, the C form of q15_loops.hpp)
+#if !SARNN_Q15_COMPACT  // (cmake -DSARNN_Q15_COMPACT=ON: without the table's 8 KiB, the C form of q15_seam.hpp)
 // One key value of the additive score's sum (kernels/tanh_words.hpp): z = P_k + q_k (q at dq bytes from the key),
 // w = the word of z >> 6, y = ((w + (w >> 22)·(z & 63)) << 10) >> 16 = tanh(z), d += v_k·y, v_k at byte `off` of vp.
 #define SARNN_THUMB_ADDITIVE(off)             \
@@ -295,11 +308,10 @@ inline void columns<4>(const q15* a, const q15* v, std::size_t stride, std::size
     "add   %[d], %[w]\n\t"                   \
     "adds  %[kp], #2\n\t"
 
-/// The additive score's sum (q15_loops.hpp: the same integers as its C form), tanh from the table words of
+/// The additive score's sum (q15_seam.hpp: the same integers as its C form), tanh from the table words of
 /// kernels/tanh_words.hpp (the sign, the saturation and the rounding in the table): two key values a pass, 21.5
 /// instructions each (the C form's tanh: 31). The query read at a fixed distance from the key (one register for
 /// both), the words, the end and the sum in high registers; an odd K's first value in C.
-#define SARNN_Q15_OWN_ADDITIVE 1
 inline std::int32_t additive_sum(const q15* key, const q15* q, const std::int8_t* v, std::size_t K) noexcept {
     std::int32_t sum = 0;
     if (K % 2 != 0) {
@@ -334,6 +346,35 @@ inline std::int32_t additive_sum(const q15* key, const q15* q, const std::int8_t
 }
 #undef SARNN_THUMB_ADDITIVE
 #endif
+
+}  // namespace sarnn::kernel::q15_thumb
+
+namespace sarnn::kernel::q15_loops {
+
+/// The Thumb loops: the products and additive_sum; the rest generic.
+struct ThumbLoops : Loops<ThumbLoops> {
+    static constexpr std::size_t kRows = q15_thumb::kRows, kStates = q15_thumb::kStates, kColumns = q15_thumb::kColumns;
+    static constexpr unsigned kOwn = kAdditiveSum;
+    template <std::size_t G>
+    __attribute__((always_inline)) static void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v,
+                                                        std::size_t n, std::int32_t* acc) noexcept {
+        q15_thumb::dot_rows<G>(w, ld, v, n, acc);
+    }
+    template <std::size_t G>
+    __attribute__((always_inline)) static void dot_states(const q15* s, std::size_t stride, const q15* q,
+                                                          std::size_t npairs, std::int32_t* d) noexcept {
+        q15_thumb::dot_states<G>(s, stride, q, npairs, d);
+    }
+    template <std::size_t G>
+    __attribute__((always_inline)) static void columns(const q15* a, const q15* v, std::size_t stride,
+                                                       std::size_t count, std::int32_t* acc) noexcept {
+        q15_thumb::columns<G>(a, v, stride, count, acc);
+    }
+    __attribute__((always_inline)) static std::int32_t additive_sum(const q15* key, const q15* q, const std::int8_t* v,
+                                                                    std::size_t K) noexcept {
+        return q15_thumb::additive_sum(key, q, v, K);
+    }
+};
 
 }  // namespace sarnn::kernel::q15_loops
 

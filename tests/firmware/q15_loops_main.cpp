@@ -11,7 +11,7 @@
 
 namespace {
 
-namespace L = sarnn::kernel::q15_loops;
+using L = sarnn::kernel::q15_loops::Target;  // this build's loops (q15_loops.hpp)
 using sarnn::q15;
 
 int g_passed = 0;
@@ -250,23 +250,22 @@ void check_additive() {
     }
 }
 
-#if defined(SARNN_Q15_OWN_TANH)
 /// every int16 input, in runs of eleven (a vector and a tail)
+template <class X>
 void check_tanh_rows() {
     bool ok = true;
     for (std::int32_t z0 = -32768; z0 <= 32767; z0 += 11) {
         for (std::int32_t j = 0; j < 11; ++j) g_a[j].raw = static_cast<std::int16_t>(z0 + j > 32767 ? 32767 : z0 + j);
         for (std::int32_t j = 0; j < 11; ++j) g_b[j] = g_a[j];
-        L::tanh_rows(g_a, 11);
+        X::tanh_rows(g_a, 11);
         for (std::size_t j = 0; j < 11; ++j) ok = ok && g_a[j].raw == tanh_ref(g_b[j].raw);
     }
     expect(ok, "tanh_rows", 0);
 }
-#endif
 
-#if defined(SARNN_Q15_OWN_WEIGHTED)
 /// c_k = (Σ_j alpha_j S_j,k + 2^14) >> 15 within +-32767, the states in two segments of a ring (n0 states from row
 /// 20, n1 from row 0), alpha and c at a word or a half word
+template <class X>
 void check_weighted_case(std::size_t dim, std::size_t stride, std::size_t n0, std::size_t n1, std::size_t a_off,
                          std::size_t c_off, int it) {
     for (std::size_t k = 0; k < kRowsMax * stride && k < kRowsMax * kStrideMax; ++k)
@@ -293,7 +292,7 @@ void check_weighted_case(std::size_t dim, std::size_t stride, std::size_t n0, st
     const std::size_t n[2] = {n0, n1};
     q15* const out = g_out + c_off;
     for (std::size_t k = 0; k < dim + 1; ++k) out[k].raw = 12345;
-    L::weighted_sum(base, n, stride, dim, a, out);
+    X::weighted_sum(base, n, stride, dim, a, out);
     bool ok = out[dim].raw == 12345;
     for (std::size_t k = 0; k < dim; ++k) {
         std::int32_t acc = 0;
@@ -307,6 +306,7 @@ void check_weighted_case(std::size_t dim, std::size_t stride, std::size_t n0, st
     expect(ok, "weighted_sum", it);
 }
 
+template <class X>
 void check_weighted_sum() {
     // any size
     for (int it = 0; it < 200; ++it) {
@@ -314,7 +314,7 @@ void check_weighted_sum() {
         const std::size_t stride = dim + static_cast<std::size_t>(uniform(0, 3));
         const std::size_t n0 = static_cast<std::size_t>(uniform(it % 2, 40)),
                           n1 = static_cast<std::size_t>(uniform(0, 20));
-        check_weighted_case(dim, stride, n0, n1, 0, 0, it);
+        check_weighted_case<X>(dim, stride, n0, n1, 0, 0, it);
     }
     // the row strides of Hidden 16, 32 and 64 (the DSP set's loops for their steps) and two others: every count of
     // either segment modulo 8 with alpha at a word and at a half word (each entry of the loops, the last state alone),
@@ -326,15 +326,14 @@ void check_weighted_sum() {
         for (std::size_t i = 0; i < 96; ++i, ++it) {
             const std::size_t n0 = i % 24 + (i % 3 == 0 ? 16 : 0), n1 = (i * 7) % 21, a_off = (i / 24) % 2;
             const std::size_t dim = dims[i % 7], c_off = i % 11 == 10 ? 1 : 0;
-            check_weighted_case(dim, stride, n0, n1, a_off, c_off, it);
+            check_weighted_case<X>(dim, stride, n0, n1, a_off, c_off, it);
         }
     }
 }
-#endif
 
-#if defined(SARNN_Q15_OWN_CELL)
 /// the LSTM cell's contract (kernels_q15.hpp): c = round(f·c~ / 2^15) + round(i·g / 2^18) saturated to int16 and
 /// counted, h = round(o·tanh(c) / 2^15), the gates sigmoid_q15 and tanh_q15 of z
+template <class X>
 void check_lstm_cell() {
     for (int it = 0; it < 300; ++it) {
         const std::size_t H = static_cast<std::size_t>(uniform(1, 17));
@@ -342,7 +341,7 @@ void check_lstm_cell() {
         const int span = it % 2 == 0 ? 32767 : 8000;
         for (std::size_t k = 0; k < 4 * H; ++k) g_s[k].raw = static_cast<std::int16_t>(uniform(-span - 1, span));
         for (std::size_t k = 0; k < H; ++k) g_a[k].raw = static_cast<std::int16_t>(uniform(-span - 1, span));
-        const std::size_t sat = L::lstm_cell(g_s, g_a, H, g_b, g_out);
+        const std::size_t sat = X::lstm_cell(g_s, g_a, H, g_b, g_out);
         std::size_t sat_want = 0;
         bool ok = true;
         for (std::size_t k = 0; k < H; ++k) {
@@ -359,9 +358,7 @@ void check_lstm_cell() {
         expect(ok && sat == sat_want, "lstm_cell", it);
     }
 }
-#endif
 
-#if defined(SARNN_Q15_OWN_FINISH)
 /// 32 random bits as an int32 (any value)
 std::int32_t any32() {
     g_lcg = g_lcg * 1664525u + 1013904223u;
@@ -372,6 +369,7 @@ std::int32_t any32() {
 
 /// the rows' pre-activations (kernels_q15.hpp's affine): requantize(s_x, x_m, x_shift) clamped to +-2^30, + s_r,
 /// requantize(., m_r, shift_r) + b_r saturated to int16; where finish_rows takes the rows (it may decline)
+template <class X>
 void check_finish_rows() {
     static std::int32_t s_x[32], s_r[32], m[32], b[32];
     static std::int8_t shift[32];
@@ -392,7 +390,7 @@ void check_finish_rows() {
             b[k] = it % 5 == 0 ? any32() : uniform(-40000, 40000);
         }
         const bool no_b = it % 4 == 0;
-        if (!L::finish_rows(s_x, s_r, count, x_m, x_shift, m, shift, no_b ? nullptr : b, g_out)) continue;
+        if (!X::finish_rows(s_x, s_r, count, x_m, x_shift, m, shift, no_b ? nullptr : b, g_out)) continue;
         ++taken;
         bool ok = true;
         for (std::size_t k = 0; k < count; ++k) {
@@ -406,9 +404,7 @@ void check_finish_rows() {
     }
     expect(taken > 1000, "finish_rows taken", taken);
 }
-#endif
 
-#if defined(SARNN_Q15_OWN_ROWS_PACKED) || defined(SARNN_Q15_OWN_FINISH_TANH)
 /// 32 random bits as an int32 (any value)
 std::int32_t any32_bits() {
     g_lcg = g_lcg * 1664525u + 1013904223u;
@@ -416,21 +412,20 @@ std::int32_t any32_bits() {
     g_lcg = g_lcg * 1664525u + 1013904223u;
     return static_cast<std::int32_t>((hi << 16) | (g_lcg >> 16));
 }
-#endif
 
-#if defined(SARNN_Q15_OWN_ROWS_PACKED)
 /// affine_tanh's packed passes: s = (Σ_k A_i,k·x_k, Σ_k A_i,nx+k·r_k) of each row i of 4·groups (row stride nx + nr),
 /// x and r packed first (word aligned or not); and affine's (Σ_k A_x i,k·x_k, Σ_k A_r i,k·r_k)
+template <class X>
 void check_rows_packed() {
-    static std::int8_t w[32 * L::kPackMax];
+    static std::int8_t w[32 * X::kPackMax];
     static std::int32_t s[2 * 32];
-    alignas(8) static q15 xv[L::kPackMax + 2], rv[L::kPackMax + 2];
-    static L::Packed p;
+    alignas(8) static q15 xv[X::kPackMax + 2], rv[X::kPackMax + 2];
+    static typename X::Packed p;
     for (int it = 0; it < 300; ++it) {
         const std::size_t nx = 8 * static_cast<std::size_t>(uniform(1, 8));
-        const std::size_t nr = 8 * static_cast<std::size_t>(uniform(1, static_cast<int>((L::kPackMax - nx) / 8)));
+        const std::size_t nr = 8 * static_cast<std::size_t>(uniform(1, static_cast<int>((X::kPackMax - nx) / 8)));
         const std::size_t groups = static_cast<std::size_t>(uniform(1, 8)), ld = nx + nr;
-        expect(L::packs(nx, nr) && !L::packs(nx + 4, nr) && !L::packs(nx, nr + 4), "packs", it);
+        expect(X::packs(nx, nr) && !X::packs(nx + 4, nr) && !X::packs(nx, nr + 4), "packs", it);
         for (std::size_t k = 0; k < 4 * groups * ld; ++k) w[k] = static_cast<std::int8_t>(uniform(-128, 127));
         // x and r from their arrays' first or second value (word aligned or not)
         q15* const x = xv + it % 2;
@@ -439,8 +434,8 @@ void check_rows_packed() {
         for (std::size_t k = 0; k < nx; ++k) x[k].raw = static_cast<std::int16_t>(uniform(-span - 1, span));
         for (std::size_t k = 0; k < nr; ++k) r[k].raw = static_cast<std::int16_t>(uniform(-span - 1, span));
         for (std::int32_t& v : s) v = any32_bits();
-        L::pack(x, nx, r, nr, p);
-        L::rows_packed(w, ld, p, nx, nr, groups, s);
+        X::pack(x, nx, r, nr, p);
+        X::rows_packed(w, ld, p, nx, nr, groups, s);
         bool ok = true;
         for (std::size_t i = 0; i < 4 * groups; ++i) {
             std::int32_t sx = 0, sr = 0;
@@ -453,7 +448,7 @@ void check_rows_packed() {
         const std::int8_t* const wx = w;
         const std::int8_t* const wr = w + 4 * groups * nx;
         for (std::int32_t& v : s) v = any32_bits();
-        L::rows_packed2(wx, wr, p, nx, nr, groups, s);
+        X::rows_packed2(wx, wr, p, nx, nr, groups, s);
         ok = true;
         for (std::size_t i = 0; i < 4 * groups; ++i) {
             std::int32_t sx = 0, sr = 0;
@@ -464,12 +459,11 @@ void check_rows_packed() {
         expect(ok, "rows_packed2", it);
     }
 }
-#endif
 
-#if defined(SARNN_Q15_OWN_FINISH_TANH)
 /// affine_tanh's rows finished from their sums (x_shift 0 or -1, x_m >= 0): xq = requantize(s_x, x_m, x_shift)
 /// clamped to +-2^30, pre = requantize(xq + s_r, m_r, shift_r) + b_r saturated to int16, y = tanh(pre) (or pre:
 /// affine's rows); up to the first row whose shift is below 2
+template <class X>
 void check_finish_tanh() {
     static std::int32_t s[2 * 32], m[32], b[32];
     static std::int8_t shift[32];
@@ -491,10 +485,11 @@ void check_finish_tanh() {
         }
         // every other case without the tanh (affine's rows: y = pre)
         const bool tanh = it % 2 == 0;
-        const std::size_t done = x_shift == 0 ? (tanh ? L::finish_tanh<1>(s, count, m, shift, b, x_m, g_out)
-                                                      : L::finish_tanh<1, false>(s, count, m, shift, b, x_m, g_out))
-                                              : (tanh ? L::finish_tanh<2>(s, count, m, shift, b, x_m, g_out)
-                                                      : L::finish_tanh<2, false>(s, count, m, shift, b, x_m, g_out));
+        const std::size_t done = x_shift == 0
+                                     ? (tanh ? X::template finish_tanh<1>(s, count, m, shift, b, x_m, g_out)
+                                             : X::template finish_tanh<1, false>(s, count, m, shift, b, x_m, g_out))
+                                     : (tanh ? X::template finish_tanh<2>(s, count, m, shift, b, x_m, g_out)
+                                             : X::template finish_tanh<2, false>(s, count, m, shift, b, x_m, g_out));
         std::size_t want = 0;
         while (want < count && shift[want] >= 2) ++want;
         bool ok = done == want;
@@ -510,7 +505,6 @@ void check_finish_tanh() {
         expect(ok, "finish_tanh", it);
     }
 }
-#endif
 
 }  // namespace
 
@@ -520,24 +514,13 @@ int main() {
     check_query();
     check_every_input();
     check_additive();
-#if defined(SARNN_Q15_OWN_TANH)
-    check_tanh_rows();
-#endif
-#if defined(SARNN_Q15_OWN_WEIGHTED)
-    check_weighted_sum();
-#endif
-#if defined(SARNN_Q15_OWN_CELL)
-    check_lstm_cell();
-#endif
-#if defined(SARNN_Q15_OWN_FINISH)
-    check_finish_rows();
-#endif
-#if defined(SARNN_Q15_OWN_ROWS_PACKED)
-    check_rows_packed();
-#endif
-#if defined(SARNN_Q15_OWN_FINISH_TANH)
-    check_finish_tanh();
-#endif
+    // the target's own operations (q15_seam.hpp's capabilities), each against its formula
+    if constexpr (L::kTanhRows) check_tanh_rows<L>();
+    if constexpr (L::kWeighted) check_weighted_sum<L>();
+    if constexpr (L::kCell) check_lstm_cell<L>();
+    if constexpr (L::kFinishRows) check_finish_rows<L>();
+    if constexpr (L::kRowsPacked) check_rows_packed<L>();
+    if constexpr (L::kFinishTanh) check_finish_tanh<L>();
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
 }

@@ -1,0 +1,218 @@
+// lib/kernels/q15_seam.hpp: the typed seam between the q15 kernels' one algorithm (lib/kernels/q15.cpp: the
+// arithmetic every target shares, its rounding and bounds) and each target's inner loops. A target's loops are a
+// struct L deriving from Loops<L> (the generic forms below, written once on L's own products), with:
+//   kRows, kStates, kColumns       how many rows, states or columns one pass of its products takes;
+//   dot_rows<G>(w, ld, v, n, acc)  for G = 1, 2 and kRows   (any n, any alignment)
+//   dot_states<G>(s, stride, q, npairs, d)   for G = 1 and kStates   (s, q word aligned, stride even, npairs >= 1)
+//   columns<G>(a, v, stride, count, acc)     for G = 2 and kColumns  (a, v word aligned, stride even, count even >= 2)
+// (the contracts: q15_plain.hpp, which computes each exactly), and, where it has a faster form of its own, a static
+// function of the same name and signature that hides the generic one: scores, max_raw, additive_sum, abs_sum,
+// round_query, exps, normalize. Its `kOwn` lists the ones it replaces (Op below); check<L>() refuses, at compile
+// time, a list that disagrees with the functions (a misspelt name is a generic path taken without a word).
+//
+// The capabilities that change the algorithm's shape, read by q15.cpp with `if constexpr` (false unless L says):
+//   kTanhRows    tanh_rows(y, n): y_k = tanh_q15(y_k) in place; affine_tanh takes every row's tanh after the
+//                pre-activations (MVE: eight lanes at a time)
+//   kFinishRows  finish_rows(s_x, s_r, count, x_m, x_shift, m, shift, b, y): a chunk's pre-activations from their
+//                sums, or false where the factors do not fit it (needs kTanhRows)
+//   kFinishTanh  finish_tanh<UP, TANH>(s, rows, m, shift, b, x_m, y): affine_tanh's rows (and affine's, TANH =
+//                false) finished from their (s_x, s_r) sums, where the input's factor is near 1 (not with kTanhRows)
+//   kRowsXr      rows4_xr(w, ld, x, nx, r, nr, s): both parts' sums of four rows (needs kFinishTanh)
+//   kRowsPacked  packs(nx, nr), pack(x, nx, r, nr, p) into L::Packed, rows_packed(w, ld, p, nx, nr, groups, s) and
+//                rows_packed2(wx, wr, p, nx, nr, groups, s): the sums of groups of four rows against x and r packed
+//                once (needs kFinishTanh)
+//   kWeighted    weighted_sum(base, n, stride, dim, alpha, c): the whole context c = Σ_j alpha_j S_j (rounded as
+//                q15.cpp's)
+//   kCell        lstm_cell(z, c~, hidden, c, h): Q15::lstm_cell's contract
+// The bounds every loop relies on are the callers', given in q15.cpp.
+#ifndef SARNN_LIB_KERNELS_Q15_SEAM_HPP
+#define SARNN_LIB_KERNELS_Q15_SEAM_HPP
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/exp.hpp"
+#include "kernels/q15_plain.hpp"
+#include "kernels/tanh.hpp"
+#include "sarnn/fixed.hpp"
+
+namespace sarnn::kernel::q15_loops {
+
+/// The operations that have a generic form, as the bits of a target's kOwn.
+enum Op : unsigned {
+    kScores = 1u << 0,
+    kMaxRaw = 1u << 1,
+    kAdditiveSum = 1u << 2,
+    kAbsSum = 1u << 3,
+    kRoundQuery = 1u << 4,
+    kExps = 1u << 5,
+    kNormalize = 1u << 6,
+};
+
+/// The generic forms and the capabilities' defaults for the loops L (L derives from Loops<L>).
+template <class L>
+struct Loops {
+    static constexpr unsigned kOwn = 0;
+    static constexpr bool kTanhRows = false, kFinishRows = false, kFinishTanh = false, kRowsXr = false,
+                          kRowsPacked = false, kWeighted = false, kCell = false;
+    struct Packed {};  ///< x and r packed once for rows_packed (kRowsPacked: the target's own)
+
+    /// e_j = (S_j·q' + 2^(t-1)) >> t (rounded half up; t >= 1) for the count states at s (row stride `stride`),
+    /// written to e[0 .. count): dot_states's contract (s, q word aligned, stride even, npairs >= 1), kStates at a time.
+    static void scores(const q15* s, std::size_t stride, std::size_t count, const q15* q, std::size_t npairs, int t,
+                       q15* e) noexcept {
+        constexpr std::size_t kStates = L::kStates;
+        const std::int32_t half = std::int32_t{1} << (t - 1);
+        std::size_t i = 0;
+        for (; i + kStates <= count; i += kStates, s += kStates * stride) {
+            std::int32_t d[kStates];
+            L::template dot_states<kStates>(s, stride, q, npairs, d);
+            for (const std::int32_t dk : d) (e++)->raw = static_cast<std::int16_t>((dk + half) >> t);
+        }
+        for (; i < count; ++i, s += stride) {
+            std::int32_t d[1];
+            L::template dot_states<1>(s, stride, q, npairs, d);
+            (e++)->raw = static_cast<std::int16_t>((d[0] + half) >> t);
+        }
+    }
+
+    /// max_j e_j over n >= 1 values
+    static std::int32_t max_raw(const q15* e, std::size_t n) noexcept {
+        std::int32_t m = e[0].raw;
+        for (std::size_t j = 1; j < n; ++j) m = e[j].raw > m ? e[j].raw : m;
+        return m;
+    }
+
+    /// Σ_k v_k·tanh(P_j,k + q_k) over the K values of one key row P_j (Q3.12) and the query q (Q3.12), each sum
+    /// saturated to Q3.12 before its tanh: |terms| <= 127·32767 < 2^22, K <= 256, exact in int32. tanh_q15 written
+    /// out (kernels/tanh.hpp) as its table allows: the table is non-decreasing, so the interpolation's product is >= 0
+    /// and its floor a shift; its last two entries are 32767, so |z| clamped to 32767 gives what the saturation to
+    /// -32768 gives; the sign goes onto v_k. (tests/test_fixed.cpp checks tanh_q15 monotonic over every input, and
+    /// test_q15_models.cpp kernels/tanh.hpp's tanh_wide, which relies on the same last entries, for every sum.)
+    static std::int32_t additive_sum(const q15* key, const q15* q, const std::int8_t* v, std::size_t K) noexcept {
+        const std::int16_t* const T = fixed::detail::kTanhTable;
+        std::int32_t d = 0;
+        for (std::size_t k = 0; k < K; ++k) {
+            const std::int32_t z = key[k].raw + q[k].raw;
+            // a = min(|z|, 32767) = |z saturated to int16| but for -32768 (the same tanh)
+            std::int32_t a = z < 0 ? -z : z;
+            a = a > 32767 ? 32767 : a;
+            const std::int32_t i = a >> 6, frac = a & 63;
+            // y = tanh(a / 4096), as tanh_q15: T[i] + floor(((T[i+1] - T[i])·frac + 32) / 64)
+            const std::int32_t y = T[i] + (((T[i + 1] - T[i]) * frac + 32) >> 6);
+            // d += v_k·tanh(z) = (v_k with z's sign)·y
+            d += (z < 0 ? -v[k] : v[k]) * y;
+        }
+        return d;
+    }
+
+    /// Σ_k |q_k| over dim values (<= 32768·dim)
+    static std::uint32_t abs_sum(const q15* q, std::size_t dim) noexcept {
+        std::uint32_t sum = 0;
+        for (std::size_t k = 0; k < dim; ++k) sum += static_cast<std::uint32_t>(q[k].raw < 0 ? -q[k].raw : q[k].raw);
+        return sum;
+    }
+
+    /// q'_k = (q_k + 2^(s-1)) >> s (rounded half up, 1 <= s <= 15) into qp (qp may be q); returns Σ_k |q'_k|
+    static std::uint32_t round_query(const q15* q, q15* qp, std::size_t dim, int s) noexcept {
+        std::uint32_t sum = 0;
+        for (std::size_t k = 0; k < dim; ++k) {
+            const std::int32_t v = (q[k].raw + (std::int32_t{1} << (s - 1))) >> s;
+            qp[k] = q15{static_cast<std::int16_t>(v)};
+            sum += static_cast<std::uint32_t>(v < 0 ? -v : v);
+        }
+        return sum;
+    }
+
+    /// softmax's first pass: p_j = min(exp_q16((e_j - m)·to_q16), 65535) where e_j - m > zero_below, else 0 (exp_q16
+    /// gives 0 there), written over e_j as p_j - 32768; returns l = Σ p_j (< 65536·n). m >= every e_j (softmax's
+    /// max: the targets' loops rely on it)
+    static std::uint32_t exps(q15* alpha, std::size_t n, std::int32_t m, std::int32_t to_q16,
+                              std::int32_t zero_below) noexcept {
+        std::uint32_t l = 0;
+        for (q15* const end = alpha + n; alpha != end; ++alpha) {
+            const std::int32_t d = alpha->raw - m;
+            std::int32_t p = 0;
+            if (d > zero_below) {
+#if defined(__ARM_ARCH_6M__)
+                p = fixed::exp_q16(d * to_q16);  // (a call: inline, ARMv6-M's eight low registers spill the loop's)
+#else
+                p = fixed::detail::exp_q16_inline(d * to_q16);
+#endif
+                p = p > 65535 ? 65535 : p;
+            }
+            alpha->raw = static_cast<std::int16_t>(p - 32768);
+            l += static_cast<std::uint32_t>(p);
+        }
+        return l;
+    }
+
+    /// alpha_j = min((p_j · rec) >> down, 32767) in place, p_j = alpha_j + 32768 (softmax's p_j - 32768 to alpha_j;
+    /// rec <= 65535, so p_j · rec < 2^32; 16 <= down <= 31)
+    static void normalize(q15* alpha, std::size_t n, std::uint32_t rec, int down) noexcept {
+        for (q15* const end = alpha + n; alpha != end; ++alpha) {
+            const auto p = static_cast<std::uint32_t>(alpha->raw + 32768);
+            const std::uint32_t av = (p * rec) >> down;
+            alpha->raw = static_cast<std::int16_t>(av > 32767u ? 32767u : av);
+        }
+    }
+};
+
+/// The plain C++ loops (q15_plain.hpp) and every generic form: what a target without loops of its own runs, and the
+/// twin every target's loops are checked against. Groups of more than two, so that the host's tests (and
+/// sanitizers) take every remainder path of q15.cpp.
+struct PlainLoops : Loops<PlainLoops> {
+    static constexpr std::size_t kRows = 4, kStates = 3, kColumns = 4;
+    template <std::size_t G>
+    static void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n,
+                         std::int32_t* acc) noexcept {
+        q15_plain::dot_rows<G>(w, ld, v, n, acc);
+    }
+    template <std::size_t G>
+    static void dot_states(const q15* s, std::size_t stride, const q15* q, std::size_t npairs,
+                           std::int32_t* d) noexcept {
+        q15_plain::dot_states<G>(s, stride, q, npairs, d);
+    }
+    template <std::size_t G>
+    static void columns(const q15* a, const q15* v, std::size_t stride, std::size_t count, std::int32_t* acc) noexcept {
+        q15_plain::columns<G>(a, v, stride, count, acc);
+    }
+};
+
+namespace detail {
+template <class F>
+constexpr bool same(F a, F b) noexcept {
+    return a == b;
+}
+/// whether L's op is its own (hides Loops<L>'s)
+template <class L>
+constexpr unsigned owned() noexcept {
+    using B = Loops<L>;
+    return (same(&L::scores, &B::scores) ? 0u : kScores) | (same(&L::max_raw, &B::max_raw) ? 0u : kMaxRaw) |
+           (same(&L::additive_sum, &B::additive_sum) ? 0u : kAdditiveSum) |
+           (same(&L::abs_sum, &B::abs_sum) ? 0u : kAbsSum) |
+           (same(&L::round_query, &B::round_query) ? 0u : kRoundQuery) | (same(&L::exps, &B::exps) ? 0u : kExps) |
+           (same(&L::normalize, &B::normalize) ? 0u : kNormalize);
+}
+}  // namespace detail
+
+/// The rules between a target's capabilities, checked where q15.cpp takes the loops L.
+template <class L>
+constexpr bool check() noexcept {
+    static_assert(L::kRows >= 1 && L::kStates >= 1 && L::kColumns >= 2 && L::kColumns % 2 == 0,
+                  "q15 loops: kRows and kStates at least 1, kColumns even and at least 2");
+    static_assert(detail::owned<L>() == L::kOwn,
+                  "q15 loops: kOwn must list exactly the generic operations the target defines itself (a misspelt "
+                  "name would silently take the generic form)");
+    static_assert(!L::kFinishRows || L::kTanhRows, "q15 loops: kFinishRows needs kTanhRows (it leaves the tanh)");
+    static_assert(!(L::kTanhRows && L::kFinishTanh),
+                  "q15 loops: kTanhRows (every row's tanh at the end) and kFinishTanh (each row finished with its "
+                  "tanh) are two shapes of affine_tanh: a target takes one");
+    static_assert(!L::kRowsXr || L::kFinishTanh, "q15 loops: kRowsXr feeds finish_tanh: it needs kFinishTanh");
+    static_assert(!L::kRowsPacked || L::kFinishTanh, "q15 loops: kRowsPacked feeds finish_tanh: it needs kFinishTanh");
+    return true;
+}
+
+}  // namespace sarnn::kernel::q15_loops
+
+#endif
