@@ -15,9 +15,7 @@ Passes when every file compiles with the project's warnings as errors, the progr
 Cortex-M set (the core's default one, chosen by packaging/include/sarnn/config.hpp).
 """
 import argparse
-import glob
 import json
-import os
 import re
 import shlex
 import subprocess
@@ -25,8 +23,9 @@ import sys
 import zipfile
 from pathlib import Path
 
+from pio_filter import SOURCE_EXTS, pio_select
+
 HERE = Path(__file__).resolve().parent
-SOURCE_EXTS = (".c", ".cpp", ".cc", ".S")
 WARNINGS = ["-Wall", "-Wextra", "-Wpedantic", "-Werror", "-Wshadow", "-Wconversion", "-Wno-sign-conversion",
             "-Wdouble-promotion", "-Wcast-align"]
 
@@ -34,20 +33,6 @@ WARNINGS = ["-Wall", "-Wextra", "-Wpedantic", "-Werror", "-Wshadow", "-Wconversi
 def run(cmd, **kw):
     print("+ " + " ".join(shlex.quote(str(c)) for c in cmd), flush=True)
     return subprocess.run([str(c) for c in cmd], check=True, **kw)
-
-
-def pio_select(src_dir, src_filter):
-    """The files of src_dir (relative paths) that a PlatformIO srcFilter keeps."""
-    if isinstance(src_filter, list):
-        src_filter = " ".join(src_filter)
-    chosen = set()
-    for sign, pattern in re.findall(r"([+-])<([^>]+)>", src_filter):
-        found = set()
-        for item in glob.glob(os.path.join(glob.escape(str(src_dir)), pattern), recursive=True):
-            paths = [Path(r) / f for r, _, fs in os.walk(item) for f in fs] if os.path.isdir(item) else [Path(item)]
-            found |= {p.relative_to(src_dir) for p in paths}
-        chosen = chosen | found if sign == "+" else chosen - found
-    return sorted(p for p in chosen if p.suffix in SOURCE_EXTS)
 
 
 def compile_all(cxx, common, sources, objdir):
