@@ -21,6 +21,8 @@ import shlex
 import subprocess
 import sys
 import zipfile
+
+sys.dont_write_bytecode = True  # nothing written into the checkout
 from pathlib import Path
 
 from pio_filter import SOURCE_EXTS, pio_select

@@ -24,6 +24,8 @@ import re
 import subprocess
 import sys
 import zipfile
+
+sys.dont_write_bytecode = True  # nothing written into the checkout
 from pathlib import Path, PurePosixPath
 
 try:
