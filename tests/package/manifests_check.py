@@ -21,6 +21,7 @@ import importlib.util
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -122,7 +123,9 @@ def main():
     ap.add_argument("--version-header", type=Path, help="default: include/sarnn/version.hpp of --source")
     args = ap.parse_args()
     src = args.source.resolve()
-    out = args.work.resolve()
+    work = args.work.resolve()
+    shutil.rmtree(work, ignore_errors=True)  # the test's own folder: what an earlier run left
+    out = work / "out"
     subprocess.run([sys.executable, str(src / "scripts/package"), "--out", str(out)], check=True)
     want = header_version(args.version_header or src / "include/sarnn/version.hpp")
     print(f"version.hpp says {want}")
