@@ -8,7 +8,8 @@ one Cortex-M core, links it into a program and runs that under qemu-system-arm (
               path; the program (--program, examples/firmware/main.cpp) sees those two folders.
   arduino     the zip unpacked, every .c/.cpp/.S under src/ compiled with -I src (the Arduino builder's rule for a
               1.5-format library), and the example sketch compiled as the builder compiles a sketch (its .ino as
-              C++ after #include <Arduino.h>) against tests/package/arduino/ (a stand-in Arduino.h and main()).
+              C++ after #include <Arduino.h>) against tests/package/arduino/ (a stand-in Arduino.h and main());
+              first, a file of src/ compiled with -std=gnu++14 (a core without C++17) must stop at sarnn's #error.
 
 Passes when every file compiles with the project's warnings as errors, the program exits 0 after printing
 "N passed, 0 failed" (N >= 1), and its ELF holds the functions of the kernel set --expect-set and of no other
@@ -92,6 +93,12 @@ def main():
         src = lib / "src"
         sources = sorted(p for p in src.rglob("*") if p.suffix in SOURCE_EXTS)
         print("the Arduino builder compiles: " + " ".join(str(s.relative_to(src)) for s in sources))
+        # a core that compiles C++14 (STM32duino, the Mbed cores) or older must stop at sarnn's #error, saying why
+        old = subprocess.run([args.cxx, *base, "-std=gnu++14", "-I", str(src), "-fsyntax-only", str(sources[0])],
+                             capture_output=True, text=True)
+        if old.returncode == 0 or "sarnn needs C++17" not in old.stderr:
+            sys.exit(f"-std=gnu++14: no #error \"sarnn needs C++17\" from {sources[0]}:\n{old.stderr[:2000]}")
+        print("ok: with -std=gnu++14 the library stops at its #error \"sarnn needs C++17 ...\"")
         lib_flags = base + ["-std=gnu++17", "-I", src]
         objs = compile_all(args.cxx, lib_flags, sources, objdir)
         sketches = sorted(lib.glob("examples/*/*.ino"))
