@@ -1,5 +1,10 @@
 // lib/kernels/cortex_m.cpp: kernel::CortexM, the set for cores with a single-precision FPU and no SIMD (Cortex-M4F,
 // M7): lib/kernels/cortex_m.hpp with float arithmetic in the FPU. double runs the scalar set's code.
+#include "sarnn/config.hpp"
+
+// The packages compile every file of lib/ they hold; their config.hpp (packaging/include) leaves this set out where
+// float is in software (SARNN_CORTEX_M_SET_OUT), as cmake/SarnnArch.cmake does, and the file is then empty.
+#if !defined(SARNN_CORTEX_M_SET_OUT)
 #define SARNN_CM_SOFT_MACS 0
 #include "kernels/cortex_m.hpp"
 
@@ -15,3 +20,4 @@ using Impl = std::conditional_t<std::is_same_v<T, float>, cm::Ops, scalar::Plain
 SARNN_DEFINE_SET(CortexM)
 bool CortexM::runs_here() noexcept { return true; }  // plain C++: every CPU
 }  // namespace sarnn::kernel
+#endif
