@@ -384,6 +384,10 @@ TEST_CASE("q15: the C++ models and the Python twin agree bit for bit (one digest
     CHECK(h == test::kQ15Digest);
 }
 
+TEST_CASE("q15: the models on the plain loops (Set = kernel::Q15Plain) give the same digest", "[q15]") {
+    CHECK(test::q15_digest<sarnn::kernel::Q15Plain>() == test::kQ15Digest);
+}
+
 TEST_CASE("q15: affine_tanh against 64-bit integer arithmetic (every shift, both signs, saturating sums)", "[q15]") {
     CHECK(test::q15_affine_mismatches(200) == 0);
 }

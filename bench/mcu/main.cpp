@@ -45,7 +45,7 @@ using ScalarBest = sarnn::kernel::CortexM;
 mcu::Calibration g_cal;
 int g_refused = 0;  // timed steps that did not return Status::ok (the figure would not be a step's)
 alignas(16) float g_x[kInputs][In];
-sarnn::q15 g_xq[kInputs][In];  // the q15 models' inputs
+sarnn::q15 g_xq[kInputs][In];                   // the q15 models' inputs
 alignas(16) unsigned char g_arena[176 * 1024];  // params, align params and one model at a time
 
 std::uint32_t g_lcg = 12345u;
@@ -128,8 +128,8 @@ struct Row {
     const char* model;
     const char* align;
     std::size_t hidden;
-    std::size_t n;             // states attended (0: SimpleRnn)
-    std::uint64_t macs;        // multiply-adds of the step (0: not stated)
+    std::size_t n;       // states attended (0: SimpleRnn)
+    std::uint64_t macs;  // multiply-adds of the step (0: not stated)
     std::uint32_t plain = kNone;
     std::uint32_t scalar = kNone;
     std::uint32_t tuned = kNone;
@@ -137,8 +137,10 @@ struct Row {
 };
 
 void print_count(std::uint32_t v) {
-    if (v == kNone) std::printf(" – |");
-    else std::printf(" %lu |", static_cast<unsigned long>(v));
+    if (v == kNone)
+        std::printf(" – |");
+    else
+        std::printf(" %lu |", static_cast<unsigned long>(v));
 }
 void print_per_mac(std::uint32_t v, std::uint64_t macs) {
     if (v == kNone || macs == 0) {
@@ -365,14 +367,14 @@ void fill_q15_align(sarnn::AdditiveParams<sarnn::q15, H, K>& p) {
         p.m[k] = 1267449479;  // keys and query in Q3.12: w / 8
         p.shift[k] = 10;
     }
-    p.f = 13;  // |e| <= Σ|v| < 4
+    p.f = 13;            // |e| <= Σ|v| < 4
     p.m_v = 1297080000;  // s_v·2^13 / 32768 = 0.604·2^-10
     p.shift_v = 10;
 }
 
-template <std::size_t H, class Align, class Memory>
+template <std::size_t H, class Align, class Memory, class Set>
 std::uint32_t q15_step(std::size_t n) {
-    using Model = sarnn::SelfAttentionRnn<sarnn::q15, In, H, C, Align, Memory>;
+    using Model = sarnn::SelfAttentionRnn<sarnn::q15, In, H, C, Align, Memory, Set>;
     Arena a;
     auto* p = make_q15_params<H>(a);
     Model* m = nullptr;
@@ -415,47 +417,76 @@ sarnn::LstmnParams<sarnn::q15, In, H, K>* make_q15_lstmn_params(Arena& a) {
     return p;
 }
 
-template <std::size_t H, class Memory>
+template <std::size_t H, class Memory, class Set>
 std::uint32_t q15_lstmn_step(std::size_t n) {
     Arena a;
     auto* p = make_q15_lstmn_params<H>(a);
-    auto* m = a.make<sarnn::Lstmn<sarnn::q15, In, H, C, K, Memory>>(*p);
+    auto* m = a.make<sarnn::Lstmn<sarnn::q15, In, H, C, K, Memory, Set>>(*p);
     // Bounded: the step after n - 1 (attends n - 1 tape entries); Window: a full one (attends C)
     return step_after(*m, std::is_same_v<Memory, sarnn::Window> ? C + 3 : n - 1, g_xq);
 }
 
-void print_q15(const char* model, const char* align, std::size_t h, std::size_t n, std::uint32_t v, std::uint64_t macs,
+template <std::size_t H, class Set>
+std::uint32_t q15_simple_step() {
+    Arena a;
+    auto* p = make_q15_params<H>(a);
+    auto* m = a.make<sarnn::SimpleRnn<sarnn::q15, In, H, Set>>(*p);
+    return steady_step(*m, g_xq);
+}
+
+/// One q15 row's count with this target's loops (kernel::Q15) and with the plain C++ ones (kernel::Q15Plain), both
+/// from the same draws (the draw then goes on as after one count, so the rows below see the draws they always did).
+struct Q15Counts {
+    std::uint32_t loops, plain;
+};
+template <class Count>
+Q15Counts q15_counts(Count count) {
+    const std::uint32_t seed = g_lcg;
+    const std::uint32_t loops = count(sarnn::kernel::Q15{});
+    const std::uint32_t after = g_lcg;
+    g_lcg = seed;
+    const std::uint32_t plain = count(sarnn::kernel::Q15Plain{});
+    g_lcg = after;
+    return {loops, plain};
+}
+
+void print_q15(const char* model, const char* align, std::size_t h, std::size_t n, Q15Counts v, std::uint64_t macs,
                std::size_t ram) {
     std::printf("| %s | %s | %u | %u | %lu |", model, align, static_cast<unsigned>(h), static_cast<unsigned>(n),
-                static_cast<unsigned long>(v));
-    print_per_mac(v, macs);
+                static_cast<unsigned long>(v.loops));
+    print_per_mac(v.loops, macs);
+    std::printf(" %lu |", static_cast<unsigned long>(v.plain));
+    print_per_mac(v.plain, macs);
     std::printf(" %u |\n", static_cast<unsigned>(ram));
 }
 
 template <std::size_t H>
 void q15_rows() {
-    {
-        Arena a;
-        auto* p = make_q15_params<H>(a);
-        auto* m = a.make<sarnn::SimpleRnn<sarnn::q15, In, H>>(*p);
-        print_q15("SimpleRnn", "–", H, 0, steady_step(*m, g_xq), H * (In + H), sizeof(*m));
-    }
+    print_q15("SimpleRnn", "–", H, 0, q15_counts([](auto set) { return q15_simple_step<H, decltype(set)>(); }),
+              H * (In + H), sizeof(sarnn::SimpleRnn<sarnn::q15, In, H>));
     using Dot = sarnn::SelfAttentionRnn<sarnn::q15, In, H, C, sarnn::DotAlign>;
     using Scaled = sarnn::SelfAttentionRnn<sarnn::q15, In, H, C, sarnn::ScaledDotAlign>;
     using Win = sarnn::SelfAttentionRnn<sarnn::q15, In, H, C, sarnn::DotAlign, sarnn::Window>;
     for (std::size_t n : kStates)
-        print_q15("SelfAttentionRnn", "dot", H, n, q15_step<H, sarnn::DotAlign, sarnn::Bounded>(n),
+        print_q15("SelfAttentionRnn", "dot", H, n,
+                  q15_counts([n](auto set) { return q15_step<H, sarnn::DotAlign, sarnn::Bounded, decltype(set)>(n); }),
                   H * (In + H) + 2 * n * H, sizeof(Dot));
-    print_q15("SelfAttentionRnn", "scaled dot", H, C, q15_step<H, sarnn::ScaledDotAlign, sarnn::Bounded>(C),
+    print_q15("SelfAttentionRnn", "scaled dot", H, C,
+              q15_counts([](auto set) { return q15_step<H, sarnn::ScaledDotAlign, sarnn::Bounded, decltype(set)>(C); }),
               H * (In + H) + 2 * C * H, sizeof(Scaled));
-    print_q15("SelfAttentionRnn, Window full", "dot", H, C, q15_step<H, sarnn::DotAlign, sarnn::Window>(C),
+    print_q15("SelfAttentionRnn, Window full", "dot", H, C,
+              q15_counts([](auto set) { return q15_step<H, sarnn::DotAlign, sarnn::Window, decltype(set)>(C); }),
               H * (In + H) + 2 * C * H, sizeof(Win));
     // the LSTMN: as the float rows (n - 1 tape entries attended; the Window full attends C)
-    const auto lstmn_macs = [](std::size_t attended) { return K * (In + H) + 2 * attended * H + 4 * H * (In + H) + K * H; };
+    const auto lstmn_macs = [](std::size_t attended) {
+        return K * (In + H) + 2 * attended * H + 4 * H * (In + H) + K * H;
+    };
     for (std::size_t n : kStates)
-        print_q15("Lstmn", "K 16", H, n, q15_lstmn_step<H, sarnn::Bounded>(n), lstmn_macs(n - 1),
-                  sizeof(sarnn::Lstmn<sarnn::q15, In, H, C, K>));
-    print_q15("Lstmn, Window full", "K 16", H, C + 1, q15_lstmn_step<H, sarnn::Window>(C), lstmn_macs(C),
+        print_q15("Lstmn", "K 16", H, n,
+                  q15_counts([n](auto set) { return q15_lstmn_step<H, sarnn::Bounded, decltype(set)>(n); }),
+                  lstmn_macs(n - 1), sizeof(sarnn::Lstmn<sarnn::q15, In, H, C, K>));
+    print_q15("Lstmn, Window full", "K 16", H, C + 1,
+              q15_counts([](auto set) { return q15_lstmn_step<H, sarnn::Window, decltype(set)>(C); }), lstmn_macs(C),
               sizeof(sarnn::Lstmn<sarnn::q15, In, H, C, K, sarnn::Window>));
 }
 
@@ -466,13 +497,17 @@ void q15_align_rows() {
     using Bil = sarnn::SelfAttentionRnn<sarnn::q15, In, H, C, sarnn::BilinearAlign>;
     using KQ = sarnn::SelfAttentionRnn<sarnn::q15, In, H, C, sarnn::KeyQueryAlign<K>>;
     using Add = sarnn::SelfAttentionRnn<sarnn::q15, In, H, C, sarnn::AdditiveAlign<K>>;
-    print_q15("SelfAttentionRnn", "bilinear", H, C, q15_step<H, sarnn::BilinearAlign, sarnn::Bounded>(C),
+    print_q15("SelfAttentionRnn", "bilinear", H, C,
+              q15_counts([](auto set) { return q15_step<H, sarnn::BilinearAlign, sarnn::Bounded, decltype(set)>(C); }),
               H * (In + H) + H * H + 2 * C * H, sizeof(Bil));
     constexpr bool cached = sarnn::KeyQueryAlign<K>::template State<sarnn::q15, H, C>::caches_keys;
-    print_q15("SelfAttentionRnn", cached ? "key/query K 16 (keys cached)" : "key/query K 16 (folded)", H, C,
-              q15_step<H, sarnn::KeyQueryAlign<K>, sarnn::Bounded>(C),
-              H * (In + H) + 2 * K * H + C * (cached ? K + H : 2 * H), sizeof(KQ));
-    print_q15("SelfAttentionRnn", "additive K 16", H, C, q15_step<H, sarnn::AdditiveAlign<K>, sarnn::Bounded>(C),
+    print_q15(
+        "SelfAttentionRnn", cached ? "key/query K 16 (keys cached)" : "key/query K 16 (folded)", H, C,
+        q15_counts([](auto set) { return q15_step<H, sarnn::KeyQueryAlign<K>, sarnn::Bounded, decltype(set)>(C); }),
+        H * (In + H) + 2 * K * H + C * (cached ? K + H : 2 * H), sizeof(KQ));
+    print_q15("SelfAttentionRnn", "additive K 16", H, C, q15_counts([](auto set) {
+                  return q15_step<H, sarnn::AdditiveAlign<K>, sarnn::Bounded, decltype(set)>(C);
+              }),
               H * (In + H) + 2 * K * H + C * (K + H), sizeof(Add));
 }
 
@@ -488,13 +523,15 @@ int main() {
     const char* tuned = sarnn::arch_name(Tuned::arch);
 #if SARNN_BENCH_SCALAR_BEST
     const char* best = sarnn::arch_name(ScalarBest::arch);
-    std::printf("| model | align | Hidden | n | plain loops | scalar set | %s set | %s set | plain /MAC | scalar /MAC | "
-                "%s /MAC | %s /MAC |\n",
-                best, tuned, best, tuned);
+    std::printf(
+        "| model | align | Hidden | n | plain loops | scalar set | %s set | %s set | plain /MAC | scalar /MAC | "
+        "%s /MAC | %s /MAC |\n",
+        best, tuned, best, tuned);
     std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 #else
-    std::printf("| model | align | Hidden | n | plain loops | scalar set | %s set | plain /MAC | scalar /MAC | %s /MAC |\n",
-                tuned, tuned);
+    std::printf(
+        "| model | align | Hidden | n | plain loops | scalar set | %s set | plain /MAC | scalar /MAC | %s /MAC |\n",
+        tuned, tuned);
     std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 #endif
 #if SARNN_BENCH_MCU_QUICK  // the test command's smoke run (SARNN_BENCH_MCU_QUICK): three shapes, Hidden 16
@@ -510,24 +547,21 @@ int main() {
     // q15: the same sizes in integers (kernel::Q15), with each model's RAM
     for (auto& x : g_xq)
         for (sarnn::q15& v : x) v = sarnn::q15{static_cast<std::int16_t>(uniform() * 32767.0f)};
-#if defined(__ARM_FEATURE_MVE) && !SARNN_Q15_PLAIN_LOOPS
-    std::printf("\nq15 (int8 weights, int16 activations; kernel::Q15, Helium loops):\n\n");
-#else
-    std::printf("\nq15 (int8 weights, int16 activations; kernel::Q15):\n\n");
-#endif
-    std::printf("| model | align | Hidden | n | instructions | /MAC | RAM (sizeof) |\n");
-    std::printf("|---|---|---:|---:|---:|---:|---:|\n");
+    std::printf(
+        "\nq15 (int8 weights, int16 activations): kernel::Q15 with this core's loops, and kernel::Q15Plain "
+        "with the plain C++ ones, in the same image:\n\n");
+    std::printf("| model | align | Hidden | n | instructions | /MAC | plain C++ loops | plain /MAC | RAM (sizeof) |\n");
+    std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
 #if SARNN_BENCH_MCU_QUICK
-    {
-        Arena a;
-        auto* p = make_q15_params<16>(a);
-        auto* m = a.make<sarnn::SimpleRnn<sarnn::q15, In, 16>>(*p);
-        print_q15("SimpleRnn", "–", 16, 0, steady_step(*m, g_xq), 16 * (In + 16), sizeof(*m));
-    }
-    print_q15("SelfAttentionRnn", "dot", 16, 16, q15_step<16, sarnn::DotAlign, sarnn::Bounded>(16),
+    print_q15("SimpleRnn", "–", 16, 0, q15_counts([](auto set) { return q15_simple_step<16, decltype(set)>(); }),
+              16 * (In + 16), sizeof(sarnn::SimpleRnn<sarnn::q15, In, 16>));
+    print_q15("SelfAttentionRnn", "dot", 16, 16,
+              q15_counts([](auto set) { return q15_step<16, sarnn::DotAlign, sarnn::Bounded, decltype(set)>(16); }),
               16 * (In + 16) + 2 * 16 * 16, sizeof(sarnn::SelfAttentionRnn<sarnn::q15, In, 16, C, sarnn::DotAlign>));
-    print_q15("Lstmn", "K 16", 16, 16, q15_lstmn_step<16, sarnn::Bounded>(16),
-              K * (In + 16) + 2 * 15 * 16 + 4 * 16 * (In + 16) + K * 16, sizeof(sarnn::Lstmn<sarnn::q15, In, 16, C, K>));
+    print_q15("Lstmn", "K 16", 16, 16,
+              q15_counts([](auto set) { return q15_lstmn_step<16, sarnn::Bounded, decltype(set)>(16); }),
+              K * (In + 16) + 2 * 15 * 16 + 4 * 16 * (In + 16) + K * 16,
+              sizeof(sarnn::Lstmn<sarnn::q15, In, 16, C, K>));
 #else
     q15_rows<16>();
     q15_rows<32>();

@@ -5,8 +5,10 @@
 //
 // A model names a float set as `Set`; for T = q15 it runs kernel::Q15 instead (kernel::set_for_t<T, Set>): lib/'s
 // q15 set (lib/kernels/q15.cpp), whose inner loops are chosen at compile time for the target (lib/kernels/
-// q15_loops.hpp): Thumb assembly on the M0, M0+ and M3, the DSP extension's two-at-a-time multiply-adds (SMLAD) on
-// the M4 and M7, Helium (MVE) on the M55, plain C++ elsewhere. Every target computes the same integers: the loops' sums are exact.
+// q15_loops.hpp, behind the typed seam of q15_seam.hpp): Thumb assembly on the M0, M0+ and M3, the DSP extension's
+// two-at-a-time multiply-adds (SMLAD) on the M4 and M7, Helium (MVE) on the M55, plain C++ elsewhere. A model with
+// Set = kernel::Q15Plain runs the same kernels with the plain C++ loops on any target (the twin the target's loops
+// are checked against in the same run). Every target computes the same integers: the loops' sums are exact.
 //
 // The operations, and what each rounds (Q15: raw / 32768; Q3.12: raw / 4096; see fixed.hpp):
 //   affine_tanh(a, rows, x, nx, r, nr, y)   y = tanh(A·[x; r] + b) for the int8 A of RnnParams<q15> (params.hpp):
@@ -104,7 +106,17 @@ struct QGates {
 namespace kernel {
 
 /// The q15 set (see above). Plain C++, no heap, integer arithmetic only.
-struct Q15 {
+/// Which inner loops a q15 set runs (lib/kernels/q15_loops.hpp): the target's own (Thumb assembly on the M0, M0+
+/// and M3, the DSP extension's on the M4 and M7, Helium on the M55; plain C++ elsewhere), or the plain C++ loops on
+/// every target: the twin that the target's are checked against, on the same board, in the same run.
+struct TargetLoops;
+struct PlainLoops;
+
+/// The q15 kernels with the inner loops `Loops` (TargetLoops or PlainLoops): the operations above, each a static
+/// function. Both are in lib/ on every target (an image links only the one its models use: --gc-sections); they
+/// compute the same integers.
+template <class Loops>
+struct Q15Set {
     static void affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r,
                             std::size_t nr, q15* y) noexcept;
     static void attend_dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexcept;
@@ -121,8 +133,16 @@ struct Q15 {
     static void attend_scored_pair(const Rows<q15>& S, const Rows<q15>& T, int f, q15* alpha, q15* c, q15* d) noexcept;
     static std::size_t lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden, q15* c, q15* h) noexcept;
 };
+extern template struct Q15Set<TargetLoops>;
+extern template struct Q15Set<PlainLoops>;
 
-/// The set a model of value type T runs: Set itself for float and double, Q15 for q15.
+/// The q15 set every q15 model runs by default: the target's loops.
+using Q15 = Q15Set<TargetLoops>;
+/// The same kernels with the plain C++ loops (a model takes them with Set = kernel::Q15Plain).
+using Q15Plain = Q15Set<PlainLoops>;
+
+/// The set a model of value type T runs: Set itself for float and double; for q15, Q15Plain where Set names it,
+/// else Q15 (a float set's name, the default, or Q15 itself).
 template <class T, class Set>
 struct set_for {
     using type = Set;
@@ -130,6 +150,10 @@ struct set_for {
 template <class Set>
 struct set_for<q15, Set> {
     using type = Q15;
+};
+template <>
+struct set_for<q15, Q15Plain> {
+    using type = Q15Plain;
 };
 template <class T, class Set>
 using set_for_t = typename set_for<T, Set>::type;

@@ -24,9 +24,22 @@
 namespace sarnn::kernel {
 namespace {
 
-/// this build's q15 loops (q15_loops.hpp), the one algorithm below takes them as its L
-using Target = q15_loops::Target;
-static_assert(q15_loops::check<Target>());
+/// The loops of a Q15Set (kernels_q15.hpp's TargetLoops, PlainLoops): this build's (q15_loops.hpp) or the plain ones.
+/// The one algorithm below takes them as its L.
+template <class Which>
+struct loops_of;
+template <>
+struct loops_of<TargetLoops> {
+    using type = q15_loops::Target;
+};
+template <>
+struct loops_of<PlainLoops> {
+    using type = q15_loops::PlainLoops;
+};
+template <class Which>
+using loops_t = typename loops_of<Which>::type;
+static_assert(q15_loops::check<q15_loops::Target>());
+static_assert(q15_loops::check<q15_loops::PlainLoops>());
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "sarnn: the q15 kernels read int16 pairs little endian");
 
@@ -389,18 +402,21 @@ __attribute__((always_inline)) inline void affine_tanh(const QAffine& a, std::si
 
 }  // namespace
 
-void Q15::affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r, std::size_t nr,
-                      q15* y) noexcept {
-    kernel::affine_tanh<Target>(a, rows, x, nx, r, nr, y);
+template <class Which>
+void Q15Set<Which>::affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r,
+                                std::size_t nr, q15* y) noexcept {
+    kernel::affine_tanh<loops_t<Which>>(a, rows, x, nx, r, nr, y);
 }
 
-void Q15::gemv(const QMatrix& W, const q15* v, q15* y) noexcept {
+template <class Which>
+void Q15Set<Which>::gemv(const QMatrix& W, const q15* v, q15* y) noexcept {
+    using L = loops_t<Which>;
     // G rows at a time, sharing each load of v: |terms| <= 128·32768 = 2^22, cols <= 256 (params.hpp): exact in int32
     std::size_t row = 0;
     const auto pass = [&](auto group) __attribute__((always_inline)) {
         constexpr std::size_t G = decltype(group)::value;
         Sums<G> s;
-        Target::dot_rows<G>(W.W + row * W.ld, W.ld, v, W.cols, s.v);
+        L::template dot_rows<G>(W.W + row * W.ld, W.ld, v, W.cols, s.v);
         for (std::size_t g = 0; g < G; ++g) {
             // y_r = requantize(s_r, m_r, shift_r), saturated to int16
             const std::int32_t q = rescale(s.v[g], W.m[row + g], W.shift[row + g]);
@@ -408,14 +424,15 @@ void Q15::gemv(const QMatrix& W, const q15* v, q15* y) noexcept {
         }
         row += G;
     };
-    while (row + Target::kRows <= W.rows) pass(Group<Target::kRows>{});
-    if constexpr (Target::kRows > 2) {
+    while (row + L::kRows <= W.rows) pass(Group<L::kRows>{});
+    if constexpr (L::kRows > 2) {
         if (row + 2 <= W.rows) pass(Group<2>{});
     }
     if (row < W.rows) pass(Group<1>{});
 }
 
-void Q15::gemv_t(const QMatrix& W, const q15* v, std::int32_t m, int shift, q15* y) noexcept {
+template <class Which>
+void Q15Set<Which>::gemv_t(const QMatrix& W, const q15* v, std::int32_t m, int shift, q15* y) noexcept {
     // y_r = Σ_k W[k][r]·v_k, down the column r: |terms| <= 2^22, rows <= 256, exact in int32
     for (std::size_t r = 0; r < W.cols; ++r) {
         std::int32_t acc = 0;
@@ -429,6 +446,7 @@ void Q15::gemv_t(const QMatrix& W, const q15* v, std::int32_t m, int shift, q15*
 namespace {
 
 /// alpha = softmax(e) in place: e_j in Q(f) (f <= 15), m = max_j e_j. See attend_dot in kernels_q15.hpp.
+template <class L>
 void softmax(q15* alpha, std::size_t n, int f, std::int32_t m) noexcept {
     // p_j = e^(e_j - m) in Q16 (exp_q16 of the difference in Q16, (e_j - m)·2^(16 - f), f >= -2: taken only above
     // zero_below, so |.| < 12·2^16), at most 65535 so that p_j - 32768 fits the int16 of alpha until alpha replaces
@@ -437,7 +455,7 @@ void softmax(q15* alpha, std::size_t n, int f, std::int32_t m) noexcept {
     // (e_j - m)·2^(16 - f) <= -12·65536: exp_q16 gives 0, without the call (and never for the max itself, d = 0)
     const std::int32_t below = (std::int32_t{12} << 16) >> (16 - f);
     const std::int32_t zero_below = below > 1 ? -below : -1;
-    const std::uint32_t l = Target::exps(alpha, n, m, to_q16, zero_below);
+    const std::uint32_t l = L::exps(alpha, n, m, to_q16, zero_below);
     // 1 / l: l·2^sh in [2^30, 2^31) (l >= 65535, the max's own term, so sh <= 15); den = its top 16 bits, in
     // [2^15, 2^16); rec = 2^31 / den in (2^15, 2^16], at most 65535 (the one division of a step)
     const int sh = to_top(l);
@@ -446,7 +464,7 @@ void softmax(q15* alpha, std::size_t n, int f, std::int32_t m) noexcept {
     const std::uint32_t rec0 = (std::uint32_t{1} << 31) / den;
     const std::uint32_t rec = rec0 > 65535u ? 65535u : rec0;
     // alpha_j = p_j / l in Q15 = p_j·rec / 2^(31 - sh), floored (p_j·rec < 2^32), at most 32767
-    Target::normalize(alpha, n, rec, 31 - sh);
+    L::normalize(alpha, n, rec, 31 - sh);
 }
 
 /// c_k = Σ_j alpha_j S_j,k / 32768 rounded half up, in [-32767, 32767]: |Σ| <= 32767·Σ alpha_j < 2^31
@@ -530,14 +548,16 @@ void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15
 
 }  // namespace
 
-QueryScale Q15::prepare_query(const q15* q, q15* qp, std::size_t dim, int g) noexcept {
+template <class Which>
+QueryScale Q15Set<Which>::prepare_query(const q15* q, q15* qp, std::size_t dim, int g) noexcept {
+    using L = loops_t<Which>;
     // q' = q / 2^s rounded, with s the least for which Σ|q'_k| <= 65536, so that every S_j·q' is exact in int32
     // (|S_j,k| <= 32767): Σ|q_k| <= 32768·256 = 2^23 gives s <= 8
-    std::uint32_t qsum = Target::abs_sum(q, dim);
+    std::uint32_t qsum = L::abs_sum(q, dim);
     int s = 0;
     while ((qsum >> s) + dim + 1 > 65536u) ++s;
     if (s > 0) {
-        qsum = Target::round_query(q, qp, dim, s);
+        qsum = L::round_query(q, qp, dim, s);
     } else if (qp != q) {
         for (std::size_t k = 0; k < dim; ++k) qp[k] = q[k];
     }
@@ -550,7 +570,8 @@ QueryScale Q15::prepare_query(const q15* q, q15* qp, std::size_t dim, int g) noe
     return {static_cast<std::int8_t>(t), static_cast<std::int8_t>(30 - g - s - t)};
 }
 
-void Q15::attend_dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexcept {
+template <class Which>
+void Q15Set<Which>::attend_dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexcept {
     if (S.n == 1) {
         attend_query(S, c, QueryScale{1, 15}, S, alpha, c);  // (the query is not read)
         return;
@@ -560,7 +581,9 @@ void Q15::attend_dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexc
     attend_query(S, c, qs, S, alpha, c);
 }
 
-void Q15::attend_scored(const Rows<q15>& S, int f, q15* alpha, q15* c) noexcept {
+template <class Which>
+void Q15Set<Which>::attend_scored(const Rows<q15>& S, int f, q15* alpha, q15* c) noexcept {
+    using L = loops_t<Which>;
     const Segments seg = segments(S);
     if (S.n == 1) {
         // alpha_1 = 1 (as near as q15 gets), c_1 = h_1 exactly
@@ -569,36 +592,41 @@ void Q15::attend_scored(const Rows<q15>& S, int f, q15* alpha, q15* c) noexcept 
         return;
     }
     // alpha = softmax(e) (e in Q(f), the max subtracted); c = Σ_j alpha_j S_j
-    softmax(alpha, S.n, f < -2 ? -2 : (f > 15 ? 15 : f), Target::max_raw(alpha, S.n));
-    weighted_sum<Target>(S, seg, alpha, c);
+    softmax<L>(alpha, S.n, f < -2 ? -2 : (f > 15 ? 15 : f), L::max_raw(alpha, S.n));
+    weighted_sum<L>(S, seg, alpha, c);
 }
 
 namespace {
 
 /// the additive score's sum for one state (q15_seam.hpp), a function of its own: its loop keeps its values in
 /// registers (inlined in additive_scores' loop, ARMv6-M's eight low registers spilled them)
+template <class L>
 __attribute__((noinline)) std::int32_t additive_score(const q15* key, const q15* q, const std::int8_t* v,
                                                       std::size_t K) noexcept {
-    return Target::additive_sum(key, q, v, K);
+    return L::additive_sum(key, q, v, K);
 }
 
 }  // namespace
 
-void Q15::additive_scores(const Rows<q15>& P, const q15* q, const std::int8_t* v, std::int32_t m_v, int shift_v,
-                          q15* e) noexcept {
+template <class Which>
+void Q15Set<Which>::additive_scores(const Rows<q15>& P, const q15* q, const std::int8_t* v, std::int32_t m_v,
+                                    int shift_v, q15* e) noexcept {
+    using L = loops_t<Which>;
     const Segments seg = segments(P);
     for (int g = 0; g < 2; ++g) {
         const q15* row = seg.base[g];
         for (std::size_t i = 0; i < seg.n[g]; ++i, row += P.stride) {
             // d = Σ_k v_k·tanh(P_j,k + q_k); e_j = requantize(d, m_v, shift_v), saturated to int16
-            const std::int32_t ej = rescale(additive_score(row, q, v, P.dim), m_v, shift_v);
+            const std::int32_t ej = rescale(additive_score<L>(row, q, v, P.dim), m_v, shift_v);
             (e++)->raw = static_cast<std::int16_t>(ej > 32767 ? 32767 : (ej < -32768 ? -32768 : ej));
         }
     }
 }
 
-void Q15::attend_query(const Rows<q15>& E, const q15* qp, QueryScale qs, const Rows<q15>& S, q15* alpha,
-                       q15* c) noexcept {
+template <class Which>
+void Q15Set<Which>::attend_query(const Rows<q15>& E, const q15* qp, QueryScale qs, const Rows<q15>& S, q15* alpha,
+                                 q15* c) noexcept {
+    using L = loops_t<Which>;
     const std::size_t n = S.n;
     if (n == 1) {
         attend_scored(S, 15, alpha, c);  // (no score is read)
@@ -613,7 +641,7 @@ void Q15::attend_query(const Rows<q15>& E, const q15* qp, QueryScale qs, const R
     for (int g = 0; g < 2; ++g) {
         const q15* row = eseg.base[g];
         if (pairs) {
-            Target::scores(row, E.stride, eseg.n[g], qp, npairs, t, alpha + j);
+            L::scores(row, E.stride, eseg.n[g], qp, npairs, t, alpha + j);
             j += eseg.n[g];
             continue;
         }
@@ -766,12 +794,16 @@ __attribute__((always_inline)) inline void affine(const QGates& a, std::size_t r
 
 }  // namespace
 
-void Q15::affine(const QGates& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r, std::size_t nr,
-                 q15* z) noexcept {
-    kernel::affine<Target>(a, rows, x, nx, r, nr, z);
+template <class Which>
+void Q15Set<Which>::affine(const QGates& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r,
+                           std::size_t nr, q15* z) noexcept {
+    kernel::affine<loops_t<Which>>(a, rows, x, nx, r, nr, z);
 }
 
-void Q15::attend_scored_pair(const Rows<q15>& S, const Rows<q15>& T, int f, q15* alpha, q15* c, q15* d) noexcept {
+template <class Which>
+void Q15Set<Which>::attend_scored_pair(const Rows<q15>& S, const Rows<q15>& T, int f, q15* alpha, q15* c,
+                                       q15* d) noexcept {
+    using L = loops_t<Which>;
     const Segments seg = segments(S), tseg = segments(T);
     if (S.n == 1) {
         // alpha_1 = 1 (as near as q15 gets), c = S_1 and d = T_1 exactly
@@ -781,9 +813,9 @@ void Q15::attend_scored_pair(const Rows<q15>& S, const Rows<q15>& T, int f, q15*
         return;
     }
     // alpha = softmax(e) (e in Q(f), the max subtracted), once; c = Σ_j alpha_j S_j, d = Σ_j alpha_j T_j
-    softmax(alpha, S.n, f < -2 ? -2 : (f > 15 ? 15 : f), Target::max_raw(alpha, S.n));
-    weighted_sum<Target>(S, seg, alpha, c);
-    weighted_sum<Target>(T, tseg, alpha, d);
+    softmax<L>(alpha, S.n, f < -2 ? -2 : (f > 15 ? 15 : f), L::max_raw(alpha, S.n));
+    weighted_sum<L>(S, seg, alpha, c);
+    weighted_sum<L>(T, tseg, alpha, d);
 }
 
 namespace {
@@ -814,8 +846,13 @@ __attribute__((always_inline)) inline std::size_t lstm_cell(const q15* z, const 
 
 }  // namespace
 
-std::size_t Q15::lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden, q15* c, q15* h) noexcept {
-    return kernel::lstm_cell<Target>(z, c_tilde, hidden, c, h);
+template <class Which>
+std::size_t Q15Set<Which>::lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden, q15* c, q15* h) noexcept {
+    return kernel::lstm_cell<loops_t<Which>>(z, c_tilde, hidden, c, h);
 }
+
+// the two sets of kernels_q15.hpp: this target's loops, and the plain ones
+template struct Q15Set<TargetLoops>;
+template struct Q15Set<PlainLoops>;
 
 }  // namespace sarnn::kernel

@@ -1,8 +1,7 @@
 // lib/kernels/q15_loops.hpp: which q15 loops this build's kernels take (the seam and its rules: q15_seam.hpp), as
-// the type q15_loops::Target, chosen at compile time:
+// the type q15_loops::Target, chosen at compile time (kernel::Q15 runs it; kernel::Q15Plain runs PlainLoops on every
+// target, in the same library):
 //   MveLoops    q15_mve.hpp    Helium (MVE integer: M55, M85): eight int16 per vector, VMLADAVA for the dot products
-//                              (cmake -DSARNN_Q15_PLAIN_LOOPS=ON takes PlainLoops instead, to compare the two on one
-//                              core; the option is read here only)
 //   DspLoops    q15_dsp.hpp    ARMv7E-M with the DSP extension (M4, M7): two 16-bit multiply-adds per instruction
 //   ThumbLoops  q15_thumb.hpp  ARMv6-M and ARMv7-M (M0, M0+, M3): Thumb assembly
 //   PlainLoops  q15_seam.hpp   everything else; and every target in an unoptimised build (no __OPTIMIZE__, -O0),
@@ -12,7 +11,7 @@
 
 #include "kernels/q15_seam.hpp"
 
-#if defined(__ARM_FEATURE_MVE) && !SARNN_Q15_PLAIN_LOOPS && defined(__OPTIMIZE__)
+#if defined(__ARM_FEATURE_MVE) && defined(__OPTIMIZE__)
 #include "kernels/q15_mve.hpp"
 namespace sarnn::kernel::q15_loops {
 using Target = MveLoops;

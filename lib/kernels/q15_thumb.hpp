@@ -15,6 +15,7 @@
 #include "kernels/q15_plain.hpp"
 #include "kernels/q15_seam.hpp"
 #include "kernels/tanh.hpp"
+#include "sarnn/config.hpp"  // SARNN_Q15_COMPACT
 #if !SARNN_Q15_COMPACT
 #include "kernels/tanh_words.hpp"
 #endif

@@ -1,7 +1,8 @@
 // tests/firmware/q15_main.cpp: the q15 models on a bare-metal Cortex-M, with no float anywhere in the program.
 // Runs the digest of many runs of SimpleRnn<q15>, SelfAttentionRnn<q15> and Lstmn<q15> (tests/shared/q15_digest.hpp)
 // and of the integer activations (tests/shared/fixed_digest.hpp), and compares them with what the Python twin computes
-// (python/sarnn/q15.py): the board computes the same integers; and affine_tanh against 64-bit
+// (python/sarnn/q15.py): the board computes the same integers, with this target's q15 loops (kernel::Q15) and with
+// the plain C++ ones (kernel::Q15Plain) in the same run; and affine_tanh against 64-bit
 // integer arithmetic (tests/shared/q15_affine_check.hpp: the rows' paths the digest's params never take). Prints
 // with puts only (a printf would link the float formatting), so that the ELF's symbols show whether the q15 path
 // pulls in soft float:
@@ -27,6 +28,12 @@ int main() {
         std::puts("q15_digest               FAILED");
         ++failed;
     }
+    if (test::q15_digest<sarnn::kernel::Q15Plain>() == test::kQ15Digest) {
+        std::puts("q15_digest (plain loops) ok");
+    } else {
+        std::puts("q15_digest (plain loops) FAILED");
+        ++failed;
+    }
     if (test::fixed_digest() == test::kFixedDigest) {
         std::puts("fixed_digest             ok");
     } else {
@@ -42,8 +49,8 @@ int main() {
 #ifdef SARNN_Q15_FLOAT_CANARY
     g_canary = g_canary * 1.5f;
 #endif
-    const char* const summary[] = {"3 passed, 0 failed", "2 passed, 1 failed", "1 passed, 2 failed",
-                                   "0 passed, 3 failed"};
+    const char* const summary[] = {"4 passed, 0 failed", "3 passed, 1 failed", "2 passed, 2 failed",
+                                   "1 passed, 3 failed", "0 passed, 4 failed"};
     std::puts(summary[failed]);
     return failed == 0 ? 0 : 1;
 }

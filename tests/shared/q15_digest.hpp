@@ -88,16 +88,16 @@ inline Q15Arena& q15_arena() {
     return arena;
 }
 
-template <std::size_t In, std::size_t Hidden>
+template <std::size_t In, std::size_t Hidden, class Set = sarnn::kernel::Q15>
 void q15_digest_simple(Q15Fnv& fnv, std::size_t steps, std::uint64_t seed) {
-    static_assert(sizeof(sarnn::RnnParams<sarnn::q15, In, Hidden>) + sizeof(sarnn::SimpleRnn<sarnn::q15, In, Hidden>) +
+    static_assert(sizeof(sarnn::RnnParams<sarnn::q15, In, Hidden>) + sizeof(sarnn::SimpleRnn<sarnn::q15, In, Hidden, Set>) +
                       192 <= Q15Arena::kBytes, "q15_digest: a case does not fit the arena");
     Q15Lcg rng{seed};
     Q15Arena& arena = q15_arena();
     arena.clear();
     auto& p = arena.make<sarnn::RnnParams<sarnn::q15, In, Hidden>>();
     draw_q15_params(rng, p);
-    auto& model = arena.make<sarnn::SimpleRnn<sarnn::q15, In, Hidden>>(p);
+    auto& model = arena.make<sarnn::SimpleRnn<sarnn::q15, In, Hidden, Set>>(p);
     model.reset();
     sarnn::q15 x[In];
     for (std::size_t t = 0; t < steps; ++t) {
@@ -148,9 +148,10 @@ void draw_q15_params(Q15Lcg& rng, sarnn::AdditiveParams<sarnn::q15, Hidden, K>& 
     p.f = static_cast<std::int8_t>(rng.below(18) - 2);
 }
 
-template <class Align, class Memory, std::size_t In, std::size_t Hidden, std::size_t Capacity>
+template <class Align, class Memory, std::size_t In, std::size_t Hidden, std::size_t Capacity,
+          class Set = sarnn::kernel::Q15>
 void q15_digest_attention(Q15Fnv& fnv, std::size_t steps, std::uint64_t seed) {
-    using Model = sarnn::SelfAttentionRnn<sarnn::q15, In, Hidden, Capacity, Align, Memory>;
+    using Model = sarnn::SelfAttentionRnn<sarnn::q15, In, Hidden, Capacity, Align, Memory, Set>;
     using Params = sarnn::RnnParams<sarnn::q15, In, Hidden>;
     Q15Lcg rng{seed};
     Q15Arena& arena = q15_arena();
@@ -206,9 +207,10 @@ void draw_q15_params(Q15Lcg& rng, sarnn::LstmnParams<sarnn::q15, In, Hidden, K>&
     p.x_scale = 0.0f;
 }
 
-template <class Memory, std::size_t In, std::size_t Hidden, std::size_t Capacity, std::size_t K>
+template <class Memory, std::size_t In, std::size_t Hidden, std::size_t Capacity, std::size_t K,
+          class Set = sarnn::kernel::Q15>
 void q15_digest_lstmn(Q15Fnv& fnv, std::size_t steps, std::uint64_t seed) {
-    using Model = sarnn::Lstmn<sarnn::q15, In, Hidden, Capacity, K, Memory>;
+    using Model = sarnn::Lstmn<sarnn::q15, In, Hidden, Capacity, K, Memory, Set>;
     using Params = sarnn::LstmnParams<sarnn::q15, In, Hidden, K>;
     static_assert(sizeof(Params) + sizeof(Model) + 192 <= Q15Arena::kBytes, "q15_digest: a case does not fit the arena");
     Q15Lcg rng{seed};
@@ -228,8 +230,10 @@ void q15_digest_lstmn(Q15Fnv& fnv, std::size_t steps, std::uint64_t seed) {
     }
 }
 
-/// The digest of python/tests/twin_digest.py's DIGEST_CASES (the same list, in order).
-inline std::uint64_t q15_digest() {
+/// The digest of python/tests/twin_digest.py's DIGEST_CASES (the same list, in order), run with the q15 set Set
+/// (kernel::Q15: this target's loops; kernel::Q15Plain: the plain C++ ones; both must give kQ15Digest).
+template <class Set = sarnn::kernel::Q15>
+std::uint64_t q15_digest() {
     using sarnn::AdditiveAlign;
     using sarnn::BilinearAlign;
     using sarnn::Bounded;
@@ -238,22 +242,22 @@ inline std::uint64_t q15_digest() {
     using sarnn::ScaledDotAlign;
     using sarnn::Window;
     Q15Fnv fnv;
-    q15_digest_simple<3, 5>(fnv, 40, 11);
-    q15_digest_simple<16, 33>(fnv, 20, 12);
-    q15_digest_attention<DotAlign, Bounded, 4, 7, 16>(fnv, 16, 13);
-    q15_digest_attention<ScaledDotAlign, Bounded, 1, 1, 4>(fnv, 6, 14);
-    q15_digest_attention<ScaledDotAlign, Window, 5, 17, 8>(fnv, 30, 15);
-    q15_digest_attention<DotAlign, Window, 3, 3, 3>(fnv, 12, 16);
-    q15_digest_attention<DotAlign, Bounded, 16, 32, 64>(fnv, 64, 17);
-    q15_digest_attention<BilinearAlign, Bounded, 3, 7, 16>(fnv, 16, 18);
-    q15_digest_attention<BilinearAlign, Window, 5, 17, 6>(fnv, 20, 19);
-    q15_digest_attention<KeyQueryAlign<4>, Bounded, 3, 17, 8>(fnv, 16, 20);  // keys cached
-    q15_digest_attention<KeyQueryAlign<3>, Window, 2, 7, 5>(fnv, 14, 21);    // folded
-    q15_digest_attention<AdditiveAlign<5>, Bounded, 3, 9, 8>(fnv, 16, 22);
-    q15_digest_attention<AdditiveAlign<3>, Window, 2, 6, 5>(fnv, 14, 23);
-    q15_digest_lstmn<Bounded, 3, 5, 8, 4>(fnv, 12, 24);  // the last 4 steps refused
-    q15_digest_lstmn<Window, 2, 6, 5, 3>(fnv, 20, 25);
-    q15_digest_lstmn<Window, 4, 16, 16, 8>(fnv, 40, 26);
+    q15_digest_simple<3, 5, Set>(fnv, 40, 11);
+    q15_digest_simple<16, 33, Set>(fnv, 20, 12);
+    q15_digest_attention<DotAlign, Bounded, 4, 7, 16, Set>(fnv, 16, 13);
+    q15_digest_attention<ScaledDotAlign, Bounded, 1, 1, 4, Set>(fnv, 6, 14);
+    q15_digest_attention<ScaledDotAlign, Window, 5, 17, 8, Set>(fnv, 30, 15);
+    q15_digest_attention<DotAlign, Window, 3, 3, 3, Set>(fnv, 12, 16);
+    q15_digest_attention<DotAlign, Bounded, 16, 32, 64, Set>(fnv, 64, 17);
+    q15_digest_attention<BilinearAlign, Bounded, 3, 7, 16, Set>(fnv, 16, 18);
+    q15_digest_attention<BilinearAlign, Window, 5, 17, 6, Set>(fnv, 20, 19);
+    q15_digest_attention<KeyQueryAlign<4>, Bounded, 3, 17, 8, Set>(fnv, 16, 20);  // keys cached
+    q15_digest_attention<KeyQueryAlign<3>, Window, 2, 7, 5, Set>(fnv, 14, 21);    // folded
+    q15_digest_attention<AdditiveAlign<5>, Bounded, 3, 9, 8, Set>(fnv, 16, 22);
+    q15_digest_attention<AdditiveAlign<3>, Window, 2, 6, 5, Set>(fnv, 14, 23);
+    q15_digest_lstmn<Bounded, 3, 5, 8, 4, Set>(fnv, 12, 24);  // the last 4 steps refused
+    q15_digest_lstmn<Window, 2, 6, 5, 3, Set>(fnv, 20, 25);
+    q15_digest_lstmn<Window, 4, 16, 16, 8, Set>(fnv, 40, 26);
     return fnv.h;
 }
 

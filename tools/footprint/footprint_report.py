@@ -207,9 +207,14 @@ def main():
                 todo += sorted(edges.get(fn, ()))
         indirect = []
         for k in kernels.split(","):
-            # "name": a float kernel of the model's set; "Q15::name": kernel::Q15's (a q15 model's)
-            pat = (r"sarnn::kernel::%s\(" % re.escape(k)) if "::" in k else \
-                (r"sarnn::kernel::\w+::%s\([^)]*float" % re.escape(k))
+            # "name": a float kernel of the model's set; "Q15::name": kernel::Q15's (a q15 model's), which is
+            # Q15Set<TargetLoops> (kernels_q15.hpp)
+            if k.startswith("Q15::"):
+                pat = r"sarnn::kernel::Q15Set<sarnn::kernel::TargetLoops>::%s\(" % re.escape(k[len("Q15::"):])
+            elif "::" in k:
+                pat = r"sarnn::kernel::%s\(" % re.escape(k)
+            else:
+                pat = r"sarnn::kernel::\w+::%s\([^)]*float" % re.escape(k)
             found = [n for n in reach if re.search(pat, n)]
             if not found:
                 raise SystemExit(f"footprint: kernel {k} not called from do_step() in sarnn's call graph")

@@ -39,4 +39,10 @@
 #define SARNN_CHECK_INPUT 1
 #endif
 
+/// 1: the q15 additive align's Thumb loop (ARMv6-M, ARMv7-M without DSP) without its 8 KiB tanh table (slower);
+/// define SARNN_Q15_COMPACT=1 in the build's flags (every file). Zephyr: CONFIG_SARNN_Q15_COMPACT.
+#ifndef SARNN_Q15_COMPACT
+#define SARNN_Q15_COMPACT 0
+#endif
+
 #endif
