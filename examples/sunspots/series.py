@@ -20,8 +20,9 @@ def load():
     """The 309 yearly values s_t (float64, 1700 .. 2008). Imports statsmodels.datasets.sunspots only (the data
     set ships with Debian's python3-statsmodels; statsmodels.api takes seconds to import)."""
     from statsmodels.datasets import sunspots  # pylint: disable=import-outside-toplevel
-    s = np.asarray(sunspots.load_pandas().data["SUNACTIVITY"], dtype=np.float64)
-    years = np.asarray(sunspots.load_pandas().data["YEAR"], dtype=np.float64)
+    data = sunspots.load_pandas().data
+    s = np.asarray(data["SUNACTIVITY"], dtype=np.float64)
+    years = np.asarray(data["YEAR"], dtype=np.float64)
     if len(s) != 309 or years[0] != FIRST_YEAR or years[-1] != 2008:
         raise SystemExit(f"sunspots: expected 309 years 1700 .. 2008, got {len(s)} from {years[0]:g} to {years[-1]:g}")
     return s

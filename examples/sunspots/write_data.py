@@ -25,7 +25,6 @@ def _array(decl, values, comment):
 
 
 def _model(key, m):
-    hidden = len(m["readout_w"])
     return [
         f"/// {key}: readout y_t = w·h_t + b (trained with the model), PyTorch's forecasts y_t (float64, rounded),",
         "/// the Python twin's int16 h_t of its q15 model (what the C++ must compute bit for bit) and its forecasts",
@@ -38,7 +37,6 @@ def _model(key, m):
         f"    {literal(m['rmse'], 'float')},  // test RMSE of PyTorch's forecasts: {m['rmse']:.3f}",
         f"    {literal(m['rmse_q15'], 'float')},  // test RMSE of the twin's: {m['rmse_q15']:.3f}",
         "};",
-        f"static_assert(sizeof({key}.w) / sizeof(float) == {hidden}, \"hidden size\");",
     ]
 
 
