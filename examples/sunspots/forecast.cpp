@@ -1,0 +1,206 @@
+// examples/sunspots/forecast.cpp: next-year forecasts of the sunspot numbers by the four exported models
+// (train.py, `python3 -m sarnn.export`): SimpleRnn and SelfAttentionRnn (ScaledDotAlign, a Window of 16 states),
+// each in float and in q15. One source for the host (sarnn_sunspots) and the Cortex-M presets
+// (sarnn_sunspots_firmware.elf under qemu-system-arm with semihosting).
+//
+// Each model runs one stream from reset(): x_t = s_t / 100 for t = 1700 .. 2007, the training years as warm-up;
+// after each step the readout (a Dense in flash, from sunspots_data.hpp) gives the forecast of the next year,
+//     y_t = w·h_t + b,   ŝ_{t+1} = 100·y_t,
+// with h_t = model.hidden() (q15: h_t = raw / 32768). Over the test years (forecasts of 1921 .. 2008) it checks:
+//   float  |y_t - PyTorch's y_t| <= tolerance (sunspots_data.hpp);
+//   q15    h_t equals the Python twin's int16 h_t bit for bit, |y_t - twin's y_t| <= twin_tolerance, and
+//          |y_t(q15) - y_t(float, this C++)| <= q15_gap;
+//   each   RMSE(ŝ, s) <= rmse_factor · RMSE(persistence), persistence: ŝ_{t+1} = s_t;
+// and at start validate() of the float weights and every header's self_check(). It prints one line per forecast
+// ("forecast <model> <type> <year> <value>"), one per model ("result ..." with RMSE, MAE, sizeof and, with
+// SUNSPOTS_COUNT, the instructions per step() under qemu -icount, counted as bench/mcu counts them), and
+// "N passed, N failed"; exit status 0 only when nothing failed. No heap: the models are static objects.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <type_traits>
+
+#include <sarnn/sarnn.hpp>
+
+#include "sunspots_attention.hpp"      // python3 -m sarnn.export: Model, params, self_check()
+#include "sunspots_attention_q15.hpp"  // ... --quantize int8: Model, params, quantize_input(), self_check()
+#include "sunspots_data.hpp"           // train.py: inputs, truth, readouts, PyTorch's and the twin's forecasts
+#include "sunspots_simple.hpp"
+#include "sunspots_simple_q15.hpp"
+
+#ifdef SUNSPOTS_COUNT
+#include "counter.hpp"  // bench/mcu: instructions from SysTick under qemu -icount
+#endif
+#ifndef SUNSPOTS_TARGET
+#define SUNSPOTS_TARGET "host"
+#endif
+
+namespace {
+
+namespace d = sunspots_data;
+static_assert(sunspots_simple::in_size == 1 && sunspots_attention::in_size == 1 && sunspots_simple_q15::in_size == 1 &&
+                  sunspots_attention_q15::in_size == 1,
+              "one input per step");
+static_assert(sunspots_simple::hidden_size == d::hidden_size && sunspots_attention::hidden_size == d::hidden_size &&
+                  sunspots_simple_q15::hidden_size == d::hidden_size &&
+                  sunspots_attention_q15::hidden_size == d::hidden_size,
+              "the headers and sunspots_data.hpp come from different models");
+static_assert(d::warm + d::test_count == d::steps, "the test years end the stream");
+
+sunspots_simple::Model g_simple{sunspots_simple::params};
+sunspots_attention::Model g_attention{sunspots_attention::params};
+sunspots_simple_q15::Model g_simple_q15{sunspots_simple_q15::params};
+sunspots_attention_q15::Model g_attention_q15{sunspots_attention_q15::params};
+
+float g_float[2][d::test_count];  // this C++'s float forecasts y_t (scaled): simple, attention
+float g_q15[d::test_count];       // the q15 forecasts of the model being run
+
+int g_passed = 0;
+int g_failed = 0;
+
+bool check(bool ok, const char* what) {
+    if (ok) {
+        ++g_passed;
+    } else {
+        ++g_failed;
+        std::printf("FAIL %s\n", what);
+    }
+    return ok;
+}
+
+float absf(float v) { return v < 0.0f ? -v : v; }
+
+/// y = w·h + b (float; h_k = raw / 32768 for q15).
+float readout(const d::Forecasts& f, const sarnn::View<float>& h) {
+    float sum = f.b;
+    for (std::size_t k = 0; k < d::hidden_size; ++k) sum += f.w[k] * h[k];
+    return sum;
+}
+float readout(const d::Forecasts& f, const sarnn::View<sarnn::q15>& h) {
+    float sum = f.b;
+    for (std::size_t k = 0; k < d::hidden_size; ++k) sum += f.w[k] * (static_cast<float>(h[k].raw) * (1.0f / 32768.0f));
+    return sum;
+}
+
+/// One step of a model on x_t: float models take it as is, q15 ones through the header's quantize_input().
+template <class Model>
+sarnn::Status feed(Model& m, float x, void (*quantize_input)(const float*, sarnn::q15*) noexcept) {
+    if constexpr (std::is_same_v<typename Model::value_type, float>) {
+        (void)quantize_input;
+        return m.step(&x);
+    } else {
+        sarnn::q15 raw[1];
+        quantize_input(&x, raw);
+        return m.step(raw);
+    }
+}
+
+/// Whether a q15 model's h_t is the twin's, lane for lane.
+bool same_state(const sarnn::View<sarnn::q15>& h, const std::int16_t (&twin)[d::hidden_size]) {
+    bool same = true;
+    for (std::size_t k = 0; k < d::hidden_size; ++k) same = same && h[k].raw == twin[k];
+    return same;
+}
+bool same_state(const sarnn::View<float>&, const std::int16_t (&)[d::hidden_size]) { return true; }
+
+struct Run {
+    const char* name;  // "simple" or "attention"
+    const char* type;  // "float" or "q15"
+    const d::Forecasts& data;
+    std::size_t bytes;  // sizeof the model
+};
+
+/// The stream through model m: warm-up, then the test years with their checks; `out` gets the forecasts y_t.
+template <class Model>
+void run(Model& m, const Run& r, float (&out)[d::test_count], const float* float_out,
+         void (*quantize_input)(const float*, sarnn::q15*) noexcept) {
+    constexpr bool is_q15 = !std::is_same_v<typename Model::value_type, float>;
+    m.reset();
+    bool ok = true;
+    for (std::size_t t = 0; t < d::warm; ++t) ok = ok && feed(m, d::x[t], quantize_input) == sarnn::Status::ok;
+#ifdef SUNSPOTS_COUNT
+    const mcu::Calibration cal = mcu::calibrate();
+    std::uint64_t ticks = 0;
+#endif
+    int worst_state = -1;    // the first test step whose h_t differs from the twin's
+    float worst = 0.0f;      // largest |y_t - reference|
+    float worst_gap = 0.0f;  // q15: largest |y_t - this C++'s float y_t|
+    double se = 0.0;
+    double ae = 0.0;
+    for (std::size_t i = 0; i < d::test_count; ++i) {
+#ifdef SUNSPOTS_COUNT
+        const std::uint32_t t0 = mcu::SysTick::now();
+#endif
+        const sarnn::Status s = feed(m, d::x[d::warm + i], quantize_input);
+#ifdef SUNSPOTS_COUNT
+        const std::uint32_t t1 = mcu::SysTick::now();
+        ticks += mcu::SysTick::since(t0, t1);
+#endif
+        ok = ok && s == sarnn::Status::ok;
+        const auto h = m.hidden();
+        out[i] = readout(r.data, h);
+        if (!same_state(h, r.data.twin_h[i]) && worst_state < 0) worst_state = static_cast<int>(i);
+        const float ref = is_q15 ? r.data.twin[i] : r.data.pytorch[i];
+        const float diff = absf(out[i] - ref);
+        if (!(diff <= worst)) worst = diff;
+        if (float_out != nullptr) {
+            const float gap = absf(out[i] - float_out[i]);
+            if (!(gap <= worst_gap)) worst_gap = gap;
+        }
+        // ŝ_{t+1} = 100·y_t against s_{t+1}
+        const double err = static_cast<double>(out[i]) * static_cast<double>(d::scale) -
+                           static_cast<double>(d::truth[i]);
+        se += err * err;
+        ae += err < 0.0 ? -err : err;
+        std::printf("forecast %s %s %d %.4f\n", r.name, r.type, d::first_test_year + static_cast<int>(i),
+                    static_cast<double>(out[i]) * static_cast<double>(d::scale));
+    }
+    const double n = static_cast<double>(d::test_count);
+    const double rmse = std::sqrt(se / n);
+    const double mae = ae / n;
+    std::uint32_t instr = 0;
+#ifdef SUNSPOTS_COUNT
+    instr = mcu::instructions(cal, ticks, static_cast<std::uint32_t>(d::test_count));
+#endif
+    std::printf("result %s %s rmse %.3f mae %.3f sizeof %u instructions %u max|dy| %.2e gap %.4f\n", r.name, r.type,
+                rmse, mae, static_cast<unsigned>(r.bytes), static_cast<unsigned>(instr), static_cast<double>(worst),
+                static_cast<double>(worst_gap) * static_cast<double>(d::scale));
+    check(ok, "every step() returned Status::ok");
+    if (is_q15) {
+        if (worst_state >= 0)
+            std::printf("  h_t differs from the twin's first in %d\n", d::first_test_year + worst_state);
+        check(worst_state < 0, "q15: h_t equals the Python twin's int16 h_t in every test year");
+        check(worst <= d::twin_tolerance, "q15: forecasts within twin_tolerance of the twin's");
+        check(worst_gap <= d::q15_gap, "q15: forecasts within q15_gap of this C++'s float forecasts");
+    } else {
+        check(worst <= d::tolerance, "float: forecasts within tolerance of PyTorch's");
+    }
+    check(rmse <= static_cast<double>(d::rmse_factor) * static_cast<double>(d::persistence_rmse),
+          "test RMSE within rmse_factor of persistence's");
+}
+
+}  // namespace
+
+int main() {
+    std::printf("sunspots on %s: forecasts of %d .. %d after a warm-up on 1700 .. %d; persistence RMSE %.3f MAE %.3f\n",
+                SUNSPOTS_TARGET, d::first_test_year, d::first_test_year + static_cast<int>(d::test_count) - 1,
+                d::first_test_year - 2, static_cast<double>(d::persistence_rmse),
+                static_cast<double>(d::persistence_mae));
+    check(sarnn::validate(sunspots_simple::params).status == sarnn::Status::ok &&
+              sarnn::validate(sunspots_attention::params).status == sarnn::Status::ok,
+          "validate(): the float weights are finite");
+    check(sunspots_simple::self_check(g_simple), "self_check(): sunspots_simple.hpp");
+    check(sunspots_attention::self_check(g_attention), "self_check(): sunspots_attention.hpp");
+    check(sunspots_simple_q15::self_check(g_simple_q15), "self_check(): sunspots_simple_q15.hpp");
+    check(sunspots_attention_q15::self_check(g_attention_q15), "self_check(): sunspots_attention_q15.hpp");
+
+    run(g_simple, {"simple", "float", d::simple, sizeof g_simple}, g_float[0], nullptr, nullptr);
+    run(g_attention, {"attention", "float", d::attention, sizeof g_attention}, g_float[1], nullptr, nullptr);
+    run(g_simple_q15, {"simple", "q15", d::simple, sizeof g_simple_q15}, g_q15, g_float[0],
+        &sunspots_simple_q15::quantize_input);
+    run(g_attention_q15, {"attention", "q15", d::attention, sizeof g_attention_q15}, g_q15, g_float[1],
+        &sunspots_attention_q15::quantize_input);
+    std::printf("%d passed, %d failed\n", g_passed, g_failed);
+    return g_failed == 0 ? 0 : 1;
+}
