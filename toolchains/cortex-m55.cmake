@@ -1,6 +1,6 @@
 # Toolchain file: bare-metal Cortex-M55 (ARMv8.1-M Mainline with Helium: MVE integer and float, a single- and
 # double-precision FPU, hard-float ABI), arm-none-eabi-g++ with picolibc. sarnn's kernels: the mve set
-# (lib/kernels/arm_mve.cpp: four floats per vector, predicated tails) and the q15 loops of q15_mve.hpp (eight
+# (lib/kernels/arm_mve.cpp: four floats per vector, predicated tails) and the q15 loops of q15/mve/ (eight
 # int16 per vector). Programs run under `qemu-system-arm -M mps3-an547` (an Arm MPS3 board with the SSE-300
 # subsystem and a Cortex-M55: 512 KiB ITCM at 0x0 for the code, 4 MiB SRAM at 0x21000000 for the data).
 #   cmake -S . -B build/cortex-m55 -G Ninja -DCMAKE_TOOLCHAIN_FILE=<sarnn>/toolchains/cortex-m55.cmake

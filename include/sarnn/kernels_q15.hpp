@@ -5,7 +5,7 @@
 //
 // A model names a float set as `Set`; for T = q15 it runs kernel::Q15 instead (kernel::set_for_t<T, Set>): lib/'s
 // q15 set (lib/kernels/q15.cpp), whose inner loops are chosen at compile time for the target (lib/kernels/
-// q15_loops.hpp, behind the typed seam of q15_seam.hpp): Thumb assembly on the M0, M0+ and M3, the DSP extension's
+// q15/loops.hpp, behind the typed seam of q15/seam.hpp): Thumb assembly on the M0, M0+ and M3, the DSP extension's
 // two-at-a-time multiply-adds (SMLAD) on the M4 and M7, Helium (MVE) on the M55, plain C++ elsewhere. A model with
 // Set = kernel::Q15Plain runs the same kernels with the plain C++ loops on any target (the twin the target's loops
 // are checked against in the same run). Every target computes the same integers: the loops' sums are exact.
@@ -106,7 +106,7 @@ struct QGates {
 namespace kernel {
 
 /// The q15 set (see above). Plain C++, no heap, integer arithmetic only.
-/// Which inner loops a q15 set runs (lib/kernels/q15_loops.hpp): the target's own (Thumb assembly on the M0, M0+
+/// Which inner loops a q15 set runs (lib/kernels/q15/loops.hpp): the target's own (Thumb assembly on the M0, M0+
 /// and M3, the DSP extension's on the M4 and M7, Helium on the M55; plain C++ elsewhere), or the plain C++ loops on
 /// every target: the twin that the target's are checked against, on the same board, in the same run.
 struct TargetLoops;

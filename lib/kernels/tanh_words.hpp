@@ -1,5 +1,5 @@
 // lib/kernels/tanh_words.hpp: tanh_q15 of the sum of two Q3.12 values as one table word per 64 LSB of the sum,
-// for the ARMv6-M additive scores (q15_thumb.hpp): the sign, the saturation and the interpolation's rounding folded
+// for the ARMv6-M additive scores (q15/thumb.hpp): the sign, the saturation and the interpolation's rounding folded
 // into a table of 2048 words (8 KiB of flash, built at compile time from lib/fixed_tables.inc), so that a value
 // takes one load, one multiply and five shifts or adds where tanh_wide takes about twenty instructions. The same
 // integers as tanh_wide (tests/test_q15_models.cpp checks every sum).
@@ -52,7 +52,7 @@ constexpr bool tanh_words_fit() noexcept {
 }
 static_assert(tanh_words_fit(), "sarnn: tanh's table steps by 0 to 1023");
 
-/// tanh_wide(z) for z in [-65536, 65534] from the words, as q15_thumb.hpp's loop computes it: w = word(z >> 6),
+/// tanh_wide(z) for z in [-65536, 65534] from the words, as q15/thumb.hpp's loop computes it: w = word(z >> 6),
 /// y = ((w + (w >> 22)·(z & 63)) << 10) >> 16, the last shift arithmetic.
 inline std::int32_t tanh_from_words(std::int32_t z) noexcept {
     const std::uint32_t w = kTanhWords.w[(z >> 6) + 1024];

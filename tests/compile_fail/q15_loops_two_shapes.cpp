@@ -1,12 +1,12 @@
 // Misuse: a target's loops claim both shapes of affine_tanh (every row's tanh at the end, and rows finished with
 // their tanh). Expect: "a target takes one".
-#include "kernels/q15_seam.hpp"
+#include "kernels/q15/seam.hpp"
 
 namespace q = sarnn::kernel::q15_loops;
 
 struct MyLoops : q::Loops<MyLoops> {
     static constexpr std::size_t kRows = 2, kStates = 1, kColumns = 2;
-    static constexpr bool kTanhRows = true, kFinishTanh = true;
+    static constexpr q::Caps kCaps = q::Caps{}.with_tanh_rows().with_finish_tanh();
     template <std::size_t G>
     static void dot_states(const sarnn::q15* s, std::size_t stride, const sarnn::q15* q, std::size_t npairs,
                            std::int32_t* d) noexcept {

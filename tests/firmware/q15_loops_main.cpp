@@ -1,4 +1,4 @@
-// tests/firmware/q15_loops_main.cpp: the build's q15 inner loops (lib/kernels/q15_loops.hpp: Helium, DSP, Thumb or
+// tests/firmware/q15_loops_main.cpp: the build's q15 inner loops (lib/kernels/q15/loops.hpp: Helium, DSP, Thumb or
 // plain C++, and the generic forms where a target has none of its own) checked on the board one by one against the
 // formulas of their contracts written out here in plain integer C++: random values, every length up to a few
 // vectors and its tail, rings of two segments, every tanh input, saturating LSTM cells. The q15 digests (q15_main.cpp) see these loops only
@@ -7,11 +7,11 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "kernels/q15_loops.hpp"
+#include "kernels/q15/loops.hpp"
 
 namespace {
 
-using L = sarnn::kernel::q15_loops::Target;  // this build's loops (q15_loops.hpp)
+using L = sarnn::kernel::q15_loops::Target;  // this build's loops (q15/loops.hpp)
 using sarnn::q15;
 
 int g_passed = 0;
@@ -514,13 +514,13 @@ int main() {
     check_query();
     check_every_input();
     check_additive();
-    // the target's own operations (q15_seam.hpp's capabilities), each against its formula
-    if constexpr (L::kTanhRows) check_tanh_rows<L>();
-    if constexpr (L::kWeighted) check_weighted_sum<L>();
-    if constexpr (L::kCell) check_lstm_cell<L>();
-    if constexpr (L::kFinishRows) check_finish_rows<L>();
-    if constexpr (L::kRowsPacked) check_rows_packed<L>();
-    if constexpr (L::kFinishTanh) check_finish_tanh<L>();
+    // the target's own operations (q15/seam.hpp's capabilities), each against its formula
+    if constexpr (L::kCaps.tanh_rows) check_tanh_rows<L>();
+    if constexpr (L::kCaps.weighted) check_weighted_sum<L>();
+    if constexpr (L::kCaps.cell) check_lstm_cell<L>();
+    if constexpr (L::kCaps.finish_rows) check_finish_rows<L>();
+    if constexpr (L::kCaps.rows_packed) check_rows_packed<L>();
+    if constexpr (L::kCaps.finish_tanh) check_finish_tanh<L>();
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
 }

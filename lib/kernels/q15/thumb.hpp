@@ -1,7 +1,7 @@
-// lib/kernels/q15_thumb.hpp: the q15 kernels' inner loops (the seam: q15_seam.hpp) for the Cortex-M cores without
+// lib/kernels/q15/thumb.hpp: the q15 kernels' inner loops (the seam: q15/seam.hpp) for the Cortex-M cores without
 // the DSP extension (M0, M0+, M3), in Thumb assembly that ARMv6-M runs: there GCC 12 at -Os spent 8 to 13
 // instructions on a multiply-add (index registers reloaded with constants, values moved through ip); these spend
-// 4.25 to 4.75. Each computes exactly what q15_plain.hpp computes (integer sums, the same bounds).
+// 4.25 to 4.75. Each computes exactly what q15/plain.hpp computes (integer sums, the same bounds).
 // Registers: values and pointers in low registers ("l": ARMv6-M's loads and MULS take no others; at most seven, so
 // that r7 may stay the frame pointer), accumulators, loop ends and strides in high ones, r8 to r12 (ADD, CMP and MOV
 // take them), so that nothing spills: as explicit register variables, since GCC 12 gives an asm at most one
@@ -12,8 +12,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/q15_plain.hpp"
-#include "kernels/q15_seam.hpp"
+#include "kernels/q15/plain.hpp"
+#include "kernels/q15/seam.hpp"
 #include "kernels/tanh.hpp"
 #include "sarnn/config.hpp"  // SARNN_Q15_COMPACT
 #if !SARNN_Q15_COMPACT
@@ -23,11 +23,17 @@
 
 // The blocks are in unified syntax; GCC hands ARMv6-M inline asm to the assembler in divided syntax (and switches
 // back to unified after it), ARMv7-M in unified.
+// clang-format off
 #define SARNN_THUMB_BEGIN ".syntax unified\n\t"
+// clang-format on
 #if defined(__ARM_ARCH_6M__)
+// clang-format off
 #define SARNN_THUMB_END "\n\t.syntax divided"
+// clang-format on
 #else
+// clang-format off
 #define SARNN_THUMB_END ""
+// clang-format on
 #endif
 
 namespace sarnn::kernel::q15_thumb {
@@ -62,6 +68,7 @@ inline void dot_rows<2>(const std::int8_t* w, std::size_t ld, const q15* v, std:
         std::size_t i = 0;
         std::int32_t t, p;
         const q15* vp = v;
+        // clang-format off
         __asm__ volatile(
             SARNN_THUMB_BEGIN
             "1:\n\t"
@@ -90,6 +97,7 @@ inline void dot_rows<2>(const std::int8_t* w, std::size_t ld, const q15* v, std:
             : [w0] "l"(w0), [w1] "l"(w1), [n] "r"(end), "m"(*reinterpret_cast<const std::int8_t(*)[]>(w0)),
               "m"(*reinterpret_cast<const std::int8_t(*)[]>(w1)), "m"(*reinterpret_cast<const q15(*)[]>(v))
             : "cc");
+        // clang-format on
         acc[0] = a0;
         acc[1] = a1;
     }
@@ -100,6 +108,7 @@ inline void dot_rows<2>(const std::int8_t* w, std::size_t ld, const q15* v, std:
 }
 
 // One column of the three rows' loop: v's value at byte offset `off` of vp, times the column at index i of each row.
+// clang-format off
 #define SARNN_THUMB_COL3(off)                 \
     "ldrh  %[t], [%[vp], #" off "]\n\t"      \
     "sxth  %[t], %[t]\n\t"                   \
@@ -113,6 +122,7 @@ inline void dot_rows<2>(const std::int8_t* w, std::size_t ld, const q15* v, std:
     "muls  %[p], %[t]\n\t"                   \
     "add   %[a2], %[p]\n\t"                  \
     "adds  %[i], #1\n\t"
+// clang-format on
 
 /// Three rows: four columns per iteration, each value loaded once for the three (4.25 instructions a multiply-add),
 /// the last n % 4 columns after.
@@ -130,6 +140,7 @@ inline void dot_rows<3>(const std::int8_t* w, std::size_t ld, const q15* v, std:
         std::size_t i = 0;
         std::int32_t t, p;
         const q15* vp = v;
+        // clang-format off
         __asm__ volatile(
             SARNN_THUMB_BEGIN
             "1:\n\t"
@@ -142,6 +153,7 @@ inline void dot_rows<3>(const std::int8_t* w, std::size_t ld, const q15* v, std:
               "m"(*reinterpret_cast<const std::int8_t(*)[]>(w0)), "m"(*reinterpret_cast<const std::int8_t(*)[]>(w1)),
               "m"(*reinterpret_cast<const std::int8_t(*)[]>(w2)), "m"(*reinterpret_cast<const q15(*)[]>(v))
             : "cc");
+        // clang-format on
         acc[0] = a0;
         acc[1] = a1;
         acc[2] = a2;
@@ -161,6 +173,7 @@ inline void dot_states<2>(const q15* s, std::size_t stride, const q15* q, std::s
     const q15* p0 = s;
     const q15* p1 = s + stride;
     std::uint32_t x, y, t, u;
+    // clang-format off
     __asm__ volatile(
         SARNN_THUMB_BEGIN
         "1:\n\t"
@@ -187,6 +200,7 @@ inline void dot_states<2>(const q15* s, std::size_t stride, const q15* q, std::s
           [t] "=&l"(t), [u] "=&l"(u)
         : [end] "r"(end), "m"(*reinterpret_cast<const q15(*)[]>(s)), "m"(*reinterpret_cast<const q15(*)[]>(q))
         : "cc");
+    // clang-format on
     d[0] = a0;
     d[1] = a1;
 }
@@ -201,6 +215,7 @@ inline void columns<2>(const q15* a, const q15* v, std::size_t stride, std::size
     const q15* ap = a;
     const q15* vp = v;
     std::uint32_t w, s, t, b;
+    // clang-format off
     __asm__ volatile(
         SARNN_THUMB_BEGIN
         "1:\n\t"
@@ -230,11 +245,13 @@ inline void columns<2>(const q15* a, const q15* v, std::size_t stride, std::size
         : [step] "r"(step), [end] "r"(end), "m"(*reinterpret_cast<const q15(*)[]>(a)),
           "m"(*reinterpret_cast<const q15(*)[]>(v))
         : "cc");
+    // clang-format on
     acc[0] = c0;
     acc[1] = c1;
 }
 
 // One state's four values (two words at vp, then vp += step) times its weight b, into c0..c3.
+// clang-format off
 #define SARNN_THUMB_STATE4                    \
     "ldr   %[s], [%[vp], #0]\n\t"             \
     "sxth  %[t], %[s]\n\t"                    \
@@ -251,6 +268,7 @@ inline void columns<2>(const q15* a, const q15* v, std::size_t stride, std::size
     "muls  %[s], %[b]\n\t"                    \
     "add   %[c3], %[s]\n\t"                   \
     "add   %[vp], %[step]\n\t"
+// clang-format on
 
 /// Four columns: two words of each row per weight (4.4 instructions a multiply-add).
 template <>
@@ -264,6 +282,7 @@ inline void columns<4>(const q15* a, const q15* v, std::size_t stride, std::size
     const q15* ap = a;
     const q15* vp = v;
     std::uint32_t w, s, t, b;
+    // clang-format off
     __asm__ volatile(
         SARNN_THUMB_BEGIN
         "1:\n\t"
@@ -277,6 +296,7 @@ inline void columns<4>(const q15* a, const q15* v, std::size_t stride, std::size
         : [step] "r"(step), [end] "l"(end), "m"(*reinterpret_cast<const q15(*)[]>(a)),
           "m"(*reinterpret_cast<const q15(*)[]>(v))
         : "cc");
+    // clang-format on
     acc[0] = c0;
     acc[1] = c1;
     acc[2] = c2;
@@ -284,9 +304,10 @@ inline void columns<4>(const q15* a, const q15* v, std::size_t stride, std::size
 }
 #undef SARNN_THUMB_STATE4
 
-#if !SARNN_Q15_COMPACT  // (cmake -DSARNN_Q15_COMPACT=ON: without the table's 8 KiB, the C form of q15_seam.hpp)
+#if !SARNN_Q15_COMPACT  // (cmake -DSARNN_Q15_COMPACT=ON: without the table's 8 KiB, the C form of q15/seam.hpp)
 // One key value of the additive score's sum (kernels/tanh_words.hpp): z = P_k + q_k (q at dq bytes from the key),
 // w = the word of z >> 6, y = ((w + (w >> 22)·(z & 63)) << 10) >> 16 = tanh(z), d += v_k·y, v_k at byte `off` of vp.
+// clang-format off
 #define SARNN_THUMB_ADDITIVE(off)             \
     "ldrh  %[z], [%[kp], #0]\n\t"            \
     "sxth  %[z], %[z]\n\t"                   \
@@ -308,8 +329,9 @@ inline void columns<4>(const q15* a, const q15* v, std::size_t stride, std::size
     "muls  %[w], %[t], %[w]\n\t"             \
     "add   %[d], %[w]\n\t"                   \
     "adds  %[kp], #2\n\t"
+// clang-format on
 
-/// The additive score's sum (q15_seam.hpp: the same integers as its C form), tanh from the table words of
+/// The additive score's sum (q15/seam.hpp: the same integers as its C form), tanh from the table words of
 /// kernels/tanh_words.hpp (the sign, the saturation and the rounding in the table): two key values a pass, 21.5
 /// instructions each (the C form's tanh: 31). The query read at a fixed distance from the key (one register for
 /// both), the words, the end and the sum in high registers; an odd K's first value in C.
@@ -330,9 +352,10 @@ inline std::int32_t additive_sum(const q15* key, const q15* q, const std::int8_t
     const q15* kp = key;
     const std::int8_t* vp = v;
     // q's bytes from the key's: q_k = *(kp + dq)
-    const std::int32_t dq =
-        static_cast<std::int32_t>(reinterpret_cast<std::uintptr_t>(q) - reinterpret_cast<std::uintptr_t>(key));
+    const std::int32_t dq = static_cast<std::int32_t>(reinterpret_cast<std::uintptr_t>(q) -
+                                                      reinterpret_cast<std::uintptr_t>(key));
     std::int32_t z, t, y, w;
+    // clang-format off
     __asm__ volatile(
         SARNN_THUMB_BEGIN
         "1:\n\t"
@@ -344,6 +367,7 @@ inline std::int32_t additive_sum(const q15* key, const q15* q, const std::int8_t
         : [T] "r"(T), [end] "r"(end), [dq] "l"(dq)
         : "cc", "memory");  // (reads key, q, v and the words: "m" operands would each take one more low register)
     return d;
+    // clang-format on
 }
 #undef SARNN_THUMB_ADDITIVE
 #endif
@@ -355,7 +379,7 @@ namespace sarnn::kernel::q15_loops {
 /// The Thumb loops: the products and additive_sum; the rest generic.
 struct ThumbLoops : Loops<ThumbLoops> {
     static constexpr std::size_t kRows = q15_thumb::kRows, kStates = q15_thumb::kStates, kColumns = q15_thumb::kColumns;
-    static constexpr unsigned kOwn = kAdditiveSum;
+    static constexpr Caps kCaps = Caps{}.owning(kAdditiveSum);
     template <std::size_t G>
     __attribute__((always_inline)) static void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v,
                                                         std::size_t n, std::int32_t* acc) noexcept {

@@ -1,29 +1,30 @@
-// lib/kernels/q15_seam.hpp: the typed seam between the q15 kernels' one algorithm (lib/kernels/q15.cpp: the
+// lib/kernels/q15/seam.hpp: the typed seam between the q15 kernels' one algorithm (lib/kernels/q15.cpp: the
 // arithmetic every target shares, its rounding and bounds) and each target's inner loops. A target's loops are a
 // struct L deriving from Loops<L> (the generic forms below, written once on L's own products), with:
 //   kRows, kStates, kColumns       how many rows, states or columns one pass of its products takes;
 //   dot_rows<G>(w, ld, v, n, acc)  for G = 1, 2 and kRows   (any n, any alignment)
 //   dot_states<G>(s, stride, q, npairs, d)   for G = 1 and kStates   (s, q word aligned, stride even, npairs >= 1)
 //   columns<G>(a, v, stride, count, acc)     for G = 2 and kColumns  (a, v word aligned, stride even, count even >= 2)
-// (the contracts: q15_plain.hpp, which computes each exactly), and, where it has a faster form of its own, a static
+// (the contracts: q15/plain.hpp, which computes each exactly), and, where it has a faster form of its own, a static
 // function of the same name and signature that hides the generic one: scores, max_raw, additive_sum, abs_sum,
-// round_query, exps, normalize. Its `kOwn` lists the ones it replaces (Op below); check<L>() refuses, at compile
-// time, a list that disagrees with the functions (a misspelt name is a generic path taken without a word).
+// round_query, exps, normalize; and its `kCaps` (a Caps, below): `own` lists the operations it replaces (Op
+// below), and check<L>() refuses, at compile time, a list that disagrees with the functions (a misspelt name is a
+// generic path taken without a word).
 //
-// The capabilities that change the algorithm's shape, read by q15.cpp with `if constexpr` (false unless L says):
-//   kTanhRows    tanh_rows(y, n): y_k = tanh_q15(y_k) in place; affine_tanh takes every row's tanh after the
+// The capabilities that change the algorithm's shape, read by q15.cpp with `if constexpr` (false unless kCaps says):
+//   tanh_rows    tanh_rows(y, n): y_k = tanh_q15(y_k) in place; affine_tanh takes every row's tanh after the
 //                pre-activations (MVE: eight lanes at a time)
-//   kFinishRows  finish_rows(s_x, s_r, count, x_m, x_shift, m, shift, b, y): a chunk's pre-activations from their
-//                sums, or false where the factors do not fit it (needs kTanhRows)
-//   kFinishTanh  finish_tanh<UP, TANH>(s, rows, m, shift, b, x_m, y): affine_tanh's rows (and affine's, TANH =
-//                false) finished from their (s_x, s_r) sums, where the input's factor is near 1 (not with kTanhRows)
-//   kRowsXr      rows4_xr(w, ld, x, nx, r, nr, s): both parts' sums of four rows (needs kFinishTanh)
-//   kRowsPacked  packs(nx, nr), pack(x, nx, r, nr, p) into L::Packed, rows_packed(w, ld, p, nx, nr, groups, s) and
+//   finish_rows  finish_rows(s_x, s_r, count, x_m, x_shift, m, shift, b, y): a chunk's pre-activations from their
+//                sums, or false where the factors do not fit it (needs tanh_rows)
+//   finish_tanh  finish_tanh<UP, TANH>(s, rows, m, shift, b, x_m, y): affine_tanh's rows (and affine's, TANH =
+//                false) finished from their (s_x, s_r) sums, where the input's factor is near 1 (not with tanh_rows)
+//   rows_xr      rows4_xr(w, ld, x, nx, r, nr, s): both parts' sums of four rows (needs finish_tanh)
+//   rows_packed  packs(nx, nr), pack(x, nx, r, nr, p) into L::Packed, rows_packed(w, ld, p, nx, nr, groups, s) and
 //                rows_packed2(wx, wr, p, nx, nr, groups, s): the sums of groups of four rows against x and r packed
-//                once (needs kFinishTanh)
-//   kWeighted    weighted_sum(base, n, stride, dim, alpha, c): the whole context c = Σ_j alpha_j S_j (rounded as
+//                once (needs finish_tanh)
+//   weighted     weighted_sum(base, n, stride, dim, alpha, c): the whole context c = Σ_j alpha_j S_j (rounded as
 //                q15.cpp's)
-//   kCell        lstm_cell(z, c~, hidden, c, h): Q15::lstm_cell's contract
+//   cell         lstm_cell(z, c~, hidden, c, h): Q15::lstm_cell's contract
 // The bounds every loop relies on are the callers', given in q15.cpp.
 #ifndef SARNN_LIB_KERNELS_Q15_SEAM_HPP
 #define SARNN_LIB_KERNELS_Q15_SEAM_HPP
@@ -32,13 +33,13 @@
 #include <cstdint>
 
 #include "kernels/exp.hpp"
-#include "kernels/q15_plain.hpp"
+#include "kernels/q15/plain.hpp"
 #include "kernels/tanh.hpp"
 #include "sarnn/fixed.hpp"
 
 namespace sarnn::kernel::q15_loops {
 
-/// The operations that have a generic form, as the bits of a target's kOwn.
+/// The operations that have a generic form, as the bits of a target's kCaps.own.
 enum Op : unsigned {
     kScores = 1u << 0,
     kMaxRaw = 1u << 1,
@@ -49,13 +50,36 @@ enum Op : unsigned {
     kNormalize = 1u << 6,
 };
 
-/// The generic forms and the capabilities' defaults for the loops L (L derives from Loops<L>).
+/// What a target's loops have besides the products (its kCaps): the generic operations it replaces and the
+/// capabilities that change the algorithm's shape (the list above). Written as Caps{}.owning(kScores | ...)
+/// .with_weighted()...: every one false unless named.
+struct Caps {
+    unsigned own = 0;
+    bool tanh_rows = false, finish_rows = false, finish_tanh = false, rows_xr = false, rows_packed = false,
+         weighted = false, cell = false;
+
+    constexpr Caps owning(unsigned ops) const noexcept { return set(&Caps::own, ops); }
+    constexpr Caps with_tanh_rows() const noexcept { return set(&Caps::tanh_rows, true); }
+    constexpr Caps with_finish_rows() const noexcept { return set(&Caps::finish_rows, true); }
+    constexpr Caps with_finish_tanh() const noexcept { return set(&Caps::finish_tanh, true); }
+    constexpr Caps with_rows_xr() const noexcept { return set(&Caps::rows_xr, true); }
+    constexpr Caps with_rows_packed() const noexcept { return set(&Caps::rows_packed, true); }
+    constexpr Caps with_weighted() const noexcept { return set(&Caps::weighted, true); }
+    constexpr Caps with_cell() const noexcept { return set(&Caps::cell, true); }
+
+private:
+    template <class V>
+    constexpr Caps set(V Caps::*field, V value) const noexcept {
+        Caps c = *this;
+        c.*field = value;
+        return c;
+    }
+};
+
+/// The generic forms for the loops L (L derives from Loops<L>).
 template <class L>
 struct Loops {
-    static constexpr unsigned kOwn = 0;
-    static constexpr bool kTanhRows = false, kFinishRows = false, kFinishTanh = false, kRowsXr = false,
-                          kRowsPacked = false, kWeighted = false, kCell = false;
-    struct Packed {};  ///< x and r packed once for rows_packed (kRowsPacked: the target's own)
+    struct Packed {};  ///< x and r packed once for rows_packed (rows_packed: the target's own)
 
     /// e_j = (S_j·q' + 2^(t-1)) >> t (rounded half up; t >= 1) for the count states at s (row stride `stride`),
     /// written to e[0 .. count): dot_states's contract (s, q word aligned, stride even, npairs >= 1), kStates at a time.
@@ -158,11 +182,12 @@ struct Loops {
     }
 };
 
-/// The plain C++ loops (q15_plain.hpp) and every generic form: what a target without loops of its own runs, and the
+/// The plain C++ loops (q15/plain.hpp) and every generic form: what a target without loops of its own runs, and the
 /// twin every target's loops are checked against. Groups of more than two, so that the host's tests (and
 /// sanitizers) take every remainder path of q15.cpp.
 struct PlainLoops : Loops<PlainLoops> {
     static constexpr std::size_t kRows = 4, kStates = 3, kColumns = 4;
+    static constexpr Caps kCaps{};
     template <std::size_t G>
     static void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n,
                          std::int32_t* acc) noexcept {
@@ -201,15 +226,17 @@ template <class L>
 constexpr bool check() noexcept {
     static_assert(L::kRows >= 1 && L::kStates >= 1 && L::kColumns >= 2 && L::kColumns % 2 == 0,
                   "q15 loops: kRows and kStates at least 1, kColumns even and at least 2");
-    static_assert(detail::owned<L>() == L::kOwn,
-                  "q15 loops: kOwn must list exactly the generic operations the target defines itself (a misspelt "
-                  "name would silently take the generic form)");
-    static_assert(!L::kFinishRows || L::kTanhRows, "q15 loops: kFinishRows needs kTanhRows (it leaves the tanh)");
-    static_assert(!(L::kTanhRows && L::kFinishTanh),
-                  "q15 loops: kTanhRows (every row's tanh at the end) and kFinishTanh (each row finished with its "
+    constexpr Caps caps = L::kCaps;
+    static_assert(detail::owned<L>() == caps.own,
+                  "q15 loops: kCaps.own must list exactly the generic operations the target defines itself (a "
+                  "misspelt name would silently take the generic form)");
+    static_assert(!caps.finish_rows || caps.tanh_rows, "q15 loops: finish_rows needs tanh_rows (it leaves the tanh)");
+    static_assert(!(caps.tanh_rows && caps.finish_tanh),
+                  "q15 loops: tanh_rows (every row's tanh at the end) and finish_tanh (each row finished with its "
                   "tanh) are two shapes of affine_tanh: a target takes one");
-    static_assert(!L::kRowsXr || L::kFinishTanh, "q15 loops: kRowsXr feeds finish_tanh: it needs kFinishTanh");
-    static_assert(!L::kRowsPacked || L::kFinishTanh, "q15 loops: kRowsPacked feeds finish_tanh: it needs kFinishTanh");
+    static_assert(!caps.rows_xr || caps.finish_tanh, "q15 loops: rows_xr feeds finish_tanh: it needs finish_tanh");
+    static_assert(!caps.rows_packed || caps.finish_tanh,
+                  "q15 loops: rows_packed feeds finish_tanh: it needs finish_tanh");
     return true;
 }
 

@@ -1,0 +1,116 @@
+// lib/kernels/q15/dsp/finish.hpp: the DSP set's q15 loops (Cortex-M4, M7; the set: dsp/loops.hpp), affine_tanh's and
+// affine's rows finished from their sums (finish_tanh).
+#ifndef SARNN_LIB_KERNELS_Q15_DSP_FINISH_HPP
+#define SARNN_LIB_KERNELS_Q15_DSP_FINISH_HPP
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/q15/dsp/common.hpp"
+
+namespace sarnn::kernel::q15_dsp {
+
+/// affine_tanh's rows finished (q15.cpp's finish_row, the same integers) from their sums s = (s_x, s_r) pairs, for
+/// an input factor x_m / 2^(31 + x_shift) with x_shift = 1 - UP (UP 1 or 2) and x_m >= 0; one row in 34 instructions
+/// where GCC's form of the same took about 70. Stops before the first row whose shift is outside 2 .. 31 (the short
+/// form below needs shift >= 2; a shift above 31, which validate() refuses, counts as 31 in requantize_short: the
+/// caller finishes that row) and returns how many rows it wrote. With kTanh false, y = pre
+/// (affine's rows: 21 instructions a row; b may not be null).
+///   xq  = clamp(floor((s_x·x_m + 2^(s-1)) / 2^s), +-2^30), s = 31 + x_shift: one SMLAL from 2^(s-1); hi >= 2^(s-2)
+///         (or < -2^(s-2)) is exactly the clamp (one unsigned comparison of hi + 2^(s-2)); else hi·2^UP + the low
+///         word's top UP bits, both added to s_r
+///   pre = ssat16(qadd(floor((H + 2^(shift-2)) / 2^(shift-1)), b_r)), H the high word of (xq + s_r)·m_r: taken as
+///         ssat16(qdadd((H >> (shift - 2)) + 1, b_r) >> 1), QDADD adding 2·b_r saturated (|H| <= 2^30: where
+///         nothing saturates, floor((u + 2·b_r) / 2) = floor(u / 2) + b_r; where a sum saturates, both forms do on
+///         the same side, beyond int16)
+///   y   = tanh(pre): |pre| clamped to 32767 (the table's last two entries are equal), i = |pre| >> 6, f = |pre| & 63,
+///         T_i + ((T_(i+1) - T_i)·f + 32) >> 6 as (T_i·(64 - f) + T_(i+1)·f + 32) >> 6: one (unaligned) LDR of
+///         (T_i, T_(i+1)) and SMUAD with (64 - f, f); the sign back with the rounding, ((X ^ m) + 32) >> 6 for
+///         m = pre >> 31 (for pre < 0: (31 - X) >> 6 = -((X + 32) >> 6))
+// The rows' loop up to pre (in sr), before its tail stores y and tests the end.
+// clang-format off
+#define SARNN_DSP_FINISH_HEAD                          \
+    "1:\n\t"                                           \
+    "ldrd   %[sx], %[sr], [%[s]], #8\n\t"               \
+    "mov    %[lo], %[half]\n\t"                         \
+    "mov    %[hi], #0\n\t"                              \
+    "smlal  %[lo], %[hi], %[sx], %[xm]\n\t"             \
+    "add    %[sx], %[hi], %[lim]\n\t"                   \
+    "cmp    %[sx], %[lim2]\n\t"                         \
+    "bhs    5f\n\t"                                     \
+    "add    %[sr], %[sr], %[hi], lsl %[up]\n\t"         \
+    "add    %[sr], %[sr], %[lo], lsr %[down]\n\t"       \
+    "2:\n\t"                                           \
+    "ldrsb  %[t], [%[sh]], #1\n\t"                      \
+    "sub    %[t], %[t], #2\n\t"                          \
+    "cmp    %[t], #29\n\t"                               \
+    "bhi    7f\n\t"                                     \
+    "ldr    %[sx], [%[m]], #4\n\t"                      \
+    "smull  %[lo], %[hi], %[sr], %[sx]\n\t"             \
+    "asr    %[hi], %[hi], %[t]\n\t"                     \
+    "add    %[hi], %[hi], #1\n\t"                       \
+    "ldr    %[t], [%[b]], #4\n\t"                       \
+    "qdadd  %[hi], %[hi], %[t]\n\t"                     \
+    "ssat   %[sr], #16, %[hi], asr #1\n\t"
+// clang-format on
+// The loop's end test and the clamp of xq out of line.
+// clang-format off
+#define SARNN_DSP_FINISH_TAIL                          \
+    "cmp    %[yp], %[end]\n\t"                          \
+    "bne    1b\n\t"                                     \
+    "b      7f\n\t"                                     \
+    "5:\n\t"                                           \
+    "cmp    %[hi], #0\n\t"                              \
+    "ite    ge\n\t"                                     \
+    "addge  %[sr], %[sr], #0x40000000\n\t"              \
+    "sublt  %[sr], %[sr], #0x40000000\n\t"              \
+    "b      2b\n\t"                                     \
+    "7:"
+#define SARNN_DSP_FINISH_OPERANDS                                                                                   \
+    : [s] "+r"(s), [m] "+r"(m), [sh] "+r"(shift), [b] "+r"(b), [yp] "+r"(yp), [sx] "=&r"(sx), [sr] "=&r"(sr),     \
+      [lo] "=&r"(lo), [hi] "=&r"(hi), [t] "=&r"(t)                                                                 \
+    : [xm] "r"(x_m), [tab] "r"(tab), [end] "r"(end), [half] "i"(1 << (29 + 2 - UP)), [lim] "i"(1 << (28 + 2 - UP)), \
+      [lim2] "i"(1 << (29 + 2 - UP)), [up] "i"(UP), [down] "i"(32 - UP)                                            \
+    : "cc", "memory"
+// clang-format on
+template <int UP, bool kTanh = true>
+inline std::size_t finish_tanh(const std::int32_t* s, std::size_t rows, const std::int32_t* m, const std::int8_t* shift,
+                               const std::int32_t* b, std::int32_t x_m, q15* y) noexcept {
+    static_assert(UP == 1 || UP == 2, "x_shift 0 or -1");
+    if (rows == 0) return 0;
+    q15* yp = y;
+    q15* const end = y + rows;
+    const std::int16_t* const tab = fixed::detail::kTanhTable;
+    std::int32_t sx, sr, lo, hi, t;
+    if constexpr (kTanh) {
+        // clang-format off
+        __asm__ volatile(SARNN_DSP_FINISH_HEAD
+                         "eor    %[t], %[sr], %[sr], asr #31\n\t"
+                         "sub    %[t], %[t], %[sr], asr #31\n\t"
+                         "usat   %[t], #15, %[t]\n\t"
+                         "lsr    %[lo], %[t], #6\n\t"
+                         "ldr    %[lo], [%[tab], %[lo], lsl #1]\n\t"
+                         "and    %[t], %[t], #63\n\t"
+                         "rsb    %[hi], %[t], %[t], lsl #16\n\t"
+                         "add    %[hi], %[hi], #64\n\t"
+                         "smuad  %[hi], %[lo], %[hi]\n\t"
+                         "eor    %[hi], %[hi], %[sr], asr #31\n\t"
+                         "add    %[hi], %[hi], #32\n\t"
+                         "asr    %[hi], %[hi], #6\n\t"
+                         "strh   %[hi], [%[yp]], #2\n\t" SARNN_DSP_FINISH_TAIL SARNN_DSP_FINISH_OPERANDS);
+        // clang-format on
+    } else {
+        // clang-format off
+        __asm__ volatile(SARNN_DSP_FINISH_HEAD "strh   %[sr], [%[yp]], #2\n\t" SARNN_DSP_FINISH_TAIL
+                             SARNN_DSP_FINISH_OPERANDS);
+        // clang-format on
+    }
+    return static_cast<std::size_t>(yp - y);
+}
+#undef SARNN_DSP_FINISH_OPERANDS
+#undef SARNN_DSP_FINISH_TAIL
+#undef SARNN_DSP_FINISH_HEAD
+
+}  // namespace sarnn::kernel::q15_dsp
+
+#endif

@@ -1,0 +1,319 @@
+// lib/kernels/q15/dsp/rows.hpp: the DSP set's q15 loops (Cortex-M4, M7; the set: dsp/loops.hpp), the products of rows:
+// dot_rows<4> (four rows, SMLAD), rows4_xr (both parts of four rows in one call), the packed passes (x and r packed
+// once: Packed, pack, rows_packed, rows_packed2), dot_rows<2>.
+#ifndef SARNN_LIB_KERNELS_Q15_DSP_ROWS_HPP
+#define SARNN_LIB_KERNELS_Q15_DSP_ROWS_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/q15/dsp/common.hpp"
+
+namespace sarnn::kernel::q15_dsp {
+
+// One row's four int8 weights (loaded by `load` into t) times v's four values, repacked as z = (v0, v2) and x = (v1,
+// v3): SXTB16 widens (w0, w2) into y and, rotated by 8, (w1, w3) in place.
+// clang-format off
+#define SARNN_DSP_ROW(a, load)               \
+    load                                     \
+    "sxtb16 %[y], %[t]\n\t"                  \
+    "smlad  %[" a "], %[y], %[z], %[" a "]\n\t" \
+    "sxtb16 %[t], %[t], ror #8\n\t"          \
+    "smlad  %[" a "], %[t], %[x], %[" a "]\n\t"
+// clang-format on
+// The four rows' loop (label L), after the load of v0..v3 into x, y (`load`: LDRD where v is word aligned, else two
+// LDRs): rows 2 and 3 at two rows (ld2 bytes) past rows 0 and 1, whose pointers w0 and w1 move on (thirteen registers).
+// clang-format off
+#define SARNN_DSP_ROWS4_LOOP(L, load)                                                           \
+    L ":\n\t" load                                                                              \
+    "pkhbt  %[z], %[x], %[y], lsl #16\n\t"                                                      \
+    "pkhtb  %[x], %[y], %[x], asr #16\n\t" SARNN_DSP_ROW("a2", "ldr    %[t], [%[w0], %[ld2]]\n\t") \
+        SARNN_DSP_ROW("a3", "ldr    %[t], [%[w1], %[ld2]]\n\t")                                 \
+            SARNN_DSP_ROW("a0", "ldr    %[t], [%[w0]], #4\n\t")                                 \
+                SARNN_DSP_ROW("a1", "ldr    %[t], [%[w1]], #4\n\t") "cmp    %[vp], %[end]\n\t"  \
+    "bne    " L "b\n\t"
+#define SARNN_DSP_ROWS4(load) SARNN_DSP_ROWS4_LOOP("1", load)
+// clang-format on
+
+/// Four rows, four columns per iteration (25 instructions for 16 multiply-adds), the last n % 4 columns after.
+template <>
+inline void dot_rows<4>(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
+    const std::size_t n4 = n & ~std::size_t{3};
+    if (n4 > 0) {
+        std::int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+        const std::int8_t* w0 = w;
+        const std::int8_t* w1 = w + ld;
+        const std::size_t ld2 = 2 * ld;
+        const q15* vp = v;
+        const q15* const end = v + n4;
+        std::int32_t x, y, z, t;
+// clang-format off
+#define SARNN_DSP_ROWS4_OPERANDS                                                                                   \
+    : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [w0] "+r"(w0), [w1] "+r"(w1), [vp] "+r"(vp),    \
+      [x] "=&r"(x), [y] "=&r"(y), [z] "=&r"(z), [t] "=&r"(t)                                                       \
+    : [end] "r"(end), [ld2] "r"(ld2), "m"(*reinterpret_cast<const std::int8_t(*)[]>(w)),                          \
+      "m"(*reinterpret_cast<const q15(*)[]>(v))                                                                    \
+    : "cc"
+        // clang-format on
+        if ((reinterpret_cast<std::uintptr_t>(v) & 3u) == 0) {
+            // clang-format off
+            __asm__ volatile(SARNN_DSP_ROWS4("ldrd   %[x], %[y], [%[vp]], #8\n\t") SARNN_DSP_ROWS4_OPERANDS);
+            // clang-format on
+        } else {
+            // clang-format off
+            __asm__ volatile(SARNN_DSP_ROWS4("ldr    %[x], [%[vp]], #4\n\tldr    %[y], [%[vp]], #4\n\t")
+                                 SARNN_DSP_ROWS4_OPERANDS);
+            // clang-format on
+        }
+#undef SARNN_DSP_ROWS4_OPERANDS
+        acc[0] = a0;
+        acc[1] = a1;
+        acc[2] = a2;
+        acc[3] = a3;
+    }
+    if (n4 < n) q15_plain::dot_rows<4>(w + n4, ld, v + n4, n - n4, acc);
+}
+
+// A pass's four sums of one part (o: 0 the x part's, 4 the r part's) stored at s (read from memory) + o, + o + 8, ...
+// clang-format off
+#define SARNN_DSP_STORE_SUMS(o)              \
+    "ldr    %[t], %[s]\n\t"                  \
+    "str    %[a0], [%[t], #" #o "]\n\t"      \
+    "str    %[a1], [%[t], #" #o " + 8]\n\t"  \
+    "str    %[a2], [%[t], #" #o " + 16]\n\t" \
+    "str    %[a3], [%[t], #" #o " + 24]\n\t"
+// clang-format on
+/// affine_tanh's four rows, both parts in one loop each (the rows' weights are [A_x | A_r], so w0 and w1 leave the
+/// first loop at the second part): s = (s_x, s_r) of each row, the eight sums of q15_plain's dot_rows<4>(w, ld, x, nx)
+/// and dot_rows<4>(w + nx, ld, r, nr). For nx and nr multiples of 4 (at least 4), x and r word aligned.
+inline void rows4_xr(const std::int8_t* w, std::size_t ld, const q15* x, std::size_t nx, const q15* r, std::size_t nr,
+                     std::int32_t* s) noexcept {
+    std::int32_t a0, a1, a2, a3, xv, yv, z, t;
+    const std::int8_t* w0 = w;
+    const std::int8_t* w1 = w + ld;
+    const std::size_t ld2 = 2 * ld;
+    const q15* vp = x;
+    const q15* end = x + nx;
+    const q15* const r_end = r + nr;
+    // clang-format off
+    __asm__ volatile("mov    %[a0], #0\n\t"
+                     "mov    %[a1], #0\n\t"
+                     "mov    %[a2], #0\n\t"
+                     "mov    %[a3], #0\n\t" SARNN_DSP_ROWS4_LOOP("1", "ldrd   %[x], %[y], [%[vp]], #8\n\t")
+                     SARNN_DSP_STORE_SUMS(0)
+                     "mov    %[a0], #0\n\t"
+                     "mov    %[a1], #0\n\t"
+                     "mov    %[a2], #0\n\t"
+                     "mov    %[a3], #0\n\t"
+                     "ldr    %[vp], %[r]\n\t"
+                     "ldr    %[end], %[r_end]\n\t" SARNN_DSP_ROWS4_LOOP("2", "ldrd   %[x], %[y], [%[vp]], #8\n\t")
+                     SARNN_DSP_STORE_SUMS(4)
+                     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [w0] "+r"(w0), [w1] "+r"(w1),
+                       [vp] "+r"(vp), [end] "+r"(end), [x] "=&r"(xv), [y] "=&r"(yv), [z] "=&r"(z), [t] "=&r"(t)
+                     : [ld2] "r"(ld2), [s] "m"(s), [r] "m"(r), [r_end] "m"(r_end),
+                       "m"(*reinterpret_cast<const std::int8_t(*)[]>(w)), "m"(*reinterpret_cast<const q15(*)[]>(x)),
+                       "m"(*reinterpret_cast<const q15(*)[]>(r))
+                     : "cc", "memory");
+    // clang-format on
+}
+
+/// affine_tanh's packed rows (q15/seam.hpp), where nx and nr are multiples of 8 and nx + nr <= kPackMax: x and r
+/// once per call, then every pass of four rows reads them without repacking them.
+constexpr std::size_t kPackMax = 128;
+/// [x; r] as the passes read them, two words per four values: v0..v3 as z = (v0, v2) and x = (v1, v3), SXTB16's even
+/// and odd weights; two zero words before and after (each part's four sums start from them: LDRD).
+struct Packed {
+    alignas(8) std::int32_t w[kPackMax / 2 + 4];
+};
+inline bool packs(std::size_t nx, std::size_t nr) noexcept {
+    return nx % 8 == 0 && nr % 8 == 0 && nx > 0 && nr > 0 && nx + nr <= kPackMax;
+}
+
+// Eight values of v (p post-incremented) packed, after the load of v0..v3 into a and b (`load`, twice).
+// clang-format off
+#define SARNN_DSP_PACK4(load)                  \
+    load                                       \
+    "pkhbt  %[c], %[a], %[b], lsl #16\n\t"    \
+    "pkhtb  %[a], %[b], %[a], asr #16\n\t"    \
+    "strd   %[c], %[a], [%[o]], #8\n\t"
+#define SARNN_DSP_PACK(load)                                                                              \
+    "1:\n\t" SARNN_DSP_PACK4(load) SARNN_DSP_PACK4(load) "cmp    %[v], %[end]\n\t"                        \
+    "bne    1b"
+// clang-format on
+
+/// v's n values (n a multiple of 8, at least 8) packed at o (Packed's order): 10 instructions per 8 values where v
+/// is word aligned (LDRD), else 12. Returns the end of what it wrote.
+inline std::int32_t* pack_pairs(const q15* v, std::size_t n, std::int32_t* o) noexcept {
+    const q15* const end = v + n;
+    std::int32_t a, b, c;
+// clang-format off
+#define SARNN_DSP_PACK_OPERANDS                                                                   \
+    : [v] "+r"(v), [o] "+r"(o), [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c)                       \
+    : [end] "r"(end)                                                                            \
+    : "cc", "memory"
+    // clang-format on
+    if ((reinterpret_cast<std::uintptr_t>(v) & 3u) == 0) {
+        // clang-format off
+        __asm__ volatile(SARNN_DSP_PACK("ldrd   %[a], %[b], [%[v]], #8\n\t") SARNN_DSP_PACK_OPERANDS);
+        // clang-format on
+    } else {
+        // clang-format off
+        __asm__ volatile(SARNN_DSP_PACK("ldr    %[a], [%[v]], #4\n\tldr    %[b], [%[v]], #4\n\t")
+                             SARNN_DSP_PACK_OPERANDS);
+        // clang-format on
+    }
+#undef SARNN_DSP_PACK_OPERANDS
+    return o;
+}
+#undef SARNN_DSP_PACK
+#undef SARNN_DSP_PACK4
+
+/// x and r into p (packs(nx, nr)).
+inline void pack(const q15* x, std::size_t nx, const q15* r, std::size_t nr, Packed& p) noexcept {
+    p.w[0] = p.w[1] = 0;
+    std::int32_t* const o = pack_pairs(r, nr, pack_pairs(x, nx, p.w + 2));
+    o[0] = o[1] = 0;
+}
+
+// Four columns of four rows (21 instructions for 16 multiply-adds): the packed pair z, x (LDRD), then the rows as in
+// SARNN_DSP_ROWS4_LOOP, without its repacking.
+// clang-format off
+#define SARNN_DSP_PACKED4                                                                                  \
+    "ldrd   %[z], %[x], [%[vp]], #8\n\t" SARNN_DSP_ROW("a2", "ldr    %[t], [%[w0], %[ld2]]\n\t")         \
+        SARNN_DSP_ROW("a3", "ldr    %[t], [%[w1], %[ld2]]\n\t") SARNN_DSP_ROW("a0", "ldr    %[t], [%[w0]], #4\n\t") \
+            SARNN_DSP_ROW("a1", "ldr    %[t], [%[w1]], #4\n\t")
+// clang-format on
+
+// The packed loop (label L) over one part: SARNN_DSP_PACKED4 twice until vp reaches end (44 instructions).
+// clang-format off
+#define SARNN_DSP_PACKED_LOOP(L)                                                                             \
+    L ":\n\t" SARNN_DSP_PACKED4 SARNN_DSP_PACKED4 "cmp    %[vp], %[end]\n\t"                               \
+      "bne    " L "b\n\t"
+// clang-format on
+/// groups passes of four rows (from w, row stride ld: A = [A_x | A_r]) against the packed [x; r] (pack(x, nx, r, nr,
+/// p)): s = (s_x, s_r) of each row, as rows4_xr's, in one assembly loop. Eight columns per iteration (44 instructions
+/// for 32 multiply-adds); per pass, each part's sums start from Packed's zero words (two LDRDs), the x part's
+/// stored, then the r part's; w0 and w1 go on to the next pass's rows (thirteen registers: the ends of each part,
+/// where s goes and where it ends in memory).
+inline void rows_packed(const std::int8_t* w, std::size_t ld, const Packed& p, std::size_t nx, std::size_t nr,
+                        std::size_t groups, std::int32_t* s) noexcept {
+    const std::int32_t* vp = p.w + 2;
+    const std::int32_t* const x_end = vp + nx / 2;
+    const std::int32_t* const r_end = x_end + nr / 2;
+    std::int32_t* const s_end = s + 8 * groups;
+    const std::int8_t* w0 = w;
+    const std::int8_t* w1 = w + ld;
+    const std::size_t ld2 = 2 * ld;
+    const std::int32_t* end;
+    std::int32_t a0, a1, a2, a3, xv, yv, z, t;
+    // clang-format off
+    __asm__ volatile("3:\n\t"
+                     "ldrd   %[a0], %[a1], [%[vp], #-8]\n\t"
+                     "ldrd   %[a2], %[a3], [%[vp], #-8]\n\t"
+                     "ldr    %[end], %[x_end]\n\t"
+                     SARNN_DSP_PACKED_LOOP("1")
+                     SARNN_DSP_STORE_SUMS(0)
+                     "ldr    %[end], %[r_end]\n\t"
+                     "ldrd   %[a0], %[a1], [%[end]]\n\t"
+                     "ldrd   %[a2], %[a3], [%[end]]\n\t"
+                     SARNN_DSP_PACKED_LOOP("2")
+                     SARNN_DSP_STORE_SUMS(4)
+                     "add    %[t], %[t], #32\n\t"
+                     "str    %[t], %[s]\n\t"
+                     // w0 ends at row 1, w1 at row 2: the next pass's rows 4 and 5; vp back to x's start
+                     "add    %[y], %[w1], %[ld2]\n\t"
+                     "add    %[w1], %[w0], %[ld2], lsl #1\n\t"
+                     "mov    %[w0], %[y]\n\t"
+                     "sub    %[vp], %[vp], %[ld2]\n\t"
+                     "ldr    %[y], %[s_end]\n\t"
+                     "cmp    %[t], %[y]\n\t"
+                     "bne    3b"
+                     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [w0] "+r"(w0), [w1] "+r"(w1),
+                       [vp] "+r"(vp), [end] "=&r"(end), [x] "=&r"(xv), [y] "=&r"(yv), [z] "=&r"(z), [t] "=&r"(t),
+                       [s] "+m"(s)
+                     : [ld2] "r"(ld2), [x_end] "m"(x_end), [r_end] "m"(r_end), [s_end] "m"(s_end)
+                     : "cc", "memory");
+    // clang-format on
+}
+/// rows_packed for two matrices (affine's gates: A_x rows of nx weights, A_r rows of nr): the x part's rows from wx,
+/// the r part's from wr, each part's row pointers and stride loaded at its start (32 instructions a pass besides the
+/// loops, against 25).
+inline void rows_packed2(const std::int8_t* wx, const std::int8_t* wr, const Packed& p, std::size_t nx, std::size_t nr,
+                         std::size_t groups, std::int32_t* s) noexcept {
+    const std::int32_t* const v0 = p.w + 2;
+    const std::int32_t* vp = v0;
+    const std::int32_t* const x_end = vp + nx / 2;
+    const std::int32_t* const r_end = x_end + nr / 2;
+    std::int32_t* const s_end = s + 8 * groups;
+    const std::size_t ldx2 = 2 * nx, ldr2 = 2 * nr;
+    const std::int8_t *w0, *w1, *end;
+    std::size_t ld2;
+    std::int32_t a0, a1, a2, a3, xv, yv, z, t;
+    // clang-format off
+    __asm__ volatile("3:\n\t"
+                     "ldrd   %[a0], %[a1], [%[vp], #-8]\n\t"
+                     "ldrd   %[a2], %[a3], [%[vp], #-8]\n\t"
+                     "ldr    %[end], %[x_end]\n\t"
+                     "ldr    %[w0], %[wx]\n\t"
+                     "ldr    %[ld2], %[ldx2]\n\t"
+                     "add    %[w1], %[w0], %[ld2], lsr #1\n\t"
+                     SARNN_DSP_PACKED_LOOP("1")
+                     SARNN_DSP_STORE_SUMS(0)
+                     // w1 ends at row 2: the next pass's row 4
+                     "add    %[y], %[w1], %[ld2]\n\t"
+                     "str    %[y], %[wx]\n\t"
+                     "ldr    %[end], %[r_end]\n\t"
+                     "ldrd   %[a0], %[a1], [%[end]]\n\t"
+                     "ldrd   %[a2], %[a3], [%[end]]\n\t"
+                     "ldr    %[w0], %[wr]\n\t"
+                     "ldr    %[ld2], %[ldr2]\n\t"
+                     "add    %[w1], %[w0], %[ld2], lsr #1\n\t"
+                     SARNN_DSP_PACKED_LOOP("2")
+                     SARNN_DSP_STORE_SUMS(4)
+                     "add    %[t], %[t], #32\n\t"
+                     "str    %[t], %[s]\n\t"
+                     "add    %[y], %[w1], %[ld2]\n\t"
+                     "str    %[y], %[wr]\n\t"
+                     "ldr    %[vp], %[v0]\n\t"
+                     "ldr    %[y], %[s_end]\n\t"
+                     "cmp    %[t], %[y]\n\t"
+                     "bne    3b"
+                     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [w0] "=&r"(w0), [w1] "=&r"(w1),
+                       [vp] "+r"(vp), [end] "=&r"(end), [x] "=&r"(xv), [y] "=&r"(yv), [z] "=&r"(z), [t] "=&r"(t),
+                       [ld2] "=&r"(ld2), [s] "+m"(s), [wx] "+m"(wx), [wr] "+m"(wr)
+                     : [x_end] "m"(x_end), [r_end] "m"(r_end), [s_end] "m"(s_end), [ldx2] "m"(ldx2),
+                       [ldr2] "m"(ldr2), [v0] "m"(v0)
+                     : "cc", "memory");
+    // clang-format on
+}
+#undef SARNN_DSP_PACKED4
+#undef SARNN_DSP_PACKED_LOOP
+#undef SARNN_DSP_STORE_SUMS
+
+#undef SARNN_DSP_ROWS4
+#undef SARNN_DSP_ROWS4_LOOP
+#undef SARNN_DSP_ROW
+
+/// Two rows (a pass of the last rows): SMLAD on (w0, w2), (w1, w3) as in the three rows' loop, in C.
+template <>
+inline void dot_rows<2>(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
+    std::int32_t a0 = acc[0], a1 = acc[1];
+    std::size_t k = 0;
+    for (; k + 4 <= n; k += 4) {
+        const std::int32_t v01 = dsp::word(v + k), v23 = dsp::word(v + k + 2);
+        const std::int32_t v02 = dsp::pkhbt(v01, v23), v13 = dsp::pkhtb(v23, v01);
+        const std::int32_t w0 = dsp::word(w + k), w1 = dsp::word(w + ld + k);
+        a0 = __smlad(__sxtb16(w0), v02, a0);
+        a0 = __smlad(__sxtb16(dsp::ror8(w0)), v13, a0);
+        a1 = __smlad(__sxtb16(w1), v02, a1);
+        a1 = __smlad(__sxtb16(dsp::ror8(w1)), v13, a1);
+    }
+    acc[0] = a0;
+    acc[1] = a1;
+    if (k < n) q15_plain::dot_rows<2>(w + k, ld, v + k, n - k, acc);
+}
+
+}  // namespace sarnn::kernel::q15_dsp
+
+#endif

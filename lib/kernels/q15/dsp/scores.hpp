@@ -1,0 +1,230 @@
+// lib/kernels/q15/dsp/scores.hpp: the DSP set's q15 loops (Cortex-M4, M7; the set: dsp/loops.hpp), the scores:
+// dot_states<3>, dot_states<1>, scores4 (four states at the strides of Hidden 16, 32, 64) and scores (the rounded
+// scores of many states).
+#ifndef SARNN_LIB_KERNELS_Q15_DSP_SCORES_HPP
+#define SARNN_LIB_KERNELS_Q15_DSP_SCORES_HPP
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/q15/dsp/common.hpp"
+
+namespace sarnn::kernel::q15_dsp {
+
+// One state's four values (its row pointer p, post-incremented) times q's four: two SMLADs.
+// clang-format off
+#define SARNN_DSP_STATE(a, p)                          \
+    "ldrd   %[x], %[y], [%[" p "]], #8\n\t"            \
+    "smlad  %[" a "], %[x], %[q0], %[" a "]\n\t"       \
+    "smlad  %[" a "], %[y], %[q1], %[" a "]\n\t"
+// clang-format on
+
+/// Three states, two pairs of q per iteration (12 instructions for 12 multiply-adds), an odd last pair after.
+template <>
+inline void dot_states<3>(const q15* s, std::size_t stride, const q15* q, std::size_t npairs,
+                          std::int32_t* d) noexcept {
+    std::int32_t a0 = 0, a1 = 0, a2 = 0;
+    const q15* p0 = s;
+    const q15* p1 = s + stride;
+    const q15* p2 = s + 2 * stride;
+    const std::size_t n2 = npairs & ~std::size_t{1};
+    if (n2 > 0) {
+        const q15* qp = q;
+        const q15* const end = q + 2 * n2;
+        std::int32_t q0, q1, x, y;
+        // clang-format off
+        __asm__ volatile("1:\n\t"
+                         "ldrd   %[q0], %[q1], [%[qp]], #8\n\t" SARNN_DSP_STATE("a0", "p0") SARNN_DSP_STATE("a1", "p1")
+                             SARNN_DSP_STATE("a2", "p2") "cmp    %[qp], %[end]\n\t"
+                         "bne    1b"
+                         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [p0] "+r"(p0), [p1] "+r"(p1), [p2] "+r"(p2),
+                           [qp] "+r"(qp), [q0] "=&r"(q0), [q1] "=&r"(q1), [x] "=&r"(x), [y] "=&r"(y)
+                         : [end] "r"(end), "m"(*reinterpret_cast<const q15(*)[]>(s)),
+                           "m"(*reinterpret_cast<const q15(*)[]>(q))
+                         : "cc");
+        // clang-format on
+    }
+    if (n2 < npairs) {
+        const std::int32_t q2 = dsp::word(q + 2 * n2);
+        a0 = __smlad(dsp::word(p0), q2, a0);
+        a1 = __smlad(dsp::word(p1), q2, a1);
+        a2 = __smlad(dsp::word(p2), q2, a2);
+    }
+    d[0] = a0;
+    d[1] = a1;
+    d[2] = a2;
+}
+
+/// One state (the last of a segment): SMLAD a pair.
+template <>
+inline void dot_states<1>(const q15* s, std::size_t, const q15* q, std::size_t npairs, std::int32_t* d) noexcept {
+    std::int32_t a = 0;
+    for (std::size_t k = 0; k < 2 * npairs; k += 2) a = __smlad(dsp::word(s + k), dsp::word(q + k), a);
+    d[0] = a;
+}
+
+/// The rounded scores of groups of four states whose rows are STEP bytes apart (a constant: the common strides,
+/// Hidden 16, 32 and 64, dispatched by scores below), q' of a multiple of 4 pairs: eight values of q' (two LDRDs) per
+/// iteration times the four states' eight, each state's reached by an immediate offset from one pointer (28
+/// instructions for 32 multiply-adds; the runtime stride of dot_states<3> takes a pointer a state: 12 for 12).
+/// e_j = (d_j + 2^(t-1)) >> t as in scores; the pass's constants in memory (thirteen registers hold the loop).
+/// Returns the states done (4·groups); s and e move past them.
+template <int STEP>
+inline std::size_t scores4(const q15*& s, std::size_t groups, const q15* q, std::size_t npairs, int t,
+                           q15*& e) noexcept {
+    static_assert(STEP % 4 == 0 && 3 * STEP + 8 <= 1020, "LDRD's immediate offsets");
+    const std::int32_t half = std::int32_t{1} << (t - 1);
+    // the step from where a pass's loop leaves p (its first row, 4·npairs bytes on) to the next pass's first row
+    const std::int32_t gap = 4 * STEP - static_cast<std::int32_t>(4 * npairs);
+    const std::int32_t tt = t;
+    q15* ep = e;
+    q15* const e_end = e + 4 * groups;
+    const q15* p = s;
+    const q15* const end = q + 2 * npairs;
+    std::int32_t a0, a1, a2, a3, q0, q1, q2, q3, x, y;
+    const q15* qp;
+// clang-format off
+#define SARNN_DSP_STATE8(a, o)                           \
+    "ldrd   %[x], %[y], [%[p], #" #o "]\n\t"             \
+    "smlad  %[" a "], %[x], %[q0], %[" a "]\n\t"         \
+    "smlad  %[" a "], %[y], %[q1], %[" a "]\n\t"         \
+    "ldrd   %[x], %[y], [%[p], #" #o " + 8]\n\t"         \
+    "smlad  %[" a "], %[x], %[q2], %[" a "]\n\t"         \
+    "smlad  %[" a "], %[y], %[q3], %[" a "]\n\t"
+    // clang-format on
+    // clang-format off
+    __asm__ volatile("2:\n\t"
+                     "ldr    %[qp], %[q]\n\t"
+                     "ldr    %[a0], %[half]\n\t"
+                     "mov    %[a1], %[a0]\n\t"
+                     "mov    %[a2], %[a0]\n\t"
+                     "mov    %[a3], %[a0]\n\t"
+                     "1:\n\t"
+                     "ldrd   %[q2], %[q3], [%[qp], #8]\n\t"
+                     "ldrd   %[q0], %[q1], [%[qp]], #16\n\t"
+                     SARNN_DSP_STATE8("a1", (%c[s1])) SARNN_DSP_STATE8("a2", (%c[s2])) SARNN_DSP_STATE8("a3", (%c[s3]))
+                     "ldrd   %[x], %[y], [%[p], #8]\n\t"
+                     "smlad  %[a0], %[x], %[q2], %[a0]\n\t"
+                     "smlad  %[a0], %[y], %[q3], %[a0]\n\t"
+                     "ldrd   %[x], %[y], [%[p]], #16\n\t"
+                     "smlad  %[a0], %[x], %[q0], %[a0]\n\t"
+                     "smlad  %[a0], %[y], %[q1], %[a0]\n\t"
+                     "cmp    %[qp], %[end]\n\t"
+                     "bne    1b\n\t"
+                     "ldr    %[x], %[t]\n\t"
+                     "asr    %[a0], %[a0], %[x]\n\t"
+                     "asr    %[a1], %[a1], %[x]\n\t"
+                     "asr    %[a2], %[a2], %[x]\n\t"
+                     "asr    %[a3], %[a3], %[x]\n\t"
+                     "ldr    %[y], %[ep]\n\t"
+                     "strh   %[a0], [%[y]], #2\n\t"
+                     "strh   %[a1], [%[y]], #2\n\t"
+                     "strh   %[a2], [%[y]], #2\n\t"
+                     "strh   %[a3], [%[y]], #2\n\t"
+                     "str    %[y], %[ep]\n\t"
+                     "ldr    %[x], %[gap]\n\t"
+                     "add    %[p], %[p], %[x]\n\t"
+                     "ldr    %[x], %[e_end]\n\t"
+                     "cmp    %[y], %[x]\n\t"
+                     "bne    2b"
+                     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [q0] "=&r"(q0), [q1] "=&r"(q1),
+                       [q2] "=&r"(q2), [q3] "=&r"(q3), [x] "=&r"(x), [y] "=&r"(y), [p] "+r"(p), [qp] "=&r"(qp),
+                       [ep] "+m"(ep)
+                     : [end] "r"(end), [q] "m"(q), [half] "m"(half), [t] "m"(tt), [gap] "m"(gap), [e_end] "m"(e_end),
+                       [s1] "i"(STEP), [s2] "i"(2 * STEP), [s3] "i"(3 * STEP)
+                     : "cc", "memory");
+    // clang-format on
+#undef SARNN_DSP_STATE8
+    s = p;
+    e = ep;
+    return 4 * groups;
+}
+
+/// The rounded scores (q15/seam.hpp), three states a pass: the passes themselves in one assembly loop (the two pairs
+/// of q' per iteration of dot_states<3>; then e_j = (d_j + 2^(t-1)) >> t, the 2^(t-1) being the sums' start), the
+/// pass's constants in memory (fourteen registers would not hold them). Where q' has an odd number of pairs, and for
+/// the last count % 3 states, dot_states.
+inline void scores(const q15* s, std::size_t stride, std::size_t count, const q15* q, std::size_t npairs, int t,
+                   q15* e) noexcept {
+    // four states a pass where the stride is one of the constants of scores4 (the rest after, as below)
+    if (npairs % 4 == 0 && count >= 4) {
+        const std::size_t groups = count / 4;
+        switch (stride) {
+        case 16: count -= scores4<32>(s, groups, q, npairs, t, e); break;
+        case 32: count -= scores4<64>(s, groups, q, npairs, t, e); break;
+        case 64: count -= scores4<128>(s, groups, q, npairs, t, e); break;
+        default: break;
+        }
+    }
+    const std::int32_t half = std::int32_t{1} << (t - 1);
+    const std::size_t groups = npairs % 2 == 0 ? count / 3 : 0;
+    if (groups > 0) {
+        // what a pass reads: q', 2^(t-1), t, the step from the end of a pass's three rows to the next pass's (three
+        // rows less the 2·npairs values read), where e goes, where it ends
+        struct Pass {
+            const q15* q;
+            std::int32_t half, t, gap;
+            q15* e;
+            const q15* e_end;
+        } pass{q, half, t, static_cast<std::int32_t>((3 * stride - 2 * npairs) * sizeof(q15)), e, e + 3 * groups};
+        const q15* p0 = s;
+        const q15* p1 = s + stride;
+        const q15* p2 = s + 2 * stride;
+        const q15* const end = q + 2 * npairs;
+        std::int32_t a0, a1, a2, q0, q1, x, y;
+        const q15* qp;
+        // clang-format off
+        __asm__ volatile("2:\n\t"
+                         "ldr    %[qp], [%[ps]]\n\t"
+                         "ldr    %[a0], [%[ps], #4]\n\t"
+                         "mov    %[a1], %[a0]\n\t"
+                         "mov    %[a2], %[a0]\n\t"
+                         "1:\n\t"
+                         "ldrd   %[q0], %[q1], [%[qp]], #8\n\t" SARNN_DSP_STATE("a0", "p0") SARNN_DSP_STATE("a1", "p1")
+                             SARNN_DSP_STATE("a2", "p2") "cmp    %[qp], %[end]\n\t"
+                         "bne    1b\n\t"
+                         "ldr    %[x], [%[ps], #8]\n\t"
+                         "asr    %[a0], %[a0], %[x]\n\t"
+                         "asr    %[a1], %[a1], %[x]\n\t"
+                         "asr    %[a2], %[a2], %[x]\n\t"
+                         "ldr    %[y], [%[ps], #16]\n\t"
+                         "strh   %[a0], [%[y]], #2\n\t"
+                         "strh   %[a1], [%[y]], #2\n\t"
+                         "strh   %[a2], [%[y]], #2\n\t"
+                         "str    %[y], [%[ps], #16]\n\t"
+                         "ldr    %[x], [%[ps], #12]\n\t"
+                         "add    %[p0], %[p0], %[x]\n\t"
+                         "add    %[p1], %[p1], %[x]\n\t"
+                         "add    %[p2], %[p2], %[x]\n\t"
+                         "ldr    %[x], [%[ps], #20]\n\t"
+                         "cmp    %[y], %[x]\n\t"
+                         "bne    2b"
+                         : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [p0] "+r"(p0), [p1] "+r"(p1), [p2] "+r"(p2),
+                           [qp] "=&r"(qp), [q0] "=&r"(q0), [q1] "=&r"(q1), [x] "=&r"(x), [y] "=&r"(y)
+                         : [end] "r"(end), [ps] "r"(&pass)
+                         : "cc", "memory");
+        // clang-format on
+        s += 3 * groups * stride;
+        e += 3 * groups;
+    }
+    for (std::size_t i = 3 * groups; i < count;) {
+        std::int32_t d[3];
+        if (i + 3 <= count) {
+            dot_states<3>(s, stride, q, npairs, d);
+            for (const std::int32_t dk : d) (e++)->raw = static_cast<std::int16_t>((dk + half) >> t);
+            i += 3;
+            s += 3 * stride;
+        } else {
+            dot_states<1>(s, stride, q, npairs, d);
+            (e++)->raw = static_cast<std::int16_t>((d[0] + half) >> t);
+            ++i;
+            s += stride;
+        }
+    }
+}
+
+#undef SARNN_DSP_STATE
+
+}  // namespace sarnn::kernel::q15_dsp
+
+#endif

@@ -1,0 +1,56 @@
+// lib/kernels/q15/mve/common.hpp: the q15 kernels' inner loops (the seam: q15/seam.hpp) for cores with Helium (MVE
+// integer: Cortex-M55, M85). Eight int16 per vector:   dot_rows, dot_states  VLDRB.S16 widens eight int8 weights to
+// int16 in the load; VMLADAVA.S16 multiplies eight                         pairs and adds all eight products to a
+// 32-bit sum in one instruction; the last vector is                         loaded under a tail predicate (VCTP.16: the
+// lanes past n read as zero, so they add 0).   columns               VLDRH.S32 widens four int16 of a state's row to
+// int32 lanes; VMLA.S32 adds them times                         alpha_j (a scalar) to four column sums; sixteen columns
+// per pass.   scores, max_raw, exps, normalize, abs_sum, round_query, weighted_sum, tanh_rows, additive_sum, lstm_cell
+// the rest of a step (q15/seam.hpp's list) vectorised: tables read by gather loads (VLDRH,
+// VLDRW with a vector of offsets), the weighted sum's columns gathered eight states at a                         time,
+// the roundings as VRSHL/VRSHR/VQRDMULH where those compute the same integers. Each computes exactly what q15/plain.hpp
+// computes: the same integer products, summed modulo 2^32 in another order, which is the same int32 sum since q15.cpp's
+// bounds keep every sum (and so every partial sum's true value) in int32: VMLADAVA and VMLA wrap like int32 addition
+// and never saturate.
+#ifndef SARNN_LIB_KERNELS_Q15_MVE_COMMON_HPP
+#define SARNN_LIB_KERNELS_Q15_MVE_COMMON_HPP
+
+#include <arm_mve.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/exp.hpp"
+#include "kernels/q15/plain.hpp"
+#include "kernels/q15/seam.hpp"
+#include "kernels/tanh.hpp"
+#include "sarnn/fixed.hpp"
+
+namespace sarnn::kernel::q15_mve {
+
+constexpr std::size_t kRows = 4, kStates = 4, kColumns = 16;
+
+namespace mve {
+
+/// The raw int16 of q15 values (a struct of one int16: the same bytes).
+__attribute__((always_inline)) inline const std::int16_t* raw(const q15* p) noexcept {
+    return reinterpret_cast<const std::int16_t*>(p);  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
+}
+__attribute__((always_inline)) inline std::int16_t* raw(q15* p) noexcept {
+    return reinterpret_cast<std::int16_t*>(p);  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
+}
+
+/// A compiler barrier over the memory at p: GCC 12's MVE load intrinsics are not seen to read memory, so stores
+/// just before them (q15.cpp writes q' into c, then scores the states against it) must be made to happen first.
+__attribute__((always_inline)) inline void touch(const void* p) noexcept { __asm__ volatile("" : : "r"(p) : "memory"); }
+
+}  // namespace mve
+
+// The loops are assembly: GCC 12 rebuilds the tail predicate and reloads addresses around every predicated load
+// of the same loops written with intrinsics (about 40 instructions where these take 10). Tail-predicated
+// low-overhead loops (WLSTP.16/LETP: the last pass loads and adds only the lanes below n, the others read as zero
+// and add nothing); VMLADAVA's sum must be an even register (its encoding), hence the fixed registers, and the
+// widening loads take a low register (r0-r7) as their base ("l").
+
+}  // namespace sarnn::kernel::q15_mve
+
+#endif
