@@ -92,6 +92,20 @@ inline Segments segments(const Rows<q15>& S) noexcept {
 template <std::size_t G>
 using Group = std::integral_constant<std::size_t, G>;
 
+/// The rows row..end in L's groups, the one skeleton of every product below: kRows at a time, then two, then one;
+/// pass(Group<G>{}, i) takes the G rows from i.
+template <class L, class Pass>
+__attribute__((always_inline)) inline void row_groups(std::size_t row, std::size_t end, Pass&& pass) noexcept {
+    for (; row + L::kRows <= end; row += L::kRows) pass(Group<L::kRows>{}, row);
+    if constexpr (L::kRows > 2) {
+        if (row + 2 <= end) {
+            pass(Group<2>{}, row);
+            row += 2;
+        }
+    }
+    if (row < end) pass(Group<1>{}, row);
+}
+
 /// A group's accumulators, zeroed one store each: `= {}` on an array of two to four words became a call of memset
 /// at -Os on ARMv6-M (about 130 instructions a pass).
 template <std::size_t G>
@@ -270,6 +284,7 @@ __attribute__((noinline)) void affine_tanh_packed(const QAffine& a, std::size_t 
         std::int32_t s[2 * kBlock];  // (s_x, s_r) of each row
         const std::size_t groups = (end - start) / L::kRows;
         if (groups > 0) L::rows_packed(a.A + start * ld, ld, pk, nx, nr, groups, s);
+        // the last rows % kRows (at most 3: two, then one) by dot_rows
         std::size_t row = start + L::kRows * groups;
         const auto pass = [&](auto group) __attribute__((always_inline)) {
             constexpr std::size_t G = decltype(group)::value;
@@ -295,12 +310,6 @@ __attribute__((noinline)) void affine_tanh_blocks(const QAffine& a, std::size_t 
         const std::size_t end = rows - start < kBlock ? rows : start + kBlock;
         std::int32_t s[2 * kBlock];  // (s_x, s_r) of each row
         std::size_t row = start;
-        const auto pass = [&](auto group) __attribute__((always_inline)) {
-            constexpr std::size_t G = decltype(group)::value;
-            const std::int8_t* const w = a.A + row * ld;
-            row_sums<L, G>(w, ld, x, nx, w + nx, ld, r, nr, s, row - start);
-            row += G;
-        };
         if constexpr (L::kCaps.rows_xr) {
             // four rows, both parts in one call, where their lengths and alignment allow
             if (nx % 4 == 0 && nr % 4 == 0 && nx > 0 && nr > 0 && word_aligned(x) && word_aligned(r)) {
@@ -309,12 +318,11 @@ __attribute__((noinline)) void affine_tanh_blocks(const QAffine& a, std::size_t 
                 }
             }
         }
-        // NOLINTNEXTLINE(bugprone-infinite-loop): the pass advances the index (a lambda, by reference)
-        while (row + L::kRows <= end) pass(Group<L::kRows>{});
-        if constexpr (L::kRows > 2) {
-            if (row + 2 <= end) pass(Group<2>{});
-        }
-        if (row < end) pass(Group<1>{});
+        row_groups<L>(
+            row, end, [&](auto group, std::size_t i) __attribute__((always_inline)) {
+                const std::int8_t* const w = a.A + i * ld;
+                row_sums<L, decltype(group)::value>(w, ld, x, nx, w + nx, ld, r, nr, s, i - start);
+            });
         finish_block<L>(a, start, end, s, y);
     }
 }
@@ -381,22 +389,16 @@ __attribute__((always_inline)) inline void affine_tanh(const QAffine& a, std::si
         // s_r = A_r·r: |terms| <= 128·32768 = 2^22, nx <= 511 and nr <= 256 terms (params.hpp), exact in int32
         const std::size_t ld = nx + nr;
         const XFactor x_factor(a.x_m, a.x_shift);
-        std::size_t row = 0;
-        const auto pass = [&](auto group) __attribute__((always_inline)) {
-            constexpr std::size_t G = decltype(group)::value;
-            const std::int8_t* w = a.A + row * ld;
-            Sums<G> s_x, s_r;
-            L::template dot_rows<G>(w, ld, x, nx, s_x.v);
-            L::template dot_rows<G>(w + nx, ld, r, nr, s_r.v);
-            for (std::size_t g = 0; g < G; ++g) y[row + g] = finish_row<L>(a, x_factor, row + g, s_x.v[g], s_r.v[g]);
-            row += G;
-        };
-        // NOLINTNEXTLINE(bugprone-infinite-loop): the pass advances the index (a lambda, by reference)
-        while (row + L::kRows <= rows) pass(Group<L::kRows>{});
-        if constexpr (L::kRows > 2) {
-            if (row + 2 <= rows) pass(Group<2>{});
-        }
-        if (row < rows) pass(Group<1>{});
+        row_groups<L>(
+            0, rows, [&](auto group, std::size_t row) __attribute__((always_inline)) {
+                constexpr std::size_t G = decltype(group)::value;
+                const std::int8_t* w = a.A + row * ld;
+                Sums<G> s_x, s_r;
+                L::template dot_rows<G>(w, ld, x, nx, s_x.v);
+                L::template dot_rows<G>(w + nx, ld, r, nr, s_r.v);
+                for (std::size_t g = 0; g < G; ++g)
+                    y[row + g] = finish_row<L>(a, x_factor, row + g, s_x.v[g], s_r.v[g]);
+            });
     }
 }
 
@@ -412,23 +414,17 @@ template <class Which>
 void Q15Set<Which>::gemv(const QMatrix& W, const q15* v, q15* y) noexcept {
     using L = loops_t<Which>;
     // G rows at a time, sharing each load of v: |terms| <= 128·32768 = 2^22, cols <= 256 (params.hpp): exact in int32
-    std::size_t row = 0;
-    const auto pass = [&](auto group) __attribute__((always_inline)) {
-        constexpr std::size_t G = decltype(group)::value;
-        Sums<G> s;
-        L::template dot_rows<G>(W.W + row * W.ld, W.ld, v, W.cols, s.v);
-        for (std::size_t g = 0; g < G; ++g) {
-            // y_r = requantize(s_r, m_r, shift_r), saturated to int16
-            const std::int32_t q = rescale(s.v[g], W.m[row + g], W.shift[row + g]);
-            y[row + g] = q15{static_cast<std::int16_t>(q > 32767 ? 32767 : (q < -32768 ? -32768 : q))};
-        }
-        row += G;
-    };
-    while (row + L::kRows <= W.rows) pass(Group<L::kRows>{});
-    if constexpr (L::kRows > 2) {
-        if (row + 2 <= W.rows) pass(Group<2>{});
-    }
-    if (row < W.rows) pass(Group<1>{});
+    row_groups<L>(
+        0, W.rows, [&](auto group, std::size_t row) __attribute__((always_inline)) {
+            constexpr std::size_t G = decltype(group)::value;
+            Sums<G> s;
+            L::template dot_rows<G>(W.W + row * W.ld, W.ld, v, W.cols, s.v);
+            for (std::size_t g = 0; g < G; ++g) {
+                // y_r = requantize(s_r, m_r, shift_r), saturated to int16
+                const std::int32_t q = rescale(s.v[g], W.m[row + g], W.shift[row + g]);
+                y[row + g] = q15{static_cast<std::int16_t>(q > 32767 ? 32767 : (q < -32768 ? -32768 : q))};
+            }
+        });
 }
 
 template <class Which>
@@ -682,17 +678,10 @@ __attribute__((noinline)) void affine_blocks(const QGates& a, std::size_t rows, 
                 row += L::kRows * groups;
             }
         }
-        const auto pass = [&](auto group) __attribute__((always_inline)) {
-            constexpr std::size_t G = decltype(group)::value;
-            row_sums<L, G>(a.A_x + row * nx, nx, x, nx, a.A_r + row * nr, nr, r, nr, s, row - start);
-            row += G;
-        };
-        // NOLINTNEXTLINE(bugprone-infinite-loop): the pass advances the index (a lambda, by reference)
-        while (row + L::kRows <= end) pass(Group<L::kRows>{});
-        if constexpr (L::kRows > 2) {
-            if (row + 2 <= end) pass(Group<2>{});
-        }
-        if (row < end) pass(Group<1>{});
+        row_groups<L>(
+            row, end, [&](auto group, std::size_t i) __attribute__((always_inline)) {
+                row_sums<L, decltype(group)::value>(a.A_x + i * nx, nx, x, nx, a.A_r + i * nr, nr, r, nr, s, i - start);
+            });
         for (std::size_t i = start; i < end;) {
             const std::int32_t* const si = s + 2 * (i - start);
             const std::int32_t* const bi = a.b ? a.b + i : kNoBias;
@@ -768,27 +757,21 @@ __attribute__((always_inline)) inline void affine(const QGates& a, std::size_t r
             }
         }
     } else {
-        std::size_t row = 0;
-        const auto pass = [&](auto group) __attribute__((always_inline)) {
-            constexpr std::size_t G = decltype(group)::value;
-            Sums<G> s_x, s_r;
-            L::template dot_rows<G>(a.A_x + row * nx, nx, x, nx, s_x.v);
-            L::template dot_rows<G>(a.A_r + row * nr, nr, r, nr, s_r.v);
-            for (std::size_t g = 0; g < G; ++g) {
-                // z = s_x in s_r's units (clamped to +-2^30) + s_r, |z| < 2^31 (see finish_row)
-                const std::int32_t zr = x_factor(s_x.v[g]) + s_r.v[g];
-                // pre = requantize(z, m_r, shift_r) + b_r, in Q3.12, saturated
-                const std::int32_t pre = add_sat16(rescale(zr, a.m[row + g], a.shift[row + g]), a.b ? a.b[row + g] : 0);
-                z[row + g] = q15{static_cast<std::int16_t>(pre)};
-            }
-            row += G;
-        };
-        // NOLINTNEXTLINE(bugprone-infinite-loop): the pass advances the index (a lambda, by reference)
-        while (row + L::kRows <= rows) pass(Group<L::kRows>{});
-        if constexpr (L::kRows > 2) {
-            if (row + 2 <= rows) pass(Group<2>{});
-        }
-        if (row < rows) pass(Group<1>{});
+        row_groups<L>(
+            0, rows, [&](auto group, std::size_t row) __attribute__((always_inline)) {
+                constexpr std::size_t G = decltype(group)::value;
+                Sums<G> s_x, s_r;
+                L::template dot_rows<G>(a.A_x + row * nx, nx, x, nx, s_x.v);
+                L::template dot_rows<G>(a.A_r + row * nr, nr, r, nr, s_r.v);
+                for (std::size_t g = 0; g < G; ++g) {
+                    // z = s_x in s_r's units (clamped to +-2^30) + s_r, |z| < 2^31 (see finish_row)
+                    const std::int32_t zr = x_factor(s_x.v[g]) + s_r.v[g];
+                    // pre = requantize(z, m_r, shift_r) + b_r, in Q3.12, saturated
+                    const std::int32_t pre = add_sat16(rescale(zr, a.m[row + g], a.shift[row + g]),
+                                                       a.b ? a.b[row + g] : 0);
+                    z[row + g] = q15{static_cast<std::int16_t>(pre)};
+                }
+            });
     }
 }
 
