@@ -58,20 +58,44 @@ struct Caps {
     bool tanh_rows = false, finish_rows = false, finish_tanh = false, rows_xr = false, rows_packed = false,
          weighted = false, cell = false;
 
-    constexpr Caps owning(unsigned ops) const noexcept { return set(&Caps::own, ops); }
-    constexpr Caps with_tanh_rows() const noexcept { return set(&Caps::tanh_rows, true); }
-    constexpr Caps with_finish_rows() const noexcept { return set(&Caps::finish_rows, true); }
-    constexpr Caps with_finish_tanh() const noexcept { return set(&Caps::finish_tanh, true); }
-    constexpr Caps with_rows_xr() const noexcept { return set(&Caps::rows_xr, true); }
-    constexpr Caps with_rows_packed() const noexcept { return set(&Caps::rows_packed, true); }
-    constexpr Caps with_weighted() const noexcept { return set(&Caps::weighted, true); }
-    constexpr Caps with_cell() const noexcept { return set(&Caps::cell, true); }
-
-private:
-    template <class V>
-    constexpr Caps set(V Caps::*field, V value) const noexcept {
+    constexpr Caps owning(unsigned ops) const noexcept {
         Caps c = *this;
-        c.*field = value;
+        c.own = ops;
+        return c;
+    }
+    constexpr Caps with_tanh_rows() const noexcept {
+        Caps c = *this;
+        c.tanh_rows = true;
+        return c;
+    }
+    constexpr Caps with_finish_rows() const noexcept {
+        Caps c = *this;
+        c.finish_rows = true;
+        return c;
+    }
+    constexpr Caps with_finish_tanh() const noexcept {
+        Caps c = *this;
+        c.finish_tanh = true;
+        return c;
+    }
+    constexpr Caps with_rows_xr() const noexcept {
+        Caps c = *this;
+        c.rows_xr = true;
+        return c;
+    }
+    constexpr Caps with_rows_packed() const noexcept {
+        Caps c = *this;
+        c.rows_packed = true;
+        return c;
+    }
+    constexpr Caps with_weighted() const noexcept {
+        Caps c = *this;
+        c.weighted = true;
+        return c;
+    }
+    constexpr Caps with_cell() const noexcept {
+        Caps c = *this;
+        c.cell = true;
         return c;
     }
 };
