@@ -200,7 +200,7 @@ struct XFactor {
 }
 
 /// One row's h from its two sums (see affine_tanh below); its pre-activation alone where L takes every row's tanh
-/// after (kCaps.tanh_rows).
+/// after (kTanhRows).
 template <class L>
 __attribute__((always_inline)) inline q15 finish_row(const QAffine& a, const XFactor& x_factor, std::size_t row,
                                                      std::int32_t s_x, std::int32_t s_r) noexcept {
@@ -210,7 +210,7 @@ __attribute__((always_inline)) inline q15 finish_row(const QAffine& a, const XFa
     // pre = requantize(z, m_r, shift_r) + b_r, in Q3.12, saturated
     const std::int32_t pre = add_sat16(rescale(z, a.m[row], a.shift[row]), a.b[row]);
     // h = tanh(pre)
-    if constexpr (L::kCaps.tanh_rows) {
+    if constexpr (q15_loops::has(L::kCaps, q15_loops::kTanhRows)) {
         return q15{static_cast<std::int16_t>(pre)};  // (the target's tanh_rows takes every row's tanh after)
     } else {
 #if defined(__ARM_ARCH_6M__)
@@ -310,7 +310,7 @@ __attribute__((noinline)) void affine_tanh_blocks(const QAffine& a, std::size_t 
         const std::size_t end = rows - start < kBlock ? rows : start + kBlock;
         std::int32_t s[2 * kBlock];  // (s_x, s_r) of each row
         std::size_t row = start;
-        if constexpr (L::kCaps.rows_xr) {
+        if constexpr (q15_loops::has(L::kCaps, q15_loops::kRowsXr)) {
             // four rows, both parts in one call, where their lengths and alignment allow
             if (nx % 4 == 0 && nr % 4 == 0 && nx > 0 && nr > 0 && word_aligned(x) && word_aligned(r)) {
                 for (; row + 4 <= end; row += 4) {
@@ -331,7 +331,7 @@ __attribute__((noinline)) void affine_tanh_blocks(const QAffine& a, std::size_t 
 template <class L>
 __attribute__((always_inline)) inline void affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::size_t nx,
                                                        const q15* r, std::size_t nr, q15* y) noexcept {
-    if constexpr (L::kCaps.tanh_rows) {
+    if constexpr (q15_loops::has(L::kCaps, q15_loops::kTanhRows)) {
         const std::size_t ld = nx + nr;
         // The target's tanh_rows takes the tanh of every row at the end: here the sums of up to kChunk rows first
         // (kRows at a time), then their pre-activations in a loop of their own (few values live: no spills), into y.
@@ -356,7 +356,7 @@ __attribute__((always_inline)) inline void affine_tanh(const QAffine& a, std::si
             }
             if (i < count) sums(Group<1>{});
             // the pre-activations four rows a pass where the factors allow (L::finish_rows), else row by row
-            if constexpr (L::kCaps.finish_rows) {
+            if constexpr (q15_loops::has(L::kCaps, q15_loops::kFinishRows)) {
                 if (L::finish_rows(s_x, s_r, count, a.x_m, a.x_shift, a.m + first, a.shift + first, a.b + first,
                                    y + first)) {
                     continue;
@@ -374,10 +374,10 @@ __attribute__((always_inline)) inline void affine_tanh(const QAffine& a, std::si
             }
         }
         L::tanh_rows(y, rows);
-    } else if constexpr (L::kCaps.finish_tanh) {
+    } else if constexpr (q15_loops::has(L::kCaps, q15_loops::kFinishTanh)) {
         // a block of rows' sums first, then the block finished (with x and r packed once where L's packed passes
         // take them)
-        if constexpr (L::kCaps.rows_packed) {
+        if constexpr (q15_loops::has(L::kCaps, q15_loops::kRowsPacked)) {
             if (L::packs(nx, nr)) {
                 affine_tanh_packed<L>(a, rows, x, nx, r, nr, y);
                 return;
@@ -478,7 +478,7 @@ __attribute__((always_inline)) inline q15 context_value(std::int32_t acc) noexce
 /// c = Σ_j alpha_j S_j (the rows of S in the segments seg), rounded half up to Q15.
 template <class L>
 void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15* c) noexcept {
-    if constexpr (L::kCaps.weighted) {
+    if constexpr (q15_loops::has(L::kCaps, q15_loops::kWeighted)) {
         L::weighted_sum(seg.base, seg.n, S.stride, S.dim, alpha, c);
         return;
     }
@@ -652,7 +652,7 @@ void Q15Set<Which>::attend_query(const Rows<q15>& E, const q15* qp, QueryScale q
 
 namespace {
 
-/// affine where L finishes rows (kCaps.finish_tanh) and the input's factor is near 1 (x_shift 0 or -1, x_m >= 0): a block
+/// affine where L finishes rows (kFinishTanh) and the input's factor is near 1 (x_shift 0 or -1, x_m >= 0): a block
 /// of rows' sums first (dot_rows), then the block's pre-activations by the target's loop (finish_tanh without the
 /// tanh); a row it leaves (shift below 2) as affine's other rows.
 template <class L>
@@ -663,7 +663,7 @@ __attribute__((noinline)) void affine_blocks(const QGates& a, std::size_t rows, 
     // x and r packed once where the target's packed passes take them
     bool packed = false;
     typename L::Packed pk;
-    if constexpr (L::kCaps.rows_packed) {
+    if constexpr (q15_loops::has(L::kCaps, q15_loops::kRowsPacked)) {
         packed = L::packs(nx, nr);
         if (packed) L::pack(x, nx, r, nr, pk);
     }
@@ -671,7 +671,7 @@ __attribute__((noinline)) void affine_blocks(const QGates& a, std::size_t rows, 
         const std::size_t end = rows - start < kBlock ? rows : start + kBlock;
         std::int32_t s[2 * kBlock];  // (s_x, s_r) of each row
         std::size_t row = start;
-        if constexpr (L::kCaps.rows_packed) {
+        if constexpr (q15_loops::has(L::kCaps, q15_loops::kRowsPacked)) {
             if (packed && end - start >= L::kRows) {
                 const std::size_t groups = (end - start) / L::kRows;
                 L::rows_packed2(a.A_x + start * nx, a.A_r + start * nr, pk, nx, nr, groups, s);
@@ -704,7 +704,7 @@ __attribute__((noinline)) void affine_blocks(const QGates& a, std::size_t rows, 
 template <class L>
 __attribute__((always_inline)) inline void affine(const QGates& a, std::size_t rows, const q15* x, std::size_t nx,
                                                   const q15* r, std::size_t nr, q15* z) noexcept {
-    if constexpr (L::kCaps.finish_tanh) {
+    if constexpr (q15_loops::has(L::kCaps, q15_loops::kFinishTanh)) {
         if ((a.x_shift == 0 || a.x_shift == -1) && a.x_m >= 0) {
             affine_blocks<L>(a, rows, x, nx, r, nr, z);
             return;
@@ -712,7 +712,7 @@ __attribute__((always_inline)) inline void affine(const QGates& a, std::size_t r
     }
     // G rows at a time, sharing each load of x and r: s_x = A_x·x, s_r = A_r·r, exact in int32 as affine_tanh's
     const XFactor x_factor(a.x_m, a.x_shift);
-    if constexpr (L::kCaps.tanh_rows) {
+    if constexpr (q15_loops::has(L::kCaps, q15_loops::kTanhRows)) {
         // as affine_tanh on these targets: the sums of up to kChunk rows first, then their rows in a loop of their own
         constexpr std::size_t kChunk = 32;
         for (std::size_t first = 0; first < rows; first += kChunk) {
@@ -734,7 +734,7 @@ __attribute__((always_inline)) inline void affine(const QGates& a, std::size_t r
             if (i < count) sums(Group<1>{});
             // z = s_x in s_r's units (clamped to +-2^30) + s_r; pre = requantize(z, m_r, shift_r) + b_r, saturated
             // (the common factor's loop on its own, as affine_tanh's)
-            if constexpr (L::kCaps.finish_rows) {
+            if constexpr (q15_loops::has(L::kCaps, q15_loops::kFinishRows)) {
                 if (L::finish_rows(s_x, s_r, count, a.x_m, a.x_shift, a.m + first, a.shift + first,
                                    a.b ? a.b + first : nullptr, z + first)) {
                     continue;
@@ -807,7 +807,7 @@ namespace {
 template <class L>
 __attribute__((always_inline)) inline std::size_t lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden,
                                                             q15* c, q15* h) noexcept {
-    if constexpr (L::kCaps.cell) return L::lstm_cell(z, c_tilde, hidden, c, h);
+    if constexpr (q15_loops::has(L::kCaps, q15_loops::kCell)) return L::lstm_cell(z, c_tilde, hidden, c, h);
     std::size_t saturated = 0;
     for (std::size_t k = 0; k < hidden; ++k) {
         // i, f, o in Q15 (1 .. 32767), g in Q15 (-32767 .. 32767)

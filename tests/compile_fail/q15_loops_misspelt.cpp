@@ -1,12 +1,12 @@
-// Misuse: a target's loops list max_raw in kCaps.own but misspell its name (the generic form would run without a word).
-// Expect: "kCaps.own must list exactly".
+// Misuse: a target's loops list max_raw in kCaps but misspell its name (the generic form would run without a word).
+// Expect: "kCaps must list exactly".
 #include "kernels/q15/seam.hpp"
 
 namespace q = sarnn::kernel::q15_loops;
 
 struct MyLoops : q::Loops<MyLoops> {
     static constexpr std::size_t kRows = 2, kStates = 1, kColumns = 2;
-    static constexpr q::Caps kCaps = q::Caps{}.owning(q::kMaxRaw);
+    static constexpr unsigned kCaps = q::kMaxRaw;
     template <std::size_t G>
     static void dot_states(const sarnn::q15* s, std::size_t stride, const sarnn::q15* q, std::size_t npairs,
                            std::int32_t* d) noexcept {

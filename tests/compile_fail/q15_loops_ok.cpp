@@ -1,12 +1,12 @@
 // Control for the q15 seam's cases: a target's loops written as lib/kernels/q15/seam.hpp asks (the plain products,
-// one generic operation of its own, listed in kCaps.own) pass check<L>().
+// one generic operation of its own, listed in kCaps) pass check<L>().
 #include "kernels/q15/seam.hpp"
 
 namespace q = sarnn::kernel::q15_loops;
 
 struct MyLoops : q::Loops<MyLoops> {
     static constexpr std::size_t kRows = 2, kStates = 1, kColumns = 2;
-    static constexpr q::Caps kCaps = q::Caps{}.owning(q::kMaxRaw);
+    static constexpr unsigned kCaps = q::kMaxRaw;
     template <std::size_t G>
     static void dot_states(const sarnn::q15* s, std::size_t stride, const sarnn::q15* q, std::size_t npairs,
                            std::int32_t* d) noexcept {

@@ -6,7 +6,7 @@ namespace q = sarnn::kernel::q15_loops;
 
 struct MyLoops : q::Loops<MyLoops> {
     static constexpr std::size_t kRows = 2, kStates = 1, kColumns = 2;
-    static constexpr q::Caps kCaps = q::Caps{}.with_tanh_rows().with_finish_tanh();
+    static constexpr unsigned kCaps = q::kTanhRows | q::kFinishTanh;
     template <std::size_t G>
     static void dot_states(const sarnn::q15* s, std::size_t stride, const sarnn::q15* q, std::size_t npairs,
                            std::int32_t* d) noexcept {

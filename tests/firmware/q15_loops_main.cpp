@@ -11,7 +11,8 @@
 
 namespace {
 
-using L = sarnn::kernel::q15_loops::Target;  // this build's loops (q15/loops.hpp)
+namespace q = sarnn::kernel::q15_loops;
+using L = q::Target;  // this build's loops (q15/loops.hpp)
 using sarnn::q15;
 
 int g_passed = 0;
@@ -515,12 +516,12 @@ int main() {
     check_every_input();
     check_additive();
     // the target's own operations (q15/seam.hpp's capabilities), each against its formula
-    if constexpr (L::kCaps.tanh_rows) check_tanh_rows<L>();
-    if constexpr (L::kCaps.weighted) check_weighted_sum<L>();
-    if constexpr (L::kCaps.cell) check_lstm_cell<L>();
-    if constexpr (L::kCaps.finish_rows) check_finish_rows<L>();
-    if constexpr (L::kCaps.rows_packed) check_rows_packed<L>();
-    if constexpr (L::kCaps.finish_tanh) check_finish_tanh<L>();
+    if constexpr (q::has(L::kCaps, q::kTanhRows)) check_tanh_rows<L>();
+    if constexpr (q::has(L::kCaps, q::kWeighted)) check_weighted_sum<L>();
+    if constexpr (q::has(L::kCaps, q::kCell)) check_lstm_cell<L>();
+    if constexpr (q::has(L::kCaps, q::kFinishRows)) check_finish_rows<L>();
+    if constexpr (q::has(L::kCaps, q::kRowsPacked)) check_rows_packed<L>();
+    if constexpr (q::has(L::kCaps, q::kFinishTanh)) check_finish_tanh<L>();
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
 }

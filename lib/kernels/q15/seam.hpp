@@ -7,24 +7,24 @@
 //   columns<G>(a, v, stride, count, acc)     for G = 2 and kColumns  (a, v word aligned, stride even, count even >= 2)
 // (the contracts: q15/plain.hpp, which computes each exactly), and, where it has a faster form of its own, a static
 // function of the same name and signature that hides the generic one: scores, max_raw, additive_sum, abs_sum,
-// round_query, exps, normalize; and its `kCaps` (a Caps, below): `own` lists the operations it replaces (Op
-// below), and check<L>() refuses, at compile time, a list that disagrees with the functions (a misspelt name is a
+// round_query, exps, normalize; and its `kCaps`, one bit set: the Op bits (below) of the operations it replaces,
+// and the Cap bits of its capabilities. check<L>() refuses, at compile time, a list that disagrees with the functions (a misspelt name is a
 // generic path taken without a word).
 //
-// The capabilities that change the algorithm's shape, read by q15.cpp with `if constexpr` (false unless kCaps says):
-//   tanh_rows    tanh_rows(y, n): y_k = tanh_q15(y_k) in place; affine_tanh takes every row's tanh after the
+// The capabilities that change the algorithm's shape, read by q15.cpp with `if constexpr` (absent unless in kCaps):
+//   kTanhRows    tanh_rows(y, n): y_k = tanh_q15(y_k) in place; affine_tanh takes every row's tanh after the
 //                pre-activations (MVE: eight lanes at a time)
-//   finish_rows  finish_rows(s_x, s_r, count, x_m, x_shift, m, shift, b, y): a chunk's pre-activations from their
-//                sums, or false where the factors do not fit it (needs tanh_rows)
-//   finish_tanh  finish_tanh<UP, TANH>(s, rows, m, shift, b, x_m, y): affine_tanh's rows (and affine's, TANH =
-//                false) finished from their (s_x, s_r) sums, where the input's factor is near 1 (not with tanh_rows)
-//   rows_xr      rows4_xr(w, ld, x, nx, r, nr, s): both parts' sums of four rows (needs finish_tanh)
-//   rows_packed  packs(nx, nr), pack(x, nx, r, nr, p) into L::Packed, rows_packed(w, ld, p, nx, nr, groups, s) and
+//   kFinishRows  finish_rows(s_x, s_r, count, x_m, x_shift, m, shift, b, y): a chunk's pre-activations from their
+//                sums, or false where the factors do not fit it (needs kTanhRows)
+//   kFinishTanh  finish_tanh<UP, TANH>(s, rows, m, shift, b, x_m, y): affine_tanh's rows (and affine's, TANH =
+//                false) finished from their (s_x, s_r) sums, where the input's factor is near 1 (not with kTanhRows)
+//   kRowsXr      rows4_xr(w, ld, x, nx, r, nr, s): both parts' sums of four rows (needs kFinishTanh)
+//   kRowsPacked  packs(nx, nr), pack(x, nx, r, nr, p) into L::Packed, rows_packed(w, ld, p, nx, nr, groups, s) and
 //                rows_packed2(wx, wr, p, nx, nr, groups, s): the sums of groups of four rows against x and r packed
-//                once (needs finish_tanh)
-//   weighted     weighted_sum(base, n, stride, dim, alpha, c): the whole context c = Σ_j alpha_j S_j (rounded as
+//                once (needs kFinishTanh)
+//   kWeighted    weighted_sum(base, n, stride, dim, alpha, c): the whole context c = Σ_j alpha_j S_j (rounded as
 //                q15.cpp's)
-//   cell         lstm_cell(z, c~, hidden, c, h): Q15::lstm_cell's contract
+//   kCell        lstm_cell(z, c~, hidden, c, h): Q15::lstm_cell's contract
 // The bounds every loop relies on are the callers', given in q15.cpp.
 #ifndef SARNN_LIB_KERNELS_Q15_SEAM_HPP
 #define SARNN_LIB_KERNELS_Q15_SEAM_HPP
@@ -39,7 +39,7 @@
 
 namespace sarnn::kernel::q15_loops {
 
-/// The operations that have a generic form, as the bits of a target's kCaps.own.
+/// The operations that have a generic form, as bits of a target's kCaps.
 enum Op : unsigned {
     kScores = 1u << 0,
     kMaxRaw = 1u << 1,
@@ -50,55 +50,21 @@ enum Op : unsigned {
     kNormalize = 1u << 6,
 };
 
-/// What a target's loops have besides the products (its kCaps): the generic operations it replaces and the
-/// capabilities that change the algorithm's shape (the list above). Written as Caps{}.owning(kScores | ...)
-/// .with_weighted()...: every one false unless named.
-struct Caps {
-    unsigned own = 0;
-    bool tanh_rows = false, finish_rows = false, finish_tanh = false, rows_xr = false, rows_packed = false,
-         weighted = false, cell = false;
-
-    constexpr Caps owning(unsigned ops) const noexcept {
-        Caps c = *this;
-        c.own = ops;
-        return c;
-    }
-    constexpr Caps with_tanh_rows() const noexcept {
-        Caps c = *this;
-        c.tanh_rows = true;
-        return c;
-    }
-    constexpr Caps with_finish_rows() const noexcept {
-        Caps c = *this;
-        c.finish_rows = true;
-        return c;
-    }
-    constexpr Caps with_finish_tanh() const noexcept {
-        Caps c = *this;
-        c.finish_tanh = true;
-        return c;
-    }
-    constexpr Caps with_rows_xr() const noexcept {
-        Caps c = *this;
-        c.rows_xr = true;
-        return c;
-    }
-    constexpr Caps with_rows_packed() const noexcept {
-        Caps c = *this;
-        c.rows_packed = true;
-        return c;
-    }
-    constexpr Caps with_weighted() const noexcept {
-        Caps c = *this;
-        c.weighted = true;
-        return c;
-    }
-    constexpr Caps with_cell() const noexcept {
-        Caps c = *this;
-        c.cell = true;
-        return c;
-    }
+/// The capabilities that change the algorithm's shape (the list above), bits of a target's kCaps beside the Op bits.
+enum Cap : unsigned {
+    kTanhRows = 1u << 8,
+    kFinishRows = 1u << 9,
+    kFinishTanh = 1u << 10,
+    kRowsXr = 1u << 11,
+    kRowsPacked = 1u << 12,
+    kWeighted = 1u << 13,
+    kCell = 1u << 14,
 };
+/// The Op bits of a kCaps.
+constexpr unsigned kOps = (1u << 7) - 1;
+
+/// Whether the bit set caps has every bit of what.
+constexpr bool has(unsigned caps, unsigned what) noexcept { return (caps & what) == what; }
 
 /// The generic forms for the loops L (L derives from Loops<L>).
 template <class L>
@@ -211,7 +177,7 @@ struct Loops {
 /// sanitizers) take every remainder path of q15.cpp.
 struct PlainLoops : Loops<PlainLoops> {
     static constexpr std::size_t kRows = 4, kStates = 3, kColumns = 4;
-    static constexpr Caps kCaps{};
+    static constexpr unsigned kCaps = 0;
     template <std::size_t G>
     static void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n,
                          std::int32_t* acc) noexcept {
@@ -250,17 +216,19 @@ template <class L>
 constexpr bool check() noexcept {
     static_assert(L::kRows >= 1 && L::kStates >= 1 && L::kColumns >= 2 && L::kColumns % 2 == 0,
                   "q15 loops: kRows and kStates at least 1, kColumns even and at least 2");
-    constexpr Caps caps = L::kCaps;
-    static_assert(detail::owned<L>() == caps.own,
-                  "q15 loops: kCaps.own must list exactly the generic operations the target defines itself (a "
-                  "misspelt name would silently take the generic form)");
-    static_assert(!caps.finish_rows || caps.tanh_rows, "q15 loops: finish_rows needs tanh_rows (it leaves the tanh)");
-    static_assert(!(caps.tanh_rows && caps.finish_tanh),
-                  "q15 loops: tanh_rows (every row's tanh at the end) and finish_tanh (each row finished with its "
+    constexpr unsigned caps = L::kCaps;
+    static_assert(detail::owned<L>() == (caps & kOps),
+                  "q15 loops: kCaps must list exactly the generic operations the target defines itself (a misspelt "
+                  "name would silently take the generic form)");
+    static_assert(!has(caps, kFinishRows) || has(caps, kTanhRows),
+                  "q15 loops: kFinishRows needs kTanhRows (it leaves the tanh)");
+    static_assert(!has(caps, kTanhRows | kFinishTanh),
+                  "q15 loops: kTanhRows (every row's tanh at the end) and kFinishTanh (each row finished with its "
                   "tanh) are two shapes of affine_tanh: a target takes one");
-    static_assert(!caps.rows_xr || caps.finish_tanh, "q15 loops: rows_xr feeds finish_tanh: it needs finish_tanh");
-    static_assert(!caps.rows_packed || caps.finish_tanh,
-                  "q15 loops: rows_packed feeds finish_tanh: it needs finish_tanh");
+    static_assert(!has(caps, kRowsXr) || has(caps, kFinishTanh),
+                  "q15 loops: kRowsXr feeds finish_tanh: it needs kFinishTanh");
+    static_assert(!has(caps, kRowsPacked) || has(caps, kFinishTanh),
+                  "q15 loops: kRowsPacked feeds finish_tanh: it needs kFinishTanh");
     return true;
 }
 

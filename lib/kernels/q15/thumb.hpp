@@ -379,7 +379,7 @@ namespace sarnn::kernel::q15_loops {
 /// The Thumb loops: the products and additive_sum; the rest generic.
 struct ThumbLoops : Loops<ThumbLoops> {
     static constexpr std::size_t kRows = q15_thumb::kRows, kStates = q15_thumb::kStates, kColumns = q15_thumb::kColumns;
-    static constexpr Caps kCaps = Caps{}.owning(kAdditiveSum);
+    static constexpr unsigned kCaps = kAdditiveSum;
     template <std::size_t G>
     __attribute__((always_inline)) static void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v,
                                                         std::size_t n, std::int32_t* acc) noexcept {

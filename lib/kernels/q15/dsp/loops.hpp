@@ -22,12 +22,8 @@ namespace sarnn::kernel::q15_loops {
 /// tanh by finish_tanh.
 struct DspLoops : Loops<DspLoops> {
     static constexpr std::size_t kRows = q15_dsp::kRows, kStates = q15_dsp::kStates, kColumns = q15_dsp::kColumns;
-    static constexpr Caps kCaps = Caps{}
-                                      .owning(kScores | kMaxRaw | kAbsSum | kRoundQuery | kExps | kNormalize)
-                                      .with_finish_tanh()
-                                      .with_rows_xr()
-                                      .with_rows_packed()
-                                      .with_weighted();
+    static constexpr unsigned kCaps = kScores | kMaxRaw | kAbsSum | kRoundQuery | kExps | kNormalize | kFinishTanh |
+                                      kRowsXr | kRowsPacked | kWeighted;
     static constexpr std::size_t kPackMax = q15_dsp::kPackMax;  ///< the longest x and r that packs() takes
     using Packed = q15_dsp::Packed;
 

@@ -22,13 +22,8 @@ namespace sarnn::kernel::q15_loops {
 /// eight lanes at a time) after the pre-activations (finish_rows).
 struct MveLoops : Loops<MveLoops> {
     static constexpr std::size_t kRows = q15_mve::kRows, kStates = q15_mve::kStates, kColumns = q15_mve::kColumns;
-    static constexpr Caps kCaps = Caps{}
-                                      .owning(kScores | kMaxRaw | kAdditiveSum | kAbsSum | kRoundQuery | kExps |
-                                              kNormalize)
-                                      .with_tanh_rows()
-                                      .with_finish_rows()
-                                      .with_weighted()
-                                      .with_cell();
+    static constexpr unsigned kCaps = kScores | kMaxRaw | kAdditiveSum | kAbsSum | kRoundQuery | kExps | kNormalize |
+                                      kTanhRows | kFinishRows | kWeighted | kCell;
 
     template <std::size_t G>
     __attribute__((always_inline)) static void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v,
