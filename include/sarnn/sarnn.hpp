@@ -4,7 +4,7 @@
 // No heap, no exceptions, no RTTI; every size is a template argument, every buffer a member.
 //
 //   SimpleRnn<T, In, Hidden>                         h_i = tanh(A·[x_i; h_{i-1}] + b)
-//   SelfAttentionRnn<T, In, Hidden, Capacity, Align, Memory>
+//   SelfAttentionRnn<T, In, Hidden, Capacity, Align, Memory, Set, Cell>
 //                                                    h_i = tanh(A·[x_i; c_{i-1}] + b),
 //                                                    c_i = Σ_j softmax_j(align(h_j, h_i)) h_j
 //   Lstmn<T, In, Hidden, Capacity, K, Memory>         the LSTM-network of Cheng, Dong and Lapata (2016)
@@ -15,6 +15,7 @@
 #define SARNN_SARNN_HPP
 
 #include "sarnn/align.hpp"
+#include "sarnn/cell.hpp"
 #include "sarnn/config.hpp"
 #include "sarnn/fixed.hpp"
 #include "sarnn/kernels.hpp"

@@ -1,6 +1,6 @@
 // sarnn/self_attention_rnn.hpp: an RNN whose recurrent input is attention over its own past states.
 //
-//   h_i = tanh(A·[x_i; c_{i-1}] + b),  c_0 = 0
+//   h_i = tanh(A·[x_i; c_{i-1}] + b),  c_0 = 0      (the Elman cell; any Cell: h_i = cell(x_i, c_{i-1}))
 //   e_ij = align(h_j, h_i)  for the states j in memory (the new state included)
 //   alpha_ij = softmax_j(e_ij)
 //   c_i = Σ_j alpha_ij h_j                (so c_1 = h_1)
@@ -12,7 +12,7 @@
 #include <cstdint>
 
 #include "sarnn/align.hpp"
-#include "sarnn/detail/affine.hpp"
+#include "sarnn/cell.hpp"
 #include "sarnn/detail/finite.hpp"
 #include "sarnn/detail/input.hpp"
 #include "sarnn/kernels.hpp"
@@ -31,7 +31,8 @@ namespace sarnn {
 /// aligns' q15 params in params.hpp, and kernels_q15.hpp), In (size of x_i), Hidden (size of h_i and c_i), Capacity
 /// (how many states the memory holds), Align (DotAlign, ScaledDotAlign, BilinearAlign, KeyQueryAlign<K>,
 /// AdditiveAlign<K>: see align.hpp), Memory (Bounded or Window: see memory.hpp), Set (the kernel set: see kernels.hpp;
-/// kernel::Default is the build's choice).
+/// kernel::Default is the build's choice), Cell (ElmanCell, the default, or another cell of cell.hpp: h_i =
+/// cell(x_i, c_{i-1}); Params is the cell's params_type).
 ///
 /// Static storage, all members (`sizeof` is the RAM it needs): the memory of Capacity padded rows of Hidden
 /// (Window: one spare row more, so that a refused step loses nothing),
@@ -42,23 +43,26 @@ namespace sarnn {
 /// Status::memory_full and changes nothing; reset() starts a new sequence. Window: the newest Capacity states
 /// are kept and attended, oldest first.
 ///
-/// Cost of step() with i states attended: Hidden·(In + Hidden) multiply-adds and Hidden tanh for h_i, then the
-/// align's cost (2·i·Hidden multiply-adds and i exps for the dot forms): O(i) per step, O(n²) for a sequence
-/// of n (Bounded), O(Capacity) per step once a Window is full.
+/// Cost of step() with i states attended: the cell's for h_i (ElmanCell: Hidden·(In + Hidden) multiply-adds and
+/// Hidden tanh; see cell.hpp), then the align's cost (2·i·Hidden multiply-adds and i exps for the dot forms): O(i)
+/// per step, O(n²) for a sequence of n (Bounded), O(Capacity) per step once a Window is full.
 template <class T, std::size_t In, std::size_t Hidden, std::size_t Capacity, class Align = DotAlign,
-          class Memory = Bounded, class Set = kernel::Default>
-class SelfAttentionRnn {
-    static_assert(Numeric<T>::supported, "sarnn: T must be float, double or sarnn::q15 (a type with a sarnn::Numeric policy)");
-    using V = activation_t<T>;  // x, h, c, alpha, the memory: the activations of T (numeric.hpp)
+          class Memory = Bounded, class Set = kernel::Default, class Cell = ElmanCell>
+class SelfAttentionRnn : private Cell::template State<T, In, Hidden> {
+    static_assert(Numeric<T>::supported,
+                  "sarnn: T must be float, double or sarnn::q15 (a type with a sarnn::Numeric policy)");
+    using V = activation_t<T>;              // x, h, c, alpha, the memory: the activations of T (numeric.hpp)
     using Ops = kernel::set_for_t<T, Set>;  // the kernels it runs: Set, or kernel::Q15 for q15 (kernels_q15.hpp)
     static_assert(Numeric<T>::floating || Capacity < 32768, "sarnn: q15 models hold at most 32767 states");
     using Ring = detail::Ring<Capacity, Memory>;
     using AlignState = typename Align::template State<T, Hidden, Ring::rows>;
+    using CellState = typename Cell::template State<T, In, Hidden>;  // a base: an empty one (ElmanCell) costs no RAM
 
 public:
     using value_type = T;
     using kernel_set = Set;
-    using Params = RnnParams<T, In, Hidden>;
+    using cell_type = Cell;
+    using Params = typename CellState::params_type;
     using AlignParams = typename AlignState::params_type;
     static constexpr std::size_t in_size = In;
     static constexpr std::size_t hidden_size = Hidden;
@@ -78,12 +82,15 @@ public:
         : p_(params), align_(align_params) {
         init();
     }
-    /// Params are kept by reference, so a temporary would dangle: these overloads make that a compile-time error.
+    /// Params are kept by reference, so a temporary would dangle: these overloads make that a compile-time error
+    /// (the comment on each line is what the compiler quotes).
+    // clang-format off
     explicit SelfAttentionRnn(const Params&&) = delete;  // sarnn: params must outlive the model: pass a named object, not a temporary
     template <class AP>
     SelfAttentionRnn(const Params&&, const AP&) = delete;  // sarnn: params must outlive the model: pass a named object, not a temporary
     template <class A = AlignState, std::enable_if_t<A::has_params, int> = 0>
     SelfAttentionRnn(const Params&, const typename A::params_type&&) = delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary
+    // clang-format on
     /// (Aligns without params take none: this overload exists only to say so at compile time.)
     template <class AP, class A = AlignState, std::enable_if_t<!A::has_params, int> = 0>
     SelfAttentionRnn(const Params& params, const AP&) noexcept : p_(params) {
@@ -100,9 +107,9 @@ public:
 
     /// One step: h_i from x_i and c_{i-1}, into the memory, then the context c_i over the memory.
     /// x points at In values. Returns Status::ok, or (changing nothing) memory_full (Bounded only) /
-    /// null_input / non_finite_input / non_finite_result (a finite x for which A·[x_i; c_{i-1}] + b is NaN,
-    /// e.g. inf - inf, or an align query so large that a score could overflow). A step that returns ok leaves
-    /// h, c, alpha and the memory finite.
+    /// null_input / non_finite_input / non_finite_result (a finite x for which a pre-activation of the cell,
+    /// A·[x_i; c_{i-1}] + b for ElmanCell, is NaN, e.g. inf - inf, or an align query so large that a score could
+    /// overflow). A step that returns ok leaves h, c, alpha and the memory finite.
     Status step(const V* x) noexcept {
         if (ring_.refuses()) return Status::memory_full;
         const Status s = detail::check_input(x, In);
@@ -110,9 +117,9 @@ public:
         // the free row (see Ring): nothing is lost until ring_.push()
         const std::size_t slot = ring_.next_slot();
         V* h = memory_[slot];
-        // h_i = tanh(A·[x_i; c_{i-1}] + b)
-        detail::affine_tanh<Ops>(p_, x, c_, h);
-        // tanh(+-inf) = +-1, so only an overflowed pre-activation (inf - inf) leaves h_i non-finite
+        // h_i = cell(x_i, c_{i-1}) (ElmanCell: tanh(A·[x_i; c_{i-1}] + b))
+        CellState::template step<Ops>(p_, x, c_, h);
+        // tanh and σ saturate at +-inf, so only an overflowed pre-activation (inf - inf) leaves h_i non-finite
         if (!detail::all_finite(h, Hidden)) return Status::non_finite_result;
         const Status q = align_.template query<Ops>(slot, h);
         if (q != Status::ok) return q;
@@ -161,7 +168,9 @@ private:
         for (V& v : alpha_) v = V{};
         reset();
     }
-    Rows<V> rows() const noexcept { return {&memory_[0][0], kStride, Hidden, Ring::rows, ring_.first(), ring_.count()}; }
+    Rows<V> rows() const noexcept {
+        return {&memory_[0][0], kStride, Hidden, Ring::rows, ring_.first(), ring_.count()};
+    }
 
     const Params& p_;
     alignas(storage_alignment<V>()) V memory_[Ring::rows][kStride];
