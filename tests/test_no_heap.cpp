@@ -5,8 +5,8 @@
 //    aligned_alloc, posix_memalign, memalign and valloc, counted and forwarded to glibc's own allocator.
 // Each test takes the counts, runs the models without any Catch macro in between (Catch may allocate), takes the
 // counts again and requires them equal. The models: SimpleRnn, SelfAttentionRnn with every align (Dot, ScaledDot,
-// Bilinear, KeyQuery<K>, Additive<K>) and Lstmn, each with Bounded and Window memory, float and double, locals,
-// function-local statics and globals; what they do: construction, many steps, steps refused on a full Bounded
+// Bilinear, KeyQuery<K>, Additive<K>) and Lstmn, each with Bounded and Window memory, and Lstm, float and double,
+// locals, function-local statics and globals; what they do: construction, many steps, steps refused on a full Bounded
 // memory, steps on a full Window, null and NaN input, run() with every Emit (those a model has and those it has
 // not), reset(). All of it once with the kernel set picked on first use, then on every set available. What the
 // models did is recorded in fixed arrays and checked afterwards: the statuses, every view unchanged (bit for bit)
@@ -170,6 +170,7 @@ struct AllParams {
     sarnn::KeyQueryParams<T, kHidden, kK> key_query;
     sarnn::AdditiveParams<T, kHidden, kK> additive;
     sarnn::LstmnParams<T, kIn, kHidden, kK> lstmn;
+    sarnn::LstmParams<T, kIn, kHidden> lstm;
 };
 AllParams<float> g_params_f;
 AllParams<double> g_params_d;
@@ -219,6 +220,9 @@ void fill(AllParams<T>& p) {
     fill(p.lstmn.W_x, g);
     fill(p.lstmn.W_ht, g);
     fill(p.lstmn.v, g);
+    fill(p.lstm.W_ih, g);
+    fill(p.lstm.W_hh, g);
+    fill(p.lstm.b, g);
 }
 
 template <class T>
@@ -298,13 +302,24 @@ Snapshot<T> snapshot(const sarnn::Lstmn<T, In, H, C, K, Memory>& m) {
     Snapshot<T>::copy(m.attention(), s.alpha, s.alpha_n, C);
     return s;
 }
+template <class T, std::size_t In, std::size_t H>
+Snapshot<T> snapshot(const sarnn::Lstm<T, In, H>& m) {
+    static_assert(H <= kHidden);
+    Snapshot<T> s;
+    zero(s);
+    s.length = m.length();
+    s.kept = m.saturated();
+    Snapshot<T>::copy(m.hidden(), s.h, s.h_n, H);
+    Snapshot<T>::copy(m.cell(), s.c, s.c_n, H);
+    return s;
+}
 template <class T>
 bool same(const Snapshot<T>& a, const Snapshot<T>& b) {
     return std::memcmp(&a, &b, sizeof a) == 0;
 }
 
 // ---- model kinds --------------------------------------------------------------------------------------------
-enum class Kind { simple, attention, lstmn };
+enum class Kind { simple, attention, lstmn, lstm };
 
 template <class M>
 struct Traits;
@@ -327,9 +342,16 @@ struct Traits<sarnn::Lstmn<T, In, H, C, K, Memory>> {
     static constexpr bool bounded = std::is_same_v<Memory, sarnn::Bounded>;
 };
 
+template <class T, std::size_t In, std::size_t H>
+struct Traits<sarnn::Lstm<T, In, H>> {
+    static constexpr Kind kind = Kind::lstm;
+    static constexpr std::size_t capacity = 0;
+    static constexpr bool bounded = false;
+};
+
 bool has_emit(Kind kind, sarnn::Emit e) {
     return e == sarnn::Emit::hidden || (kind == Kind::attention && e == sarnn::Emit::context) ||
-           (kind == Kind::lstmn && e == sarnn::Emit::cell);
+           ((kind == Kind::lstmn || kind == Kind::lstm) && e == sarnn::Emit::cell);
 }
 
 // ---- what a drive saw, checked after the counted region -------------------------------------------------------
@@ -488,20 +510,22 @@ void exercise_models() {
     drive(g_attn_f, "global SAR<float> Dot Bounded, Capacity 64");
     drive(g_simple_d, "global SimpleRnn<double>");
     drive(g_lstmn_window_f, "global Lstmn<float> Window");
+    drive_new<sarnn::Lstm<float, kIn, kHidden>>("Lstm<float>", g_params_f.lstm);
+    drive_new<sarnn::Lstm<double, kIn, kHidden>>("Lstm<double>", g_params_d.lstm);
 }
-constexpr std::size_t kModels = 32;  // the drives of exercise_models()
+constexpr std::size_t kModels = 34;  // the drives of exercise_models()
 
 // ---- the double reference of the first step after reset() ------------------------------------------------------
 double sigmoid(double z) { return 1.0 / (1.0 + std::exp(-z)); }
 
 /// h_1 from input(1): tanh(A·[x; 0] + b) for SimpleRnn and SelfAttentionRnn (h_0 = c_0 = 0); for Lstmn (empty
-/// tapes, h~ = c~ = 0) z = W_ih x + b, c = σ(z_i) tanh(z_g), h = σ(z_o) tanh(c).
+/// tapes, h~ = c~ = 0) and Lstm (h_0 = c_0 = 0) z = W_ih x + b, c = σ(z_i) tanh(z_g), h = σ(z_o) tanh(c).
 template <class T>
 void reference_h1(Kind kind, double (&h)[kHidden]) {
     const AllParams<T>& p = params<T>();
     const std::array<T, kIn> x = input<T>(1);
     for (std::size_t r = 0; r < kHidden; ++r) {
-        if (kind != Kind::lstmn) {
+        if (kind != Kind::lstmn && kind != Kind::lstm) {
             double z = static_cast<double>(p.rnn.b[r]);
             for (std::size_t k = 0; k < kIn; ++k) z += static_cast<double>(p.rnn.A[r][k]) * static_cast<double>(x[k]);
             h[r] = std::tanh(z);
@@ -509,9 +533,11 @@ void reference_h1(Kind kind, double (&h)[kHidden]) {
             double z[4];
             for (std::size_t gate = 0; gate < 4; ++gate) {
                 const std::size_t row = gate * kHidden + r;
-                z[gate] = static_cast<double>(p.lstmn.b[row]);
+                const bool lstm = kind == Kind::lstm;
+                z[gate] = static_cast<double>(lstm ? p.lstm.b[row] : p.lstmn.b[row]);
                 for (std::size_t k = 0; k < kIn; ++k)
-                    z[gate] += static_cast<double>(p.lstmn.W_ih[row][k]) * static_cast<double>(x[k]);
+                    z[gate] += static_cast<double>(lstm ? p.lstm.W_ih[row][k] : p.lstmn.W_ih[row][k]) *
+                               static_cast<double>(x[k]);
             }
             const double c = sigmoid(z[0]) * std::tanh(z[2]);
             h[r] = sigmoid(z[3]) * std::tanh(c);
@@ -535,7 +561,7 @@ void check_outcomes() {
         CHECK(o.runs == 6);
         CHECK(o.bad_runs == 0);
         CHECK(o.final_length == 1);
-        if (o.kind != Kind::simple && o.capacity < kSegment) {
+        if (o.kind != Kind::simple && o.kind != Kind::lstm && o.capacity < kSegment) {  // the models with a memory
             if (o.bounded) {
                 CHECK(o.full_refusals > 0);
                 CHECK(o.full_refusals == st(sarnn::Status::memory_full));

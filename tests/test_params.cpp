@@ -176,4 +176,10 @@ TEST_CASE("for_each_array: every weight array of every params type, in declarati
         CHECK(p->W_hh[27][6] == float(1000 + 27 * 7 + 6));
         CHECK(p->v[4] == 6004.0f);
     }
+    {
+        auto p = std::make_unique<sarnn::LstmParams<double, 4, 9>>();
+        check_arrays(*p, {{"W_ih", offset_of(*p, p->W_ih), 36 * 4},
+                          {"W_hh", offset_of(*p, p->W_hh), 36 * 9},
+                          {"b", offset_of(*p, p->b), 36}});
+    }
 }

@@ -166,6 +166,15 @@ TEST_CASE("validate() names the array and index of the first NaN/Inf weight", "[
                                                   array("v", p->v)},
                        "LstmnParams<double, 1, 1, 1>");
     }
+    {
+        auto p = std::make_unique<sarnn::LstmParams<float, 3, 5>>();
+        std::mt19937 g(77);
+        kit::draw(p->W_ih, g, 0.5);
+        kit::draw(p->W_hh, g, 0.5);
+        kit::draw(p->b, g, 0.5);
+        check_validate(*p, std::vector<Array<float>>{array("W_ih", p->W_ih), array("W_hh", p->W_hh), array("b", p->b)},
+                       "LstmParams<float, 3, 5>");
+    }
 }
 
 TEST_CASE("validate() works on constexpr params", "[validate]") {
@@ -264,6 +273,12 @@ TEST_CASE("validate() refuses a q15 multiplier outside [2^30, 2^31), naming it",
     check_range(*l, "m_a", l->m_a, 4, SARNN_MULTIPLIER);
     check_range(*l, "m_v", &l->m_v, 1, SARNN_MULTIPLIER);
     check_range(*l, "x_m", &l->x_m, 1, SARNN_MULTIPLIER);
+    auto lstm = q15_params<sarnn::LstmParams<q15, 2, 3>>();
+    fill(lstm->m, 12);
+    lstm->x_m = 1 << 30;
+    CHECK(sarnn::validate(*lstm).status == sarnn::Status::ok);
+    check_range(*lstm, "m", lstm->m, 12, SARNN_MULTIPLIER);
+    check_range(*lstm, "x_m", &lstm->x_m, 1, SARNN_MULTIPLIER);
 }
 
 TEST_CASE("validate() refuses a q15 shift outside [-31, 31], naming it", "[validate][q15]") {
@@ -298,6 +313,11 @@ TEST_CASE("validate() refuses a q15 shift outside [-31, 31], naming it", "[valid
     check_range(*l, "shift_a", l->shift_a, 4, SARNN_SHIFT);
     check_range(*l, "x_shift", &l->x_shift, 1, SARNN_SHIFT);
     check_range(*l, "shift_v", &l->shift_v, 1, SARNN_SHIFT);
+    auto lstm = q15_params<sarnn::LstmParams<q15, 2, 3>>();
+    fill(lstm->m, 12);
+    lstm->x_m = 1 << 30;
+    check_range(*lstm, "shift", lstm->shift, 12, SARNN_SHIFT);
+    check_range(*lstm, "x_shift", &lstm->x_shift, 1, SARNN_SHIFT);
 }
 
 TEST_CASE("validate() refuses a q15 headroom g outside [0, 8] (g_k + g_u too) and a format f outside [-2, 15]",

@@ -13,7 +13,7 @@ namespace sarnn {
 enum class Emit : unsigned char {
     hidden,   ///< h_i (every model)
     context,  ///< c_i (SelfAttentionRnn)
-    cell,     ///< c_t, the memory cell (Lstmn)
+    cell,     ///< c_t, the memory cell (Lstmn, Lstm)
 };
 
 /// What run() did: the status of the first step that was not ok (or ok), and how many steps it took.

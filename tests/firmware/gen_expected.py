@@ -17,6 +17,7 @@ from sarnn's code, so the firmware checks the library against an independent imp
                     h~_t = sum_j s_j h_j, c~_t = sum_j s_j c_j (else h~_t = c~_t = 0);
                     z = W_ih x_t + W_hh h~_t + b, gates i, f, g, o (PyTorch order),
                     c_t = sigmoid(f) c~_t + sigmoid(i) tanh(g), h_t = sigmoid(o) tanh(c_t)
+  Lstm              the same gates and cell on h_{t-1} and c_{t-1} (h_0 = c_0 = 0): PyTorch's nn.LSTM
 
 Weights and inputs are multiples of 2^-12 drawn from a fixed pseudo-random generator, so they are exact in
 float and double and the model sees exactly the numbers the reference used.
@@ -163,6 +164,23 @@ def run_lstmn(case, P, xs):
     return out
 
 
+def run_lstm(case, P, xs):
+    H = case.hidden
+    h, c = [0.0] * H, [0.0] * H
+    out = {"h": [], "c": []}
+    for x in xs:
+        z = [a + b + bb for a, b, bb in zip(matvec(P["W_ih"], x), matvec(P["W_hh"], h), P["b"])]
+        i = [sigmoid(v) for v in z[0:H]]
+        f = [sigmoid(v) for v in z[H:2 * H]]
+        g = [math.tanh(v) for v in z[2 * H:3 * H]]
+        o = [sigmoid(v) for v in z[3 * H:4 * H]]
+        c = [f[k] * c[k] + i[k] * g[k] for k in range(H)]
+        h = [o[k] * math.tanh(c[k]) for k in range(H)]
+        out["h"].append(h)
+        out["c"].append(c)
+    return out
+
+
 def rnn_params(rng, c):
     return {"A": rng.matrix(c.hidden, c.In + c.hidden, c.weight_bound),
             "b": [rng.uniform(c.weight_bound) for _ in range(c.hidden)]}
@@ -176,6 +194,12 @@ def lstmn_params(rng, c):
             "v": [rng.uniform(1.0 / math.sqrt(c.K)) for _ in range(c.K)]}
 
 
+def lstm_params(rng, c):
+    H = c.hidden
+    return {"W_ih": rng.matrix(4 * H, c.In, c.weight_bound), "W_hh": rng.matrix(4 * H, H, c.weight_bound),
+            "b": [rng.uniform(c.weight_bound) for _ in range(4 * H)]}
+
+
 # kind: (reference, C++ runner template in main.cpp, params maker, C++ params type, params field order)
 MODELS = {
     "simple_rnn": (run_simple_rnn, "run_simple_rnn", rnn_params, "sarnn::RnnParams<T, In, Hidden>", ("A", "b")),
@@ -183,6 +207,7 @@ MODELS = {
                            "sarnn::RnnParams<T, In, Hidden>", ("A", "b")),
     "lstmn": (run_lstmn, "run_lstmn", lstmn_params, "sarnn::LstmnParams<T, In, Hidden, K>",
               ("W_ih", "W_hh", "b", "W_h", "W_x", "W_ht", "v")),
+    "lstm": (run_lstm, "run_lstm", lstm_params, "sarnn::LstmParams<T, In, Hidden>", ("W_ih", "W_hh", "b")),
 }
 # params fields of each align with params, in the order of its C++ aggregate
 ALIGN_FIELDS = {"bilinear": ("W",), "key_query": ("Wk", "Wq"), "additive": ("W", "v")}
@@ -221,6 +246,11 @@ CASES = [
     Case("lstmn", "lstmn", "float", In=3, hidden=8, capacity=10, steps=10, seed=10, K=5),
     Case("lstmn_window", "lstmn", "float", In=3, hidden=8, capacity=4, steps=12, seed=11, K=5, window=True),
     Case("lstmn_double", "lstmn", "double", In=3, hidden=6, capacity=8, steps=8, seed=12, K=4),
+    # the LSTM; larger weights: saturated gates, a cell that integrates
+    Case("lstm", "lstm", "float", In=3, hidden=8, steps=16, seed=14),
+    Case("lstm_large", "lstm", "float", In=5, hidden=7, steps=12, seed=15, weight_bound=1.5, input_bound=2.0),
+    Case("lstm_double", "lstm", "double", In=3, hidden=6, steps=10, seed=16),
+    Case("lstm_reference", "lstm", "float", In=16, hidden=32, steps=24, seed=17),
     Case("attention_reference", "self_attention_rnn", "float", In=16, hidden=32, capacity=64, steps=64, seed=5,
          align="dot"),
     # [x; h] of 70 values (past the 64 the Helium set joins on its stack) and a Hidden that is not a multiple of 4

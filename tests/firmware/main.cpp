@@ -84,6 +84,11 @@ Shown<T> shown(const sarnn::Lstmn<T, In, H, C, K, Memory>& m) {
     return {m.hidden(), m.cell(), m.attention(), m.length(), m.stored(), m.full()};
 }
 
+template <class T, std::size_t In, std::size_t H>
+Shown<T> shown(const sarnn::Lstm<T, In, H>& m) {
+    return {m.hidden(), m.cell(), {}, m.length(), m.saturated(), false};
+}
+
 /// A copy of everything a model shows (see Shown), taken before a call that must change nothing and compared
 /// bit for bit (memcmp) after it. Lives on the stack of the check: Hidden and Capacity values of the case.
 template <class T, std::size_t Hidden, std::size_t Capacity>
@@ -241,6 +246,34 @@ void run_lstmn() {
     using Model = sarnn::Lstmn<typename E::T, E::In, E::Hidden, E::Capacity, E::K, typename E::Memory>;
     Model m{E::params};
     check_attention_model<E>(m, [](const Model& mm) { return mm.cell(); }, 1);
+}
+
+/// The Lstm: h and c of every step, the rejected inputs, reset(), run() with Emit::cell.
+template <class E>
+void run_lstm() {
+    using T = typename E::T;
+    sarnn::Lstm<T, E::In, E::Hidden> m{E::params};
+    for (std::size_t s = 0; s < E::Steps; ++s) {
+        expect(m.step(E::x[s]) == sarnn::Status::ok, E::name, "step ok", s + 1);
+        expect_close(E::name, "h", s + 1, m.hidden().data(), E::h[s], E::Hidden, E::tol);
+        expect_close(E::name, "c", s + 1, m.cell().data(), E::c[s], E::Hidden, E::tol);
+        if (s == 0 || s == E::Steps / 2) expect_rejected_inputs<E>(m, s + 1);
+    }
+    expect(m.length() == E::Steps && m.saturated() == 0, E::name, "length, saturated() 0", E::Steps);
+    m.reset();
+    expect(m.length() == 0 && m.hidden()[0] == T(0) && m.cell()[0] == T(0), E::name, "reset", 0);
+    // run() over the whole sequence again gives the same c at every step (the large case: the last c only)
+    constexpr bool kFits = E::Steps * E::Hidden <= kRunOut;
+    T* out = nullptr;
+    if constexpr (kFits) out = run_buffer<T>();
+    const sarnn::RunResult r = m.run(&E::x[0][0], E::Steps, out, sarnn::Emit::cell);
+    expect(r.status == sarnn::Status::ok && r.steps == E::Steps, E::name, "run() over the sequence", E::Steps);
+    if constexpr (kFits) {
+        for (std::size_t s = 0; s < E::Steps; ++s)
+            expect_close(E::name, "run() c", s + 1, out + s * E::Hidden, E::c[s], E::Hidden, E::tol);
+    } else {
+        expect_close(E::name, "c after run()", E::Steps, m.cell().data(), E::c[E::Steps - 1], E::Hidden, E::tol);
+    }
 }
 
 }  // namespace
