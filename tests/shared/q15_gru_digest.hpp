@@ -1,14 +1,13 @@
 // tests/shared/q15_gru_digest.hpp: the digest of Gru<q15> runs, FNV-1a (64 bit) in the order python/tests/
 // twin_digest.py's q15_gru_digest() feeds them: for each case of GRU_DIGEST_CASES (params and inputs drawn from one
 // 64-bit LCG per case, as digest_gru_params() draws them), every step's h, 16-bit two's complement, little endian.
-// tests/test_q15_models.cpp compares it with kQ15GruDigest, the value python/tests/test_q15.py checks for the Python
-// twin (apart from kQ15Digest, whose firmware check it leaves as it is).
+// tests/test_q15_models.cpp and tests/firmware/q15_main.cpp (the Cortex-M boards) compare it with kQ15GruDigest, the
+// value python/tests/test_q15.py checks for the Python twin (apart from kQ15Digest, which it leaves as it is).
 #ifndef SARNN_TESTS_SHARED_Q15_GRU_DIGEST_HPP
 #define SARNN_TESTS_SHARED_Q15_GRU_DIGEST_HPP
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 
 #include <sarnn/sarnn.hpp>
 
@@ -39,15 +38,21 @@ void draw_q15_params(Q15Lcg& rng, sarnn::GruParams<sarnn::q15, In, Hidden>& p) {
 
 template <std::size_t In, std::size_t Hidden, class Set>
 void q15_digest_gru(Q15Fnv& fnv, std::size_t steps, std::uint64_t seed) {
+    using Model = sarnn::Gru<sarnn::q15, In, Hidden, Set>;
+    using Params = sarnn::GruParams<sarnn::q15, In, Hidden>;
+    static_assert(sizeof(Params) + sizeof(Model) + 192 <= Q15Arena::kBytes,
+                  "q15_digest: a case does not fit the arena");
     Q15Lcg rng{seed};
-    const auto p = std::make_unique<sarnn::GruParams<sarnn::q15, In, Hidden>>();
-    draw_q15_params(rng, *p);
-    auto model = std::make_unique<sarnn::Gru<sarnn::q15, In, Hidden, Set>>(*p);
+    Q15Arena& arena = q15_arena();
+    arena.clear();
+    auto& p = arena.make<Params>();
+    draw_q15_params(rng, p);
+    auto& model = arena.make<Model>(p);
     sarnn::q15 x[In];
     for (std::size_t t = 0; t < steps; ++t) {
         draw_q15_input(rng, x);
-        if (model->step(x) != sarnn::Status::ok) fnv.feed(-1);  // (never: q15 steps refuse only null input)
-        fnv.feed_view(model->hidden());
+        if (model.step(x) != sarnn::Status::ok) fnv.feed(-1);  // (never: a q15 step refuses only null input)
+        fnv.feed_view(model.hidden());
     }
 }
 
