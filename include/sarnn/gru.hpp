@@ -31,8 +31,8 @@ namespace sarnn {
 /// `sizeof(Gru)` is all the RAM it uses. No heap, no exceptions.
 /// Cost of step(): 3·Hidden·(In + Hidden) multiply-adds, 2·Hidden sigmoid and Hidden tanh.
 ///
-/// q15 (kernels_q15.hpp: affine, gru_cell): x raw int16 (real value raw·x_scale), h in Q15, the gate rows in Q3.12;
-/// gi and gh are two affine calls (one requantisation per row each), the cell rounds each product half up (the
+/// q15 (kernels_q15.hpp: gru_gates, gru_cell): x raw int16 (real value raw·x_scale), h in Q15, the gate rows in Q3.12;
+/// gi and gh come from one pass over W_ih and W_hh (one requantisation per row each), the cell rounds each product half up (the
 /// formulas and their headroom: GruParams<q15>). Nothing saturates but the gates' pre-activations, where sigmoid and
 /// tanh are flat anyway. The python twin, python/sarnn/q15.py (run_gru), computes the same bits.
 template <class T, std::size_t In, std::size_t Hidden, class Set = kernel::Default>
@@ -82,12 +82,9 @@ public:
             // σ and tanh saturate at +-inf, so only a NaN pre-activation (inf - inf, or 0·inf in r ⊙ ..) is left
             if (!detail::all_finite(h_[next], Hidden)) return Status::non_finite_result;
         } else {
-            // gi = W_ih x + b_ih in Q3.12 (the x part alone: no recurrent columns)
-            Ops::affine(QGates{&p_.W_ih[0][0], &p_.W_hh[0][0], p_.b_ih, p_.m, p_.shift, p_.x_m, p_.x_shift}, 3 * Hidden,
-                        x, In, h_[cur_], 0, gi_);
-            // gh = W_hh h + b_hh in Q3.12: h as the "x part" with the factor 1 (2^30·2^-30), exact
-            Ops::affine(QGates{&p_.W_hh[0][0], &p_.W_hh[0][0], p_.b_hh, p_.m, p_.shift, kOne, -1}, 3 * Hidden, h_[cur_],
-                        Hidden, h_[cur_], 0, gh_);
+            // gi = W_ih x + b_ih and gh = W_hh h + b_hh in Q3.12, one pass over both matrices
+            Ops::gru_gates(QGru{&p_.W_ih[0][0], &p_.W_hh[0][0], p_.b_ih, p_.b_hh, p_.m, p_.shift, p_.x_m, p_.x_shift},
+                           3 * Hidden, x, In, h_[cur_], Hidden, gi_, gh_);
             // r, z = σ(gi + gh), n = tanh(gi_n + r·gh_n), h' = n + z·(h - n), in Q15
             Ops::gru_cell(gi_, gh_, h_[cur_], Hidden, h_[next]);
         }
@@ -114,7 +111,6 @@ public:
 private:
     friend struct detail::Access;  // bench/ours.hpp only (see memory.hpp)
     static constexpr std::size_t kStride = padded<V>(Hidden);
-    static constexpr std::int32_t kOne = std::int32_t{1} << 30;  ///< with shift -1: the factor 1
     const Params& p_;
     alignas(storage_alignment<V>()) V h_[2][kStride];
     alignas(storage_alignment<V>()) V gi_[3 * Hidden];

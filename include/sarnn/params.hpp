@@ -101,7 +101,7 @@ struct alignas(storage_alignment<T>()) GruParams {
 /// Weights of Gru<q15> (gru.hpp): the same GRU in integers. Gate row r (of W_ih and W_hh together) is int8 with one
 /// real scale a_r (W ≈ W_q·a_r, m[r]·2^-(31 + shift[r]) = a_r / 8); x arrives as int16 raw values of real value
 /// raw·x_scale (x_m·2^-(31 + x_shift) = x_scale·32768, as RnnParams<q15>); h is Q15; the biases Q3.12. Per row,
-/// exactly (kernels_q15.hpp: affine, gru_cell; requantize: fixed.hpp; sat16: saturated to int16):
+/// exactly (kernels_q15.hpp: gru_gates, gru_cell; requantize: fixed.hpp; sat16: saturated to int16):
 ///   gi_r = sat16(requantize(requantize(W_ih[r]·x, x_m, x_shift), m[r], shift[r]) + b_ih[r])      Q3.12
 ///   gh_r = sat16(requantize(W_hh[r]·h, m[r], shift[r]) + b_hh[r])                                Q3.12
 /// (the inner requantize clamped to +-2^30, as affine's) and per lane d, with the rows r, z, n = d, H + d, 2·H + d:

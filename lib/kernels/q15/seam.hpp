@@ -177,8 +177,8 @@ struct Loops {
     static void gru_cell(const q15* gi, const q15* gh, const q15* h_prev, std::size_t hidden, q15* h) noexcept {
         for (std::size_t d = 0; d < hidden; ++d) {
             // r = σ(gi_r + gh_r), z = σ(gi_z + gh_z) in Q15 (0 .. 32767), the sums saturated to Q3.12
-            const std::int32_t r = fixed::sigmoid_q15(sat16(gi[d].raw + gh[d].raw));
-            const std::int32_t z = fixed::sigmoid_q15(sat16(gi[hidden + d].raw + gh[hidden + d].raw));
+            const std::int32_t r = fixed::detail::sigmoid_inline(sat16(gi[d].raw + gh[d].raw));
+            const std::int32_t z = fixed::detail::sigmoid_inline(sat16(gi[hidden + d].raw + gh[hidden + d].raw));
             // n = tanh(gi_n + r·gh_n / 2^15), the product rounded half up (|r·gh_n| < 2^30); tanh_wide: the sum's
             // tanh as tanh_q15 of it saturated to int16
             const std::int32_t rg = (r * gh[2 * hidden + d].raw + (1 << 14)) >> 15;
