@@ -3,11 +3,12 @@
 // step from the model's own h) and free-running over 1,200 steps, extreme inputs (huge finite ones saturate every
 // gate; NaN, ±inf and null are refused and change nothing), a non-finite result refused, reset(), run(), the
 // std::array overload, params kept by reference. Gru<q15> is checked bit for bit against its twin in
-// test_q15_models.cpp.
+// test_q15_models.cpp. And torch.nn.GRU's own outputs (gru_torch_golden.hpp, tests/python/gen_gru_golden.py).
 #include <catch2/catch.hpp>
 
 #include <sarnn/sarnn.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -20,6 +21,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "gru_torch_golden.hpp"
 #include "reference.hpp"
 
 namespace {
@@ -334,6 +336,36 @@ void check_non_finite_result() {
     });
 }
 
+/// PyTorch's own numbers (gru_torch_golden.hpp: torch.nn.GRU in float64): the weights as they are, the 12 steps' h
+/// within tol on every set.
+template <class T>
+void check_torch_golden(double tol) {
+    namespace g = gru_torch;
+    constexpr std::size_t In = g::kIn, Hidden = g::kHidden;
+    auto p = std::make_unique<sarnn::GruParams<T, In, Hidden>>();
+    for (std::size_t r = 0; r < 3 * Hidden; ++r) {
+        for (std::size_t k = 0; k < In; ++k) p->W_ih[r][k] = static_cast<T>(g::W_ih[r * In + k]);
+        for (std::size_t k = 0; k < Hidden; ++k) p->W_hh[r][k] = static_cast<T>(g::W_hh[r * Hidden + k]);
+        p->b_ih[r] = static_cast<T>(g::b_ih[r]);
+        p->b_hh[r] = static_cast<T>(g::b_hh[r]);
+    }
+    for_each_running_set([&](auto set) {
+        using Set = decltype(set);
+        INFO(set_name<Set>() << ", T of " << sizeof(T) << " bytes");
+        auto m = std::make_unique<sarnn::Gru<T, In, Hidden, Set>>(*p);
+        double worst = 0.0;
+        for (std::size_t t = 0; t < static_cast<std::size_t>(g::kSteps); ++t) {
+            std::array<T, In> x{};
+            for (std::size_t k = 0; k < In; ++k) x[k] = static_cast<T>(g::x[t * In + k]);
+            REQUIRE(m->step(x) == sarnn::Status::ok);
+            for (std::size_t d = 0; d < Hidden; ++d)
+                worst = std::max(worst, std::fabs(static_cast<double>(m->hidden()[d]) - g::h[t * Hidden + d]));
+        }
+        INFO("worst |h - torch's h| " << worst);
+        CHECK(worst <= tol);
+    });
+}
+
 }  // namespace
 
 TEST_CASE("Gru<float> matches the double reference on every set", "[gru][reference]") { check_shapes<float>(); }
@@ -366,4 +398,9 @@ TEST_CASE("Gru: sizes, types and static storage", "[gru]") {
     STATIC_REQUIRE(sizeof(M) >= (2 * 32 + 6 * 32) * sizeof(float));
     STATIC_REQUIRE(!std::is_constructible_v<M, sarnn::GruParams<float, 16, 32>&&>);
     STATIC_REQUIRE(sizeof(sarnn::GruParams<double, 3, 5>) >= (15 * 3 + 15 * 5 + 30) * sizeof(double));
+}
+
+TEST_CASE("Gru matches torch.nn.GRU's own numbers (float64 golden) on every set", "[gru][reference]") {
+    check_torch_golden<double>(1e-12);
+    check_torch_golden<float>(1e-5);
 }
