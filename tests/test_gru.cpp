@@ -82,11 +82,13 @@ std::unique_ptr<sarnn::GruParams<T, In, Hidden>> make_params(double gain, std::u
     w.b_ih.assign(3 * Hidden, 0.0);
     w.b_hh.assign(3 * Hidden, 0.0);
     const double si = gain / std::sqrt(static_cast<double>(In)), sh = gain / std::sqrt(static_cast<double>(Hidden));
+    // each value drawn, rounded to T, and kept in double as T holds it
+    const auto draw = [&](double scale) { return static_cast<T>(scale * u(g)); };
     for (std::size_t r = 0; r < 3 * Hidden; ++r) {
-        for (std::size_t k = 0; k < In; ++k) w.W_ih[r][k] = p->W_ih[r][k] = static_cast<T>(si * u(g));
-        for (std::size_t k = 0; k < Hidden; ++k) w.W_hh[r][k] = p->W_hh[r][k] = static_cast<T>(sh * u(g));
-        w.b_ih[r] = p->b_ih[r] = static_cast<T>(0.5 * gain * u(g));
-        w.b_hh[r] = p->b_hh[r] = static_cast<T>(0.5 * gain * u(g));
+        for (std::size_t k = 0; k < In; ++k) w.W_ih[r][k] = static_cast<double>(p->W_ih[r][k] = draw(si));
+        for (std::size_t k = 0; k < Hidden; ++k) w.W_hh[r][k] = static_cast<double>(p->W_hh[r][k] = draw(sh));
+        w.b_ih[r] = static_cast<double>(p->b_ih[r] = draw(0.5 * gain));
+        w.b_hh[r] = static_cast<double>(p->b_hh[r] = draw(0.5 * gain));
     }
     return p;
 }
