@@ -15,8 +15,8 @@ sarnn module only with --trust-pickled-code, which runs the file's code: sarnn.f
 had to assume (the memory policy of a plain state dict given neither --window nor --capacity, the tanh of the state
 dict of a torch.nn.RNN) it prints on stderr, one line "sarnn.export: note: <message>" each, and still exits with
 status 0. On an error (also a torch layer sarnn does not compute: relu, more layers, bidirectional, an LSTM's
-projection) it prints "sarnn.export: error: <message>" to stderr, writes nothing and exits with status 2 (docs/pytorch.md lists the
-refusals).
+projection) it prints "sarnn.export: error: <message>" to stderr, writes nothing and exits with status 2
+(docs/pytorch.md lists the refusals).
 """
 import argparse
 import os

@@ -5,8 +5,8 @@ host-side input helper, the golden run and the integer self-check.
 Integers are written as decimal literals, x_scale as an exact hex float; int16 inputs as sarnn::q15 aggregates
 `{raw}`. The reference outputs and the bounds are in Q31 (units of 2^-31) so that golden_check() and self_check()
 use integers only, like the model (they run on an FPU-less core without soft float). The LSTMN's and the LSTM's
-second output is the cell c in Q3.12 (raw / 4096, not Q15): golden_c holds those raw values, its error is |raw·2^19 - ref| in the
-same units of 2^-31, and golden_c_ref is int64 (the float cell is not limited to +-1).
+second output is the cell c in Q3.12 (raw / 4096, not Q15): golden_c holds those raw values, its error is
+|raw·2^19 - ref| in the same units of 2^-31, and golden_c_ref is int64 (the float cell is not limited to +-1).
 """
 from sarnn import layout, names, q15
 from sarnn.header import INDENT, literal, wrapped
@@ -98,7 +98,8 @@ def _gates(q, name_in, hidden, rows, template, biases):
     gates = "i, f, g, o" if rows == 4 else "r, z, n"
     lines = [f"inline constexpr sarnn::{template}<sarnn::q15, {name_in}, {hidden}> params = {{"]
     for b in biases:
-        lines += [f"{INDENT}// {b}[{rows}·{hidden}]: Q3.12, round({b}_r·4096) (gate rows {gates})", *_ints(p[b], INDENT)]
+        lines += [f"{INDENT}// {b}[{rows}·{hidden}]: Q3.12, round({b}_r·4096) (gate rows {gates})",
+                  *_ints(p[b], INDENT)]
     return lines + [
         f"{INDENT}// m[{rows}·{hidden}]: m_r·2^-(31 + shift_r) = a_r / 8, a_r = max|[W_ih | W_hh]_r| / 127 "
         "(gates in Q3.12)",

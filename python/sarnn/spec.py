@@ -75,7 +75,8 @@ def resolve(source, *, model=None, align=None, window=None, capacity=None, dtype
             golden_seed=0, tolerance=None, trust_pickled_code=False):
     """The Spec of `source` (see the module docstring) under these options:
 
-    model: "simple", "self_attention", "lstmn", "gru" or "lstm"; align: one of sarnn.aligns.ALIGNS (self-attention only);
+    model: "simple", "self_attention", "lstmn", "gru" or "lstm"; align: one of sarnn.aligns.ALIGNS (self-attention
+    only);
     window: W for the sarnn::Window memory (None: sarnn::Bounded); capacity: the Bounded memory's length
     (default 128; for Window it is W); dtype: "float" or "double"; golden_steps: length of the golden run
     (at most the capacity for a Bounded memory); golden_seed: its generator seed; tolerance: the C++
