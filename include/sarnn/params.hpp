@@ -293,6 +293,64 @@ struct alignas(4) LstmnParams<q15, In, Hidden, K> {
     }
 };
 
+/// Weights of Lstm (lstm.hpp), PyTorch nn.LSTM's (one layer, one direction) and nn.LSTMCell's: gate rows in their
+/// order i, f, g, o, so W_ih (weight_ih_l0) and W_hh (weight_hh_l0) import directly and b = b_ih + b_hh (as the gate
+/// part of LstmnParams).
+template <class T, std::size_t In, std::size_t Hidden>
+struct alignas(storage_alignment<T>()) LstmParams {
+    static_assert(Numeric<T>::supported, "sarnn: T must be float or double (a type with a sarnn::Numeric policy)");
+    static_assert(In > 0, "sarnn: In (input size) must be at least 1");
+    static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
+
+    weight_t<T> W_ih[4 * Hidden][In];
+    weight_t<T> W_hh[4 * Hidden][Hidden];
+    weight_t<T> b[4 * Hidden];
+
+    /// Calls f(name, data, count) for each array in declaration order (see for_each_array()).
+    template <class P, class F>
+    static constexpr bool arrays(P& p, F&& f) {
+        return f("W_ih", &p.W_ih[0][0], 4 * Hidden * In) || f("W_hh", &p.W_hh[0][0], 4 * Hidden * Hidden) ||
+               f("b", &p.b[0], 4 * Hidden);
+    }
+};
+
+/// Weights of Lstm<q15> (lstm.hpp): the same LSTM in integers, with exactly the gate part of LstmnParams<q15> (its
+/// arrays, their formats and their order). Each gate row r (of W_ih and W_hh together) is int8 with one real scale
+/// a_r (W ≈ W_q·a_r); x arrives as int16 raw values of real value raw·x_scale; h is Q15, c Q3.12 (|c| < 8: see
+/// Lstm<q15> for what happens beyond). Per step, exactly (kernels_q15.hpp: affine, lstm_cell):
+///   z_r = requantize(requantize(W_ih[r]·x, x_m, x_shift) + W_hh[r]·h_{t-1}, m[r], shift[r]) + b[r]  Q3.12 (M = a_r / 8)
+/// saturated to int16 (x_m·2^-(31 + x_shift) = x_scale·32768, as RnnParams<q15>); then the cell of Lstmn<q15> on
+/// c_{t-1}. Gate rows in PyTorch's order i, f, g, o, as LstmParams; b = (b_ih + b_hh)·4096. x_scale is for the host
+/// side and never read by the model.
+/// Headroom, In <= 511 and Hidden <= 256 (any int8 weights, -128 included): |W_ih[r]·x| <= 128·32768·511 < 2^31 and
+/// |W_hh[r]·h| <= 128·32766·256 < 2^30 (|h| <= 32766: o·tanh(c) rounded), both exact in int32, in any order of the
+/// partial sums; the first requantisation is clamped to +-2^30, so z's sum is below 2^30 + 2^30 = 2^31 in magnitude;
+/// b[r] is added with saturation (any int32 b is safe). The cell: |f·c|, |i·g|, |o·tanh(c)| < 2^15·2^15 = 2^30, and
+/// c = round(f·c / 2^15) + round(i·g / 2^18) < 2^15 + 2^12 in magnitude before it is clamped to int16.
+template <std::size_t In, std::size_t Hidden>
+struct alignas(4) LstmParams<q15, In, Hidden> {
+    static_assert(In > 0, "sarnn: In (input size) must be at least 1");
+    static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
+    static_assert(In <= 511 && Hidden <= 256, "sarnn: q15 models take In <= 511 and Hidden <= 256 (int32 headroom)");
+
+    std::int32_t b[4 * Hidden];  ///< Q3.12
+    std::int32_t m[4 * Hidden];  ///< gate row r's multiplier (W_ih and W_hh), in [2^30, 2^31)
+    std::int32_t x_m;            ///< the input's factor, in [2^30, 2^31)
+    float x_scale;               ///< real value of one raw input unit (host side only)
+    std::int8_t W_ih[4 * Hidden][In];
+    std::int8_t W_hh[4 * Hidden][Hidden];
+    std::int8_t shift[4 * Hidden];  ///< in [-31, 31]
+    std::int8_t x_shift;            ///< in [-31, 31]
+
+    /// Calls f(name, data, count) for each array in declaration order (see for_each_array()).
+    template <class P, class F>
+    static constexpr bool arrays(P& p, F&& f) {
+        return f("b", &p.b[0], 4 * Hidden) || f("m", &p.m[0], 4 * Hidden) ||
+               f("W_ih", &p.W_ih[0][0], 4 * Hidden * In) || f("W_hh", &p.W_hh[0][0], 4 * Hidden * Hidden) ||
+               f("shift", &p.shift[0], 4 * Hidden);
+    }
+};
+
 /// Calls f(name, data, count) for every weight array of a params aggregate p, in declaration order: `name` as in
 /// the struct ("A", "W_hh", ...), `data` its first value (row-major; `const T*` when p is const, `T*` otherwise),
 /// `count` its number of values. f returns bool: true stops the walk. Returns whether an f returned true.

@@ -8,6 +8,7 @@
 //                                                    h_i = tanh(A·[x_i; c_{i-1}] + b),
 //                                                    c_i = Σ_j softmax_j(align(h_j, h_i)) h_j
 //   Lstmn<T, In, Hidden, Capacity, K, Memory>         the LSTM-network of Cheng, Dong and Lapata (2016)
+//   Lstm<T, In, Hidden>                              PyTorch's nn.LSTM: c' = f ⊙ c + i ⊙ g, h' = o ⊙ tanh(c')
 //
 // Every model takes one more template parameter last, its kernel set (kernels.hpp; default kernel::Default), and
 // its value type T names its kinds of number through Numeric<T> (numeric.hpp).
@@ -19,6 +20,7 @@
 #include "sarnn/fixed.hpp"
 #include "sarnn/kernels.hpp"
 #include "sarnn/lstmn.hpp"
+#include "sarnn/lstm.hpp"
 #include "sarnn/memory.hpp"
 #include "sarnn/numeric.hpp"
 #include "sarnn/params.hpp"

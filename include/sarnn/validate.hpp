@@ -143,10 +143,20 @@ Validation first_out_of_range(const LstmnParams<q15, In, Hidden, K>& p) noexcept
     return v;
 }
 
+template <std::size_t In, std::size_t Hidden>
+Validation first_out_of_range(const LstmParams<q15, In, Hidden>& p) noexcept {
+    Validation v;
+    (void)(out_of_range(v, "m", p.m, 4 * Hidden, kMultiplierMin, kMultiplierMax) ||
+           out_of_range(v, "x_m", &p.x_m, 1, kMultiplierMin, kMultiplierMax) ||
+           out_of_range(v, "shift", p.shift, 4 * Hidden, kShiftMin, kShiftMax) ||
+           out_of_range(v, "x_shift", &p.x_shift, 1, kShiftMin, kShiftMax));
+    return v;
+}
+
 }  // namespace detail
 
 /// Checks every weight of a params aggregate P (RnnParams, BilinearParams, KeyQueryParams, AdditiveParams,
-/// LstmnParams, or any aggregate with their static `arrays` walk), array by array in declaration order
+/// LstmnParams, LstmParams, or any aggregate with their static `arrays` walk), array by array in declaration order
 /// (for_each_array()), then, for q15 params, every requantisation constant against its range (in declaration order;
 /// see detail::kMultiplierMin and its kin above): multipliers in [2^30, 2^31), shifts in [-31, 31], headrooms g in
 /// [0, 8] (KeyQueryParams: g_k + g_u <= 8 too), score formats f in [-2, 15]. O(size of the params); integer weights

@@ -3,7 +3,7 @@
 Integers only, the same operations in the same order as the C++, lane by lane, so that it predicts sarnn's
 fixed-point results bit for bit: the activations (include/sarnn/fixed.hpp, lib/fixed.cpp), the kernels
 (include/sarnn/kernels_q15.hpp, lib/kernels/q15.cpp) and the q15 models (SimpleRnn<q15>, SelfAttentionRnn<q15> with
-every align, Lstmn<q15>: include/sarnn/align.hpp, include/sarnn/lstmn.hpp). python/tests/test_fixed.py and
+every align, Lstmn<q15>, Lstm<q15>: include/sarnn/align.hpp, include/sarnn/lstmn.hpp, include/sarnn/lstm.hpp). python/tests/test_fixed.py and
 python/tests/test_q15.py pin it to the digests the C++ tests check (tests/test_fixed.cpp, tests/test_q15_models.cpp),
 computed from a batch of one (python/tests/twin_digest.py). The exporter (sarnn.quantize) runs its calibration
 through it; use it to measure a quantised model's accuracy in Python before flashing it.
@@ -17,10 +17,11 @@ room to spare: the largest is requantize's acc·multiplier + 2^61 < 2^31·2^31 +
     run(params, raw, align=None | "dot" | "scaled_dot" | "bilinear" | "key_query" | "additive", capacity=None,
         window=False, align_params=None, plan="by_size") -> (h, c)
     run_lstmn(params, raw, capacity, window=False) -> (h, c, saturated)
-    steps(...), lstmn_steps(...): the same, one step at a time, with the attention weights
+    run_lstm(params, raw) -> (h, c, saturated)
+    steps(...), lstmn_steps(...), lstm_steps(...): the same, one step at a time (with the attention weights)
 
 raw: int (B, T, In) raw inputs; h and c: int64 (B, T, Hidden), c None for the SimpleRnn (align None); for the LSTMN
-c is the cell in Q3.12 and saturated (B,) the clamped lanes of c per sequence.
+and the LSTM c is the cell in Q3.12 and saturated (B,) the clamped lanes of c per sequence.
 
 Params (RnnParams<q15, In, Hidden> in include/sarnn/params.hpp), a dict:
   A        Hidden rows of In + Hidden int8           b        Hidden int32, Q3.12
@@ -28,7 +29,8 @@ Params (RnnParams<q15, In, Hidden> in include/sarnn/params.hpp), a dict:
   x_scale  the real value of one raw input unit (host side)
 align_params as BilinearParams<q15> (W, m, shift, g), KeyQueryParams<q15> (Wk, Wq, m_k, m_q, m_f, m_t, shift_k,
 shift_q, shift_f, shift_t, g_k, g_u, g), AdditiveParams<q15> (W, v, m, m_v, shift, shift_v, f); the LSTMN's params
-as LstmnParams<q15> (W_ih, W_hh, b, m, shift, W_h, W_x, W_ht, m_a, shift_a, v, m_v, shift_v, f, x_m, x_shift).
+as LstmnParams<q15> (W_ih, W_hh, b, m, shift, W_h, W_x, W_ht, m_a, shift_a, v, m_v, shift_v, f, x_m, x_shift); the
+LSTM's as LstmParams<q15> (W_ih, W_hh, b, m, shift, x_m, x_shift: the LSTMN's gate part).
 
 Run as a module (python3 -m sarnn.q15 --tables) it prints the C++ tables of lib/fixed_tables.inc.
 """
@@ -390,6 +392,37 @@ def run_lstmn(p, raw, capacity, window=False):
     c_out = np.zeros_like(h_out)
     saturated = np.zeros(batch, dtype=np.int64)
     for t, (h, c, _, sat) in enumerate(lstmn_steps(p, raw, capacity, window)):
+        h_out[:, t], c_out[:, t] = h, c
+        saturated += sat
+    return h_out, c_out, saturated
+
+
+def lstm_steps(p, raw):
+    """Yields (h, c, saturated) after each step of every sequence of raw (B, T, In) through Lstm<q15> (p as
+    LstmParams<q15>: W_ih, W_hh, b, m, shift, x_m, x_shift), each from reset(): h (B, Hidden) in Q15, c (B, Hidden)
+    the cell in Q3.12, saturated (B,) the lanes of c clamped at this step."""
+    raw = _ints(raw)
+    batch, n_steps, _ = raw.shape
+    hidden = len(p["W_hh"][0])
+    h = np.zeros((batch, hidden), dtype=np.int64)
+    c = np.zeros_like(h)
+    for t in range(n_steps):
+        # z = W_ih x_t + W_hh h_{t-1} + b in Q3.12; c_t = f·c_{t-1} + i·g in Q3.12, h_t = o·tanh(c_t) in Q15
+        z = affine(p["W_ih"], p["W_hh"], p["b"], p["m"], p["shift"], p["x_m"], p["x_shift"], raw[:, t], h)
+        c, h, saturated = lstm_cell(z, c)
+        yield h, c, saturated
+
+
+def run_lstm(p, raw):
+    """(h, c, saturated) of every step of every sequence of raw (B, T, In) through Lstm<q15> (p as LstmParams<q15>),
+    each from reset(): h (B, T, Hidden) in Q15, c (B, T, Hidden) the cell in Q3.12, saturated (B,) the lanes of c
+    clamped per sequence."""
+    raw = _ints(raw)
+    batch, n_steps, _ = raw.shape
+    h_out = np.zeros((batch, n_steps, len(p["W_hh"][0])), dtype=np.int64)
+    c_out = np.zeros_like(h_out)
+    saturated = np.zeros(batch, dtype=np.int64)
+    for t, (h, c, sat) in enumerate(lstm_steps(p, raw)):
         h_out[:, t], c_out[:, t] = h, c
         saturated += sat
     return h_out, c_out, saturated

@@ -1,6 +1,7 @@
 """sarnn.q15, the Python twin of sarnn's q15 models: the digest of many runs (tests/twin_digest.py, each a batch of
 one) equals the one tests/test_q15_models.cpp checks for the C++ (so the two agree bit for bit, also on the Cortex-M
-boards: tests/firmware/q15_main.cpp), and a model quantised with quantize_rnn() stays near its float original."""
+boards: tests/firmware/q15_main.cpp), the LSTM's apart (tests/shared/q15_lstm_digest.hpp), and a model quantised
+with quantize_rnn() stays near its float original."""
 import math
 import random
 import unittest
@@ -14,6 +15,7 @@ from sarnn import q15  # noqa: E402
 from tests import twin_digest  # noqa: E402
 
 DIGEST = 0x4154111d6323df19   # tests/shared/q15_digest.hpp: kQ15Digest
+LSTM_DIGEST = 0xa0a944c95b61a0a1   # tests/shared/q15_lstm_digest.hpp: kQ15LstmDigest
 
 
 def float_attention_rnn(A, b, xs, capacity):
@@ -91,6 +93,50 @@ class LstmnQ15Twin(unittest.TestCase):
             q15.run_lstmn(p, raw, 2)
         self.assertEqual(q15.run_lstmn(p, raw, 2, window=True)[0].shape, (1, 3, 3))
 
+
+
+class LstmQ15Twin(unittest.TestCase):
+    def test_digest_matches_the_cpp(self):
+        self.assertEqual(twin_digest.q15_lstm_digest(), LSTM_DIGEST)
+
+    def test_cell_saturation_is_counted(self):
+        """No weights, the i, f, g biases at +-8 (Q3.12's ends): |c| grows by nearly 1 a step, is clamped to Q3.12's
+        ends once it passes 8, and every clamped lane is counted (as the C++ test)."""
+        hidden = 2
+        p = {"W_ih": [[0] for _ in range(4 * hidden)], "W_hh": [[0] * hidden for _ in range(4 * hidden)],
+             "b": [32767, 32767, 32767, 32767, 32767, -32768, 0, 0], "m": [1 << 30] * (4 * hidden),
+             "shift": [9] * (4 * hidden), "x_m": 1 << 30, "x_shift": 0}
+        counts, total, c = [], 0, None
+        for _, c, saturated in q15.lstm_steps(p, np.zeros((1, 12, 1), dtype=np.int64)):
+            total += int(saturated[0])
+            counts.append(total)
+        self.assertEqual(counts[:8], [0] * 8)
+        self.assertEqual(counts[8:], [2, 4, 6, 8])
+        self.assertEqual(c[0].tolist(), [32767, -32768])
+        self.assertEqual(q15.run_lstm(p, np.zeros((1, 12, 1), dtype=np.int64))[2].tolist(), [8])
+
+    def test_equals_the_lstmn_attending_one_entry(self):
+        """The LSTMN with a Window of one entry attends exactly h_{t-1} and c_{t-1} (s_1 = 32767, h~ = h_1, c~ = c_1
+        exactly): with the same gate weights it is the LSTM, bit for bit, whatever its attention weights."""
+        rng = twin_digest._Lcg(8)
+        p = twin_digest.digest_lstmn_params(rng, 3, 6, 2)
+        raw = np.array([[[rng.next() % 65536 - 32768 for _ in range(3)] for _ in range(30)] for _ in range(2)])
+        h, c, saturated = q15.run_lstm(p, raw)
+        hn, cn, saturated_n = q15.run_lstmn(p, raw, 1, window=True)
+        self.assertTrue(np.array_equal(h, hn))
+        self.assertTrue(np.array_equal(c, cn))
+        self.assertTrue(np.array_equal(saturated, saturated_n))
+
+    def test_a_batch_is_its_sequences_one_by_one(self):
+        rng = twin_digest._Lcg(9)
+        p = twin_digest.digest_lstm_params(rng, 4, 5)
+        raw = np.array([[[rng.next() % 65536 - 32768 for _ in range(4)] for _ in range(20)] for _ in range(3)])
+        h, c, saturated = q15.run_lstm(p, raw)
+        for b in range(3):
+            hb, cb, sb = q15.run_lstm(p, raw[b:b + 1])
+            self.assertTrue(np.array_equal(h[b:b + 1], hb))
+            self.assertTrue(np.array_equal(c[b:b + 1], cb))
+            self.assertEqual(int(saturated[b]), int(sb[0]))
 
 if __name__ == "__main__":
     unittest.main()

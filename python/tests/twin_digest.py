@@ -2,9 +2,10 @@
 sarnn.q15 that tests/test_fixed.cpp and tests/test_q15_models.cpp (and the Cortex-M firmware) compute from the C++
 and check against the same constants (tests/shared/fixed_digest.hpp, tests/shared/q15_digest.hpp).
 
-    cd python && /usr/bin/python3 -m tests.twin_digest       prints both (fixed, then q15)
+    cd python && /usr/bin/python3 -m tests.twin_digest       prints them (fixed, q15, then the LSTM's)
 
-The q15 models run as batches of one through sarnn.q15.steps and sarnn.q15.lstmn_steps; their params and inputs
+The q15 models run as batches of one through sarnn.q15.steps, sarnn.q15.lstmn_steps and sarnn.q15.lstm_steps (the
+LSTM's digest apart: tests/shared/q15_lstm_digest.hpp); their params and inputs
 are drawn from one 64-bit LCG in the order tests/shared/q15_digest.hpp draws them.
 """
 import numpy as np
@@ -220,5 +221,49 @@ def q15_digest():
     return fnv.h
 
 
+# ---- the LSTM's digest (tests/shared/q15_lstm_digest.hpp), apart from the models' above -----------------------
+def digest_lstm_params(rng, n_in, hidden):
+    """LstmParams<q15> drawn from the LCG, in the C++ order (tests/shared/q15_lstm_digest.hpp): W_ih, W_hh, b, m,
+    shift (9 to 16: gates from saturated to finely graded), x_m, x_shift."""
+    p = {"W_ih": [[rng.next() % 255 - 127 for _ in range(n_in)] for _ in range(4 * hidden)]}
+    p["W_hh"] = [[rng.next() % 255 - 127 for _ in range(hidden)] for _ in range(4 * hidden)]
+    p["b"] = [rng.next() % 16385 - 8192 for _ in range(4 * hidden)]
+    p["m"] = [(1 << 30) + rng.next() % (1 << 30) for _ in range(4 * hidden)]
+    p["shift"] = [9 + rng.next() % 8 for _ in range(4 * hidden)]
+    p["x_m"] = (1 << 30) + rng.next() % (1 << 30)
+    p["x_shift"] = -(rng.next() % 3)
+    p["x_scale"] = 0.0
+    return p
+
+
+LSTM_DIGEST_CASES = [  # (In, Hidden, steps, seed)
+    (3, 5, 40, 101),
+    (1, 1, 30, 102),
+    (16, 32, 64, 103),
+    (7, 17, 50, 104),
+    (33, 7, 20, 105),
+    (4, 36, 24, 106),
+    (2, 3, 200, 107),
+]
+
+
+def q15_lstm_digest():
+    """Every step's status (1: ok), h, c and the saturation count since reset of Lstm<q15> over LSTM_DIGEST_CASES, 16
+    bits each, little endian; the inputs of all steps are drawn after the params."""
+    fnv = Fnv()
+    for n_in, hidden, n_steps, seed in LSTM_DIGEST_CASES:
+        rng = _Lcg(seed)
+        p = digest_lstm_params(rng, n_in, hidden)
+        raw = np.array([[[rng.next() % 65536 - 32768 for _ in range(n_in)] for _ in range(n_steps)]])
+        saturated = 0
+        for h, c, sat in q15.lstm_steps(p, raw):
+            saturated += int(sat[0])
+            fnv.feed([1])
+            fnv.feed(h[0])
+            fnv.feed(c[0])
+            fnv.feed([saturated])
+    return fnv.h
+
+
 if __name__ == "__main__":
-    print(f"fixed 0x{fixed_digest():016x}\nq15   0x{q15_digest():016x}")
+    print(f"fixed 0x{fixed_digest():016x}\nq15   0x{q15_digest():016x}\nlstm  0x{q15_lstm_digest():016x}")

@@ -62,6 +62,17 @@ std::vector<unsigned char> state_bytes(const sarnn::Lstmn<T, In, Hidden, Capacit
     return out;
 }
 
+/// Everything an Lstm shows: length, saturated, h, c.
+template <class T, std::size_t In, std::size_t Hidden, class Set>
+std::vector<unsigned char> state_bytes(const sarnn::Lstm<T, In, Hidden, Set>& m) {
+    std::vector<unsigned char> out;
+    append_size(out, m.length());
+    append_size(out, m.saturated());
+    append_view(out, m.hidden());
+    append_view(out, m.cell());
+    return out;
+}
+
 }  // namespace kit
 
 #endif
