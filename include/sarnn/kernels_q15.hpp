@@ -57,6 +57,12 @@
 //        c = round(f·c~ / 2^15) + round(i·g / 2^18) (both Q3.12, rounded half up), saturated to int16 (|c| < 8);
 //        h = round(o·tanh_q15(c) / 2^15) in Q15. Returns how many lanes of c saturated (0 to H). O(H): 4·H
 //        sigmoid/tanh and H tanh more.
+//   gru_cell(gi, gh, h_prev, H, h)          the GRU cell from the Q3.12 rows gi = [gi_r; gi_z; gi_n] and gh = [gh_r;
+//        gh_z; gh_n] (3·H values each, affine's: GruParams<q15> in params.hpp) and h_prev (Q15): per lane,
+//        r = sigmoid_q15(sat16(gi_r + gh_r)), z = sigmoid_q15(sat16(gi_z + gh_z)),
+//        n = tanh_q15(sat16(gi_n + ((r·gh_n + 2^14) >> 15))), h = n + ((z·(h_prev - n) + 2^14) >> 15) in Q15 (each
+//        product rounded half up; h lies between n and h_prev: no saturation). h must not alias h_prev. O(H): 3·H
+//        sigmoid/tanh.
 #ifndef SARNN_KERNELS_Q15_HPP
 #define SARNN_KERNELS_Q15_HPP
 
@@ -132,6 +138,7 @@ struct Q15Set {
                        q15* z) noexcept;
     static void attend_scored_pair(const Rows<q15>& S, const Rows<q15>& T, int f, q15* alpha, q15* c, q15* d) noexcept;
     static std::size_t lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden, q15* c, q15* h) noexcept;
+    static void gru_cell(const q15* gi, const q15* gh, const q15* h_prev, std::size_t hidden, q15* h) noexcept;
 };
 extern template struct Q15Set<TargetLoops>;
 extern template struct Q15Set<PlainLoops>;

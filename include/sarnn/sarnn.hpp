@@ -4,6 +4,7 @@
 // No heap, no exceptions, no RTTI; every size is a template argument, every buffer a member.
 //
 //   SimpleRnn<T, In, Hidden>                         h_i = tanh(A·[x_i; h_{i-1}] + b)
+//   Gru<T, In, Hidden>                               PyTorch's GRU (gates r, z, n)
 //   SelfAttentionRnn<T, In, Hidden, Capacity, Align, Memory>
 //                                                    h_i = tanh(A·[x_i; c_{i-1}] + b),
 //                                                    c_i = Σ_j softmax_j(align(h_j, h_i)) h_j
@@ -18,6 +19,7 @@
 #include "sarnn/align.hpp"
 #include "sarnn/config.hpp"
 #include "sarnn/fixed.hpp"
+#include "sarnn/gru.hpp"
 #include "sarnn/kernels.hpp"
 #include "sarnn/lstmn.hpp"
 #include "sarnn/lstm.hpp"

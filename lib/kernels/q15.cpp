@@ -834,6 +834,12 @@ std::size_t Q15Set<Which>::lstm_cell(const q15* z, const q15* c_tilde, std::size
     return kernel::lstm_cell<loops_t<Which>>(z, c_tilde, hidden, c, h);
 }
 
+template <class Which>
+void Q15Set<Which>::gru_cell(const q15* gi, const q15* gh, const q15* h_prev, std::size_t hidden, q15* h) noexcept {
+    // the target's form where it has one (kGruCell), else the generic one (q15/seam.hpp)
+    loops_t<Which>::gru_cell(gi, gh, h_prev, hidden, h);
+}
+
 // the two sets of kernels_q15.hpp: this target's loops, and the plain ones
 template struct Q15Set<TargetLoops>;
 template struct Q15Set<PlainLoops>;

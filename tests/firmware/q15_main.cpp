@@ -1,5 +1,6 @@
 // tests/firmware/q15_main.cpp: the q15 models on a bare-metal Cortex-M, with no float anywhere in the program.
-// Runs the digest of many runs of SimpleRnn<q15>, SelfAttentionRnn<q15> and Lstmn<q15> (tests/shared/q15_digest.hpp)
+// Runs the digest of many runs of SimpleRnn<q15>, SelfAttentionRnn<q15> and Lstmn<q15> (tests/shared/q15_digest.hpp),
+// that of Gru<q15> (tests/shared/q15_gru_digest.hpp)
 // and of the integer activations (tests/shared/fixed_digest.hpp), and compares them with what the Python twin computes
 // (python/sarnn/q15.py): the board computes the same integers, with this target's q15 loops (kernel::Q15) and with
 // the plain C++ ones (kernel::Q15Plain) in the same run; and affine_tanh against 64-bit
@@ -15,6 +16,7 @@
 #include "shared/fixed_digest.hpp"
 #include "shared/q15_affine_check.hpp"
 #include "shared/q15_digest.hpp"
+#include "shared/q15_gru_digest.hpp"
 
 #ifdef SARNN_Q15_FLOAT_CANARY
 volatile float g_canary = 3.0f;
@@ -34,6 +36,18 @@ int main() {
         std::puts("q15_digest (plain loops) FAILED");
         ++failed;
     }
+    if (test::q15_gru_digest() == test::kQ15GruDigest) {
+        std::puts("q15_gru_digest           ok");
+    } else {
+        std::puts("q15_gru_digest           FAILED");
+        ++failed;
+    }
+    if (test::q15_gru_digest<sarnn::kernel::Q15Plain>() == test::kQ15GruDigest) {
+        std::puts("q15_gru_digest (plain)   ok");
+    } else {
+        std::puts("q15_gru_digest (plain)   FAILED");
+        ++failed;
+    }
     if (test::fixed_digest() == test::kFixedDigest) {
         std::puts("fixed_digest             ok");
     } else {
@@ -49,8 +63,9 @@ int main() {
 #ifdef SARNN_Q15_FLOAT_CANARY
     g_canary = g_canary * 1.5f;
 #endif
-    const char* const summary[] = {"4 passed, 0 failed", "3 passed, 1 failed", "2 passed, 2 failed",
-                                   "1 passed, 3 failed", "0 passed, 4 failed"};
+    const char* const summary[] = {"6 passed, 0 failed", "5 passed, 1 failed", "4 passed, 2 failed",
+                                   "3 passed, 3 failed", "2 passed, 4 failed", "1 passed, 5 failed",
+                                   "0 passed, 6 failed"};
     std::puts(summary[failed]);
     return failed == 0 ? 0 : 1;
 }
