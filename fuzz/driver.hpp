@@ -233,6 +233,65 @@ struct LstmnKit {
     }
 };
 
+// ---- Lstm ---------------------------------------------------------------------------------------------------------
+template <class T, std::size_t In, std::size_t Hidden>
+struct LstmKit {
+    using Model = sarnn::Lstm<T, In, Hidden>;
+    using Params = typename Model::Params;
+    struct Pre {
+        double xmax = 0.0;  // max |x_k| of this step
+        double cmax = 0.0;  // a bound on |c_{t-1}|: every step adds at most 1
+    };
+
+    std::unique_ptr<Params> p = std::make_unique<Params>();
+    bool finite = true;
+    double wmax = 0.0;
+
+    explicit LstmKit(Bytes& in) {
+        fill_params<T>(*p, in, In + Hidden);
+        finite = static_cast<bool>(sarnn::validate(*p));
+        wmax = finite ? max_abs<T>(*p) : 0.0;
+    }
+    std::unique_ptr<Model> make() const { return std::make_unique<Model>(*p); }
+    static bool refuses(const Model&) { return false; }
+    static bool valid_emit(sarnn::Emit e) { return e == sarnn::Emit::hidden || e == sarnn::Emit::cell; }
+    static sarnn::View<T> emitted(const Model& m, sarnn::Emit e) {
+        return e == sarnn::Emit::cell ? m.cell() : m.hidden();
+    }
+    static std::vector<unsigned char> bytes(const Model& m) { return kit::state_bytes(m); }
+    static void check_reset(const Model& m) {
+        FZ_CHECK(m.length() == 0 && m.saturated() == 0, "reset: counters");
+        for (const T& v : m.hidden()) FZ_CHECK(v == T(0), "reset: h");
+        for (const T& v : m.cell()) FZ_CHECK(v == T(0), "reset: c");
+    }
+    static void check_no_nan_inf_views(const Model& m) {
+        check_no_nan_inf(m.hidden(), "NaN/Inf in h after an ok step");
+        check_no_nan_inf(m.cell(), "NaN/Inf in the cell after an ok step");
+    }
+    void check_ok(const Model& m, double cbound) const {
+        FZ_CHECK(m.saturated() == 0, "saturated() of a float model");
+        check_finite(m.hidden(), 1.0 + 1e-6, "h not finite or |h| > 1");
+        check_finite(m.cell(), cbound, "c not finite or beyond its bound");
+    }
+    Pre pre(const Model& m, const T* x) const {
+        Pre r;
+        for (std::size_t k = 0; k < In; ++k) r.xmax = std::max(r.xmax, std::fabs(static_cast<double>(x[k])));
+        r.cmax = static_cast<double>(m.length()) + 1.0;
+        return r;
+    }
+    /// One step from the same h_{t-1}, c_{t-1}: z differs by the sums' rounding, c by f·c's and i·g's, h by
+    /// o·tanh(c)'s.
+    void compare(const Model& simd, const Model& scalar, const Pre& pre) const {
+        double bmax = 0.0;
+        for (const T& v : p->b) bmax = std::max(bmax, std::fabs(static_cast<double>(v)));
+        const double dz = tol<T>(row_abs(p->W_ih) * pre.xmax + row_abs(p->W_hh) + bmax);
+        const double dc = dz * (pre.cmax + 1.0) / 4.0 + dz + tol<T>(pre.cmax);
+        const double dh = dz / 4.0 + dc + tol<T>(1.0);
+        check_close(simd.cell(), scalar.cell(), dc, "SIMD vs scalar: c");
+        check_close(simd.hidden(), scalar.hidden(), dh, "SIMD vs scalar: h");
+    }
+};
+
 // ---- the run ---------------------------------------------------------------------------------------------------
 /// A status a step with x != nullptr may return where ok was expected, once the magnitudes could overflow T:
 /// any refusal but those whose conditions the driver knows (full memory, null or non-finite input).

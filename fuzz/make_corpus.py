@@ -80,3 +80,13 @@ for t in range(2):
         write("fuzz_lstmn", f"t{t}_mem{mem}_size{size}", [(t * 2 + mem) * 6 + size] + params() + [0x19] +
               ops(n_in, cap + 2, [run_op(n_in, 3, 2), [1], [0]] + NAN_X))
 write("fuzz_lstmn", "nan_weight", [2] + params(pokes=[(5, 0x18, 0xFF)]) + [1] + ops(4, 5))
+
+# Lstm: selector = T * 6 + size; sizes (In, Hidden): (1,1) (3,5) (4,16) (7,37) (2,136) (16,32)
+LSTM = [(1, 1), (3, 5), (4, 16), (7, 37), (2, 136), (16, 32)]
+for t in range(2):
+    for s in (1, 2, 5):
+        n_in = LSTM[s][0]
+        write("fuzz_lstm", f"t{t}_size{s}", [t * 6 + s] + params() + [0x19] +
+              ops(n_in, 8, [run_op(n_in, 3, 2), run_op(n_in, 2, 0), [1], [0]] + NAN_X))
+write("fuzz_lstm", "nan_weight", [3] + params(pokes=[(9, 0x18, 0xFF)]) + [1] + ops(7, 5))
+write("fuzz_lstm", "huge_weights", [2] + params(mode=4) + [3] + ops(4, 6))

@@ -309,6 +309,36 @@ void lstmn_row(std::size_t n) {
     print(r);
 }
 
+template <std::size_t H, class Set>
+std::uint32_t lstm_step() {
+    Arena a;
+    auto* p = make_params<sarnn::LstmParams<float, In, H>>(a);
+    auto* m = a.make<sarnn::Lstm<float, In, H, Set>>(*p);
+    return step_after(*m, 3);  // from a state of three steps
+}
+
+/// The Lstm's row (the gates, 4·Hidden·(In + Hidden)), from a state of three steps. Its draws are given back: the
+/// rows after it see the weights they saw before it was added.
+template <std::size_t H>
+void lstm_row() {
+    const std::uint32_t seed = g_lcg;
+    Row r{"Lstm", "–", H, 0, 4 * H * (In + H)};
+    {
+        using P = sarnn::LstmParams<float, In, H>;
+        Arena a;
+        auto* p = make_params<P>(a);
+        auto* m = a.make<plain::Lstm<In, H, P>>(*p);
+        r.plain = step_after(*m, 3);
+    }
+    r.scalar = lstm_step<H, sarnn::kernel::Scalar>();
+    r.tuned = lstm_step<H, Tuned>();
+#if SARNN_BENCH_SCALAR_BEST
+    r.best_scalar = lstm_step<H, ScalarBest>();
+#endif
+    print(r);
+    g_lcg = seed;
+}
+
 template <std::size_t H>
 void rows_for() {
     simple_rows<H>();
@@ -328,6 +358,7 @@ void rows_for() {
     // additive: q and the new key P_i, 2·K·H; n·K tanh (not counted) and K per state; the weighted sum n·H
     for (std::size_t n : kStates) sar_row<H, sarnn::AdditiveAlign<K>>("additive K 16", n, 2 * K * H, K + H);
     for (std::size_t n : kStates) lstmn_row<H>(n);
+    lstm_row<H>();
 }
 
 // ---- q15 (integers only: kernel::Q15) -------------------------------------------------------------------------
@@ -449,6 +480,31 @@ std::uint32_t q15_lstmn_step(std::size_t n) {
     return step_after(*m, std::is_same_v<Memory, sarnn::Window> ? C + 3 : n - 1, g_xq);
 }
 
+template <std::size_t H>
+sarnn::LstmParams<sarnn::q15, In, H>* make_q15_lstm_params(Arena& a) {
+    auto* p = a.make<sarnn::LstmParams<sarnn::q15, In, H>>();
+    if (p == nullptr) return nullptr;
+    // as make_q15_lstmn_params' gate part: int8 weights, row factors of weights of about +-0.3, b in +-0.5
+    for (auto& row : p->W_ih) fill_q15_weights(row);
+    for (auto& row : p->W_hh) fill_q15_weights(row);
+    for (std::size_t r = 0; r < 4 * H; ++r) {
+        p->b[r] = static_cast<std::int32_t>(uniform() * 2048.0f);
+        p->m[r] = 1267449479;  // 0.3 / 127 / 8 = 1267449479 · 2^-(31 + 10)
+        p->shift[r] = 10;
+    }
+    p->x_m = 1073741824;  // inputs in Q15: the factor 1
+    p->x_shift = -1;
+    return p;
+}
+
+template <std::size_t H, class Set>
+std::uint32_t q15_lstm_step() {
+    Arena a;
+    auto* p = make_q15_lstm_params<H>(a);
+    auto* m = a.make<sarnn::Lstm<sarnn::q15, In, H, Set>>(*p);
+    return step_after(*m, 3, g_xq);  // from a state of three steps
+}
+
 template <std::size_t H, class Set>
 std::uint32_t q15_simple_step() {
     Arena a;
@@ -540,6 +596,11 @@ void q15_rows() {
     print_q15("Lstmn, Window full", "K 16", H, C + 1,
               q15_counts([](auto set) { return q15_lstmn_step<H, sarnn::Window, decltype(set)>(C); }), lstmn_macs(C),
               sizeof(sarnn::Lstmn<sarnn::q15, In, H, C, K, sarnn::Window>));
+    // the LSTM: the gates 4·Hidden·(In + Hidden); its draws given back (the rows after it see the weights they saw)
+    const std::uint32_t seed = g_lcg;
+    print_q15("Lstm", "–", H, 0, q15_counts([](auto set) { return q15_lstm_step<H, decltype(set)>(); }),
+              4 * H * (In + H), sizeof(sarnn::Lstm<sarnn::q15, In, H>));
+    g_lcg = seed;
 }
 
 /// The other aligns with all C states (their algebra as in the float table: bilinear H², key/query 2·K·H, additive

@@ -226,6 +226,32 @@ struct Lstmn {
     }
 };
 
+/// Lstm (nn.LSTM): z = W_ih x + W_hh h + b (rows i, f, g, o), c = σ(z_f) c + σ(z_i) tanh(z_g), h = σ(z_o) tanh(c)
+template <std::size_t In, std::size_t H, class P>
+struct Lstm {
+    const P& p;
+    float h[H] = {}, c[H] = {}, z[4 * H] = {};
+    explicit Lstm(const P& params) : p(params) {}
+    static float sigmoid(float v) { return 1.0f / (1.0f + std::exp(-v)); }
+    void reset() {
+        for (float& v : h) v = 0.0f;
+        for (float& v : c) v = 0.0f;
+    }
+    sarnn::Status step(const float* x) {
+        for (std::size_t r = 0; r < 4 * H; ++r) {
+            float a = p.b[r];
+            for (std::size_t k = 0; k < In; ++k) a += p.W_ih[r][k] * x[k];
+            for (std::size_t k = 0; k < H; ++k) a += p.W_hh[r][k] * h[k];
+            z[r] = a;
+        }
+        for (std::size_t d = 0; d < H; ++d) {
+            c[d] = sigmoid(z[H + d]) * c[d] + sigmoid(z[d]) * std::tanh(z[2 * H + d]);
+            h[d] = sigmoid(z[3 * H + d]) * std::tanh(c[d]);
+        }
+        return sarnn::Status::ok;
+    }
+};
+
 }  // namespace plain
 
 #endif
