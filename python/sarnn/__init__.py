@@ -9,8 +9,9 @@
 `export_header(model, name, path)` (or `python3 -m sarnn.export model.pt --name NAME`) writes a C++
 header holding the weights, the model type and a golden self-check.
 With `--quantize int8 --calibration inputs.pt` it writes the q15 model (int8 weights, int16 activations) of a
-SimpleRNN, a SelfAttentionRNN (any align: dot, scaled_dot, bilinear, key_query, additive) or an LSTMN instead
-(sarnn.quantize; the twin of its integers, bit for bit: sarnn.q15).
+SimpleRNN, a SelfAttentionRNN (any align: dot, scaled_dot, bilinear, key_query, additive), an LSTMN, a GRU or an
+LSTM instead (sarnn.quantize; the twin of its integers, bit for bit: sarnn.q15). torch.nn.GRU, nn.LSTM, their cells
+and their state dicts export as they are (sarnn.from_gru, from_lstm).
 
 Everything but ExportError needs torch and numpy, and is imported on first use: `import sarnn` works
 without them, and using sarnn.SimpleRNN (etc.) then raises an ImportError saying what is missing.

@@ -3,9 +3,9 @@ sarnn.export MODEL [--name NAME] [--out HEADER] [options]`.
 
 With `--dtype q15 --calibration INPUTS.pt` (`--quantize int8` is another spelling of `--dtype q15`) it writes the
 q15 model (int8 weights, int16 activations, no float at run time) of a SimpleRnn, a SelfAttentionRnn (any align:
-dot, scaled_dot, bilinear, key_query, additive) or an LSTMN instead, and prints the input scale (and the align's
-headrooms, or the scores' format of the additive align and the LSTMN) and the error bound it measured over the
-calibration run on a second line (sarnn.quantize says how).
+dot, scaled_dot, bilinear, key_query, additive), an LSTMN, a Gru or an Lstm instead, and prints the input scale
+(and the align's headrooms, or the scores' format of the additive align and the LSTMN) and the error bound it
+measured over the calibration run on a second line (sarnn.quantize says how).
 
 With `--c-api` it also writes the model's C API next to the header X.hpp: X.h (C99) and X.cpp (the C++ glue, one
 static model); sarnn.header_c and docs/c-api.md say what they hold. Without it the output is the header alone.
