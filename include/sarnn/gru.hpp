@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "sarnn/detail/finite.hpp"
+#include "sarnn/detail/gru_step.hpp"
 #include "sarnn/detail/input.hpp"
 #include "sarnn/kernels.hpp"
 #include "sarnn/kernels_q15.hpp"
@@ -73,21 +74,11 @@ public:
         const Status s = detail::check_input(x, In);
         if (s != Status::ok) return s;
         const std::size_t next = cur_ ^ 1u;
-        if constexpr (Numeric<T>::floating) {
-            // gi = W_ih x, gh = W_hh h
-            Ops::gemv(&p_.W_ih[0][0], 3 * Hidden, In, In, x, gi_);
-            Ops::gemv(&p_.W_hh[0][0], 3 * Hidden, Hidden, Hidden, h_[cur_], gh_);
-            // r, z = σ(gi + b_ih + gh + b_hh), n = tanh(gi_n + b_in + r ⊙ (gh_n + b_hn)); h' = n + z ⊙ (h - n)
-            Ops::gru_cell(gi_, gh_, p_.b_ih, p_.b_hh, h_[cur_], Hidden, h_[next]);
-            // σ and tanh saturate at +-inf, so only a NaN pre-activation (inf - inf, or 0·inf in r ⊙ ..) is left
-            if (!detail::all_finite(h_[next], Hidden)) return Status::non_finite_result;
-        } else {
-            // gi = W_ih x + b_ih and gh = W_hh h + b_hh in Q3.12, one pass over both matrices
-            Ops::gru_gates(QGru{&p_.W_ih[0][0], &p_.W_hh[0][0], p_.b_ih, p_.b_hh, p_.m, p_.shift, p_.x_m, p_.x_shift},
-                           3 * Hidden, x, In, h_[cur_], Hidden, gi_, gh_);
-            // r, z = σ(gi + gh), n = tanh(gi_n + r·gh_n), h' = n + z·(h - n), in Q15
-            Ops::gru_cell(gi_, gh_, h_[cur_], Hidden, h_[next]);
-        }
+        // h' = GRU(x, h): r, z = σ(W_i x + b_i + W_h h + b_h), n = tanh(W_in x + b_in + r ⊙ (W_hn h + b_hn)),
+        // h' = n + z ⊙ (h - n)
+        detail::gru_step<Ops>(p_, x, h_[cur_], gi_, gh_, h_[next]);
+        // σ and tanh saturate at +-inf, so only a NaN pre-activation (inf - inf, or 0·inf in r ⊙ ..) is left
+        if (!detail::all_finite(h_[next], Hidden)) return Status::non_finite_result;
         cur_ = next;
         ++length_;
         return Status::ok;

@@ -1,0 +1,38 @@
+// sarnn/detail/gru_step.hpp: one GRU step, h = GRU(x, h_prev), for every value type: the kernel calls of Gru
+// (h_prev = h_{i-1}) and of SelfAttentionRnn's GruCell (h_prev = c_{i-1}), with what the params of T hold.
+#ifndef SARNN_DETAIL_GRU_STEP_HPP
+#define SARNN_DETAIL_GRU_STEP_HPP
+
+#include <cstddef>
+
+#include "sarnn/kernels_q15.hpp"
+#include "sarnn/numeric.hpp"
+#include "sarnn/params.hpp"
+
+namespace sarnn::detail {
+
+/// h = GRU(x, h_prev) on the kernel set Ops: r = σ(W_ir x + b_ir + W_hr h_prev + b_hr), z = σ(..), n = tanh(W_in x
+/// + b_in + r ⊙ (W_hn h_prev + b_hn)), h = (1 - z) ⊙ n + z ⊙ h_prev (the recurrent input h_prev in every gate and in
+/// the interpolation). x has In values; h_prev and h are padded rows of Hidden (h must not alias h_prev); gi and gh hold 3·Hidden values each
+/// (scratch: the gate rows). Cost: 3·Hidden·(In + Hidden) multiply-adds, 2·Hidden σ and Hidden tanh.
+template <class Ops, class T, std::size_t In, std::size_t Hidden>
+void gru_step(const GruParams<T, In, Hidden>& p, const activation_t<T>* x, const activation_t<T>* h_prev,
+              activation_t<T>* gi, activation_t<T>* gh, activation_t<T>* h) noexcept {
+    if constexpr (Numeric<T>::floating) {
+        // gi = W_ih x, gh = W_hh h_prev
+        Ops::gemv(&p.W_ih[0][0], 3 * Hidden, In, In, x, gi);
+        Ops::gemv(&p.W_hh[0][0], 3 * Hidden, Hidden, Hidden, h_prev, gh);
+        // r, z = σ(gi + b_ih + gh + b_hh), n = tanh(gi_n + b_in + r ⊙ (gh_n + b_hn)); h = n + z ⊙ (h_prev - n)
+        Ops::gru_cell(gi, gh, p.b_ih, p.b_hh, h_prev, Hidden, h);
+    } else {
+        // gi = W_ih x + b_ih and gh = W_hh h_prev + b_hh in Q3.12, one pass over both matrices
+        Ops::gru_gates(QGru{&p.W_ih[0][0], &p.W_hh[0][0], p.b_ih, p.b_hh, p.m, p.shift, p.x_m, p.x_shift}, 3 * Hidden,
+                       x, In, h_prev, Hidden, gi, gh);
+        // r, z = σ(gi + gh), n = tanh(gi_n + r·gh_n), h = n + z·(h_prev - n), in Q15
+        Ops::gru_cell(gi, gh, h_prev, Hidden, h);
+    }
+}
+
+}  // namespace sarnn::detail
+
+#endif
