@@ -74,6 +74,57 @@ struct SimpleKit {
     }
 };
 
+// ---- Gru -------------------------------------------------------------------------------------------------------
+template <class T, std::size_t In, std::size_t Hidden>
+struct GruKit {
+    using Model = sarnn::Gru<T, In, Hidden>;
+    using Params = typename Model::Params;
+    struct Pre {
+        double mz = 0.0;  // max over the rows of |b_ih| + |b_hh| + Σ_k |W_ih·x| + Σ_k |W_hh·h_prev|
+    };
+
+    std::unique_ptr<Params> p = std::make_unique<Params>();
+    bool finite = true;
+    double wmax = 0.0;
+
+    explicit GruKit(Bytes& in) {
+        fill_params<T>(*p, in, In + Hidden);
+        finite = static_cast<bool>(sarnn::validate(*p));
+        wmax = finite ? max_abs<T>(*p) : 0.0;
+    }
+    std::unique_ptr<Model> make() const { return std::make_unique<Model>(*p); }
+    static bool refuses(const Model&) { return false; }
+    static bool valid_emit(sarnn::Emit e) { return e == sarnn::Emit::hidden; }
+    static sarnn::View<T> emitted(const Model& m, sarnn::Emit) { return m.hidden(); }
+    static std::vector<unsigned char> bytes(const Model& m) { return kit::state_bytes(m); }
+    static void check_reset(const Model& m) {
+        FZ_CHECK(m.length() == 0, "reset: length");
+        for (const T& v : m.hidden()) FZ_CHECK(v == T(0), "reset: h");
+    }
+    static void check_no_nan_inf_views(const Model& m) { check_no_nan_inf(m.hidden(), "NaN/Inf in h after an ok step"); }
+    // h' = n + z·(h - n) lies between tanh(..) and h: |h| <= 1
+    void check_ok(const Model& m, double) const { check_finite(m.hidden(), 1.0 + 1e-6, "h not finite or |h| > 1"); }
+    Pre pre(const Model& m, const T* x) const {
+        Pre r;
+        const auto h = m.hidden();
+        for (std::size_t i = 0; i < 3 * Hidden; ++i) {
+            double s = std::fabs(static_cast<double>(p->b_ih[i])) + std::fabs(static_cast<double>(p->b_hh[i]));
+            for (std::size_t k = 0; k < In; ++k)
+                s += std::fabs(static_cast<double>(p->W_ih[i][k]) * static_cast<double>(x[k]));
+            for (std::size_t k = 0; k < Hidden; ++k)
+                s += std::fabs(static_cast<double>(p->W_hh[i][k]) * static_cast<double>(h[k]));
+            r.mz = std::max(r.mz, s);
+        }
+        return r;
+    }
+    void compare(const Model& simd, const Model& scalar, const Pre& pre) const {
+        // each gate sum is off by tol(mz); σ' <= 1/4, tanh' <= 1: dn <= dz·(1 + |gh_n|/4), h' = n + z·(h - n)
+        // adds at most 2·dσ, and the same h_prev went in (the models step alike, compared each step)
+        const double dz = tol<T>(pre.mz);
+        check_close(simd.hidden(), scalar.hidden(), dz * (2.0 + pre.mz / 4.0) + tol<T>(4.0), "SIMD vs scalar: h");
+    }
+};
+
 // ---- SelfAttentionRnn ------------------------------------------------------------------------------------------
 /// The align's params, name and score bound: tests/shared/aligns.hpp. S (score_bound) bounds the magnitude of the
 /// terms of one score e_ij when |h| <= 1.

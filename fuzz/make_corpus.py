@@ -81,6 +81,14 @@ for t in range(2):
               ops(n_in, cap + 2, [run_op(n_in, 3, 2), [1], [0]] + NAN_X))
 write("fuzz_lstmn", "nan_weight", [2] + params(pokes=[(5, 0x18, 0xFF)]) + [1] + ops(4, 5))
 
+# Gru: selector = T * 6 + size; sizes (In, Hidden): (1,1) (3,5) (4,16) (7,37) (2,70) (5,136)
+GRU = [(1, 1), (3, 5), (4, 16), (7, 37), (2, 70), (5, 136)]
+for t in range(2):
+    for s in (1, 3):
+        n_in = GRU[s][0]
+        write("fuzz_gru", f"t{t}_size{s}", [t * 6 + s] + params() + [0x18] +
+              ops(n_in, 6, [run_op(n_in, 3, 0), [1], [0]] + NAN_X))
+write("fuzz_gru", "huge_weights", [2] + params(mode=4) + [3] + ops(4, 4))
 # Lstm: selector = T * 6 + size; sizes (In, Hidden): (1,1) (3,5) (4,16) (7,37) (2,136) (16,32)
 LSTM = [(1, 1), (3, 5), (4, 16), (7, 37), (2, 136), (16, 32)]
 for t in range(2):

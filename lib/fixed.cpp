@@ -19,13 +19,6 @@ namespace detail {
 #include "fixed_tables.inc"
 
 }  // namespace detail
-namespace {
-
-using detail::interpolate;
-using detail::kTanhSegmentBits;
-using detail::kTanhTable;
-
-}  // namespace
 
 std::int16_t tanh_q15(std::int16_t z) noexcept {
     // kernels/tanh.hpp: interpolated between tanh(i / 64) and tanh((i + 1) / 64), i = |z| / 64
@@ -33,13 +26,8 @@ std::int16_t tanh_q15(std::int16_t z) noexcept {
 }
 
 std::int16_t sigmoid_q15(std::int16_t z) noexcept {
-    const std::uint32_t a = z < 0 ? static_cast<std::uint32_t>(-static_cast<std::int32_t>(z)) : static_cast<std::uint32_t>(z);
-    // t = tanh(a / 8192): the table's entries every 128 LSB of a (a <= 32768: i <= 256)
-    const std::uint32_t i = a >> (kTanhSegmentBits + 1), frac = a & ((1u << (kTanhSegmentBits + 1)) - 1u);
-    const std::int32_t t = interpolate(kTanhTable, i, frac, kTanhSegmentBits + 1);
-    // sigmoid(z) = (1 + tanh(z / 2)) / 2, rounded half up; 32768 +- t is in 1 .. 65535
-    const std::int32_t y = static_cast<std::int32_t>(static_cast<std::uint32_t>(z >= 0 ? 32768 + t + 1 : 32768 - t + 1) >> 1);
-    return static_cast<std::int16_t>(y > 32767 ? 32767 : y);
+    // kernels/tanh.hpp: (1 + tanh(z / 2)) / 2, tanh interpolated from the table's entries every 128 LSB of |z|
+    return static_cast<std::int16_t>(detail::sigmoid_inline(z));
 }
 
 std::int32_t exp_q16(std::int32_t d) noexcept {

@@ -793,6 +793,53 @@ void check_lstm_cell() {
     });
 }
 
+// ---- gru_cell ------------------------------------------------------------------------------------------------
+template <class T>
+void check_gru_cell() {
+    for_each_set<T>([](const test::Ops<T>& k) {
+        std::mt19937 g(25);
+        Worst w;
+        std::size_t case_index = 0;
+        for (std::size_t H : kSizes) {
+            for (int variant = 0; variant < 3; ++variant, ++case_index) {
+                // gate sums in ±4 (curved), ±60 (saturated), or a mix with exact zeros
+                const double range = variant == 1 ? 60.0 : 4.0;
+                const std::size_t offset = case_index % 2;  // gi, gh and the biases: any alignment, in turn
+                Buffer<T> gi(3 * H, offset), gh(3 * H, 1 - offset), b_ih(3 * H, 1 - offset), b_hh(3 * H, offset);
+                Buffer<T> h_prev(sarnn::padded<T>(H)), h(sarnn::padded<T>(H));
+                for (std::size_t i = 0; i < 3 * H; ++i) {
+                    gi[i] = static_cast<T>(variant == 2 && i % 3 == 0 ? 0.0 : test::uniform(g, -range, range));
+                    gh[i] = static_cast<T>(variant == 2 && i % 4 == 0 ? 0.0 : test::uniform(g, -range, range));
+                    b_ih[i] = static_cast<T>(test::uniform(g, -1.0, 1.0));
+                    b_hh[i] = static_cast<T>(test::uniform(g, -1.0, 1.0));
+                }
+                fill_padded(h_prev, H, [&](std::size_t) { return test::uniform(g, -1.0, 1.0); });
+                for (std::size_t i = 0; i < h.size(); ++i) h[i] = i < H ? T(7) : kSentinel<T>;
+                k.gru_cell(gi.data(), gh.data(), b_ih.data(), b_hh.data(), h_prev.data(), H, h.data());
+                const auto where = [&] { return describe<T>("gru_cell H, variant, offset", H, variant, offset); };
+                for (std::size_t d = 0; d < H; ++d) {
+                    const auto in = [&](std::size_t gate) {
+                        return static_cast<double>(gi[gate * H + d]) + static_cast<double>(b_ih[gate * H + d]);
+                    };
+                    const auto rec = [&](std::size_t gate) {
+                        return static_cast<double>(gh[gate * H + d]) + static_cast<double>(b_hh[gate * H + d]);
+                    };
+                    // r, z = σ(..), n = tanh(gi_n + b_in + r (gh_n + b_hn)), h = (1 - z) n + z h_prev
+                    const double r = sigmoid(in(0) + rec(0)), z = sigmoid(in(1) + rec(1));
+                    const double n = std::tanh(in(2) + r * rec(2));
+                    const double want = (1.0 - z) * n + z * static_cast<double>(h_prev[d]);
+                    // the n sum's error is relative to its terms (up to 2·60 + 2)
+                    const double mag = std::max(1.0, std::fabs(in(2)) + std::fabs(rec(2)));
+                    w.add(std::fabs(static_cast<double>(h[d]) - want) / mag, where);
+                }
+                w.pads(padding_is_sentinel(h, H), where);
+                w.pads(padding_is_zero(h_prev, H), where);  // input untouched
+            }
+        }
+        w.check(ref::tol<T>());
+    });
+}
+
 // ---- attend_keys ---------------------------------------------------------------------------------------------
 /// Cached keys in ring order, laid out as sarnn::KeyBlocks says: value k of the key of physical row p at
 /// ((p / L)·dim + k)·L + p % L, L = lanes<T>(), over padded(cap) rows. Rows that hold no state, and the padding
@@ -1031,6 +1078,10 @@ TEST_CASE("Kernels: lstm_cell", "[kernels]") {
     check_lstm_cell<float>();
     check_lstm_cell<double>();
 }
+TEST_CASE("Kernels: gru_cell", "[kernels]") {
+    check_gru_cell<float>();
+    check_gru_cell<double>();
+}
 TEST_CASE("Kernels: attend_keys over ring-ordered rows", "[kernels]") {
     check_attend_keys<float>();
     check_attend_keys<double>();
@@ -1049,7 +1100,7 @@ TEST_CASE("Kernels: kernels<T>() is the active set, and the run-time table holds
     const sarnn::Kernels<float>* s = sarnn::kernels_for<float>(sarnn::Arch::scalar);
     REQUIRE(s != nullptr);
     // the table is one pointer per model operation and the arch, nothing else
-    CHECK(sizeof(sarnn::Kernels<float>) <= 11 * sizeof(void*));
+    CHECK(sizeof(sarnn::Kernels<float>) <= 12 * sizeof(void*));
     CHECK(s->gemv != nullptr);
     CHECK(s->gemv_add != nullptr);
     CHECK(s->gemv_t != nullptr);
@@ -1058,6 +1109,7 @@ TEST_CASE("Kernels: kernels<T>() is the active set, and the run-time table holds
     CHECK(s->weighted_sum != nullptr);
     CHECK(s->additive_scores != nullptr);
     CHECK(s->lstm_cell != nullptr);
+    CHECK(s->gru_cell != nullptr);
     CHECK(s->attend_dot != nullptr);
     CHECK(s->attend_keys != nullptr);
     // the table of a set is that set's own functions
@@ -1072,5 +1124,6 @@ TEST_CASE("Kernels: kernels<T>() is the active set, and the run-time table holds
         CHECK(t->gemv == own.gemv);
         CHECK(t->attend_dot == own.attend_dot);
         CHECK(t->lstm_cell == own.lstm_cell);
+        CHECK(t->gru_cell == own.gru_cell);
     });
 }

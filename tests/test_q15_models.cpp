@@ -16,6 +16,7 @@
 #include <sarnn/sarnn.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -29,6 +30,7 @@
 #include "reference_family.hpp"
 #include "shared/q15_affine_check.hpp"
 #include "shared/q15_digest.hpp"
+#include "shared/q15_gru_digest.hpp"
 
 namespace {
 
@@ -386,6 +388,49 @@ TEST_CASE("q15: the C++ models and the Python twin agree bit for bit (one digest
 
 TEST_CASE("q15: the models on the plain loops (Set = kernel::Q15Plain) give the same digest", "[q15]") {
     CHECK(test::q15_digest<sarnn::kernel::Q15Plain>() == test::kQ15Digest);
+}
+
+namespace {
+/// The raw values of a q15 view.
+std::vector<std::int16_t> raws(const sarnn::View<q15>& v) {
+    std::vector<std::int16_t> out;
+    for (const q15 x : v) out.push_back(x.raw);
+    return out;
+}
+}  // namespace
+
+TEST_CASE("q15: Gru and the Python twin (run_gru) agree bit for bit, on the target's loops and the plain ones", "[q15][gru]") {
+    const std::uint64_t h = test::q15_gru_digest();
+    INFO("digest 0x" << std::hex << h << " (python3 -m tests.twin_digest in python/ gives the Python twin's)");
+    CHECK(h == test::kQ15GruDigest);
+    CHECK(test::q15_gru_digest<sarnn::kernel::Q15Plain>() == test::kQ15GruDigest);
+}
+
+TEST_CASE("q15: Gru refuses null input and changes nothing; reset() restores the start state bit for bit", "[q15][gru]") {
+    constexpr std::size_t In = 5, Hidden = 9;
+    test::Q15Lcg rng{77};
+    const auto p = std::make_unique<sarnn::GruParams<q15, In, Hidden>>();
+    test::draw_q15_params(rng, *p);
+    sarnn::Gru<q15, In, Hidden> model(*p);
+    std::vector<std::array<q15, In>> xs(12);
+    for (auto& x : xs)
+        for (auto& v : x) v = q15{static_cast<std::int16_t>(rng.below(65536) - 32768)};
+    std::vector<std::vector<std::int16_t>> first;
+    for (const auto& x : xs) {
+        const std::vector<std::int16_t> before = raws(model.hidden());
+        CHECK(model.step(static_cast<const q15*>(nullptr)) == sarnn::Status::null_input);
+        CHECK(raws(model.hidden()) == before);
+        REQUIRE(model.step(x) == sarnn::Status::ok);
+        first.push_back(raws(model.hidden()));
+    }
+    CHECK(model.length() == xs.size());
+    model.reset();
+    CHECK(model.length() == 0);
+    for (const q15 v : model.hidden()) CHECK(v.raw == 0);
+    for (std::size_t t = 0; t < xs.size(); ++t) {
+        REQUIRE(model.step(xs[t]) == sarnn::Status::ok);
+        CHECK(raws(model.hidden()) == first[t]);
+    }
 }
 
 TEST_CASE("q15: affine_tanh against 64-bit integer arithmetic (every shift, both signs, saturating sums)", "[q15]") {

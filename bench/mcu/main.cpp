@@ -1,6 +1,6 @@
 // bench/mcu/main.cpp: instructions per step() on a Cortex-M, counted under qemu-system-arm -icount shift=6
 // (counter.hpp). With SARNN_BENCH_MCU_QUICK=1 (the Cortex-M presets: the test command's smoke run) three shapes
-// only, Hidden 16: SimpleRnn, SelfAttentionRnn dot n 16, Lstmn n 16, float and q15. Otherwise (scripts/bench-mcu):
+// only, Hidden 16: SimpleRnn, SelfAttentionRnn dot n 16, Lstmn n 16, float and q15 (and Gru at Hidden 32). Otherwise (scripts/bench-mcu):
 // every model and align at the sizes firmware uses (In 16; Hidden 16, 32, 64; Capacity 64; K 16),
 // side by side in one image: the formulas as plain loops (plain.hpp), sarnn's reference scalar set
 // (kernel::Scalar) and the build's default set (kernel::CortexM on these targets). Prints one markdown table; scripts/bench-mcu
@@ -193,6 +193,28 @@ void simple_rows() {
     print(r);
 }
 
+template <std::size_t H, class Set>
+std::uint32_t gru_step() {
+    Arena a;
+    auto* p = make_params<sarnn::GruParams<float, In, H>>(a);
+    auto* m = a.make<sarnn::Gru<float, In, H, Set>>(*p);
+    return steady_step(*m);
+}
+
+/// The GRU: 3·H·(In + H) multiply-adds; its params' draws leave the rows after it as they were.
+template <std::size_t H>
+void gru_rows() {
+    const std::uint32_t seed = g_lcg;
+    Row r{"Gru", "–", H, 0, 3 * H * (In + H)};
+    r.scalar = gru_step<H, sarnn::kernel::Scalar>();
+    r.tuned = gru_step<H, Tuned>();
+#if SARNN_BENCH_SCALAR_BEST
+    r.best_scalar = gru_step<H, ScalarBest>();
+#endif
+    print(r);
+    g_lcg = seed;
+}
+
 /// A SelfAttentionRnn step attending over n states (Bounded: after n-1 steps; Window: full, n = C).
 template <std::size_t H, class Align, class Memory, class Set>
 std::uint32_t sar_step(std::size_t n) {
@@ -320,6 +342,7 @@ void lstm_row() {
 template <std::size_t H>
 void rows_for() {
     simple_rows<H>();
+    gru_rows<H>();
     // dot forms: e_j = h_j·h_i: 2·n·H per step (scores and the weighted sum)
     for (std::size_t n : kStates) sar_row<H, sarnn::DotAlign>("dot", n, 0, 2 * H);
     for (std::size_t n : kStates) sar_row<H, sarnn::ScaledDotAlign>("scaled dot", n, 0, 2 * H);
@@ -490,6 +513,25 @@ std::uint32_t q15_simple_step() {
     return steady_step(*m, g_xq);
 }
 
+template <std::size_t H, class Set>
+std::uint32_t q15_gru_step() {
+    Arena a;
+    auto* p = a.make<sarnn::GruParams<sarnn::q15, In, H>>();
+    // as make_q15_params: int8 weights, row factors of weights of about +-0.3, biases in +-0.25 each
+    for (auto& row : p->W_ih) fill_q15_weights(row);
+    for (auto& row : p->W_hh) fill_q15_weights(row);
+    for (std::size_t r = 0; r < 3 * H; ++r) {
+        p->b_ih[r] = static_cast<std::int32_t>(uniform() * 1024.0f);
+        p->b_hh[r] = static_cast<std::int32_t>(uniform() * 1024.0f);
+        p->m[r] = 1267449479;  // 0.3 / 127 / 8 = 1267449479 · 2^-(31 + 10)
+        p->shift[r] = 10;
+    }
+    p->x_m = 1073741824;  // inputs in Q15: the factor 1
+    p->x_shift = -1;
+    auto* m = a.make<sarnn::Gru<sarnn::q15, In, H, Set>>(*p);
+    return steady_step(*m, g_xq);
+}
+
 /// One q15 row's count with this target's loops (kernel::Q15) and with the plain C++ ones (kernel::Q15Plain), both
 /// from the same draws (the draw then goes on as after one count, so the rows below see the draws they always did).
 struct Q15Counts {
@@ -516,10 +558,20 @@ void print_q15(const char* model, const char* align, std::size_t h, std::size_t 
     std::printf(" %u |\n", static_cast<unsigned>(ram));
 }
 
+/// The GRU's q15 row (3·H·(In + H) multiply-adds); its draws leave the rows after it as they were.
+template <std::size_t H>
+void q15_gru_row() {
+    const std::uint32_t seed = g_lcg;
+    print_q15("Gru", "–", H, 0, q15_counts([](auto set) { return q15_gru_step<H, decltype(set)>(); }), 3 * H * (In + H),
+              sizeof(sarnn::Gru<sarnn::q15, In, H>));
+    g_lcg = seed;
+}
+
 template <std::size_t H>
 void q15_rows() {
     print_q15("SimpleRnn", "–", H, 0, q15_counts([](auto set) { return q15_simple_step<H, decltype(set)>(); }),
               H * (In + H), sizeof(sarnn::SimpleRnn<sarnn::q15, In, H>));
+    q15_gru_row<H>();
     using Dot = sarnn::SelfAttentionRnn<sarnn::q15, In, H, C, sarnn::DotAlign>;
     using Scaled = sarnn::SelfAttentionRnn<sarnn::q15, In, H, C, sarnn::ScaledDotAlign>;
     using Win = sarnn::SelfAttentionRnn<sarnn::q15, In, H, C, sarnn::DotAlign, sarnn::Window>;
@@ -595,8 +647,9 @@ int main() {
         tuned, tuned);
     std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 #endif
-#if SARNN_BENCH_MCU_QUICK  // the test command's smoke run (SARNN_BENCH_MCU_QUICK): three shapes, Hidden 16
+#if SARNN_BENCH_MCU_QUICK  // the test command's smoke run (SARNN_BENCH_MCU_QUICK): three shapes, Hidden 16 (and Gru at 32)
     simple_rows<16>();
+    gru_rows<32>();
     sar_row<16, sarnn::DotAlign>("dot", 16, 0, 2 * 16);
     lstmn_row<16>(16);
 #else
@@ -616,6 +669,7 @@ int main() {
 #if SARNN_BENCH_MCU_QUICK
     print_q15("SimpleRnn", "–", 16, 0, q15_counts([](auto set) { return q15_simple_step<16, decltype(set)>(); }),
               16 * (In + 16), sizeof(sarnn::SimpleRnn<sarnn::q15, In, 16>));
+    q15_gru_row<32>();
     print_q15("SelfAttentionRnn", "dot", 16, 16,
               q15_counts([](auto set) { return q15_step<16, sarnn::DotAlign, sarnn::Bounded, decltype(set)>(16); }),
               16 * (In + 16) + 2 * 16 * 16, sizeof(sarnn::SelfAttentionRnn<sarnn::q15, In, 16, C, sarnn::DotAlign>));

@@ -38,6 +38,11 @@
 //   lstm_cell(z, b, c_prev, H, c, h)    with z = [z_i; z_f; z_g; z_o] (4·H values, any alignment) and b (4·H
 //        values), i = σ(z_i + b_i), f = σ(z_f + b_f), g = tanh(z_g + b_g), o = σ(z_o + b_o),
 //        c = f ⊙ c_prev + i ⊙ g, h = o ⊙ tanh(c). c_prev, c and h are padded rows of H values. O(H).
+//   gru_cell(gi, gh, b_ih, b_hh, h_prev, H, h)   the GRU cell (PyTorch's gate order r, z, n) from gi = W_ih·x and
+//        gh = W_hh·h_prev (3·H values each, any alignment) and the biases b_ih, b_hh (3·H values each):
+//        r = σ(gi_r + b_ir + gh_r + b_hr), z = σ(gi_z + b_iz + gh_z + b_hz), n = tanh(gi_n + b_in + r ⊙ (gh_n + b_hn)),
+//        h = (1 - z) ⊙ n + z ⊙ h_prev, computed as n + z ⊙ (h_prev - n). h_prev and h are padded rows of H values
+//        (h must not alias h_prev). O(H): 3·H sigmoid/tanh.
 //   attend_dot(S, q, scale, alpha, c)   the dot-score context, one pass over S (online softmax in chunks that stay
 //        in L1): e_j = scale·(S_j·q); alpha = softmax(e) (alpha receives S.n values); c = Σ_j alpha_j S_j. q and
 //        c are padded rows of S.dim values; S.n >= 1. O(2·n·dim) + O(n) exps.

@@ -57,6 +57,18 @@
 //        c = round(f·c~ / 2^15) + round(i·g / 2^18) (both Q3.12, rounded half up), saturated to int16 (|c| < 8);
 //        h = round(o·tanh_q15(c) / 2^15) in Q15. Returns how many lanes of c saturated (0 to H). O(H): 4·H
 //        sigmoid/tanh and H tanh more.
+//   gru_gates(a, rows, x, nx, h, nh, gi, gh)   the GRU's two gate rows from one pass over both int8 matrices
+//        (GruParams<q15> in params.hpp: QGru): per row, s_x = W_ih[r]·x, s_h = W_hh[r]·h (int32, exact: nx <= 511,
+//        nh <= 256), gi_r = requantize(s_x, x_m, x_shift) (clamped to +-2^30), then requantize(., m[r], shift[r]) +
+//        b_ih[r], gh_r = requantize(s_h, m[r], shift[r]) + b_hh[r], each saturated to int16 (Q3.12): what affine gives
+//        for (W_ih, x) and for (W_hh, h) with the factor 1, nr = 0. gi and gh have rows values (any alignment), h is
+//        a padded row of nh; O(rows·(nx + nh)).
+//   gru_cell(gi, gh, h_prev, H, h)          the GRU cell from the Q3.12 rows gi = [gi_r; gi_z; gi_n] and gh = [gh_r;
+//        gh_z; gh_n] (3·H values each, affine's: GruParams<q15> in params.hpp) and h_prev (Q15): per lane,
+//        r = sigmoid_q15(sat16(gi_r + gh_r)), z = sigmoid_q15(sat16(gi_z + gh_z)),
+//        n = tanh_q15(sat16(gi_n + ((r·gh_n + 2^14) >> 15))), h = n + ((z·(h_prev - n) + 2^14) >> 15) in Q15 (each
+//        product rounded half up; h lies between n and h_prev: no saturation). h must not alias h_prev. O(H): 3·H
+//        sigmoid/tanh.
 #ifndef SARNN_KERNELS_Q15_HPP
 #define SARNN_KERNELS_Q15_HPP
 
@@ -103,6 +115,18 @@ struct QGates {
     int x_shift;
 };
 
+/// What gru_gates reads of GruParams<q15> (params.hpp): pointers into the params.
+struct QGru {
+    const std::int8_t* W_ih;   ///< rows x nx, row-major
+    const std::int8_t* W_hh;   ///< rows x nh, row-major
+    const std::int32_t* b_ih;  ///< rows, Q3.12
+    const std::int32_t* b_hh;  ///< rows, Q3.12
+    const std::int32_t* m;     ///< rows: requantisation multiplier of row r (both matrices)
+    const std::int8_t* shift;  ///< rows: and its shift
+    std::int32_t x_m;          ///< the x part's factor to h's units
+    int x_shift;
+};
+
 namespace kernel {
 
 /// The q15 set (see above). Plain C++, no heap, integer arithmetic only.
@@ -132,6 +156,9 @@ struct Q15Set {
                        q15* z) noexcept;
     static void attend_scored_pair(const Rows<q15>& S, const Rows<q15>& T, int f, q15* alpha, q15* c, q15* d) noexcept;
     static std::size_t lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden, q15* c, q15* h) noexcept;
+    static void gru_gates(const QGru& a, std::size_t rows, const q15* x, std::size_t nx, const q15* h, std::size_t nh,
+                          q15* gi, q15* gh) noexcept;
+    static void gru_cell(const q15* gi, const q15* gh, const q15* h_prev, std::size_t hidden, q15* h) noexcept;
 };
 extern template struct Q15Set<TargetLoops>;
 extern template struct Q15Set<PlainLoops>;

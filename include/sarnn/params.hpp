@@ -74,6 +74,70 @@ struct alignas(4) RnnParams<q15, In, Hidden> {
     }
 };
 
+/// Weights of Gru (gru.hpp): PyTorch nn.GRU's (one layer) and nn.GRUCell's tensors as they are, gate rows in their
+/// order r, z, n:
+///   r = σ(W_ir x + b_ir + W_hr h + b_hr), z = σ(W_iz x + b_iz + W_hz h + b_hz),
+///   n = tanh(W_in x + b_in + r ⊙ (W_hn h + b_hn)), h' = (1 - z) ⊙ n + z ⊙ h.
+/// W_ih is 3·Hidden x In and W_hh 3·Hidden x Hidden, row-major; the two biases stay apart (b_hn is inside r ⊙ (..)).
+template <class T, std::size_t In, std::size_t Hidden>
+struct alignas(storage_alignment<T>()) GruParams {
+    static_assert(Numeric<T>::supported, "sarnn: T must be float or double (a type with a sarnn::Numeric policy)");
+    static_assert(In > 0, "sarnn: In (input size) must be at least 1");
+    static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
+
+    weight_t<T> W_ih[3 * Hidden][In];
+    weight_t<T> W_hh[3 * Hidden][Hidden];
+    weight_t<T> b_ih[3 * Hidden];
+    weight_t<T> b_hh[3 * Hidden];
+
+    /// Calls f(name, data, count) for each array in declaration order (see for_each_array()).
+    template <class P, class F>
+    static constexpr bool arrays(P& p, F&& f) {
+        return f("W_ih", &p.W_ih[0][0], 3 * Hidden * In) || f("W_hh", &p.W_hh[0][0], 3 * Hidden * Hidden) ||
+               f("b_ih", &p.b_ih[0], 3 * Hidden) || f("b_hh", &p.b_hh[0], 3 * Hidden);
+    }
+};
+
+/// Weights of Gru<q15> (gru.hpp): the same GRU in integers. Gate row r (of W_ih and W_hh together) is int8 with one
+/// real scale a_r (W ≈ W_q·a_r, m[r]·2^-(31 + shift[r]) = a_r / 8); x arrives as int16 raw values of real value
+/// raw·x_scale (x_m·2^-(31 + x_shift) = x_scale·32768, as RnnParams<q15>); h is Q15; the biases Q3.12. Per row,
+/// exactly (kernels_q15.hpp: gru_gates, gru_cell; requantize: fixed.hpp; sat16: saturated to int16):
+///   gi_r = sat16(requantize(requantize(W_ih[r]·x, x_m, x_shift), m[r], shift[r]) + b_ih[r])      Q3.12
+///   gh_r = sat16(requantize(W_hh[r]·h, m[r], shift[r]) + b_hh[r])                                Q3.12
+/// (the inner requantize clamped to +-2^30, as affine's) and per lane d, with the rows r, z, n = d, H + d, 2·H + d:
+///   r = sigmoid_q15(sat16(gi_r + gh_r)),  z = sigmoid_q15(sat16(gi_z + gh_z))                      Q15, 0 .. 32767
+///   n = tanh_q15(sat16(gi_n + ((r·gh_n + 2^14) >> 15)))                                           Q15
+///   h' = n + ((z·(h - n) + 2^14) >> 15)                                                           Q15
+/// (>> a floor: each product rounded half up). Headroom: W_ih[r]·x <= 128·32768·511 < 2^31 and W_hh[r]·h <=
+/// 128·32768·256 = 2^30 (In <= 511, Hidden <= 256); |r·gh_n| <= 32767·32768 < 2^30; |h - n| <= 65535, so
+/// |z·(h - n)| + 2^14 <= 32767·65535 + 2^14 < 2^31; z < 32768 keeps the rounded |z·(h - n)| / 2^15 within |h - n|, so
+/// h' lies between n and h: within int16 without a clamp, |h'| <= 32767. Gate rows in PyTorch's order r, z, n, as
+/// GruParams. x_scale is for the host side and never read by the model.
+template <std::size_t In, std::size_t Hidden>
+struct alignas(4) GruParams<q15, In, Hidden> {
+    static_assert(In > 0, "sarnn: In (input size) must be at least 1");
+    static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
+    static_assert(In <= 511 && Hidden <= 256, "sarnn: q15 models take In <= 511 and Hidden <= 256 (int32 headroom)");
+
+    std::int32_t b_ih[3 * Hidden];  ///< Q3.12
+    std::int32_t b_hh[3 * Hidden];  ///< Q3.12
+    std::int32_t m[3 * Hidden];     ///< gate row r's multiplier (W_ih and W_hh), in [2^30, 2^31)
+    std::int32_t x_m;               ///< the input's factor, in [2^30, 2^31)
+    float x_scale;                  ///< real value of one raw input unit (host side only)
+    std::int8_t W_ih[3 * Hidden][In];
+    std::int8_t W_hh[3 * Hidden][Hidden];
+    std::int8_t shift[3 * Hidden];  ///< in [-31, 31]
+    std::int8_t x_shift;            ///< in [-31, 31]
+
+    /// Calls f(name, data, count) for each array in declaration order (see for_each_array()).
+    template <class P, class F>
+    static constexpr bool arrays(P& p, F&& f) {
+        return f("b_ih", &p.b_ih[0], 3 * Hidden) || f("b_hh", &p.b_hh[0], 3 * Hidden) || f("m", &p.m[0], 3 * Hidden) ||
+               f("W_ih", &p.W_ih[0][0], 3 * Hidden * In) || f("W_hh", &p.W_hh[0][0], 3 * Hidden * Hidden) ||
+               f("shift", &p.shift[0], 3 * Hidden);
+    }
+};
+
 /// Weights of BilinearAlign: e_ij = h_j^T W h_i (Luong's "general" score). W is Hidden x Hidden, row-major.
 template <class T, std::size_t Hidden>
 struct alignas(storage_alignment<T>()) BilinearParams {

@@ -309,6 +309,21 @@ inline void lstm_cell(const float* z, const float* b, const float* c_prev, std::
     }
 }
 
+inline void gru_cell(const float* gi, const float* gh, const float* b_ih, const float* b_hh, const float* h_prev,
+                     std::size_t H, float* h) {
+    for (std::size_t d = 0; d < H; d += 4) {
+        const mve_pred16_t p = tail(H, d);
+        const auto part = [&](const float* a, const float* b, std::size_t g) {
+            return vaddq_f32(vld1q_z_f32(a + g * H + d, p), vld1q_z_f32(b + g * H + d, p));
+        };
+        const f32x4 r = sigmoid(vaddq_f32(part(gi, b_ih, 0), part(gh, b_hh, 0)));
+        const f32x4 z = sigmoid(vaddq_f32(part(gi, b_ih, 1), part(gh, b_hh, 1)));
+        const f32x4 n = tanh(vfmaq_f32(part(gi, b_ih, 2), r, part(gh, b_hh, 2)));
+        // h = (1 - z) ⊙ n + z ⊙ h_prev = n + z ⊙ (h_prev - n)
+        vst1q_p_f32(h + d, vfmaq_f32(n, z, vsubq_f32(vld1q_f32(h_prev + d), n)), p);
+    }
+}
+
 // ---- the context -----------------------------------------------------------------------------------------
 /// The context over the rows of S once alpha holds the scores: alpha = softmax(e), c = Σ_j alpha_j S_j.
 inline void attend_from_scores(const Rows<float>& S, float* alpha, float* c) {

@@ -683,6 +683,17 @@ inline void lstm_cell(const float* z, const float* b, const float* c_prev, std::
     }
 }
 
+inline void gru_cell(const float* gi, const float* gh, const float* b_ih, const float* b_hh, const float* h_prev,
+                     std::size_t H, float* h) {
+    for (std::size_t d = 0; d < H; ++d) {
+        const float r = set_sigmoid(gi[d] + b_ih[d] + (gh[d] + b_hh[d]));
+        const float z = set_sigmoid(gi[H + d] + b_ih[H + d] + (gh[H + d] + b_hh[H + d]));
+        const float n = set_tanh(gi[2 * H + d] + b_ih[2 * H + d] + r * (gh[2 * H + d] + b_hh[2 * H + d]));
+        // h = (1 - z) ⊙ n + z ⊙ h_prev = n + z ⊙ (h_prev - n)
+        h[d] = n + z * (h_prev[d] - n);
+    }
+}
+
 // ---- the context -----------------------------------------------------------------------------------------
 /// The context over the rows of S, four states at a time: scores4(j, e) writes the scores of states j..j+3 to
 /// e[0..4), score1(j) the score of one. alpha_j holds p_j = exp(e_j - m) as the pass goes; m is raised only when

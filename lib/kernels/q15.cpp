@@ -125,6 +125,26 @@ __attribute__((always_inline)) inline std::int32_t rescale(std::int32_t acc, std
                                  : fixed::detail::requantize(acc, m, shift);
 }
 
+/// requantize(acc, m, shift) for m >= 0 and shift >= 2 (a shift above 31 counts as 31): floor((acc·m + 2^(30 + shift))
+/// / 2^(31 + shift)) = (H + 2^(shift - 2)) >> (shift - 1) with H = floor(acc·m / 2^32), the high word (the low word
+/// cannot carry the integer sum past a multiple of 2^(shift - 1)); |H| <= 2^30, no overflow. One SMMUL with the DSP
+/// extension; on ARMv6-M, whose 64-bit multiply is a library call, H from 16-bit halves (requantize_hi_mul16).
+__attribute__((always_inline)) inline std::int32_t rescale_hi(std::int32_t acc, std::int32_t m, int shift) noexcept {
+#if defined(__ARM_ARCH_6M__)
+    return fixed::detail::requantize_hi_mul16(acc, m, shift);
+#else
+    const int r = (shift > 31 ? 31 : shift) - 1;  // 1 .. 30
+#if defined(__ARM_FEATURE_DSP) && defined(__thumb__)
+    // SMMUL: the high word of the signed product, one instruction (GCC made a 64 x 64 bit product of the cast)
+    std::int32_t h;
+    __asm__("smmul %0, %1, %2" : "=r"(h) : "r"(acc), "r"(m));
+#else
+    const auto h = static_cast<std::int32_t>((static_cast<std::int64_t>(acc) * m) >> 32);
+#endif
+    return (h + (std::int32_t{1} << (r - 1))) >> r;
+#endif
+}
+
 /// a + b saturated to int16 (both may be extreme: the sum as if in 64 bits). With the DSP extension QADD (saturated
 /// to int32) then SSAT: the same result, two instructions.
 __attribute__((always_inline)) inline std::int32_t add_sat16(std::int32_t a, std::int32_t b) noexcept {
@@ -832,6 +852,74 @@ __attribute__((always_inline)) inline std::size_t lstm_cell(const q15* z, const 
 template <class Which>
 std::size_t Q15Set<Which>::lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden, q15* c, q15* h) noexcept {
     return kernel::lstm_cell<loops_t<Which>>(z, c_tilde, hidden, c, h);
+}
+
+namespace {
+
+/// gru_gates with the loops L (Q15::gru_gates's contract): a block of rows' sums (s_x, s_h) first, by the target's
+/// packed passes of four rows where it has them (x and h packed once), else by dot_rows in L's groups; then each row
+/// finished twice, as affine finishes a row whose r part is empty (gi) and one whose factor is 1 (gh).
+template <class L>
+__attribute__((noinline)) void gru_gates(const QGru& a, std::size_t rows, const q15* x, std::size_t nx, const q15* h,
+                                         std::size_t nh, q15* gi, q15* gh) noexcept {
+    constexpr std::size_t kBlock = 8 * L::kRows;
+    const XFactor x_factor(a.x_m, a.x_shift);
+    bool packed = false;
+    typename L::Packed pk;
+    if constexpr (q15_loops::has(L::kCaps, q15_loops::kRowsPacked)) {
+        packed = L::packs(nx, nh);
+        if (packed) L::pack(x, nx, h, nh, pk);
+    }
+    for (std::size_t start = 0; start < rows; start += kBlock) {
+        const std::size_t end = rows - start < kBlock ? rows : start + kBlock;
+        std::int32_t s[2 * kBlock];  // (s_x, s_h) of each row
+        std::size_t row = start;
+        if constexpr (q15_loops::has(L::kCaps, q15_loops::kRowsPacked)) {
+            if (packed && end - start >= L::kRows) {
+                const std::size_t groups = (end - start) / L::kRows;
+                L::rows_packed2(a.W_ih + start * nx, a.W_hh + start * nh, pk, nx, nh, groups, s);
+                row += L::kRows * groups;
+            }
+        }
+        row_groups<L>(
+            row, end, [&](auto group, std::size_t i) __attribute__((always_inline)) {
+                row_sums<L, decltype(group)::value>(a.W_ih + i * nx, nx, x, nx, a.W_hh + i * nh, nh, h, nh, s,
+                                                    i - start);
+            });
+        for (std::size_t i = start; i < end; ++i) {
+            const std::int32_t* const si = s + 2 * (i - start);
+            const std::int32_t m = a.m[i];
+            const int shift = a.shift[i];
+            // s_x in h's units (clamped to +-2^30); |s_h| <= 128·32768·256 = 2^30
+            const std::int32_t xq = x_factor(si[0]);
+            std::int32_t qi, qh;
+            if (shift >= 2 && m >= 0) {
+                // the rows' usual factors (a_r / 8 < 1/2): the high word of the product alone decides (rescale_hi)
+                qi = rescale_hi(xq, m, shift);
+                qh = rescale_hi(si[1], m, shift);
+            } else {
+                qi = rescale(xq, m, shift);
+                qh = rescale(si[1], m, shift);
+            }
+            // gi = requantize(xq, m_r, shift_r) + b_ih, gh = requantize(s_h, m_r, shift_r) + b_hh, in Q3.12, saturated
+            gi[i] = q15{static_cast<std::int16_t>(add_sat16(qi, a.b_ih[i]))};
+            gh[i] = q15{static_cast<std::int16_t>(add_sat16(qh, a.b_hh[i]))};
+        }
+    }
+}
+
+}  // namespace
+
+template <class Which>
+void Q15Set<Which>::gru_gates(const QGru& a, std::size_t rows, const q15* x, std::size_t nx, const q15* h,
+                              std::size_t nh, q15* gi, q15* gh) noexcept {
+    kernel::gru_gates<loops_t<Which>>(a, rows, x, nx, h, nh, gi, gh);
+}
+
+template <class Which>
+void Q15Set<Which>::gru_cell(const q15* gi, const q15* gh, const q15* h_prev, std::size_t hidden, q15* h) noexcept {
+    // the target's form where it has one (kGruCell), else the generic one (q15/seam.hpp)
+    loops_t<Which>::gru_cell(gi, gh, h_prev, hidden, h);
 }
 
 // the two sets of kernels_q15.hpp: this target's loops, and the plain ones

@@ -110,6 +110,17 @@ void lstm_cell(const T* z, const T* b, const T* c_prev, std::size_t H, T* c, T* 
     }
 }
 
+template <class T>
+void gru_cell(const T* gi, const T* gh, const T* b_ih, const T* b_hh, const T* h_prev, std::size_t H, T* h) {
+    for (std::size_t d = 0; d < H; ++d) {
+        const T r = sigmoid(gi[d] + b_ih[d] + (gh[d] + b_hh[d]));
+        const T z = sigmoid(gi[H + d] + b_ih[H + d] + (gh[H + d] + b_hh[H + d]));
+        const T n = std::tanh(gi[2 * H + d] + b_ih[2 * H + d] + r * (gh[2 * H + d] + b_hh[2 * H + d]));
+        // h = (1 - z) ⊙ n + z ⊙ h_prev = n + z ⊙ (h_prev - n)
+        h[d] = n + z * (h_prev[d] - n);
+    }
+}
+
 // The context over the rows of S with scores e_j = score(j), in one pass with an online softmax: m is the running
 // max, l the running Σ exp(e_j - m), c unnormalised until the end.
 template <class T, class Score>

@@ -140,6 +140,11 @@ struct Simd {
     SARNN_INLINE static void cell(B zi, B zf, B zg, B zo, B c_prev, B& c, B& h);
     SARNN_OP static void lstm_cell(const T* z, const T* b, const T* c_prev, std::size_t H, T* c, T* h);
 
+    // ---- the GRU cell: simd/gru_cell.hpp ----------------------------------------------------------------------------
+    SARNN_INLINE static B gru(B r_pre, B z_pre, B ni, B nh, B h_prev);
+    SARNN_OP static void gru_cell(const T* gi, const T* gh, const T* b_ih, const T* b_hh, const T* h_prev,
+                                  std::size_t H, T* h);
+
     // ---- the context kernels: simd/attend.hpp -----------------------------------------------------------------------
     template <class BlockScores>
     SARNN_INLINE static void attend_any(const Rows<T>& S, BlockScores block_scores, T* alpha, T* c);
@@ -177,6 +182,7 @@ struct Simd {
 #include "kernels/simd/weighted_sum.hpp"
 #include "kernels/simd/additive_scores.hpp"
 #include "kernels/simd/lstm_cell.hpp"
+#include "kernels/simd/gru_cell.hpp"
 #include "kernels/simd/attend.hpp"
 
 #undef SARNN_INLINE

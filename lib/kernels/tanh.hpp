@@ -38,6 +38,18 @@ __attribute__((always_inline)) inline std::int32_t tanh_wide(std::int32_t z) noe
     return z < 0 ? -y : y;
 }
 
+/// sigmoid(z / 4096) in Q15 for z in int16: sigmoid_q15 (fixed.hpp), inline: (1 + tanh(z / 8192)) / 2 rounded half up,
+/// tanh from the table's entries every 128 LSB of |z| (|z| <= 32768: i <= 256), the result in [1, 32767].
+__attribute__((always_inline)) inline std::int32_t sigmoid_inline(std::int32_t z) noexcept {
+    const std::uint32_t a = z < 0 ? 0u - static_cast<std::uint32_t>(z) : static_cast<std::uint32_t>(z);
+    const std::uint32_t i = a >> (kTanhSegmentBits + 1), frac = a & ((1u << (kTanhSegmentBits + 1)) - 1u);
+    const std::int32_t t = interpolate(kTanhTable, i, frac, kTanhSegmentBits + 1);
+    // 32768 +- t is in 1 .. 65535
+    const std::int32_t y = static_cast<std::int32_t>(
+        static_cast<std::uint32_t>(z >= 0 ? 32768 + t + 1 : 32768 - t + 1) >> 1);
+    return y > 32767 ? 32767 : y;
+}
+
 }  // namespace sarnn::fixed::detail
 
 #endif

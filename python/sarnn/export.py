@@ -3,9 +3,9 @@ sarnn.export MODEL [--name NAME] [--out HEADER] [options]`.
 
 With `--dtype q15 --calibration INPUTS.pt` (`--quantize int8` is another spelling of `--dtype q15`) it writes the
 q15 model (int8 weights, int16 activations, no float at run time) of a SimpleRnn, a SelfAttentionRnn (any align:
-dot, scaled_dot, bilinear, key_query, additive) or an LSTMN instead, and prints the input scale (and the align's
-headrooms, or the scores' format of the additive align and the LSTMN) and the error bound it measured over the
-calibration run on a second line (sarnn.quantize says how).
+dot, scaled_dot, bilinear, key_query, additive), an LSTMN, a Gru or an Lstm instead, and prints the input scale
+(and the align's headrooms, or the scores' format of the additive align and the LSTMN) and the error bound it
+measured over the calibration run on a second line (sarnn.quantize says how).
 
 With `--c-api` it also writes the model's C API next to the header X.hpp: X.h (C99) and X.cpp (the C++ glue, one
 static model); sarnn.header_c and docs/c-api.md say what they hold. Without it the output is the header alone.
@@ -14,9 +14,9 @@ The command writes the C++ header for MODEL (a file of torch.save: a sarnn.save(
 sarnn module only with --trust-pickled-code, which runs the file's code: sarnn.files); see export_header. What it
 had to assume (the memory policy of a plain state dict given neither --window nor --capacity, the tanh of the state
 dict of a torch.nn.RNN) it prints on stderr, one line "sarnn.export: note: <message>" each, and still exits with
-status 0. On an error (also a torch layer sarnn does not compute: relu, more layers, bidirectional, LSTM, GRU) it
-prints "sarnn.export: error: <message>" to stderr, writes nothing and exits with status 2 (docs/pytorch.md lists the
-refusals).
+status 0. On an error (also a torch layer sarnn does not compute: relu, more layers, bidirectional, an LSTM's
+projection) it prints "sarnn.export: error: <message>" to stderr, writes nothing and exits with status 2
+(docs/pytorch.md lists the refusals).
 """
 import argparse
 import os
@@ -55,8 +55,9 @@ def export_header(source, name, path, *, generator="sarnn.export_header()", quan
     they were on any error, a read-only one refused, a symbolic link written through.
     Raises ExportError for anything that does not fit, with a message naming the key or option. The returned
     Spec's notes say what was assumed rather than given (the memory policy of a plain state dict, the
-    nonlinearity of a torch.nn.RNN's state dict). A torch layer sarnn does not compute (relu, more layers,
-    bidirectional, LSTM, GRU) is refused with the check sarnn.from_rnn makes.
+    nonlinearity of a torch.nn.RNN's state dict). A torch.nn.GRU / GRUCell is written as a sarnn::Gru, an LSTM /
+    LSTMCell as a sarnn::Lstm; a torch layer sarnn does not compute (relu, more layers, bidirectional, proj_size)
+    is refused with the check sarnn.from_rnn makes.
 
     Files are read as plain data (sarnn.files): a file holding pickled classes (a whole module saved with
     torch.save(model)) is refused unless trust_pickled_code=True, which runs the file's code to load it.
@@ -188,7 +189,8 @@ def _parser():
                                  "only with --trust-pickled-code)")
     p.add_argument("--name", help="C++ namespace of the header (default: the stem of --out, else of MODEL)")
     p.add_argument("--out", help="header to write (default: NAME.hpp)")
-    p.add_argument("--model", dest="kind", help="simple, self_attention or lstmn, when the keys cannot tell")
+    p.add_argument("--model", dest="kind", help="simple, self_attention, lstmn, gru or lstm, when the keys cannot "
+                                                "tell")
     p.add_argument("--align", help=layout.names_text(layout.aligns()) + " (self_attention)")
     p.add_argument("--window", type=int, help="use the sarnn::Window memory of this many states")
     p.add_argument("--capacity", type=int, help="states a sarnn::Bounded memory holds (default: 128)")

@@ -1,12 +1,12 @@
 """The text of the C++ header of a quantised model (--quantize int8): the q15 model type, its RnnParams<sarnn::q15>
-(LstmnParams<sarnn::q15> for the LSTMN) aggregate, a host-side input helper, the golden run and the integer
-self-check.
+(LstmnParams<sarnn::q15>, LstmParams<sarnn::q15>, GruParams<sarnn::q15> for the LSTMN, LSTM, GRU) aggregate, a
+host-side input helper, the golden run and the integer self-check.
 
 Integers are written as decimal literals, x_scale as an exact hex float; int16 inputs as sarnn::q15 aggregates
 `{raw}`. The reference outputs and the bounds are in Q31 (units of 2^-31) so that golden_check() and self_check()
-use integers only, like the model (they run on an FPU-less core without soft float). The LSTMN's second output is
-its cell c in Q3.12 (raw / 4096, not Q15): golden_c holds those raw values, its error is |raw·2^19 - ref| in the
-same units of 2^-31, and golden_c_ref is int64 (the float cell is not limited to +-1).
+use integers only, like the model (they run on an FPU-less core without soft float). The LSTMN's and the LSTM's
+second output is the cell c in Q3.12 (raw / 4096, not Q15): golden_c holds those raw values, its error is
+|raw·2^19 - ref| in the same units of 2^-31, and golden_c_ref is int64 (the float cell is not limited to +-1).
 """
 from sarnn import layout, names, q15
 from sarnn.header import INDENT, literal, wrapped
@@ -91,6 +91,42 @@ def _lstmn_params(q, name_in, hidden):
     ]
 
 
+def _gates(q, name_in, hidden, rows, template, biases):
+    """LstmParams<q15> (rows 4, biases ("b",)) or GruParams<q15> (rows 3, biases ("b_ih", "b_hh")) in params.hpp's
+    member order: the biases, m, x_m, x_scale, W_ih, W_hh, shift, x_shift."""
+    p = q.params
+    gates = "i, f, g, o" if rows == 4 else "r, z, n"
+    lines = [f"inline constexpr sarnn::{template}<sarnn::q15, {name_in}, {hidden}> params = {{"]
+    for b in biases:
+        lines += [f"{INDENT}// {b}[{rows}·{hidden}]: Q3.12, round({b}_r·4096) (gate rows {gates})",
+                  *_ints(p[b], INDENT)]
+    return lines + [
+        f"{INDENT}// m[{rows}·{hidden}]: m_r·2^-(31 + shift_r) = a_r / 8, a_r = max|[W_ih | W_hh]_r| / 127 "
+        "(gates in Q3.12)",
+        *_ints(p["m"], INDENT),
+        f"{INDENT}// x_m, x_shift: x_m·2^-(31 + x_shift) = x_scale·32768; x_scale: one raw input unit (host side)",
+        f"{INDENT}{p['x_m']},",
+        f"{INDENT}{literal(p['x_scale'], 'float')},  // {p['x_scale']:g}",
+        f"{INDENT}// W_ih[{rows}·{hidden}][{name_in}], W_hh[{rows}·{hidden}][{hidden}]: int8, row r ≈ W[r]·a_r",
+        *_ints(p["W_ih"], INDENT),
+        *_ints(p["W_hh"], INDENT),
+        f"{INDENT}// shift[{rows}·{hidden}], x_shift",
+        *_ints(p["shift"], INDENT),
+        f"{INDENT}{p['x_shift']},",
+        "};",
+    ]
+
+
+def _model_params(q, kind, name_in, hidden):
+    if kind == "lstmn":
+        return _lstmn_params(q, name_in, hidden)
+    if kind == "lstm":
+        return _gates(q, name_in, hidden, 4, "LstmParams", ("b",))
+    if kind == "gru":
+        return _gates(q, name_in, hidden, 3, "GruParams", ("b_ih", "b_hh"))
+    return _params(q, name_in, hidden)
+
+
 def _align_params(q, hidden):
     """The align's aggregate (BilinearParams<q15>, KeyQueryParams<q15> or AdditiveParams<q15>, members in
     params.hpp's order), or []."""
@@ -157,8 +193,8 @@ def _additive_params(decl, a, hidden):
 
 def _check_functions(kind):
     # c: the context (Q15) of a SelfAttentionRnn, the cell (Q3.12) of an LSTMN, against its reference in 2^-31 units
-    view, error = {"self_attention": ("context", "q31_error"),
-                   "lstmn": ("cell", "cell_q31_error")}.get(kind, (None, None))
+    view, error = {"self_attention": ("context", "q31_error"), "lstmn": ("cell", "cell_q31_error"),
+                   "lstm": ("cell", "cell_q31_error")}.get(kind, (None, None))
     c_part = f"""
         const sarnn::View<sarnn::q15> c = model.{view}();
         for (std::size_t d = 0; d < hidden_size; ++d) {{
@@ -171,8 +207,8 @@ def _check_functions(kind):
 inline std::int64_t cell_q31_error(sarnn::q15 v, std::int64_t ref) noexcept {
     const std::int64_t d = static_cast<std::int64_t>(v.raw) * 524288 - ref;
     return d < 0 ? -d : d;
-}""" if kind == "lstmn" else ""
-    second = "; c is the LSTMN's cell" if kind == "lstmn" else ""
+}""" if kind in ("lstmn", "lstm") else ""
+    second = {"lstmn": "; c is the LSTMN's cell", "lstm": "; c is the LSTM's cell", "gru": " or a Gru"}.get(kind, "")
     return f"""\
 /// What golden_check() saw over the golden run from reset(): steps that did not return sarnn::Status::ok, int16
 /// values of h (and c) that differ from the Python twin's golden_h (golden_c), and the largest |h - h_float| and
@@ -221,7 +257,8 @@ def render_q15(q, name, filename, generator):
     command or call that made it) go into the first line."""
     spec, config = q.spec, q.spec.config
     kind = config["kind"]
-    attention = kind != "simple"   # a memory (capacity) and a second output (context; the LSTMN's cell)
+    attention = kind in ("self_attention", "lstmn")   # a memory (capacity)
+    cell = kind in ("lstmn", "lstm")                  # a second output, the cell in Q3.12
     n_in, hidden = config["in_size"], config["hidden"]
     sequences, steps, _ = q.calibration_shape
     lines = [
@@ -255,7 +292,7 @@ def render_q15(q, name, filename, generator):
                   "/// that form's integers (align_params holds both forms' constants; another plan gives others)."]
     lines += [
         "/// int8 weights quantised from the float model (python/sarnn/quantize.py)",
-        *(_lstmn_params(q, n_in, hidden) if kind == "lstmn" else _params(q, n_in, hidden)),
+        *_model_params(q, kind, n_in, hidden),
         *_align_params(q, hidden),
         "/// Host side (float arithmetic; the q15 model never calls it): raw[k] = round(x[k] / x_scale), halves away",
         "/// from zero, saturated to int16 (NaN gives 0). x_scale is a power of two, so x / x_scale is exact and raw",
@@ -270,14 +307,15 @@ def render_q15(q, name, filename, generator):
         f"// The bounds over the calibration run ({sequences} sequences of {steps} steps, each from reset()): the",
         "// largest |h_q - h_float| (and |c_q - c_float|), q the Python twin on the raw inputs, float the float model",
         "// (float64) on the float inputs; in units of 2^-31.",
-        *(["// c is the LSTMN's cell: c_q = raw / 4096 (Q3.12), so |c_q - c_float| = |raw·2^19 - c_ref| / 2^31."]
-          if kind == "lstmn" else []),
+        *([f"// c is the {kind.upper()}'s cell: c_q = raw / 4096 (Q3.12), so |c_q - c_float| = |raw·2^19 - c_ref| "
+           "/ 2^31."] if cell else []),
         f"inline constexpr std::int64_t h_bound_q31 = {q.h_bound};  // {_real(q.h_bound)}",
     ]
-    if attention:
+    if q.c_bound is not None:
         lines.append(f"inline constexpr std::int64_t c_bound_q31 = {q.c_bound};  // {_real(q.c_bound)}")
     else:
-        lines.append("inline constexpr std::int64_t c_bound_q31 = 0;  // a SimpleRnn has no c")
+        lines.append(f"inline constexpr std::int64_t c_bound_q31 = 0;  // a {'Gru' if kind == 'gru' else 'SimpleRnn'} "
+                     "has no c")
     g = len(q.golden_x)
     lines += [
         "// golden run: the first golden_steps steps of the first calibration sequence, from reset(): raw inputs, the",
@@ -287,7 +325,7 @@ def render_q15(q, name, filename, generator):
         *_array("std::int16_t golden_h[golden_steps][hidden_size]", q.golden_h),
         *_array("std::int32_t golden_h_ref[golden_steps][hidden_size]", q.golden_h_ref),
     ]
-    if kind == "lstmn":
+    if cell:
         lines += ["// the cell: golden_c raw Q3.12 (raw / 4096), golden_c_ref the float cell in units of 2^-31 (int64)",
                   *_array("std::int16_t golden_c[golden_steps][hidden_size]", q.golden_c),
                   *_array("std::int64_t golden_c_ref[golden_steps][hidden_size]", q.golden_c_ref)]

@@ -112,15 +112,26 @@ def describe(kind, in_size, hidden, align=None, k=None):
     """The model in words, for messages: "SelfAttentionRnn with In=3, Hidden=16 and BilinearAlign"."""
     if kind == "lstmn":
         return f"Lstmn with In={in_size}, Hidden={hidden}, K={k}"
+    if kind in ("gru", "lstm"):
+        return f"{kind.capitalize()} with In={in_size}, Hidden={hidden}"
     if kind == "simple":
         return f"SimpleRnn with In={in_size}, Hidden={hidden}"
     return f"SelfAttentionRnn with In={in_size}, Hidden={hidden} and {align_type(align, k)}"
 
 
 def groups(kind, in_size, hidden, align=None, k=None):
-    """The params aggregates of a model, in constructor order. kind is "simple", "self_attention" or "lstmn";
-    align and k as in SelfAttentionRNN (k also for "lstmn")."""
+    """The params aggregates of a model, in constructor order. kind is "simple", "self_attention", "lstmn", "gru"
+    or "lstm"; align and k as in SelfAttentionRNN (k also for "lstmn")."""
     n_in, h = in_size, hidden
+    if kind == "gru":
+        # GruParams: torch.nn.GRU's tensors as they are (rows r, z, n)
+        return (Group("params", "sarnn::GruParams", (n_in, h), f"Gru with In={n_in}, Hidden={h}", (
+            Field("W_ih", "W_ih", (3 * h, n_in)), Field("W_hh", "W_hh", (3 * h, h)), Field("b_ih", "b_ih", (3 * h,)),
+            Field("b_hh", "b_hh", (3 * h,)))),)
+    if kind == "lstm":
+        # LstmParams: gates i, f, g, o; b = b_ih + b_hh
+        return (Group("params", "sarnn::LstmParams", (n_in, h), f"Lstm with In={n_in}, Hidden={h}", (
+            Field("W_ih", "W_ih", (4 * h, n_in)), Field("W_hh", "W_hh", (4 * h, h)), Field("b", "b", (4 * h,)))),)
     if kind == "lstmn":
         return (Group("params", "sarnn::LstmnParams", (n_in, h, k), f"Lstmn with In={n_in}, Hidden={h}, K={k}", (
             Field("W_ih", "W_ih", (4 * h, n_in)), Field("W_hh", "W_hh", (4 * h, h)), Field("b", "b", (4 * h,)),
@@ -140,8 +151,9 @@ def groups(kind, in_size, hidden, align=None, k=None):
 
 def model_type(kind, in_size, hidden, t, capacity=None, align=None, k=None, window=None):
     """The C++ model type, e.g. "sarnn::SelfAttentionRnn<float, 3, 16, 64, sarnn::BilinearAlign, sarnn::Bounded>"."""
-    if kind == "simple":
-        return f"sarnn::SimpleRnn<{t}, {in_size}, {hidden}>"
+    if kind in ("simple", "gru", "lstm"):
+        name = {"simple": "SimpleRnn", "gru": "Gru", "lstm": "Lstm"}[kind]
+        return f"sarnn::{name}<{t}, {in_size}, {hidden}>"
     memory = "sarnn::Window" if window is not None else "sarnn::Bounded"
     if kind == "lstmn":
         return f"sarnn::Lstmn<{t}, {in_size}, {hidden}, {capacity}, {k}, {memory}>"

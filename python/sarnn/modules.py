@@ -1,5 +1,7 @@
 """PyTorch reference modules of the sarnn C++ models (include/sarnn/), trainable with autograd.
 
+    SimpleRNN, SelfAttentionRNN (cell "elman" or "gru"), LSTMN, GRU, LSTM
+
 Parameter names and shapes are one-to-one with the C++ params structs (sarnn/params.hpp), so a state dict
 exports as it is. Every module takes x of shape (T, In) or (B, T, In) (batch first) and returns
 (.., T, Hidden): one output vector per step, starting from the C++ model's reset() state. The loop over
@@ -28,8 +30,46 @@ def _weighted_sum(weights, rows):
     return (weights.unsqueeze(-1) * torch.stack(rows, 1)).sum(1)
 
 
+CELLS = ("elman", "gru")   # the cells of SelfAttentionRNN
+
+
+def _gru_parameters(module):
+    """W_ih (3·Hidden, In), W_hh (3·Hidden, Hidden), b_ih, b_hh (3·Hidden): torch.nn.GRU's, rows r, z, n."""
+    h3 = 3 * module.hidden
+    module.W_ih = nn.Parameter(torch.empty(h3, module.in_size))
+    module.W_hh = nn.Parameter(torch.empty(h3, module.hidden))
+    module.b_ih = nn.Parameter(torch.empty(h3))
+    module.b_hh = nn.Parameter(torch.empty(h3))
+
+
+def _elman_cell(module, x):
+    """Receives the recurrent input v (B, Hidden) of each step of x (B, T, In), yields h = tanh(A·[x_i; v] + b)."""
+    ax = torch.matmul(x, module.A[:, : module.in_size].t()) + module.b
+    ar = module.A[:, module.in_size :].t()
+    v = yield
+    for ax_i in ax.unbind(1):
+        v = yield torch.tanh(ax_i + torch.matmul(v, ar))
+
+
+def _gru_cell(module, x):
+    """Receives the recurrent input v (B, Hidden) of each step of x (B, T, In), yields PyTorch's GRU step on it:
+    r = σ(W_ir x + b_ir + W_hr v + b_hr), z = σ(W_iz x + b_iz + W_hz v + b_hz), n = tanh(W_in x + b_in + r ⊙ (W_hn v
+    + b_hn)), h = (1 - z) ⊙ n + z ⊙ v."""
+    gx = torch.matmul(x, module.W_ih.t()) + module.b_ih
+    w_hh = module.W_hh.t()
+    v = yield
+    for gx_i in gx.unbind(1):
+        gh = torch.matmul(v, w_hh) + module.b_hh
+        xr, xz, xn = gx_i.chunk(3, -1)
+        hr, hz, hn = gh.chunk(3, -1)
+        r = torch.sigmoid(xr + hr)
+        z = torch.sigmoid(xz + hz)
+        n = torch.tanh(xn + r * hn)
+        v = yield (1 - z) * n + z * v
+
+
 class _Recurrent(nn.Module):
-    """What all three models share: sizes, initialisation, input shapes and the emit choice."""
+    """What every model shares: sizes, initialisation, input shapes and the emit choice."""
 
     kind = None
     emits = ("hidden",)
@@ -127,30 +167,48 @@ class SelfAttentionRNN(_Attentive):
     window: None keeps every state (exported as sarnn::Bounded with a capacity); W keeps the newest W states
     (sarnn::Window with Capacity = W), so step i attends the states max(1, i-W+1)..i.
 
-    Params: A (Hidden, In + Hidden), b (Hidden), and under `align.`: W, Wk, Wq, v as the align has them.
+    cell: "elman" (the default, above) or "gru": h_i = GRU(x_i, c_{i-1}), the GRU module's step (see GRU) with
+    the context c_{i-1} as its recurrent input in every gate and in the interpolation:
+        r = σ(W_ir x_i + b_ir + W_hr c_{i-1} + b_hr),  z = σ(W_iz x_i + b_iz + W_hz c_{i-1} + b_hz)
+        n = tanh(W_in x_i + b_in + r ⊙ (W_hn c_{i-1} + b_hn)),  h_i = (1 - z) ⊙ n + z ⊙ c_{i-1}
+
+    Params: A (Hidden, In + Hidden), b (Hidden) (cell "gru": W_ih (3·Hidden, In), W_hh (3·Hidden, Hidden), b_ih,
+    b_hh (3·Hidden) as GRU's), and under `align.`: W, Wk, Wq, v as the align has them.
     Emits 'hidden' (h_i) and 'context' (c_i).
     """
 
     kind = "self_attention"
     emits = ("hidden", "context")
 
-    def __init__(self, in_size, hidden, align="dot", window=None, k=None):
+    def __init__(self, in_size, hidden, align="dot", window=None, k=None, cell="elman"):
         super().__init__(in_size, hidden)
+        if cell not in CELLS:
+            raise ValueError(f"cell must be one of {', '.join(map(repr, CELLS))}, got {cell!r}")
+        self.cell = cell
         self.window = _check_window(window)
         self.align_name = align
         self.k = None if k is None else int(k)
-        self.A = nn.Parameter(torch.empty(self.hidden, self.in_size + self.hidden))
-        self.b = nn.Parameter(torch.empty(self.hidden))
+        if cell == "elman":
+            self.A = nn.Parameter(torch.empty(self.hidden, self.in_size + self.hidden))
+            self.b = nn.Parameter(torch.empty(self.hidden))
+        else:
+            _gru_parameters(self)
         self.align = make_align(align, self.hidden, k)
         self.reset_parameters()
 
+    def _cell_steps(self, x):
+        """The cell over x (B, T, In): a generator that takes c_{i-1} (send) and yields h_i."""
+        if self.cell == "gru":
+            return _gru_cell(self, x)
+        return _elman_cell(self, x)
+
     def _steps(self, x):
-        ax = torch.matmul(x, self.A[:, : self.in_size].t()) + self.b
-        ar = self.A[:, self.in_size :].t()
         c = x.new_zeros(x.shape[0], self.hidden)
         states, keys = [], []
-        for ax_i in ax.unbind(1):
-            h = torch.tanh(ax_i + torch.matmul(c, ar))  # h_i = tanh(A·[x_i; c_{i-1}] + b)
+        cell = self._cell_steps(x)
+        next(cell)
+        for _ in range(x.shape[1]):
+            h = cell.send(c)  # h_i = tanh(A·[x_i; c_{i-1}] + b), or GRU(x_i, c_{i-1})
             states.append(h)
             keys.append(self.align.key(h))
             if self.window is not None and len(states) > self.window:
@@ -161,7 +219,9 @@ class SelfAttentionRNN(_Attentive):
             yield {"hidden": h, "context": c, "attention": alpha}
 
     def config(self):
-        return dict(super().config(), align=self.align_name, k=self.k, window=self.window)
+        # "cell" only for the GRU cell: the configs (and sarnn.save files) of the Elman models stay as they were
+        extra = {} if self.cell == "elman" else {"cell": self.cell}
+        return dict(super().config(), align=self.align_name, k=self.k, window=self.window, **extra)
 
 
 class LSTMN(_Attentive):
@@ -229,3 +289,68 @@ class LSTMN(_Attentive):
 
     def config(self):
         return dict(super().config(), k=self.k, window=self.window)
+
+
+class GRU(_Recurrent):
+    """The gated recurrent unit, as torch.nn.GRU computes it; C++ sarnn::Gru<T, In, Hidden>, params
+    sarnn::GruParams<T, In, Hidden>.
+
+        r = σ(W_ir x_i + b_ir + W_hr h_{i-1} + b_hr)
+        z = σ(W_iz x_i + b_iz + W_hz h_{i-1} + b_hz)
+        n = tanh(W_in x_i + b_in + r ⊙ (W_hn h_{i-1} + b_hn))
+        h_i = (1 - z) ⊙ n + z ⊙ h_{i-1},  h_0 = 0
+
+    Params: torch.nn.GRU's tensors as they are: W_ih (3·Hidden, In) (weight_ih_l0: rows r, z, n), W_hh
+    (3·Hidden, Hidden), b_ih and b_hh (3·Hidden) (both kept: b_hn sits inside r ⊙ (...)). Emits 'hidden' (h_i).
+    """
+
+    kind = "gru"
+
+    def __init__(self, in_size, hidden):
+        super().__init__(in_size, hidden)
+        _gru_parameters(self)
+        self.reset_parameters()
+
+    def _steps(self, x):
+        h = x.new_zeros(x.shape[0], self.hidden)
+        cell = _gru_cell(self, x)
+        next(cell)
+        for _ in range(x.shape[1]):
+            h = cell.send(h)
+            yield {"hidden": h}
+
+
+class LSTM(_Recurrent):
+    """The long short-term memory, as torch.nn.LSTM computes it; C++ sarnn::Lstm<T, In, Hidden>, params
+    sarnn::LstmParams<T, In, Hidden>.
+
+        z = W_ih x_i + W_hh h_{i-1} + b,  gates in torch's order i, f, g, o:
+        i = σ(z_i), f = σ(z_f), g = tanh(z_g), o = σ(z_o)
+        c_i = f ⊙ c_{i-1} + i ⊙ g,  h_i = o ⊙ tanh(c_i),  h_0 = c_0 = 0
+
+    Params: W_ih (4·Hidden, In), W_hh (4·Hidden, Hidden) (torch's weight_ih_l0, weight_hh_l0 as they are) and
+    b (4·Hidden) = b_ih + b_hh. Emits 'hidden' (h_i) and 'cell' (c_i).
+    """
+
+    kind = "lstm"
+    emits = ("hidden", "cell")
+
+    def __init__(self, in_size, hidden):
+        super().__init__(in_size, hidden)
+        h4 = 4 * self.hidden
+        self.W_ih = nn.Parameter(torch.empty(h4, self.in_size))
+        self.W_hh = nn.Parameter(torch.empty(h4, self.hidden))
+        self.b = nn.Parameter(torch.empty(h4))
+        self.reset_parameters()
+
+    def _steps(self, x):
+        xz = torch.matmul(x, self.W_ih.t()) + self.b
+        w_hh = self.W_hh.t()
+        h = x.new_zeros(x.shape[0], self.hidden)
+        c = x.new_zeros(x.shape[0], self.hidden)
+        for xz_i in xz.unbind(1):
+            # z = W_ih x_i + W_hh h_{i-1} + b; c_i = σ(z_f) ⊙ c_{i-1} + σ(z_i) ⊙ tanh(z_g); h_i = σ(z_o) ⊙ tanh(c_i)
+            zi, zf, zg, zo = (xz_i + torch.matmul(h, w_hh)).chunk(4, -1)
+            c = torch.sigmoid(zf) * c + torch.sigmoid(zi) * torch.tanh(zg)
+            h = torch.sigmoid(zo) * torch.tanh(c)
+            yield {"hidden": h, "cell": c}

@@ -18,7 +18,9 @@ room to spare: the largest is requantize's acc·multiplier + 2^61 < 2^31·2^31 +
         window=False, align_params=None, plan="by_size") -> (h, c)
     run_lstmn(params, raw, capacity, window=False) -> (h, c, saturated)
     run_lstm(params, raw) -> (h, c, saturated)
-    steps(...), lstmn_steps(...), lstm_steps(...): the same, one step at a time (with the attention weights)
+    run_gru(params, raw) -> h
+    steps(...), lstmn_steps(...), lstm_steps(...), gru_steps(...): the same, one step at a time (with the attention
+    weights)
 
 raw: int (B, T, In) raw inputs; h and c: int64 (B, T, Hidden), c None for the SimpleRnn (align None); for the LSTMN
 and the LSTM c is the cell in Q3.12 and saturated (B,) the clamped lanes of c per sequence.
@@ -30,7 +32,8 @@ Params (RnnParams<q15, In, Hidden> in include/sarnn/params.hpp), a dict:
 align_params as BilinearParams<q15> (W, m, shift, g), KeyQueryParams<q15> (Wk, Wq, m_k, m_q, m_f, m_t, shift_k,
 shift_q, shift_f, shift_t, g_k, g_u, g), AdditiveParams<q15> (W, v, m, m_v, shift, shift_v, f); the LSTMN's params
 as LstmnParams<q15> (W_ih, W_hh, b, m, shift, W_h, W_x, W_ht, m_a, shift_a, v, m_v, shift_v, f, x_m, x_shift); the
-LSTM's as LstmParams<q15> (W_ih, W_hh, b, m, shift, x_m, x_shift: the LSTMN's gate part).
+LSTM's as LstmParams<q15> (W_ih, W_hh, b, m, shift, x_m, x_shift: the LSTMN's gate part), the GRU's as
+GruParams<q15> (W_ih, W_hh, b_ih, b_hh, m, shift, x_m, x_shift).
 
 Run as a module (python3 -m sarnn.q15 --tables) it prints the C++ tables of lib/fixed_tables.inc.
 """
@@ -272,6 +275,18 @@ def lstm_cell(z, c_tilde):
     return cs, _round_shift(o * tanh_q15(cs), 15), np.sum(cs != c, axis=1)
 
 
+def gru_cell(gi, gh, h):
+    """Kernels<q15>::gru_cell for (B, 3·Hidden) rows gi, gh in Q3.12 (r, z, n) and (B, Hidden) h in Q15: the new h."""
+    hidden = h.shape[1]
+    # r, z = sigmoid(gi + gh saturated to Q3.12)
+    r = sigmoid_q15(np.clip(gi[:, :hidden] + gh[:, :hidden], -32768, 32767))
+    z = sigmoid_q15(np.clip(gi[:, hidden:2 * hidden] + gh[:, hidden:2 * hidden], -32768, 32767))
+    # n = tanh(gi_n + r·gh_n / 2^15), the product rounded half up, the sum saturated to Q3.12
+    n = tanh_q15(np.clip(gi[:, 2 * hidden:] + _round_shift(r * gh[:, 2 * hidden:], 15), -32768, 32767))
+    # h' = n + z·(h - n) / 2^15, rounded half up (between n and h: no saturation)
+    return n + _round_shift(z * (h - n), 15)
+
+
 # ---- the models, step by step over a batch ---------------------------------------------------------------
 def steps(p, raw, align=None, capacity=None, window=False, align_params=None, plan="by_size"):
     """Yields (h, c, alpha) after each step of every sequence of raw (B, T, In), each from reset(): h, c (B, Hidden),
@@ -426,6 +441,34 @@ def run_lstm(p, raw):
         h_out[:, t], c_out[:, t] = h, c
         saturated += sat
     return h_out, c_out, saturated
+
+
+def gru_steps(p, raw):
+    """Yields h (B, Hidden) in Q15 after each step of every sequence of raw (B, T, In) through Gru<q15> (p as
+    GruParams<q15>), each from reset()."""
+    raw = _ints(raw)
+    batch, n_steps, _ = raw.shape
+    hidden = len(p["W_hh"][0])
+    none = np.zeros((3 * hidden, 0), dtype=np.int64)   # affine's recurrent part: no columns
+    empty = np.zeros((batch, 0), dtype=np.int64)
+    h = np.zeros((batch, hidden), dtype=np.int64)
+    for t in range(n_steps):
+        # gi = W_ih x + b_ih, gh = W_hh h + b_hh (h with the factor 1: 2^30·2^-30), each in Q3.12
+        gi = affine(p["W_ih"], none, p["b_ih"], p["m"], p["shift"], p["x_m"], p["x_shift"], raw[:, t], empty)
+        gh = affine(p["W_hh"], none, p["b_hh"], p["m"], p["shift"], 1 << 30, -1, h, empty)
+        h = gru_cell(gi, gh, h)
+        yield h
+
+
+def run_gru(p, raw):
+    """h (B, T, Hidden) in Q15 of every step of every sequence of raw (B, T, In) through Gru<q15> (p as
+    GruParams<q15>), each from reset()."""
+    raw = _ints(raw)
+    batch, n_steps, _ = raw.shape
+    h_out = np.zeros((batch, n_steps, len(p["W_hh"][0])), dtype=np.int64)
+    for t, h in enumerate(gru_steps(p, raw)):
+        h_out[:, t] = h
+    return h_out
 
 
 def cpp_tables():

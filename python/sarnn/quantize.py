@@ -2,8 +2,8 @@
 writes, with its golden run and the error bound measured over the calibration run.
 
 What it takes (issues 17 and 18): the SimpleRnn, the SelfAttentionRnn with the dot, scaled_dot, bilinear,
-key_query or additive align and the LSTMN, each under a Bounded or a Window memory, from float weights (a q15 model
-is made from the float weights: --dtype double is refused).
+key_query or additive align and the LSTMN, each under a Bounded or a Window memory, and (issue 33) the GRU and the
+LSTM, from float weights (a q15 model is made from the float weights: --dtype double is refused).
 
 The weights: sarnn.q15.quantize_rnn (A per row to int8 at the scale max|A_r| / 127, b to Q3.12, the requantisation
 multipliers and shifts). The align's (quantize_bilinear, quantize_key_query, quantize_additive; the rules of
@@ -30,6 +30,12 @@ in Q3.12, round(b·4096) halves away from zero; attention row k of [W_h | W_x | 
 M = w_k / 8 (keys and queries in Q3.12); v and the scores' format f as the additive align's (quantize_scores). The
 cell c is kept in Q3.12 and saturates at +-8 (Lstmn<q15> counts it in saturated()): a note says when the
 calibration run saturated it.
+
+The LSTM (LstmParams<q15>, quantize_lstm) is exactly the LSTMN's gate part (quantize_gates and b in Q3.12); its
+cell too is kept in Q3.12, saturates at +-8 (Lstm<q15>::saturated() counts the clamped lanes) and is noted as the
+LSTMN's. The GRU (GruParams<q15>, quantize_gru): gate row r of [W_ih | W_hh] as the LSTM's (one scale a_r over both
+parts, M = a_r / 8: the pre-activations gi = W_ih x + b_ih and gh = W_hh h + b_hh in Q3.12, flat beyond +-8), b_ih
+and b_hh each in Q3.12; h in Q15 (it stays between n and h_{i-1}, within +-1).
 
 The input scale x_scale (the real value of one raw input unit) is set by the calibration inputs x (a tensor
 [sequences, steps, In], rounded to float first, as the header's float helper takes them):
@@ -63,14 +69,15 @@ from sarnn.q15 import quantize_multiplier
 from sarnn.store import from_config
 
 FORMATS = ("int8",)   # --quantize int8 is --dtype q15
+CELL_KINDS = ("lstmn", "lstm")   # the models whose second output is a cell in Q3.12
 ALIGNS = layout.aligns_q15()   # the aligns the q15 path takes (the registry's q15 entries; kept for importers)
 
 
 def limit():
     """What --dtype q15 (--quantize int8) takes, for messages."""
     return ("--dtype q15 takes the SimpleRnn, the SelfAttentionRnn with the "
-            f"{layout.names_text(layout.aligns_q15())} align and the LSTMN (Bounded or Window memory), from float "
-            "weights")
+            f"{layout.names_text(layout.aligns_q15())} align and the LSTMN (Bounded or Window memory), the GRU and "
+            "the LSTM, from float weights")
 
 
 LIMIT = limit()
@@ -235,13 +242,14 @@ def quantize_inputs(x, x_scale):
 
 def float_run(spec, x):
     """(h, c) of the float model (float64, the exported float weights) over x (sequences, steps, In), each
-    sequence from reset(); c the context (SelfAttentionRnn), the cell (LSTMN), None for the SimpleRnn."""
+    sequence from reset(); c the context (SelfAttentionRnn), the cell (LSTMN, LSTM), None for the SimpleRnn and
+    the GRU."""
     model = from_config(spec.config).double()
     model.load_state_dict({key: torch.from_numpy(a) for key, a in spec.arrays.items()})
     xt = torch.from_numpy(np.asarray(x, dtype=np.float64))
     with torch.no_grad():
         h = model(xt, emit="hidden").numpy()
-        second = {"self_attention": "context", "lstmn": "cell"}.get(spec.config["kind"])
+        second = {"self_attention": "context", "lstmn": "cell", "lstm": "cell"}.get(spec.config["kind"])
         c = None if second is None else model(xt, emit=second).numpy()
     return h, c
 
@@ -257,10 +265,14 @@ def to_q31_wide(v):
 
 
 def quantize_params(spec, x_scale):
-    """The q15 params of spec's float weights for inputs of scale x_scale (sarnn.q15.quantize_rnn; quantize_lstmn
-    for the LSTMN); refuses a row whose scale the int8 shift cannot express."""
+    """The q15 params of spec's float weights for inputs of scale x_scale (sarnn.q15.quantize_rnn; quantize_lstmn,
+    quantize_lstm, quantize_gru for the LSTMN, LSTM, GRU); refuses a row whose scale the int8 shift cannot express."""
     if spec.config["kind"] == "lstmn":
         return quantize_lstmn(spec.arrays, x_scale)
+    if spec.config["kind"] == "lstm":
+        return quantize_lstm(spec.arrays, x_scale)
+    if spec.config["kind"] == "gru":
+        return quantize_gru(spec.arrays, x_scale)
     params = q15.quantize_rnn(spec.arrays["A"].tolist(), spec.arrays["b"].tolist(), x_scale)
     for r, sh in enumerate(params["shift"]):
         if not -31 <= sh <= 31:
@@ -377,6 +389,42 @@ def quantize_additive(W, v):
     return p
 
 
+def _q312_bias(b):
+    """b in Q3.12: round(b·4096), halves away from zero, saturated to int32, as a list."""
+    v = np.asarray(b, dtype=np.float64) * 4096.0
+    return np.clip(np.sign(v) * np.floor(np.abs(v) + 0.5), -Q31, Q31 - 1).astype(np.int64).tolist()
+
+
+def quantize_gates(W_ih, W_hh, x_scale):
+    """The gate part of LstmnParams<q15>, LstmParams<q15> and GruParams<q15> (a dict x_scale, x_m, x_shift, W_ih,
+    W_hh, m, shift) for inputs of scale x_scale: gate row r of [W_ih | W_hh] to int8 at a_r = max|row| / 127 (one
+    scale over both parts), M = a_r / 8 (the gates in Q3.12), and the input's factor x_scale·32768."""
+    W_ih, W_hh = np.asarray(W_ih, dtype=np.float64), np.asarray(W_hh, dtype=np.float64)
+    n_in = W_ih.shape[1]
+    p = {"x_scale": float(x_scale)}
+    # x_m·2^-(31 + x_shift) = x_scale·32768: the input's sums to the recurrent part's units (as RnnParams<q15>)
+    p["x_m"], p["x_shift"] = _multiplier(x_scale * 32768.0, "the input scale")
+    gates, p["m"], p["shift"] = _q312_rows(np.concatenate([W_ih, W_hh], axis=1), "the gates' [W_ih | W_hh]")
+    p["W_ih"], p["W_hh"] = [row[:n_in] for row in gates], [row[n_in:] for row in gates]
+    return p
+
+
+def quantize_lstm(arrays, x_scale):
+    """LstmParams<q15> (a dict as sarnn.q15.run_lstm takes it) of the LSTM's float arrays (W_ih, W_hh, b): exactly
+    the gates of quantize_lstmn (quantize_gates, b in Q3.12)."""
+    p = quantize_gates(arrays["W_ih"], arrays["W_hh"], x_scale)
+    p["b"] = _q312_bias(arrays["b"])
+    return p
+
+
+def quantize_gru(arrays, x_scale):
+    """GruParams<q15> (a dict as sarnn.q15.run_gru takes it) of the GRU's float arrays (W_ih, W_hh, b_ih, b_hh): the
+    gates as quantize_gates (row r of [W_ih | W_hh] at one scale a_r, M = a_r / 8), b_ih and b_hh each in Q3.12."""
+    p = quantize_gates(arrays["W_ih"], arrays["W_hh"], x_scale)
+    p["b_ih"], p["b_hh"] = _q312_bias(arrays["b_ih"]), _q312_bias(arrays["b_hh"])
+    return p
+
+
 def quantize_lstmn(arrays, x_scale):
     """LstmnParams<q15> (a dict as sarnn.q15.run_lstmn takes it) of the LSTMN's float arrays (W_ih, W_hh, b, W_h,
     W_x, W_ht, v) for inputs of scale x_scale: gate rows over [W_ih | W_hh] and attention rows over [W_h | W_x |
@@ -384,14 +432,9 @@ def quantize_lstmn(arrays, x_scale):
     docstring)."""
     a = {key: np.asarray(arrays[key], dtype=np.float64) for key in ("W_ih", "W_hh", "b", "W_h", "W_x", "W_ht", "v")}
     n_in, hidden = a["W_ih"].shape[1], a["W_hh"].shape[1]
-    p = {"x_scale": float(x_scale)}
-    # x_m·2^-(31 + x_shift) = x_scale·32768: the input's sums to the recurrent part's units (as RnnParams<q15>)
-    p["x_m"], p["x_shift"] = _multiplier(x_scale * 32768.0, "the input scale")
-    gates, p["m"], p["shift"] = _q312_rows(np.concatenate([a["W_ih"], a["W_hh"]], axis=1), "the gates' [W_ih | W_hh]")
-    p["W_ih"], p["W_hh"] = [row[:n_in] for row in gates], [row[n_in:] for row in gates]
+    p = quantize_gates(a["W_ih"], a["W_hh"], x_scale)
     # b in Q3.12: round(b·4096), halves away from zero
-    b = a["b"] * 4096.0
-    p["b"] = np.clip(np.sign(b) * np.floor(np.abs(b) + 0.5), -Q31, Q31 - 1).astype(np.int64).tolist()
+    p["b"] = _q312_bias(a["b"])
     att, p["m_a"], p["shift_a"] = _q312_rows(np.concatenate([a["W_h"], a["W_x"], a["W_ht"]], axis=1),
                                              "the attention's [W_h | W_x | W_ht]")
     p["W_h"] = [row[:hidden] for row in att]
@@ -401,14 +444,15 @@ def quantize_lstmn(arrays, x_scale):
     return p
 
 
-def lstmn_notes(saturated, sequences):
-    """A note when the calibration run saturated the LSTMN's Q3.12 cell (saturated: clamped lanes per sequence)."""
+def lstmn_notes(saturated, sequences, model="LSTMN", cpp="Lstmn"):
+    """A note when the calibration run saturated the Q3.12 cell of the LSTMN (or the LSTM: model, cpp) (saturated:
+    clamped lanes per sequence)."""
     total = int(np.sum(saturated))
     if total == 0:
         return ()
     hit = int(np.count_nonzero(saturated))
-    return (f"the LSTMN's cell is kept in Q3.12 and saturates at +-8: over the calibration run {total} lanes of c "
-            f"were clamped ({hit} of {sequences} sequences; Lstmn<q15>::saturated() counts them at run time; the "
+    return (f"the {model}'s cell is kept in Q3.12 and saturates at +-8: over the calibration run {total} lanes of c "
+            f"were clamped ({hit} of {sequences} sequences; {cpp}<q15>::saturated() counts them at run time; the "
             "bound over the calibration run shows what it costs)",)
 
 
@@ -448,6 +492,10 @@ def twin_run(spec, params, raw, align_params=None):
         return q15.run(params, raw)
     if c["kind"] == "lstmn":
         return q15.run_lstmn(params, raw, spec.capacity, window=c["window"] is not None)[:2]
+    if c["kind"] == "lstm":
+        return q15.run_lstm(params, raw)[:2]
+    if c["kind"] == "gru":
+        return q15.run_gru(params, raw), None
     return q15.run(params, raw, c["align"], spec.capacity, window=c["window"] is not None,
                    align_params=align_params)
 
@@ -460,7 +508,7 @@ def quantize(spec, calibration, trust_pickled_code=False):
     check_q15_sizes(spec)
     x = load_calibration(calibration, spec.config["in_size"], trust_pickled_code)
     sequences, steps, _ = x.shape
-    if spec.config["kind"] != "simple" and spec.config["window"] is None and steps > spec.capacity:
+    if spec.config["kind"] in ("self_attention", "lstmn") and spec.config["window"] is None and steps > spec.capacity:
         raise ExportError(f"the calibration sequences have {steps} steps, more than the Bounded memory's capacity "
                           f"{spec.capacity} holds: pass --capacity {steps} (or more), or shorter sequences")
     x_scale = input_scale(x)
@@ -473,12 +521,15 @@ def quantize(spec, calibration, trust_pickled_code=False):
     h_bound = int(np.max(np.abs(h_q * 65536 - h_ref)))
     c_ref = c_bound = None
     notes = ()
-    if spec.config["kind"] == "lstmn":
+    if spec.config["kind"] in CELL_KINDS:
         # the cell: Q3.12 raw·2^19 in units of 2^-31 against the float cell, unbounded (int64)
         c_ref = to_q31_wide(c_f)
         c_bound = int(np.max(np.abs(c_q * (1 << 19) - c_ref)))
-        notes = lstmn_notes(q15.run_lstmn(params, raw, spec.capacity, spec.config["window"] is not None)[2],
-                            sequences)
+        if spec.config["kind"] == "lstmn":
+            saturated = q15.run_lstmn(params, raw, spec.capacity, spec.config["window"] is not None)[2]
+            notes = lstmn_notes(saturated, sequences)
+        else:
+            notes = lstmn_notes(q15.run_lstm(params, raw)[2], sequences, "LSTM", "Lstm")
     elif c_q is not None:
         c_ref = to_q31(c_f)
         c_bound = int(np.max(np.abs(c_q * 65536 - c_ref)))

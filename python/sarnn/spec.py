@@ -1,17 +1,18 @@
 """From an exporter input and its options to a checked Spec: what the C++ model is and every array's values.
 
 An input is a sarnn module, a sarnn.save() dict, a plain state dict (of a sarnn module, or of a one-layer
-torch.nn.RNN / torch.nn.RNNCell), any torch.nn.Module whose state dict is one of those, or the path of a
+torch.nn.RNN, GRU or LSTM or of their cells), any torch.nn.Module whose state dict is one of those, or the path of a
 file torch.load() reads into one of those. A sarnn module or a saved dict carries its configuration; for a
 plain state dict it is inferred from the key names and shapes, with the options settling what the keys do
 not say (see resolve()). Everything that does not fit raises ExportError naming the key or option.
 
 A torch recurrent layer given as a module says what it computes, and what sarnn does not compute is refused
 by the check sarnn.from_rnn makes (sarnn.importers.rnn_problems): another nonlinearity than tanh, more than
-one layer, bidirectional, an LSTM or GRU (with or without proj_size). batch_first and dropout pass: they do
-not change a one-layer step. The state dict of a torch.nn.RNN or RNNCell does not record its nonlinearity:
-tanh is assumed, and Spec.notes says so; its keys and shapes still tell (and refuse) more layers, the
-reverse direction and LSTM or GRU weights.
+one layer, bidirectional, an LSTM with proj_size. batch_first and dropout pass: they do not change a one-layer
+step. A torch.nn.GRU or GRUCell becomes a sarnn::Gru, an LSTM or LSTMCell a sarnn::Lstm (sarnn.from_gru,
+from_lstm). The state dict of a torch.nn.RNN or RNNCell does not record its nonlinearity: tanh is assumed, and
+Spec.notes says so; the keys and shapes of every torch state dict still tell (and refuse) more layers, the
+reverse direction and an LSTM's projection.
 """
 import math
 import os
@@ -25,12 +26,15 @@ from torch import nn
 
 from sarnn import files, layout
 from sarnn.errors import ExportError
-from sarnn.importers import from_rnn, layer_name, rnn_problems
-from sarnn.modules import LSTMN, SelfAttentionRNN, SimpleRNN
+from sarnn.importers import from_gru, from_lstm, from_rnn, layer_name, rnn_problems, torch_key_reason
+from sarnn.modules import GRU, LSTM, LSTMN, SelfAttentionRNN, SimpleRNN
 from sarnn.numeric import FLOATING, NUMERIC, numeric
 from sarnn.store import KINDS, from_config
 
 DEFAULT_CAPACITY = 128
+MEMORY_KINDS = ("self_attention", "lstmn")   # the models with a memory (a capacity, a window)
+PLAIN_KINDS = ("simple", "gru", "lstm")      # and those without: no align, window or capacity
+CPP_NAMES = {"simple": "SimpleRnn", "gru": "Gru", "lstm": "Lstm"}
 # Bounds on what an export may ask for, checked before anything is allocated (a small file can claim a huge model:
 # a tensor expanded with stride 0 is saved as one value). A firmware model is far below them.
 MAX_SIZE = 4096              # In, Hidden and K, each
@@ -71,7 +75,8 @@ def resolve(source, *, model=None, align=None, window=None, capacity=None, dtype
             golden_seed=0, tolerance=None, trust_pickled_code=False):
     """The Spec of `source` (see the module docstring) under these options:
 
-    model: "simple", "self_attention" or "lstmn"; align: one of sarnn.aligns.ALIGNS (self-attention only);
+    model: "simple", "self_attention", "lstmn", "gru" or "lstm"; align: one of sarnn.aligns.ALIGNS (self-attention
+    only);
     window: W for the sarnn::Window memory (None: sarnn::Bounded); capacity: the Bounded memory's length
     (default 128; for Window it is W); dtype: "float" or "double"; golden_steps: length of the golden run
     (at most the capacity for a Bounded memory); golden_seed: its generator seed; tolerance: the C++
@@ -91,11 +96,11 @@ def resolve(source, *, model=None, align=None, window=None, capacity=None, dtype
     if config is None:
         rnn_keys = "weight_ih" in state or "weight_ih_l0" in state
         config, state = _infer(state, model, align, window)
-        if rnn_keys and not isinstance(obj, (nn.RNN, nn.RNNCell)):
+        if rnn_keys and config["kind"] in ("simple", "self_attention") and not isinstance(obj, (nn.RNN, nn.RNNCell)):
             notes.append(f"assumed nonlinearity='tanh': the torch.nn.RNN/RNNCell weights in {name} do not record "
                          "it; torch.save the layer itself to have its settings checked (a whole layer is read with "
                          "--trust-pickled-code)")
-        if config["kind"] != "simple" and window is None and capacity is None:
+        if config["kind"] in MEMORY_KINDS and window is None and capacity is None:
             notes.append(f"assumed a sarnn::Bounded memory of capacity {DEFAULT_CAPACITY}: {name} does not record "
                          "the memory policy; pass --window W if the model was trained with window=W, or --capacity "
                          "N to set the capacity")
@@ -107,7 +112,7 @@ def resolve(source, *, model=None, align=None, window=None, capacity=None, dtype
     fields = [(f.key, f.shape, g.owner) for g in layout.groups(*sizes) for f in g.fields]
     _check_state(state, fields, layout.describe(*sizes))
     arrays = {key: _rounded(key, state[key], dtype) for key, _, _ in fields}
-    if config["kind"] != "simple" and config["window"] is None:
+    if config["kind"] in MEMORY_KINDS and config["window"] is None:
         golden_steps = min(golden_steps, capacity)
     values = golden_steps * (config["in_size"] + config["hidden"])
     if values > MAX_GOLDEN_VALUES:
@@ -141,10 +146,10 @@ def _check_options(model, align, window, capacity, dtype, golden_steps, golden_s
             raise ExportError(f"{option} {value} is more than the exporter takes ({most})")
     if tolerance is not None and not (isinstance(tolerance, (int, float)) and 0 < tolerance < math.inf):
         raise ExportError(f"tolerance must be a finite number > 0, got {tolerance!r}")
-    if model in ("simple", "lstmn") and align is not None:
+    if model in ("simple", "lstmn", "gru", "lstm") and align is not None:
         raise ExportError(f"model {model!r} takes no align (got align {align!r}); aligns are for self_attention")
-    if model == "simple" and (window is not None or capacity is not None):
-        raise ExportError("model 'simple' (SimpleRnn) has no memory: window and capacity do not apply")
+    if model in PLAIN_KINDS and (window is not None or capacity is not None):
+        raise ExportError(f"model {model!r} ({CPP_NAMES[model]}) has no memory: window and capacity do not apply")
 
 
 def _load(source, trust_pickled_code):
@@ -154,9 +159,15 @@ def _load(source, trust_pickled_code):
     return source, f"a {type(source).__name__}"
 
 
+ATTENTION_GRU = ("the GRU cell under attention (SelfAttentionRNN(cell='gru')) has no C++ model to export to yet: the "
+                 "exporter takes the Elman cell under attention, and the GRU alone (sarnn.GRU: sarnn::Gru)")
+
+
 def _unpack(obj, name):
     """(config or None, state dict) of a loaded object."""
-    if isinstance(obj, (SimpleRNN, SelfAttentionRNN, LSTMN)):
+    if isinstance(obj, SelfAttentionRNN) and obj.cell != "elman":
+        raise ExportError(ATTENTION_GRU)
+    if isinstance(obj, (SimpleRNN, SelfAttentionRNN, LSTMN, GRU, LSTM)):
         return obj.config(), obj.state_dict()
     if isinstance(obj, (nn.RNNBase, nn.RNNCellBase)):
         problems = rnn_problems(obj)
@@ -179,6 +190,8 @@ def _unpack(obj, name):
             config = from_config(saved).config()
         except ValueError as e:
             raise ExportError(f"sarnn_config in {name}: {e}") from e
+        if config.get("cell", "elman") != "elman":
+            raise ExportError(ATTENTION_GRU)
         return config, _state_dict(obj["state_dict"], name)
     if isinstance(obj, Mapping):
         return None, _state_dict(obj, name)
@@ -237,12 +250,31 @@ def _size(state, key, axis, ndim, expected):
 
 
 def _infer(state, model, align, window):
-    """(config, state) of a plain state dict. Keys of a torch.nn.RNN/RNNCell become a SimpleRNN's A and b."""
+    """(config, state) of a plain state dict. Keys of a torch.nn.RNN/RNNCell become a SimpleRNN's A and b (or a
+    SelfAttentionRNN's), those of a GRU/GRUCell a GRU's, those of an LSTM/LSTMCell an LSTM's."""
     if "weight_ih" in state or "weight_ih_l0" in state:
-        if model == "lstmn":
-            raise ExportError("model 'lstmn' contradicts the keys, which are those of a torch.nn.RNN/RNNCell")
-        state = _import_torch_rnn(state)
-        model = model or ("self_attention" if align is not None or window is not None else "simple")
+        state, layer = _import_torch_layer(state)
+        held = {"RNN": ("simple", "self_attention"), "GRU": ("gru",), "LSTM": ("lstm",)}[layer]
+        if model is not None and model not in held:
+            hint = {"lstmn": " (sarnn.from_lstm_cell makes an LSTMN to train from an LSTMCell's gates)",
+                    "self_attention": (" (" + ATTENTION_GRU + ")") if layer == "GRU" else ""}.get(model, "")
+            raise ExportError(f"model {model!r} contradicts the keys, which are those of a torch.nn.{layer}/"
+                              f"{layer}Cell{hint}")
+        if layer == "RNN":
+            model = model or ("self_attention" if align is not None or window is not None else "simple")
+        else:
+            model = held[0]
+            if align is not None or window is not None:
+                raise ExportError(f"the keys are those of a torch.nn.{layer}/{layer}Cell, which has no memory and no "
+                                  "align: window and align do not apply")
+    if model is None and "W_ih" in state:
+        # the GRU's b_ih / b_hh; the LSTMN's attention (W_h, W_x, W_ht, v); else the LSTM's W_ih, W_hh, b
+        if "b_ih" in state or "b_hh" in state:
+            model = "gru"
+            if any(key.startswith("align.") for key in state):
+                raise ExportError(ATTENTION_GRU)
+        else:
+            model = "lstmn" if any(key in state for key in ("W_h", "W_x", "W_ht", "v")) else "lstm"
     align_keys = sorted(key for key in state if key.startswith("align."))
     if model is None:
         if "W_ih" in state:
@@ -255,12 +287,13 @@ def _infer(state, model, align, window):
                                   f"{_without_params('or', '--align ')} (or --model simple)")
         else:
             raise ExportError(f"cannot tell the model from the keys {sorted(state)[:8]}: expected A and b "
-                              "(SimpleRnn, SelfAttentionRnn), W_ih, W_hh, ... (Lstmn) or the keys of a one-layer "
-                              "torch.nn.RNN or torch.nn.RNNCell")
-    if model == "lstmn":
-        in_size = _size(state, "W_ih", 1, 2, "(4*Hidden, In)")
-        hidden = _size(state, "W_hh", 1, 2, "(4*Hidden, Hidden)")
-        k = _size(state, "v", 0, 1, "(K,)")
+                              "(SimpleRnn, SelfAttentionRnn), W_ih, W_hh, ... (Lstmn, Gru, Lstm) or the keys of a "
+                              "one-layer torch.nn.RNN, GRU or LSTM or of their cells")
+    if model in ("lstmn", "lstm", "gru"):
+        rows = "3*Hidden" if model == "gru" else "4*Hidden"
+        in_size = _size(state, "W_ih", 1, 2, f"({rows}, In)")
+        hidden = _size(state, "W_hh", 1, 2, f"({rows}, Hidden)")
+        k = _size(state, "v", 0, 1, "(K,)") if model == "lstmn" else None
     else:
         hidden = _size(state, "A", 0, 2, "(Hidden, In + Hidden)")
         in_size = _size(state, "A", 1, 2, "(Hidden, In + Hidden)") - hidden
@@ -326,45 +359,49 @@ def _infer_align(state, align_keys, hidden):
     return next((e.name for e in holding if fits(e)), holding[0].name)
 
 
-def _import_torch_rnn(state):
-    """A SimpleRNN state dict (A, b) from the state dict of a torch.nn.RNNCell or one-layer torch.nn.RNN.
-    Refuses, naming the setting, the keys of more layers, of the reverse direction and of an LSTM or GRU."""
+def _import_torch_layer(state):
+    """(state dict of the sarnn module, "RNN" | "GRU" | "LSTM") from the state dict of a one-layer torch.nn.RNN,
+    GRU or LSTM or of their cells: a SimpleRNN's (A, b), a GRU's or an LSTM's, the layer told by weight_hh's rows
+    (Hidden, 3·Hidden or 4·Hidden). Refuses, naming the setting, the keys of more layers, of the reverse
+    direction and of an LSTM's projection."""
     cell = "weight_ih" in state
-    suffix, what = ("", "torch.nn.RNNCell") if cell else ("_l0", "torch.nn.RNN")
+    suffix = "" if cell else "_l0"
     w_hh = "weight_hh" + suffix
     if "weight_hr" + suffix in state:
-        raise ExportError(f"unexpected key weight_hr{suffix}: the projection of a torch.nn.LSTM with proj_size > 0, "
-                          "not part of an RNN (sarnn has no projection of h)")
-    hidden = _size(state, w_hh, 1, 2, "(Hidden, Hidden)")
-    for gates, layer in ((4, "an LSTM"), (3, "a GRU")):
-        if state[w_hh].shape[0] == gates * hidden:
-            raise ExportError(f"{w_hh} has shape {tuple(state[w_hh].shape)}, expected ({hidden}, {hidden}): these "
-                              f"are the weights of {layer}, not of an RNN"
-                              + (" (sarnn.from_lstm_cell makes an LSTMN to train)" if gates == 4 else ""))
+        raise ExportError(f"unexpected key weight_hr{suffix}: {torch_key_reason('weight_hr' + suffix, '')}")
+    hidden = _size(state, w_hh, 1, 2, "(Hidden, Hidden), (3*Hidden, Hidden) or (4*Hidden, Hidden)")
+    layer = {hidden: "RNN", 3 * hidden: "GRU", 4 * hidden: "LSTM"}.get(state[w_hh].shape[0])
+    if layer is None:
+        raise ExportError(f"{w_hh} has shape {tuple(state[w_hh].shape)}, expected ({hidden}, {hidden}) (an RNN), "
+                          f"({3 * hidden}, {hidden}) (a GRU) or ({4 * hidden}, {hidden}) (an LSTM)")
+    what = f"torch.nn.{layer}Cell" if cell else f"torch.nn.{layer}"
     problems = []
     deeper = next((key for key in state if re.fullmatch(r"(weight|bias)_(ih|hh)_l[1-9][0-9]*(_reverse)?", key)),
                   None)
     if deeper is not None:
-        problems.append(f"unexpected key {deeper}: a layer past the first, so num_layers > 1 (sarnn runs one layer)")
+        problems.append(f"unexpected key {deeper}: {torch_key_reason(deeper.replace('_reverse', ''), what)}")
     reverse = next((key for key in state if key.endswith("_reverse")), None)
     if reverse is not None:
-        problems.append(f"unexpected key {reverse}: the reverse direction, so bidirectional=True (sarnn runs forward "
-                        "in time only)")
+        problems.append(f"unexpected key {reverse}: {torch_key_reason(reverse, what)}")
     if problems:
         raise ExportError("; ".join(problems))
     in_size = _size(state, "weight_ih" + suffix, 1, 2, "(Hidden, In)")
-    _check_sizes({"kind": "simple", "in_size": in_size, "hidden": hidden, "align": None, "k": None, "window": None})
+    kind = {"RNN": "simple", "GRU": "gru", "LSTM": "lstm"}[layer]
+    _check_sizes({"kind": kind, "in_size": in_size, "hidden": hidden, "align": None, "k": None, "window": None})
     bias = "bias_ih" + suffix in state or "bias_hh" + suffix in state
     owner = f"a {what} with In={in_size}, Hidden={hidden}"
-    shapes = {"weight_ih": (hidden, in_size), "weight_hh": (hidden, hidden)}
-    shapes.update({"bias_ih": (hidden,), "bias_hh": (hidden,)} if bias else {})
+    rows = state[w_hh].shape[0]
+    shapes = {"weight_ih": (rows, in_size), "weight_hh": (rows, hidden)}
+    shapes.update({"bias_ih": (rows,), "bias_hh": (rows,)} if bias else {})
     fields = [(key + suffix, shape, owner) for key, shape in shapes.items()]
     _check_state(state, fields, owner)
     for key, _, _ in fields:
         _first_non_finite(key, state[key].detach().cpu().to(torch.float64).numpy())
-    layer = (nn.RNNCell(in_size, hidden, bias=bias) if cell else nn.RNN(in_size, hidden, bias=bias))
-    layer.to(dtype=state["weight_ih" + suffix].dtype).load_state_dict(state)
-    return from_rnn(layer).state_dict()
+    make = getattr(nn, layer + "Cell") if cell else getattr(nn, layer)
+    torch_layer = make(in_size, hidden, bias=bias).to(dtype=state["weight_ih" + suffix].dtype)
+    torch_layer.load_state_dict(state)
+    importer = {"RNN": from_rnn, "GRU": from_gru, "LSTM": from_lstm}[layer]
+    return importer(torch_layer).state_dict(), layer
 
 
 def _check_state(state, fields, model):
@@ -409,9 +446,9 @@ def _rounded(key, tensor, dtype):
 
 
 def _capacity(config, capacity):
-    if config["kind"] == "simple":
+    if config["kind"] in PLAIN_KINDS:
         if capacity is not None:
-            raise ExportError("a SimpleRnn has no memory: capacity does not apply")
+            raise ExportError(f"a {CPP_NAMES[config['kind']]} has no memory: capacity does not apply")
         return None
     window = config["window"]
     if window is not None:

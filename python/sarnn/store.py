@@ -5,10 +5,11 @@ data, so it loads without pickled classes, and `python3 -m sarnn.export` reads i
 """
 import torch
 
-from sarnn.modules import LSTMN, SelfAttentionRNN, SimpleRNN
+from sarnn.modules import CELLS, GRU, LSTM, LSTMN, SelfAttentionRNN, SimpleRNN
 
 CONFIG_KEYS = ("kind", "in_size", "hidden", "align", "k", "window")
-KINDS = ("simple", "self_attention", "lstmn")
+OPTIONAL_KEYS = ("cell",)   # a self_attention config's cell: "elman" when absent
+KINDS = ("simple", "self_attention", "lstmn", "gru", "lstm")
 
 
 def from_config(config):
@@ -16,18 +17,24 @@ def from_config(config):
     if not isinstance(config, dict):
         raise ValueError(f"a sarnn config must be a dict, got {type(config).__name__}")
     missing = [key for key in CONFIG_KEYS if key not in config]
-    extra = sorted(str(key) for key in config if key not in CONFIG_KEYS)
+    extra = sorted(str(key) for key in config if key not in CONFIG_KEYS + OPTIONAL_KEYS)
     if missing or extra:
         raise ValueError(f"bad sarnn config: missing keys {missing}, unexpected keys {extra}")
     kind = config["kind"]
-    if kind == "simple":
+    if "cell" in config and kind != "self_attention":
+        raise ValueError(f"a {kind!r} config takes no cell (only 'self_attention' does), got {config['cell']!r}")
+    plain = {"simple": SimpleRNN, "gru": GRU, "lstm": LSTM}
+    if kind in plain:
         unused = {key: config[key] for key in ("align", "k", "window") if config[key] is not None}
         if unused:
-            raise ValueError(f"a 'simple' config takes no align, k or window, got {unused}")
-        return SimpleRNN(config["in_size"], config["hidden"])
+            raise ValueError(f"a {kind!r} config takes no align, k or window, got {unused}")
+        return plain[kind](config["in_size"], config["hidden"])
     if kind == "self_attention":
+        cell = config.get("cell", "elman")
+        if cell not in CELLS:
+            raise ValueError(f"unknown cell {cell!r} (expected one of {', '.join(CELLS)})")
         return SelfAttentionRNN(config["in_size"], config["hidden"], align=config["align"], window=config["window"],
-                                k=config["k"])
+                                k=config["k"], cell=cell)
     if kind == "lstmn":
         if config["align"] is not None:
             raise ValueError(f"an 'lstmn' config takes no align, got {config['align']!r}")

@@ -35,14 +35,52 @@ def align_score(name, p, h_j, h_i):
     raise ValueError(name)
 
 
+def gru_step(p, x, v):
+    """PyTorch's GRU step on input x and recurrent input v: r, z, n from the rows r, z, n of W_ih, W_hh, b_ih, b_hh;
+    returns (1 - z) ⊙ n + z ⊙ v."""
+    hid = v.shape[0]
+    gx = p["W_ih"] @ x + p["b_ih"]
+    gh = p["W_hh"] @ v + p["b_hh"]
+    r = _sigmoid(gx[:hid] + gh[:hid])
+    z = _sigmoid(gx[hid:2 * hid] + gh[hid:2 * hid])
+    n = np.tanh(gx[2 * hid:] + r * gh[2 * hid:])
+    return (1.0 - z) * n + z * v
+
+
+def gru(p, xs):
+    """h_i = GRU(x_i, h_{i-1}), h_0 = 0. Returns hs (T, Hidden)."""
+    h = np.zeros(p["W_hh"].shape[1])
+    hs = []
+    for x in xs:
+        h = gru_step(p, x, h)
+        hs.append(h)
+    return np.array(hs)
+
+
+def lstm(p, xs):
+    """z = W_ih x_i + W_hh h_{i-1} + b (gates i, f, g, o), c_i = σ(z_f) c_{i-1} + σ(z_i) tanh(z_g),
+    h_i = σ(z_o) tanh(c_i). Returns hs, cs (T, Hidden)."""
+    hid = p["W_hh"].shape[1]
+    h, c = np.zeros(hid), np.zeros(hid)
+    hs, cs = [], []
+    for x in xs:
+        z = p["W_ih"] @ x + p["W_hh"] @ h + p["b"]
+        i, f, g, o = (z[k * hid:(k + 1) * hid] for k in range(4))
+        c = _sigmoid(f) * c + _sigmoid(i) * np.tanh(g)
+        h = _sigmoid(o) * np.tanh(c)
+        hs.append(h)
+        cs.append(c)
+    return np.array(hs), np.array(cs)
+
+
 def self_attention_rnn(p, align, align_p, xs, window=None):
-    """h_i = tanh(A·[x_i; c_{i-1}] + b); h_i joins the memory (the newest `window` states are kept), then
+    """h_i = tanh(A·[x_i; c_{i-1}] + b) (with p holding W_ih, b_ih, ...: h_i = GRU(x_i, c_{i-1})); h_i joins the memory (the newest `window` states are kept), then
     alpha_i = softmax_j(align(h_j, h_i)) and c_i = Σ_j alpha_ij h_j. Returns hs, cs (T, Hidden) and the list
     of alpha_i."""
-    c = np.zeros(p["b"].shape[0])
+    c = np.zeros(p["W_hh"].shape[1] if "W_hh" in p else p["b"].shape[0])
     memory, hs, cs, alphas = [], [], [], []
     for x in xs:
-        h = np.tanh(p["A"] @ np.concatenate([x, c]) + p["b"])
+        h = gru_step(p, x, c) if "W_hh" in p else np.tanh(p["A"] @ np.concatenate([x, c]) + p["b"])
         memory.append(h)
         if window is not None and len(memory) > window:
             memory.pop(0)
@@ -103,11 +141,15 @@ def params_of(model):
 
 def run(model, xs):
     """The reference outputs for a sarnn module's config: (hs, second, weights), second being cs of
-    SelfAttentionRNN / LSTMN (None for SimpleRNN), weights the attention weights per step."""
+    SelfAttentionRNN / LSTMN / LSTM (None for SimpleRNN and GRU), weights the attention weights per step."""
     config = model.config()
     p, align_p = params_of(model)
     if config["kind"] == "simple":
         return simple_rnn(p, xs), None, None
     if config["kind"] == "lstmn":
         return lstmn(p, xs, config["window"])
+    if config["kind"] == "gru":
+        return gru(p, xs), None, None
+    if config["kind"] == "lstm":
+        return (*lstm(p, xs), None)
     return self_attention_rnn(p, config["align"], align_p, xs, config["window"])

@@ -15,7 +15,7 @@ require("torch", "numpy")
 import torch  # noqa: E402
 
 import sarnn  # noqa: E402
-from sarnn import ExportError, export_header  # noqa: E402
+from sarnn import ExportError, export_header, q15  # noqa: E402
 from sarnn.export import main  # noqa: E402
 from sarnn.header_c import STATUSES  # noqa: E402
 
@@ -36,7 +36,12 @@ def _models():
          {"capacity": 6, "quantize": "int8", "calibration": calibration}),
         ("m_q15_simple", sarnn.SimpleRNN(3, 5), {"quantize": "int8", "calibration": calibration}),
         ("m_q15_lstmn", sarnn.LSTMN(3, 5, 2, window=4), {"quantize": "int8", "calibration": calibration}),
-    )
+        ("m_gru", sarnn.GRU(3, 5), {}),
+        ("m_lstm", sarnn.LSTM(3, 5), {"dtype": "double"}),
+    ) + ((
+        ("m_q15_gru", sarnn.GRU(3, 5), {"quantize": "int8", "calibration": calibration}),
+        ("m_q15_lstm", sarnn.LSTM(3, 5), {"quantize": "int8", "calibration": calibration}),
+    ) if hasattr(q15, "run_gru") and hasattr(q15, "run_lstm") else ())
 
 
 def _read(path):
@@ -75,8 +80,12 @@ class CApi(unittest.TestCase):
         want = (("m_sa", "float", True, False, True, "6"), ("m_sa_window", "float", True, False, True, "4"),
                 ("m_lstmn", "float", False, True, True, "6"), ("m_simple", "double", False, False, False, None),
                 ("m_q15_sa", "int16_t", True, False, True, "6"), ("m_q15_simple", "int16_t", False, False, False, None),
-                ("m_q15_lstmn", "int16_t", False, True, True, "4"))
+                ("m_q15_lstmn", "int16_t", False, True, True, "4"), ("m_gru", "float", False, False, False, None),
+                ("m_lstm", "double", False, True, False, None), ("m_q15_gru", "int16_t", False, False, False, None),
+                ("m_q15_lstm", "int16_t", False, True, False, None))
         for name, t, context, cell, attention, capacity in want:
+            if name not in self.written:
+                continue   # the q15 GRU and LSTM need the twins
             with self.subTest(name):
                 h, up = self.header(name), name.upper()
                 self.assertIn(f"int {name}_step(const {t}* x);", h)
@@ -105,6 +114,10 @@ class CApi(unittest.TestCase):
         self.assertIn("#define M_Q15_LSTMN_OUTPUT_SCALE 0x1p-15f\n", h)
         self.assertIn("#define M_Q15_LSTMN_CELL_SCALE 0x1p-12f\n", h)
         self.assertIn("Model c_api_model(m_q15_lstmn::params);", _read(os.path.join(self.dir, "m_q15_lstmn.cpp")))
+        if "m_q15_lstm" in self.written:
+            self.assertIn("#define M_Q15_LSTM_CELL_SCALE 0x1p-12f\n", self.header("m_q15_lstm"))
+            self.assertNotIn("CELL_SCALE", self.header("m_q15_gru"))
+            self.assertIn("h is Q15", self.header("m_q15_gru"))
 
     def test_q15_glue_passes_the_align_params(self):
         """A q15 model whose align has params is constructed with (params, align_params), the others with params."""

@@ -87,6 +87,8 @@ def _cases():
         yield sarnn.LSTMN(3, 7, 4), {"dtype": dtype, "capacity": 6}, f"sarnn::Lstmn<{t}, 3, 7, 6, 4, sarnn::Bounded>"
         yield (sarnn.LSTMN(2, 5, 3, window=2), {"dtype": dtype, "golden_steps": 6},
                f"sarnn::Lstmn<{t}, 2, 5, 2, 3, sarnn::Window>")
+        yield sarnn.GRU(3, 7), {"dtype": dtype}, f"sarnn::Gru<{t}, 3, 7>"
+        yield sarnn.LSTM(1, 17), {"dtype": dtype, "golden_steps": 12}, f"sarnn::Lstm<{t}, 1, 17>"
 
 
 class TempDir(unittest.TestCase):
@@ -163,7 +165,7 @@ class Headers(TempDir):
     def _check_golden(self, model, arrays, ints, options):
         dtype, config = options["dtype"], model.config()
         steps = options.get("golden_steps", 8)
-        if config["kind"] == "simple":
+        if config["kind"] in ("simple", "gru", "lstm"):
             self.assertNotIn("capacity", ints)
         elif config["window"] is None:
             self.assertEqual(ints["capacity"], options["capacity"])
@@ -231,6 +233,8 @@ class Inputs(TempDir):
             (sarnn.SimpleRNN(3, 4), {"model": "simple"}, "sarnn::SimpleRnn<float, 3, 4>"),
             (sarnn.LSTMN(3, 4, 5), {"window": 2, "dtype": "double"},
              "sarnn::Lstmn<double, 3, 4, 2, 5, sarnn::Window>"),
+            (sarnn.GRU(3, 4), {}, "sarnn::Gru<float, 3, 4>"),
+            (sarnn.LSTM(3, 4), {"dtype": "double"}, "sarnn::Lstm<double, 3, 4>"),
         ]
         for model, options, tail in cases:
             with self.subTest(tail=tail):
@@ -250,6 +254,32 @@ class Inputs(TempDir):
         self.assertEqual(self._type_line(nn.RNNCell(3, 4), align="dot", capacity=7),
                          "sarnn::SelfAttentionRnn<float, 3, 4, 7, sarnn::DotAlign, sarnn::Bounded>")
 
+    def test_torch_gru_lstm_their_cells_and_state_dicts(self):
+        """A torch.nn.GRU / GRUCell becomes a Gru, an LSTM / LSTMCell an Lstm, from the module or its state dict
+        (with or without bias, batch_first), with the weights of sarnn.from_gru / from_lstm bit for bit."""
+        torch.manual_seed(2)
+        for layer, importer, cpp in (
+                (nn.GRU(3, 4), sarnn.from_gru, "Gru"), (nn.GRU(3, 4, bias=False, batch_first=True), sarnn.from_gru,
+                                                        "Gru"),
+                (nn.GRUCell(3, 4), sarnn.from_gru, "Gru"), (nn.LSTM(3, 4), sarnn.from_lstm, "Lstm"),
+                (nn.LSTM(3, 4, bias=False), sarnn.from_lstm, "Lstm"), (nn.LSTMCell(3, 4), sarnn.from_lstm, "Lstm"),
+                (nn.LSTMCell(3, 4).double(), sarnn.from_lstm, "Lstm")):
+            for source in (layer, layer.state_dict()):
+                with self.subTest(layer=repr(layer), state_dict=source is not layer):
+                    spec = export_header(source, "m", self.path("m.hpp"))
+                    self.assertEqual(spec.notes, ())
+                    self.assertEqual(self._type_line(source), f"sarnn::{cpp}<float, 3, 4>")
+                    with open(self.path("m.hpp"), encoding="utf-8") as f:
+                        arrays, ints = parse_header(f.read(), "float")
+                    self.assertNotIn("capacity", ints)
+                    want = importer(layer).state_dict()
+                    self.assertEqual(list(arrays["params"]), list(want))
+                    for key, tensor in want.items():
+                        self.assertTrue(np.array_equal(arrays["params"][key], _rounded(tensor, "float")), key)
+        # the model option agrees with the keys
+        self.assertEqual(self._type_line(nn.GRU(3, 4).state_dict(), model="gru"), "sarnn::Gru<float, 3, 4>")
+        self.assertEqual(self._type_line(sarnn.LSTM(3, 4).state_dict(), model="lstm"), "sarnn::Lstm<float, 3, 4>")
+
     def test_notes_say_what_was_assumed(self):
         """Only a plain state dict gets notes: of the memory policy when given neither window nor capacity, of
         the nonlinearity when it holds the weights of a torch.nn.RNN or RNNCell (see also CommandLine)."""
@@ -262,6 +292,7 @@ class Inputs(TempDir):
         for source, options in ((state, {"window": 3}), (state, {"capacity": 7}), (sarnn.LSTMN(3, 4, 2), {}),
                                 ({"sarnn_config": sarnn.LSTMN(3, 4, 2).config(), "state_dict": state}, {}),
                                 (sarnn.SimpleRNN(3, 4).state_dict(), {"model": "simple"}),
+                                (sarnn.GRU(3, 4).state_dict(), {}), (nn.LSTM(3, 4).state_dict(), {}),
                                 (nn.RNN(3, 4), {}), (nn.RNNCell(3, 4), {})):
             with self.subTest(source=type(source).__name__, options=options):
                 self.assertEqual(export_header(source, "m", self.path("m.hpp"), **options).notes, ())
@@ -287,7 +318,16 @@ class Errors(TempDir):
         self.assert_refused(dict(lstmn, W_x=torch.zeros(2, 4)), ["W_x has shape (2, 4), expected (2, 3)"])
         self.assert_refused({k: v for k, v in lstmn.items() if k != "W_ht"}, ["missing key W_ht"])
         self.assert_refused(dict(lstmn, v=torch.zeros(2, dtype=torch.int64)), ["v", "floating-point"])
-        self.assert_refused(nn.LSTMCell(3, 4).state_dict(), ["weight_hh", "LSTM"])
+        self.assert_refused(nn.LSTMCell(3, 4).state_dict(), ["contradicts", "LSTMCell"], model="lstmn")
+        self.assert_refused(dict(nn.GRU(3, 4).state_dict(), weight_hh_l0=torch.zeros(8, 4)),
+                            ["weight_hh_l0 has shape (8, 4)", "(12, 4) (a GRU)", "(16, 4) (an LSTM)"])
+        self.assert_refused(dict(nn.GRUCell(3, 4).state_dict(), bias_ih=torch.zeros(4)),
+                            ["bias_ih has shape (4,), expected (12,) for a torch.nn.GRUCell with In=3, Hidden=4"])
+        gru = dict(sarnn.GRU(3, 4).state_dict())
+        self.assert_refused({k: v for k, v in gru.items() if k != "b_hh"}, ["missing key b_hh", "Gru"])
+        self.assert_refused(dict(gru, W_hh=torch.zeros(16, 4)), ["W_hh has shape (16, 4), expected (12, 4)"])
+        self.assert_refused(dict(sarnn.LSTM(3, 4).state_dict(), b_ih=torch.zeros(16)), ["missing key b_hh"])
+        self.assert_refused(dict(sarnn.LSTM(3, 4).state_dict(), b=torch.zeros(12)), ["b has shape (12,)", "Lstm"])
         self.assert_refused(nn.RNN(3, 4, num_layers=2).state_dict(), ["unexpected key weight_ih_l1"])
 
     def test_non_finite_and_overflowing_weights(self):
@@ -306,7 +346,16 @@ class Errors(TempDir):
     def test_bad_options(self):
         model = sarnn.SelfAttentionRNN(3, 4, window=3)
         self.assert_refused(model, ["align", "cosine"], align="cosine")
+        self.assert_refused(model, ["model", "rnn"], model="rnn")
         self.assert_refused(model, ["model", "gru"], model="gru")
+        self.assert_refused(sarnn.GRU(3, 4), ["capacity"], capacity=8)
+        self.assert_refused(sarnn.LSTM(3, 4).state_dict(), ["'lstm'", "no memory"], model="lstm", window=4)
+        self.assert_refused(sarnn.LSTM(3, 4).state_dict(), ["align"], model="lstm", align="dot")
+        self.assert_refused(nn.GRU(3, 4).state_dict(), ["no memory", "window"], window=4)
+        self.assert_refused(nn.GRU(3, 4).state_dict(), ["model 'simple' contradicts", "torch.nn.GRU"], model="simple")
+        self.assert_refused(nn.LSTM(3, 4).state_dict(), ["model 'lstmn' contradicts", "from_lstm_cell"],
+                            model="lstmn")
+        self.assert_refused(nn.RNN(3, 4).state_dict(), ["model 'gru' contradicts", "torch.nn.RNN"], model="gru")
         self.assert_refused(model, ["dtype", "half"], dtype="half")
         self.assert_refused(model, ["window=4", "window=3"], window=4)
         self.assert_refused(model, ["capacity 5", "window 3"], capacity=5)
@@ -331,7 +380,15 @@ class Errors(TempDir):
         self.assert_refused({"A": [1.0]}, ["not a state dict", "'A'"])
         self.assert_refused({}, ["empty state dict"])
         self.assert_refused({"weights": torch.zeros(3)}, ["cannot tell the model", "weights"])
-        self.assert_refused({"sarnn_config": {"kind": "gru"}, "state_dict": {}}, ["sarnn_config"])
+        self.assert_refused({"sarnn_config": {"kind": "rnn"}, "state_dict": {}}, ["sarnn_config"])
+
+    def test_gru_cell_under_attention_is_not_exported_yet(self):
+        model = sarnn.SelfAttentionRNN(3, 4, cell="gru")
+        for source in (model, {"sarnn_config": model.config(), "state_dict": model.state_dict()}):
+            self.assert_refused(source, ["GRU cell under attention", "cell='gru'", "no C++ model"])
+        state = sarnn.SelfAttentionRNN(3, 4, align="bilinear", cell="gru").state_dict()
+        self.assert_refused(state, ["GRU cell under attention"])
+        self.assert_refused(nn.GRU(3, 4).state_dict(), ["GRU cell under attention"], model="self_attention")
         with self.assertRaisesRegex(ExportError, "cannot write"):
             export_header(sarnn.SimpleRNN(3, 4), "m", self.path("no/such/dir/m.hpp"))
 
@@ -437,11 +494,17 @@ class RefusedLayers(TempDir):
     def test_lstm_with_proj_size(self):
         self.assert_layer_refused(nn.LSTM(3, 4, proj_size=2), ["torch.nn.LSTM", "proj_size=2"])
 
-    def test_lstm_gru_and_their_cells(self):
-        for layer in (nn.LSTM(3, 4), nn.LSTMCell(3, 4), nn.GRU(3, 4), nn.GRUCell(3, 4)):
-            name = f"torch.nn.{type(layer).__name__}"
-            with self.subTest(layer=name):
-                self.assert_layer_refused(layer, [name, "not a torch.nn.RNN or RNNCell"])
+    def test_gru_and_lstm_of_more_layers_or_both_directions(self):
+        for layer, words in ((nn.GRU(3, 4, num_layers=2), ["torch.nn.GRU", "num_layers=2", "one layer"]),
+                             (nn.LSTM(3, 4, bidirectional=True), ["torch.nn.LSTM", "bidirectional=True"]),
+                             (nn.LSTM(3, 4, num_layers=2, proj_size=1), ["num_layers=2", "proj_size=1"])):
+            with self.subTest(layer=repr(layer)):
+                self.assert_layer_refused(layer, words)
+                with self.assertRaises(ValueError) as caught:
+                    (sarnn.from_gru if isinstance(layer, nn.GRU) else sarnn.from_lstm)(layer)
+                from sarnn.importers import rnn_problems
+                self.assertTrue(str(caught.exception).endswith(": " + "; ".join(rnn_problems(layer))),
+                                caught.exception)
 
     def test_state_dict_of_more_than_one_layer(self):
         self.assert_refused_everywhere(nn.RNN(3, 4, num_layers=3).state_dict(),
@@ -455,10 +518,11 @@ class RefusedLayers(TempDir):
         self.assert_refused_everywhere(nn.LSTM(3, 4, proj_size=2).state_dict(),
                                        ["unexpected key weight_hr_l0", "LSTM", "proj_size > 0"])
 
-    def test_state_dict_of_gru(self):
-        for layer in (nn.GRU(3, 4), nn.GRUCell(3, 4)):
-            with self.subTest(layer=type(layer).__name__):
-                self.assert_refused_everywhere(layer.state_dict(), ["weights of a GRU"])
+    def test_state_dicts_of_gru_and_lstm_with_more_layers_or_both_directions(self):
+        self.assert_refused_everywhere(nn.GRU(3, 4, num_layers=2).state_dict(),
+                                       ["unexpected key weight_ih_l1", "num_layers > 1"])
+        self.assert_refused_everywhere(nn.LSTM(3, 4, bidirectional=True).state_dict(),
+                                       ["unexpected key weight_ih_l0_reverse", "bidirectional=True"])
 
     def test_batch_first_and_one_layer_dropout_pass(self):
         """batch_first orders the input's axes; dropout acts between layers, so with one layer it does nothing,
@@ -506,7 +570,9 @@ CONFIG_INCLUDE = os.environ.get("SARNN_CONFIG_INCLUDE", os.path.join(REPO, "buil
                      "needs g++ and a configured build (SARNN_CONFIG_INCLUDE: the folder of sarnn/config.hpp)")
 class Compiles(TempDir):
     def test_headers_compile_warning_free(self):
-        for model, options, cpp_type in list(_cases())[::3]:
+        cases = list(_cases())
+        plain = [case for case in cases if isinstance(case[0], (sarnn.GRU, sarnn.LSTM))]   # issue 33's cells
+        for model, options, cpp_type in cases[::3] + plain:
             with self.subTest(type=cpp_type):
                 export_header(model, "my_model", self.path("my_model.hpp"), **options)
                 with open(self.path("my_model.hpp"), encoding="utf-8") as f:

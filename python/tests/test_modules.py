@@ -26,9 +26,13 @@ def _models(in_size, hidden):
         for align in ALIGNS:
             for k in ((1, 3) if align in ("key_query", "additive") else (None,)):
                 yield sarnn.SelfAttentionRNN(in_size, hidden, align=align, window=window, k=k).double()
+            yield sarnn.SelfAttentionRNN(in_size, hidden, align=align, window=window, cell="gru",
+                                         k=2 if align in ("key_query", "additive") else None).double()
         for k in (1, 3):
             yield sarnn.LSTMN(in_size, hidden, k, window=window).double()
     yield sarnn.SimpleRNN(in_size, hidden).double()
+    yield sarnn.GRU(in_size, hidden).double()
+    yield sarnn.LSTM(in_size, hidden).double()
 
 
 def _inputs(n, in_size, seed=0, batch=None):
@@ -49,9 +53,9 @@ class AgainstReference(unittest.TestCase):
                         np.testing.assert_allclose(model(x).numpy(), hs, rtol=0, atol=1e-12)
                         if isinstance(model, sarnn.SelfAttentionRNN):
                             np.testing.assert_allclose(model(x, emit="context").numpy(), second, rtol=0, atol=1e-12)
-                        if isinstance(model, sarnn.LSTMN):
+                        if isinstance(model, (sarnn.LSTMN, sarnn.LSTM)):
                             np.testing.assert_allclose(model(x, emit="cell").numpy(), second, rtol=0, atol=1e-12)
-                        self.assertEqual(weights is None, isinstance(model, sarnn.SimpleRNN))
+                        self.assertEqual(weights is None, isinstance(model, (sarnn.SimpleRNN, sarnn.GRU, sarnn.LSTM)))
                         if weights is not None:
                             attention = model.attention(x)
                             self.assertEqual((len(attention), len(weights)), (T, T))
@@ -68,11 +72,64 @@ class AgainstReference(unittest.TestCase):
         np.testing.assert_allclose(got, reference.run(model, x.double().numpy())[0], rtol=0, atol=1e-5)
 
 
+class AgainstTorch(unittest.TestCase):
+    """GRU and LSTM against torch.nn.GRU / nn.LSTM (and their cells) with the same weights: PyTorch's formulas."""
+
+    def test_gru_is_torch_gru(self):
+        torch.manual_seed(11)
+        for in_size, hidden in SIZES + [(4, 33)]:
+            layer = torch.nn.GRU(in_size, hidden, batch_first=True).double()
+            model = sarnn.GRU(in_size, hidden).double()
+            model.load_state_dict({"W_ih": layer.weight_ih_l0, "W_hh": layer.weight_hh_l0, "b_ih": layer.bias_ih_l0,
+                                   "b_hh": layer.bias_hh_l0})
+            x = _inputs(40, in_size, seed=hidden, batch=3) * 3
+            with torch.no_grad():
+                want, _ = layer(x)
+                np.testing.assert_allclose(model(x).numpy(), want.numpy(), rtol=0, atol=1e-13)
+
+    def test_lstm_is_torch_lstm(self):
+        torch.manual_seed(12)
+        for in_size, hidden in SIZES + [(4, 33)]:
+            layer = torch.nn.LSTM(in_size, hidden, batch_first=True).double()
+            model = sarnn.LSTM(in_size, hidden).double()
+            model.load_state_dict({"W_ih": layer.weight_ih_l0, "W_hh": layer.weight_hh_l0,
+                                   "b": layer.bias_ih_l0 + layer.bias_hh_l0})
+            x = _inputs(40, in_size, seed=hidden, batch=3) * 3
+            with torch.no_grad():
+                want, _ = layer(x)
+                np.testing.assert_allclose(model(x).numpy(), want.numpy(), rtol=0, atol=1e-13)
+                # the cell: torch.nn.LSTMCell step by step
+                cell = torch.nn.LSTMCell(in_size, hidden).double()
+                cell.load_state_dict({"weight_ih": layer.weight_ih_l0, "weight_hh": layer.weight_hh_l0,
+                                      "bias_ih": layer.bias_ih_l0, "bias_hh": layer.bias_hh_l0})
+                h = c = torch.zeros(3, hidden, dtype=torch.float64)
+                cells = []
+                for t in range(x.shape[1]):
+                    h, c = cell(x[:, t], (h, c))
+                    cells.append(c)
+                np.testing.assert_allclose(model(x, emit="cell").numpy(), torch.stack(cells, 1).numpy(), rtol=0,
+                                           atol=1e-13)
+
+    def test_gru_under_attention_is_a_gru_cell_on_the_context(self):
+        torch.manual_seed(13)
+        model = sarnn.SelfAttentionRNN(3, 7, align="bilinear", window=3, cell="gru").double()
+        cell = torch.nn.GRUCell(3, 7).double()
+        cell.load_state_dict({"weight_ih": model.W_ih, "weight_hh": model.W_hh, "bias_ih": model.b_ih,
+                              "bias_hh": model.b_hh})
+        x = _inputs(T, 3, batch=2)
+        with torch.no_grad():
+            h, c = model(x), model(x, emit="context")
+            for t in range(T):
+                previous = c[:, t - 1] if t else torch.zeros(2, 7, dtype=torch.float64)
+                np.testing.assert_allclose(h[:, t].numpy(), cell(x[:, t], previous).numpy(), rtol=0, atol=1e-14)
+            self.assertTrue(torch.equal(c[:, 0], h[:, 0]))   # c_1 = h_1 (one state in memory)
+
+
 class Properties(unittest.TestCase):
     def test_attention_weights_sum_to_one_over_the_window(self):
         torch.manual_seed(3)
         for model in _models(3, 7):
-            if isinstance(model, sarnn.SimpleRNN):
+            if isinstance(model, (sarnn.SimpleRNN, sarnn.GRU, sarnn.LSTM)):
                 continue
             with self.subTest(config=model.config()):
                 with torch.no_grad():
@@ -125,6 +182,14 @@ class Properties(unittest.TestCase):
                 self.assertLessEqual(float(p.abs().max()), 0.25, name)
                 self.assertGreater(float(p.abs().max()), 0.0, name)
 
+    def test_config_cell(self):
+        self.assertNotIn("cell", sarnn.SelfAttentionRNN(3, 4).config())   # the Elman configs as they were
+        self.assertEqual(sarnn.SelfAttentionRNN(3, 4, cell="gru").config()["cell"], "gru")
+        with self.assertRaises(ValueError):
+            sarnn.from_config(dict(sarnn.GRU(3, 4).config(), cell="gru"))
+        with self.assertRaises(ValueError):
+            sarnn.from_config(dict(sarnn.SelfAttentionRNN(3, 4).config(), cell="lstm"))
+
     def test_empty_sequence(self):
         model = sarnn.SelfAttentionRNN(3, 7)
         self.assertEqual(model(torch.zeros(0, 3)).shape, (0, 7))
@@ -157,6 +222,14 @@ class Errors(unittest.TestCase):
             sarnn.LSTMN(3, 4, 0)
         with self.assertRaises(ValueError):
             sarnn.SimpleRNN(0, 4)
+        with self.assertRaises(ValueError):
+            sarnn.SelfAttentionRNN(3, 4, cell="lstm")
+        with self.assertRaises(ValueError):
+            sarnn.GRU(3, 0)
+        with self.assertRaises(ValueError):
+            sarnn.LSTM(3, 4)(torch.zeros(2, 4))
+        with self.assertRaises(ValueError):
+            sarnn.GRU(3, 4)(torch.zeros(2, 3), emit="cell")
 
 
 class Store(unittest.TestCase):
@@ -167,6 +240,12 @@ class Store(unittest.TestCase):
             model = sarnn.SelfAttentionRNN(3, 4, align=align, k=2 if align in ("key_query", "additive") else None)
             self.assertEqual(list(model.state_dict()), ["A", "b"] + extra)
         self.assertEqual(list(sarnn.LSTMN(3, 4, 2).state_dict()), ["W_ih", "W_hh", "b", "W_h", "W_x", "W_ht", "v"])
+        self.assertEqual({k: tuple(v.shape) for k, v in sarnn.GRU(3, 4).state_dict().items()},
+                         {"W_ih": (12, 3), "W_hh": (12, 4), "b_ih": (12,), "b_hh": (12,)})
+        self.assertEqual({k: tuple(v.shape) for k, v in sarnn.LSTM(3, 4).state_dict().items()},
+                         {"W_ih": (16, 3), "W_hh": (16, 4), "b": (16,)})
+        self.assertEqual(list(sarnn.SelfAttentionRNN(3, 4, "bilinear", cell="gru").state_dict()),
+                         ["W_ih", "W_hh", "b_ih", "b_hh", "align.W"])
         self.assertEqual({k: tuple(v.shape) for k, v in sarnn.SelfAttentionRNN(3, 4, "additive", k=2).state_dict()
                           .items()}, {"A": (4, 7), "b": (4,), "align.W": (2, 8), "align.v": (2,)})
 
@@ -175,13 +254,14 @@ class Store(unittest.TestCase):
         import tempfile
         torch.manual_seed(8)
         with tempfile.TemporaryDirectory() as d:
-            for model in list(_models(3, 5))[::4]:
+            models = list(_models(3, 5))
+            for model in models[::4] + models[-3:] + [m for m in models if getattr(m, "cell", None) == "gru"][:2]:
                 with self.subTest(config=model.config()):
                     path = os.path.join(d, "m.pt")
                     sarnn.save(model, path)
                     loaded = sarnn.load(path)
                     self.assertEqual(loaded.config(), model.config())
-                    self.assertEqual(loaded.A.dtype if hasattr(loaded, "A") else loaded.W_ih.dtype, torch.float64)
+                    self.assertEqual(next(loaded.parameters()).dtype, torch.float64)
                     x = _inputs(5, 3)
                     with torch.no_grad():
                         self.assertTrue(torch.equal(loaded(x), model(x)))

@@ -16,6 +16,37 @@ from tests import twin_digest  # noqa: E402
 
 DIGEST = 0x4154111d6323df19   # tests/shared/q15_digest.hpp: kQ15Digest
 LSTM_DIGEST = 0xa0a944c95b61a0a1   # tests/shared/q15_lstm_digest.hpp: kQ15LstmDigest
+GRU_DIGEST = 0x9d1177656718db2f   # tests/shared/q15_gru_digest.hpp: kQ15GruDigest
+
+
+def float_gru(W_ih, W_hh, b_ih, b_hh, xs):
+    """PyTorch's GRU in numpy doubles (rows r, z, n), from h = 0: every step's h."""
+    hidden = W_hh.shape[1]
+    h, hs = np.zeros(hidden), []
+    for x in xs:
+        gi, gh = W_ih @ x + b_ih, W_hh @ h + b_hh
+        r = 1.0 / (1.0 + np.exp(-(gi[:hidden] + gh[:hidden])))
+        z = 1.0 / (1.0 + np.exp(-(gi[hidden:2 * hidden] + gh[hidden:2 * hidden])))
+        n = np.tanh(gi[2 * hidden:] + r * gh[2 * hidden:])
+        h = (1.0 - z) * n + z * h
+        hs.append(h)
+    return np.array(hs)
+
+
+def quantize_gru(W_ih, W_hh, b_ih, b_hh, x_scale):
+    """GruParams<q15> from float weights: row r of [W_ih | W_hh] to int8 at one scale a_r = max|row| / 127 (m, shift:
+    a_r / 8), the biases to Q3.12, x_m and x_shift from x_scale·32768 (the layout of include/sarnn/params.hpp)."""
+    p = {"W_ih": [], "W_hh": [], "m": [], "shift": [], "x_scale": x_scale,
+         "b_ih": [int(round(v * 4096)) for v in b_ih], "b_hh": [int(round(v * 4096)) for v in b_hh]}
+    p["x_m"], p["x_shift"] = q15.quantize_multiplier(x_scale * 32768.0)
+    for r in range(W_ih.shape[0]):
+        a_r = max(np.max(np.abs(W_ih[r])), np.max(np.abs(W_hh[r]))) / 127.0
+        p["W_ih"].append([int(round(v / a_r)) for v in W_ih[r]])
+        p["W_hh"].append([int(round(v / a_r)) for v in W_hh[r]])
+        m, sh = q15.quantize_multiplier(a_r / 8.0)
+        p["m"].append(m)
+        p["shift"].append(sh)
+    return p
 
 
 def float_attention_rnn(A, b, xs, capacity):
@@ -38,6 +69,24 @@ def float_attention_rnn(A, b, xs, capacity):
 class Q15Twin(unittest.TestCase):
     def test_digest_matches_the_cpp(self):
         self.assertEqual(twin_digest.q15_digest(), DIGEST)
+
+    def test_gru_digest_matches_the_cpp(self):
+        self.assertEqual(twin_digest.q15_gru_digest(), GRU_DIGEST)
+
+    def test_gru_quantised_stays_near_float(self):
+        """run_gru's integers mean what GruParams<q15> says: a GRU quantised by its layout stays within 0.02 of the
+        float GRU over 200 steps (In 16, Hidden 32, PyTorch's init)."""
+        rng = np.random.default_rng(5)
+        n_in, hidden, steps = 16, 32, 200
+        k = 1.0 / math.sqrt(hidden)
+        W_ih, W_hh = rng.uniform(-k, k, (3 * hidden, n_in)), rng.uniform(-k, k, (3 * hidden, hidden))
+        b_ih, b_hh = rng.uniform(-k, k, 3 * hidden), rng.uniform(-k, k, 3 * hidden)
+        x_scale = 1.0 / 8192.0                              # inputs in (-4, 4)
+        raw = rng.integers(-32768, 32768, (1, steps, n_in))
+        p = quantize_gru(W_ih, W_hh, b_ih, b_hh, x_scale)
+        h = q15.run_gru(p, raw)[0] / 32768.0
+        want = float_gru(W_ih, W_hh, b_ih, b_hh, raw[0] * x_scale)
+        self.assertLess(float(np.max(np.abs(h - want))), 0.02)
 
     def test_inv_sqrt_and_mul(self):
         for n in range(1, 300):

@@ -33,9 +33,13 @@ PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def twin(params, config, capacity, raw, align_params=None, plan="by_size"):
     """h, c (B, T, Hidden) and the LSTMN's saturation counts (B,; None for the others) of raw (B, T, In) through
     sarnn.q15 (c None for the SimpleRnn; the LSTMN's c the cell in Q3.12)."""
-    window = config["window"] is not None
+    window = config.get("window") is not None
     if config["kind"] == "lstmn":
         return q15.run_lstmn(params, raw, capacity, window)
+    if config["kind"] == "lstm":
+        return q15.run_lstm(params, raw)
+    if config["kind"] == "gru":
+        return q15.run_gru(params, raw), None, None
     if config["kind"] == "simple":
         return (*q15.run(params, raw), None)
     return (*q15.run(params, raw, config["align"], capacity, window, align_params=align_params, plan=plan), None)
@@ -635,6 +639,179 @@ class LstmnHeader(TempDir):
         qspec = quantize.quantize(resolve(model), torch.rand(2, 20, 2))
         self.assertEqual(len(qspec.notes), 1)
         self.assertIn("saturates at +-8", qspec.notes[0])
+
+
+HAS_GRU_LSTM_TWINS = hasattr(q15, "run_gru") and hasattr(q15, "run_lstm")
+NO_TWINS = "sarnn.q15 has no run_gru / run_lstm (the C++ branches' twins) yet"
+
+
+class GruLstmRules(unittest.TestCase):
+    """The LSTM's integers are exactly the LSTMN's gate part; the GRU's, recomputed here with plain loops: one scale
+    per gate row over [W_ih | W_hh] (max|row| / 127, M = scale / 8), b_ih and b_hh in Q3.12."""
+
+    def test_lstm_is_the_lstmn_gate_part(self):
+        rng = np.random.default_rng(31)
+        for n_in, hidden in ((1, 1), (16, 32), (7, 3)):
+            a = {"W_ih": rng.normal(0, 0.3, (4 * hidden, n_in)), "W_hh": rng.normal(0, 0.3, (4 * hidden, hidden)),
+                 "b": rng.normal(0, 0.3, 4 * hidden), "W_h": rng.normal(0, 0.3, (2, hidden)),
+                 "W_x": rng.normal(0, 0.3, (2, n_in)), "W_ht": rng.normal(0, 0.3, (2, hidden)),
+                 "v": rng.normal(0, 0.3, 2)}
+            lstmn = quantize.quantize_lstmn(a, 2.0 ** -12)
+            lstm = quantize.quantize_lstm({key: a[key] for key in ("W_ih", "W_hh", "b")}, 2.0 ** -12)
+            self.assertEqual(set(lstm), {"b", "m", "x_m", "x_scale", "W_ih", "W_hh", "shift", "x_shift"})
+            for key, value in lstm.items():
+                self.assertEqual(value, lstmn[key], key)
+
+    def test_gru_by_hand(self):
+        """In 1, Hidden 1: rows [W_ih | W_hh] = [0.5 | -1], [0 | 0], [2 | 1]: int8 (64, -127), (0, 0), (127, 64);
+        b_ih = (0.25, -1/8192, 8) -> (1024, -1, 32768), b_hh = (-0.25, 0, 1/4096) -> (-1024, 0, 1)."""
+        p = quantize.quantize_gru({"W_ih": [[0.5], [0.0], [2.0]], "W_hh": [[-1.0], [0.0], [1.0]],
+                                   "b_ih": [0.25, -1.0 / 8192, 8.0], "b_hh": [-0.25, 0.0, 1.0 / 4096]}, 2.0 ** -15)
+        self.assertEqual((p["W_ih"], p["W_hh"]), ([[64], [0], [127]], [[-127], [0], [64]]))
+        self.assertEqual((p["b_ih"], p["b_hh"]), ([1024, -1, 32768], [-1024, 0, 1]))
+        self.assertEqual((p["x_m"], p["x_shift"]), (1 << 30, -1))
+        self.assertEqual((p["m"][1], p["shift"][1]), (1 << 30, 22))    # a row of zeros: scale 2^-20, M = 2^-23
+        self.assertAlmostEqual(p["m"][0] * 2.0 ** (-31 - p["shift"][0]) * 8 * 127, 1.0, delta=2.0 ** -29)
+
+    def test_gru_random(self):
+        rng = np.random.default_rng(32)
+        for n_in, hidden, std in ((16, 32, 1 / np.sqrt(48)), (3, 5, 1.0), (2, 3, 0.01)):
+            with self.subTest(n_in=n_in, hidden=hidden, std=std):
+                a = {"W_ih": rng.normal(0, std, (3 * hidden, n_in)), "W_hh": rng.normal(0, std, (3 * hidden, hidden)),
+                     "b_ih": rng.normal(0, std, 3 * hidden), "b_hh": rng.normal(0, std, 3 * hidden)}
+                p = quantize.quantize_gru(a, 2.0 ** -12)
+                for r in range(3 * hidden):
+                    row = list(a["W_ih"][r]) + list(a["W_hh"][r])
+                    got = list(p["W_ih"][r]) + list(p["W_hh"][r])
+                    scale = max(abs(x) for x in row) / 127.0
+                    self.assertEqual(max(abs(x) for x in got), 127)
+                    for q, x in zip(got, row):
+                        self.assertLessEqual(abs(q * scale - x), scale / 2 + 1e-12)
+                    self.assertAlmostEqual(p["m"][r] * 2.0 ** (-31 - p["shift"][r]) * 8 / scale, 1.0, delta=2.0 ** -29)
+                    for b in ("b_ih", "b_hh"):
+                        self.assertLessEqual(abs(p[b][r] / 4096.0 - a[b][r]), 0.5 / 4096)
+
+
+def _gru_lstm(kind, seed, n_in=16, hidden=32):
+    """A GRU or LSTM with weights as tests/test_q15_models.cpp draws them: normal, std 1/sqrt(In + Hidden)."""
+    torch.manual_seed(seed)
+    model = (sarnn.GRU if kind == "gru" else sarnn.LSTM)(n_in, hidden)
+    with torch.no_grad():
+        for p in model.parameters():
+            p.normal_(0.0, 1.0 / np.sqrt(n_in + hidden))
+    return model
+
+
+@unittest.skipUnless(HAS_GRU_LSTM_TWINS, NO_TWINS)
+class GruLstmAgainstFloat(unittest.TestCase):
+    """Issue 33: the GRU and the LSTM at the reference sizes (In 16, Hidden 32), quantised from random float weights
+    as the exporter does, stay within 0.02 of the float model (tests/reference.py, float64) in h over 64 steps of
+    inputs like the calibration's (uniform in [-1, 1], another draw); the LSTM's cell (Q3.12) is measured too."""
+
+    def test_within_0_02_over_64_steps(self):
+        worst = {}
+        for kind in ("gru", "lstm"):
+            for seed in range(4):
+                model = _gru_lstm(kind, seed)
+                calibration = torch.rand(3, 64, 16, generator=torch.Generator().manual_seed(seed)) * 2 - 1
+                x = torch.rand(3, 64, 16, generator=torch.Generator().manual_seed(100 + seed)) * 2 - 1
+                qspec = quantize.quantize(resolve(model), calibration)
+                self.assertEqual(qspec.notes, ())
+                raw = quantize.quantize_inputs(x.numpy(), qspec.params["x_scale"])
+                h, c, saturated = twin(qspec.params, model.config(), None, raw)
+                if saturated is not None:
+                    self.assertEqual(saturated.tolist(), [0, 0, 0])
+                for b in range(3):
+                    hf, cf, _ = reference.run(model, x[b].double().numpy())
+                    dh = np.max(np.abs(h[b] / 32768.0 - hf))
+                    dc = 0.0 if c is None else np.max(np.abs(c[b] / 4096.0 - cf))
+                    wh, wc = worst.get(kind, (0.0, 0.0))
+                    worst[kind] = (max(wh, dh), max(wc, dc))
+                self.assertLessEqual(qspec.h_bound / 2.0 ** 31, 0.02)
+        for kind, (wh, wc) in worst.items():
+            with self.subTest(model=kind):
+                self.assertLessEqual(wh, 0.02)
+                self.assertGreater(wh, 0.0)
+                self.assertLess(wc, 0.05)
+        if os.environ.get("SARNN_REPORT"):
+            print("GRU, LSTM q15 vs float, In 16 Hidden 32, 4 seeds x 3 sequences x 64 steps: " + "; ".join(
+                f"{kind} max |h| {wh:.4f}" + (f" max |c| {wc:.4f}" if kind == "lstm" else "")
+                for kind, (wh, wc) in worst.items()), file=sys.stderr)
+
+
+class GruLstmHeader(TempDir):
+    ORDER = {"lstm": ("b", "m", "x_m", "W_ih", "W_hh", "shift", "x_shift"),
+             "gru": ("b_ih", "b_hh", "m", "x_m", "W_ih", "W_hh", "shift", "x_shift")}
+
+    @unittest.skipUnless(HAS_GRU_LSTM_TWINS, NO_TWINS)
+    def test_golden_bit_exact_and_bound_against_the_reference(self):
+        for kind, cpp, params in (("gru", "Gru", "GruParams"), ("lstm", "Lstm", "LstmParams")):
+            for n_in, hidden in ((3, 7), (1, 17)):
+                with self.subTest(model=kind, sizes=(n_in, hidden)):
+                    model = _gru_lstm(kind, 13, n_in, hidden)
+                    calibration = (torch.rand(4, 20, n_in, generator=torch.Generator().manual_seed(14)) * 2 - 1) * 2.5
+                    qspec = export_header(model, "m", self.path("m.hpp"), quantize="int8", calibration=calibration,
+                                          golden_steps=15)
+                    with open(self.path("m.hpp"), encoding="utf-8") as f:
+                        text = f.read()
+                    self.assertIn(f"using Model = sarnn::{cpp}<sarnn::q15, {n_in}, {hidden}>;", text)
+                    self.assertIn("model(m::params);", text)
+                    self.assertIn(f"inline constexpr sarnn::{params}<sarnn::q15, {n_in}, {hidden}> params = {{", text)
+                    self.assertNotIn("capacity", text)
+                    self.assertEqual("model.cell()" in text, kind == "lstm")
+                    self.assertEqual("golden_c[golden_steps]" in text, kind == "lstm")
+                    raw = np.clip(np.sign(calibration.numpy()) * np.floor(np.abs(calibration.numpy()) * 8192 + 0.5),
+                                  -32768, 32767).astype(np.int64)
+                    self.assertEqual(header_ints(text, "golden_x"), raw[0, :15].ravel().tolist())
+                    hs, cs = twin_alone(qspec.params, model.config(), None, raw[0, :15])
+                    self.assertEqual(header_ints(text, "golden_h"), hs.ravel().tolist())
+                    if kind == "lstm":
+                        self.assertEqual(header_ints(text, "golden_c"), cs.ravel().tolist())
+                    body = re.search(r"> params = \{\n(.*?)\n\};", text, re.S).group(1)
+                    body = re.sub(r"//[^\n]*", "", body)
+                    self.assertEqual(re.findall(r"0x[0-9a-f.]+p[-+]?\d+f", body), ["0x1p-13f"])
+                    ints = [int(v) for v in re.findall(r"-?\d+", re.sub(r"0x[0-9a-f.]+p[-+]?\d+f", "", body))]
+                    self.assertEqual(ints, [v for key in self.ORDER[kind]
+                                            for v in np.asarray(qspec.params[key]).ravel().tolist()])
+                    h_worst = c_worst = 0.0
+                    for b in range(4):
+                        hq, cq = twin_alone(qspec.params, model.config(), None, raw[b])
+                        hf, cf, _ = reference.run(model, calibration[b].double().numpy())
+                        h_worst = max(h_worst, np.max(np.abs(np.array(hq) / 32768.0 - hf)))
+                        if cq is not None:
+                            c_worst = max(c_worst, np.max(np.abs(np.array(cq) / 4096.0 - cf)))
+                    h_bound = int(re.search(r"h_bound_q31 = (\d+);", text).group(1))
+                    c_bound = int(re.search(r"c_bound_q31 = (\d+);", text).group(1))
+                    self.assertAlmostEqual(h_bound / 2.0 ** 31, h_worst, delta=1e-6)
+                    self.assertAlmostEqual(c_bound / 2.0 ** 31, c_worst, delta=1e-6)
+                    self.assertEqual(c_bound > 0, kind == "lstm")
+                    self.assertGreater(h_bound, 0)
+                    self.assertLess(h_bound / 2.0 ** 31, 0.05)
+                    self.assertTrue(all(len(line) < 120 for line in text.splitlines()))
+
+    @unittest.skipUnless(HAS_GRU_LSTM_TWINS, NO_TWINS)
+    def test_saturated_lstm_cell_is_noted(self):
+        """f ≈ 1 and i·g ≈ 1: c_t ≈ c_{t-1} + 1 passes 8 within 20 steps; a note says so."""
+        model = sarnn.LSTM(2, 3)
+        with torch.no_grad():
+            for w in model.parameters():
+                w.zero_()
+            model.b.fill_(7.9)
+        qspec = quantize.quantize(resolve(model), torch.rand(2, 20, 2))
+        self.assertEqual(len(qspec.notes), 1)
+        self.assertIn("LSTM's cell is kept in Q3.12 and saturates at +-8", qspec.notes[0])
+        self.assertIn("Lstm<q15>::saturated()", qspec.notes[0])
+
+    def test_refusals(self):
+        with self.assertRaisesRegex(ExportError, "window and capacity do not apply"):
+            export_header(sarnn.GRU(3, 4).state_dict(), "m", self.path("m.hpp"), quantize="int8",
+                          calibration=torch.rand(2, 5, 3), model="gru", window=3)
+        with self.assertRaisesRegex(ExportError, "In = 512: q15 models take at most 511"):
+            export_header(sarnn.LSTM(512, 2), "m", self.path("m.hpp"), quantize="int8",
+                          calibration=torch.rand(1, 2, 512))
+        with self.assertRaisesRegex(ExportError, "expected \\[sequences, steps, 3\\]"):
+            export_header(sarnn.GRU(3, 4), "m", self.path("m.hpp"), quantize="int8", calibration=torch.rand(1, 2, 4))
+        self.assertFalse(os.path.exists(self.path("m.hpp")))
 
 
 class Refusals(TempDir):

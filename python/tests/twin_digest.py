@@ -236,6 +236,23 @@ def digest_lstm_params(rng, n_in, hidden):
     return p
 
 
+# ---- Gru<q15>'s digest (tests/shared/q15_gru_digest.hpp), apart from q15_digest() -----------------------------
+def digest_gru_params(rng, n_in, hidden):
+    """GruParams<q15> drawn from the LCG, in the C++ order (tests/shared/q15_gru_digest.hpp)."""
+    def int8_rows(rows, cols):
+        return [[rng.next() % 255 - 127 for _ in range(cols)] for _ in range(rows)]
+
+    p = {"W_ih": int8_rows(3 * hidden, n_in), "W_hh": int8_rows(3 * hidden, hidden)}
+    p["b_ih"] = [rng.next() % 16385 - 8192 for _ in range(3 * hidden)]
+    p["b_hh"] = [rng.next() % 16385 - 8192 for _ in range(3 * hidden)]
+    p["m"] = [(1 << 30) + rng.next() % (1 << 30) for _ in range(3 * hidden)]
+    p["x_m"] = (1 << 30) + rng.next() % (1 << 30)
+    p["shift"] = [8 + rng.next() % 5 for _ in range(3 * hidden)]
+    p["x_shift"] = -(rng.next() % 3)
+    p["x_scale"] = 0.0
+    return p
+
+
 LSTM_DIGEST_CASES = [  # (In, Hidden, steps, seed)
     (3, 5, 40, 101),
     (1, 1, 30, 102),
@@ -265,5 +282,29 @@ def q15_lstm_digest():
     return fnv.h
 
 
+GRU_DIGEST_CASES = [  # (In, Hidden, steps, seed)
+    (1, 1, 20, 31),
+    (3, 5, 40, 32),
+    (7, 17, 30, 33),
+    (16, 32, 64, 34),
+    (33, 3, 20, 35),
+    (17, 33, 25, 36),
+]
+
+
+def q15_gru_digest():
+    """Every step's h of GRU_DIGEST_CASES, 16 bits each, little endian; the inputs of all steps drawn after the
+    params."""
+    fnv = Fnv()
+    for n_in, hidden, n_steps, seed in GRU_DIGEST_CASES:
+        rng = _Lcg(seed)
+        p = digest_gru_params(rng, n_in, hidden)
+        raw = np.array([[[rng.next() % 65536 - 32768 for _ in range(n_in)] for _ in range(n_steps)]])
+        for h in q15.gru_steps(p, raw):
+            fnv.feed(h[0])
+    return fnv.h
+
+
 if __name__ == "__main__":
-    print(f"fixed 0x{fixed_digest():016x}\nq15   0x{q15_digest():016x}\nlstm  0x{q15_lstm_digest():016x}")
+    print(f"fixed 0x{fixed_digest():016x}\nq15   0x{q15_digest():016x}\nlstm  0x{q15_lstm_digest():016x}\n"
+          f"gru   0x{q15_gru_digest():016x}")

@@ -13,8 +13,12 @@
 #include <string.h>
 
 #include "c_api_golden.h"
+#include "ca_gru.h"
+#include "ca_lstm.h"
 #include "ca_lstmn.h"
 #include "ca_q15_additive.h"
+#include "ca_q15_gru.h"
+#include "ca_q15_lstm.h"
 #include "ca_q15_lstmn.h"
 #include "ca_q15_sa.h"
 #include "ca_q15_simple.h"
@@ -209,6 +213,45 @@ int main(void) {
                                &ca_simple_golden_h[0][0],
                                CA_SIMPLE_GOLDEN_TOLERANCE,
                                1e-5};
+    /* the plain cells (issue 33): the GRU has h only, the LSTM h and its cell */
+    const Model_f ca_gru = {"ca_gru",
+                            ca_gru_reset,
+                            ca_gru_step,
+                            ca_gru_hidden,
+                            NULL,
+                            NULL,
+                            NULL,
+                            ca_gru_length,
+                            ca_gru_self_check,
+                            CA_GRU_IN_SIZE,
+                            CA_GRU_HIDDEN_SIZE,
+                            0,
+                            0,
+                            0,
+                            CA_GRU_GOLDEN_STEPS,
+                            &ca_gru_golden_x[0][0],
+                            &ca_gru_golden_h[0][0],
+                            CA_GRU_GOLDEN_TOLERANCE,
+                            1e-5};
+    const Model_f ca_lstm = {"ca_lstm",
+                             ca_lstm_reset,
+                             ca_lstm_step,
+                             ca_lstm_hidden,
+                             NULL,
+                             ca_lstm_cell,
+                             NULL,
+                             ca_lstm_length,
+                             ca_lstm_self_check,
+                             CA_LSTM_IN_SIZE,
+                             CA_LSTM_HIDDEN_SIZE,
+                             0,
+                             0,
+                             0,
+                             CA_LSTM_GOLDEN_STEPS,
+                             &ca_lstm_golden_x[0][0],
+                             &ca_lstm_golden_h[0][0],
+                             CA_LSTM_GOLDEN_TOLERANCE,
+                             1e-5};
     const Model_d ca_sa_double = {"ca_sa_double",
                                   ca_sa_double_reset,
                                   ca_sa_double_step,
@@ -299,6 +342,41 @@ int main(void) {
                                    CA_Q15_LSTMN_X_SCALE,
                                    &ca_q15_lstmn_golden_h[0][0],
                                    &ca_q15_lstmn_golden_c[0][0]};
+    /* The q15 GRU (h only) and LSTM (its cell, Q3.12, where the others have the context) */
+    const Q15Model ca_q15_gru = {"ca_q15_gru",
+                                 ca_q15_gru_reset,
+                                 ca_q15_gru_step,
+                                 ca_q15_gru_hidden,
+                                 NULL,
+                                 NULL,
+                                 ca_q15_gru_length,
+                                 ca_q15_gru_self_check,
+                                 CA_Q15_GRU_IN_SIZE,
+                                 CA_Q15_GRU_HIDDEN_SIZE,
+                                 0,
+                                 CA_Q15_GRU_GOLDEN_STEPS,
+                                 &ca_q15_gru_golden_x[0][0],
+                                 &ca_q15_gru_golden_xf[0][0],
+                                 CA_Q15_GRU_X_SCALE,
+                                 &ca_q15_gru_golden_h[0][0],
+                                 NULL};
+    const Q15Model ca_q15_lstm = {"ca_q15_lstm",
+                                  ca_q15_lstm_reset,
+                                  ca_q15_lstm_step,
+                                  ca_q15_lstm_hidden,
+                                  ca_q15_lstm_cell,
+                                  NULL,
+                                  ca_q15_lstm_length,
+                                  ca_q15_lstm_self_check,
+                                  CA_Q15_LSTM_IN_SIZE,
+                                  CA_Q15_LSTM_HIDDEN_SIZE,
+                                  0,
+                                  CA_Q15_LSTM_GOLDEN_STEPS,
+                                  &ca_q15_lstm_golden_x[0][0],
+                                  &ca_q15_lstm_golden_xf[0][0],
+                                  CA_Q15_LSTM_X_SCALE,
+                                  &ca_q15_lstm_golden_h[0][0],
+                                  &ca_q15_lstm_golden_c[0][0]};
     /* What each header declares (the C compiler sees these checks, not only the glue). */
     expect(CA_SA_HAS_CONTEXT && !CA_SA_HAS_CELL && CA_SA_HAS_ATTENTION && !CA_SA_WINDOW && CA_SA_WINDOW_WINDOW &&
                CA_LSTMN_HAS_CELL && !CA_LSTMN_HAS_CONTEXT && CA_LSTMN_HAS_ATTENTION && !CA_SIMPLE_HAS_CONTEXT &&
@@ -306,6 +384,10 @@ int main(void) {
                !CA_Q15_SIMPLE_HAS_ATTENTION && CA_Q15_SA_OUTPUT_SCALE == 1.0f / 32768.0f && CA_Q15_LSTMN_HAS_CELL &&
                !CA_Q15_LSTMN_HAS_CONTEXT && CA_Q15_LSTMN_CELL_SCALE == 1.0f / 4096.0f,
            "headers", "the HAS_ macros", 0);
+    expect(!CA_GRU_HAS_CONTEXT && !CA_GRU_HAS_CELL && !CA_GRU_HAS_ATTENTION && CA_LSTM_HAS_CELL &&
+               !CA_LSTM_HAS_CONTEXT && !CA_LSTM_HAS_ATTENTION && !CA_Q15_GRU_HAS_CELL && CA_Q15_LSTM_HAS_CELL &&
+               !CA_Q15_LSTM_HAS_ATTENTION && CA_Q15_LSTM_CELL_SCALE == 1.0f / 4096.0f,
+           "headers", "the HAS_ macros of the GRU and the LSTM", 0);
     expect(SARNN_STATUS_OK == 0 && SARNN_STATUS_MEMORY_FULL == 1 && SARNN_STATUS_NULL_INPUT == 2 &&
                SARNN_STATUS_NON_FINITE_INPUT == 3 && SARNN_STATUS_NON_FINITE_RESULT == 7,
            "headers", "SARNN_STATUS_* (docs/c-api.md)", 0);
@@ -313,11 +395,15 @@ int main(void) {
     check_model_f(&ca_sa_window);
     check_model_f(&ca_lstmn);
     check_model_f(&ca_simple);
+    check_model_f(&ca_gru);
+    check_model_f(&ca_lstm);
     check_model_d(&ca_sa_double);
     check_q15(&ca_q15_sa);
     check_q15(&ca_q15_simple);
     check_q15(&ca_q15_additive);
     check_q15(&ca_q15_lstmn);
+    check_q15(&ca_q15_gru);
+    check_q15(&ca_q15_lstm);
     expect(c_api_copy_checks() == 0, "copy_check.cpp", "copy functions and view lifetime against the C++ models", 0);
     printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;

@@ -16,10 +16,18 @@
 #include <utility>
 
 #include "c_api_golden.h"
+#include "ca_gru.h"
+#include "ca_gru.hpp"
+#include "ca_lstm.h"
+#include "ca_lstm.hpp"
 #include "ca_lstmn.h"
 #include "ca_lstmn.hpp"
 #include "ca_q15_additive.h"
 #include "ca_q15_additive.hpp"
+#include "ca_q15_gru.h"
+#include "ca_q15_gru.hpp"
+#include "ca_q15_lstm.h"
+#include "ca_q15_lstm.hpp"
 #include "ca_q15_lstmn.h"
 #include "ca_q15_lstmn.hpp"
 #include "ca_q15_sa.h"
@@ -154,6 +162,10 @@ ca_q15_sa::Model g_ca_q15_sa(ca_q15_sa::params);
 ca_q15_simple::Model g_ca_q15_simple(ca_q15_simple::params);
 ca_q15_additive::Model g_ca_q15_additive(ca_q15_additive::params, ca_q15_additive::align_params);
 ca_q15_lstmn::Model g_ca_q15_lstmn(ca_q15_lstmn::params);
+ca_gru::Model g_ca_gru(ca_gru::params);
+ca_lstm::Model g_ca_lstm(ca_lstm::params);
+ca_q15_gru::Model g_ca_q15_gru(ca_q15_gru::params);
+ca_q15_lstm::Model g_ca_q15_lstm(ca_q15_lstm::params);
 
 }  // namespace
 
@@ -274,6 +286,58 @@ int c_api_copy_checks(void) {
                                  ca_q15_lstmn_copy_attention,
                                  ca_q15_lstmn_length},
               m, &ca_q15_lstmn_golden_x[0][0], CA_Q15_LSTMN_GOLDEN_STEPS);
+    }
+    {
+        ca_gru::Model& m = g_ca_gru;
+        check(CApi<float>{"ca_gru",
+                          ca_gru_reset,
+                          ca_gru_step,
+                          {ca_gru_hidden, ca_gru_copy_hidden},
+                          {nullptr, nullptr},
+                          {nullptr, nullptr},
+                          nullptr,
+                          nullptr,
+                          ca_gru_length},
+              m, &ca_gru_golden_x[0][0], CA_GRU_GOLDEN_STEPS);
+    }
+    {
+        ca_lstm::Model& m = g_ca_lstm;
+        check(CApi<float>{"ca_lstm",
+                          ca_lstm_reset,
+                          ca_lstm_step,
+                          {ca_lstm_hidden, ca_lstm_copy_hidden},
+                          {nullptr, nullptr},
+                          {ca_lstm_cell, ca_lstm_copy_cell},
+                          nullptr,
+                          nullptr,
+                          ca_lstm_length},
+              m, &ca_lstm_golden_x[0][0], CA_LSTM_GOLDEN_STEPS);
+    }
+    {
+        ca_q15_gru::Model& m = g_ca_q15_gru;
+        check(CApi<std::int16_t>{"ca_q15_gru",
+                                 ca_q15_gru_reset,
+                                 ca_q15_gru_step,
+                                 {ca_q15_gru_hidden, ca_q15_gru_copy_hidden},
+                                 {nullptr, nullptr},
+                                 {nullptr, nullptr},
+                                 nullptr,
+                                 nullptr,
+                                 ca_q15_gru_length},
+              m, &ca_q15_gru_golden_x[0][0], CA_Q15_GRU_GOLDEN_STEPS);
+    }
+    {
+        ca_q15_lstm::Model& m = g_ca_q15_lstm;
+        check(CApi<std::int16_t>{"ca_q15_lstm",
+                                 ca_q15_lstm_reset,
+                                 ca_q15_lstm_step,
+                                 {ca_q15_lstm_hidden, ca_q15_lstm_copy_hidden},
+                                 {nullptr, nullptr},
+                                 {ca_q15_lstm_cell, ca_q15_lstm_copy_cell},
+                                 nullptr,
+                                 nullptr,
+                                 ca_q15_lstm_length},
+              m, &ca_q15_lstm_golden_x[0][0], CA_Q15_LSTM_GOLDEN_STEPS);
     }
     std::printf("copy_check: %d failed\n", g_failed);
     return g_failed;

@@ -7,7 +7,7 @@ For every model below, sarnn.export_header(..., c_api=True) writes DIR/<name>.hp
 the exporter's golden run (sarnn.golden.golden_run: PyTorch's float64 outputs; for q15 models the QSpec's golden run,
 the Python twin's int16 outputs) and not from the generated C++:
     <name>_golden_x[steps][In], <name>_golden_h[steps][Hidden], <name>_GOLDEN_STEPS, <name>_GOLDEN_TOLERANCE (float
-    and double models); <name>_golden_c[steps][Hidden] (q15 self-attention: the context; q15 LSTMN: the
+    and double models); <name>_golden_c[steps][Hidden] (q15 self-attention: the context; q15 LSTMN and LSTM: the
     cell, raw Q3.12), <name>_golden_xf[steps][In] (q15: the
     float inputs the raw ones were quantised from).
 """
@@ -32,6 +32,10 @@ MODELS = (
     ("ca_q15_simple", lambda: sarnn.SimpleRNN(3, 8), "q15", None, 8),
     ("ca_q15_additive", lambda: sarnn.SelfAttentionRNN(3, 8, align="additive", k=4), "q15", 8, 8),
     ("ca_q15_lstmn", lambda: sarnn.LSTMN(3, 6, 4), "q15", 8, 8),
+    ("ca_gru", lambda: sarnn.GRU(3, 7), "float", None, 9),
+    ("ca_lstm", lambda: sarnn.LSTM(4, 5), "float", None, 9),
+    ("ca_q15_gru", lambda: sarnn.GRU(3, 7), "q15", None, 9),
+    ("ca_q15_lstm", lambda: sarnn.LSTM(4, 5), "q15", None, 9),
 )
 
 

@@ -1,7 +1,7 @@
 // tests/firmware/q15_main.cpp: the q15 models on a bare-metal Cortex-M, with no float anywhere in the program.
 // Runs the digest of many runs of SimpleRnn<q15>, SelfAttentionRnn<q15> and Lstmn<q15> (tests/shared/q15_digest.hpp),
-// of Lstm<q15> (tests/shared/q15_lstm_digest.hpp) and of the integer activations (tests/shared/fixed_digest.hpp),
-// and compares them with what the Python twin computes
+// of Gru<q15> (tests/shared/q15_gru_digest.hpp), of Lstm<q15> (tests/shared/q15_lstm_digest.hpp) and of the integer
+// activations (tests/shared/fixed_digest.hpp), and compares them with what the Python twin computes
 // (python/sarnn/q15.py): the board computes the same integers, with this target's q15 loops (kernel::Q15) and with
 // the plain C++ ones (kernel::Q15Plain) in the same run; and affine_tanh against 64-bit
 // integer arithmetic (tests/shared/q15_affine_check.hpp: the rows' paths the digest's params never take). Prints
@@ -16,6 +16,7 @@
 #include "shared/fixed_digest.hpp"
 #include "shared/q15_affine_check.hpp"
 #include "shared/q15_digest.hpp"
+#include "shared/q15_gru_digest.hpp"
 #include "shared/q15_lstm_digest.hpp"
 
 #ifdef SARNN_Q15_FLOAT_CANARY
@@ -34,6 +35,18 @@ int main() {
         std::puts("q15_digest (plain loops) ok");
     } else {
         std::puts("q15_digest (plain loops) FAILED");
+        ++failed;
+    }
+    if (test::q15_gru_digest() == test::kQ15GruDigest) {
+        std::puts("q15_gru_digest           ok");
+    } else {
+        std::puts("q15_gru_digest           FAILED");
+        ++failed;
+    }
+    if (test::q15_gru_digest<sarnn::kernel::Q15Plain>() == test::kQ15GruDigest) {
+        std::puts("q15_gru_digest (plain)   ok");
+    } else {
+        std::puts("q15_gru_digest (plain)   FAILED");
         ++failed;
     }
     if (test::fixed_digest() == test::kFixedDigest) {
@@ -64,7 +77,7 @@ int main() {
     g_canary = g_canary * 1.5f;
 #endif
     // "N passed, M failed" of the kChecks checks above, with puts
-    constexpr int kChecks = 6;
+    constexpr int kChecks = 8;
     char summary[] = "0 passed, 0 failed";
     summary[0] = static_cast<char>('0' + (kChecks - failed));
     summary[10] = static_cast<char>('0' + failed);

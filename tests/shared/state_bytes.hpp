@@ -36,6 +36,15 @@ std::vector<unsigned char> state_bytes(const sarnn::SimpleRnn<T, In, Hidden>& m)
     return out;
 }
 
+/// What a Gru shows: length, h.
+template <class T, std::size_t In, std::size_t Hidden>
+std::vector<unsigned char> state_bytes(const sarnn::Gru<T, In, Hidden>& m) {
+    std::vector<unsigned char> out;
+    append_size(out, m.length());
+    append_view(out, m.hidden());
+    return out;
+}
+
 /// Everything a SelfAttentionRnn shows: length, attended, full, h, c, alpha.
 template <class T, std::size_t In, std::size_t Hidden, std::size_t Capacity, class Align, class Memory>
 std::vector<unsigned char> state_bytes(const sarnn::SelfAttentionRnn<T, In, Hidden, Capacity, Align, Memory>& m) {

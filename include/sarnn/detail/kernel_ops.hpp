@@ -35,6 +35,8 @@
       (const ::sarnn::Rows<::sarnn::activation_t<T>>& P, const ::sarnn::activation_t<T>* q, const ::sarnn::weight_t<T>* v, ::sarnn::activation_t<T>* e), (P, q, v, e))                             \
     X(T, void, lstm_cell, lstm_cell,                                                                               \
       (const ::sarnn::activation_t<T>* z, const ::sarnn::weight_t<T>* b, const ::sarnn::activation_t<T>* c_prev, std::size_t H, ::sarnn::activation_t<T>* c, ::sarnn::activation_t<T>* h), (z, b, c_prev, H, c, h))      \
+    X(T, void, gru_cell, gru_cell,                                                                                 \
+      (const ::sarnn::activation_t<T>* gi, const ::sarnn::activation_t<T>* gh, const ::sarnn::weight_t<T>* b_ih, const ::sarnn::weight_t<T>* b_hh, const ::sarnn::activation_t<T>* h_prev, std::size_t H, ::sarnn::activation_t<T>* h), (gi, gh, b_ih, b_hh, h_prev, H, h)) \
     X(T, void, attend_dot, attend_dot,                                                                             \
       (const ::sarnn::Rows<::sarnn::activation_t<T>>& S, const ::sarnn::activation_t<T>* q, ::sarnn::scale_t<T> scale, ::sarnn::activation_t<T>* alpha, ::sarnn::activation_t<T>* c), (S, q, scale, alpha, c))        \
     X(T, void, attend_keys, attend_keys,                                                                           \

@@ -7,7 +7,7 @@
 //   columns<G>(a, v, stride, count, acc)     for G = 2 and kColumns  (a, v word aligned, stride even, count even >= 2)
 // (the contracts: q15/plain.hpp, which computes each exactly), and, where it has a faster form of its own, a static
 // function of the same name and signature that hides the generic one: scores, max_raw, additive_sum, abs_sum,
-// round_query, exps, normalize; and its `kCaps`, one bit set: the Op bits (below) of the operations it replaces,
+// round_query, exps, normalize, gru_cell; and its `kCaps`, one bit set: the Op bits (below) of the operations it replaces,
 // and the Cap bits of its capabilities. check<L>() refuses, at compile time, a list that disagrees with the functions (a misspelt name is a
 // generic path taken without a word).
 //
@@ -48,6 +48,7 @@ enum Op : unsigned {
     kRoundQuery = 1u << 4,
     kExps = 1u << 5,
     kNormalize = 1u << 6,
+    kGruCell = 1u << 7,
 };
 
 /// The capabilities that change the algorithm's shape (the list above), bits of a target's kCaps beside the Op bits.
@@ -61,7 +62,7 @@ enum Cap : unsigned {
     kCell = 1u << 14,
 };
 /// The Op bits of a kCaps.
-constexpr unsigned kOps = (1u << 7) - 1;
+constexpr unsigned kOps = (1u << 8) - 1;
 
 /// Whether the bit set caps has every bit of what.
 constexpr bool has(unsigned caps, unsigned what) noexcept { return (caps & what) == what; }
@@ -170,6 +171,27 @@ struct Loops {
             alpha->raw = static_cast<std::int16_t>(av > 32767u ? 32767u : av);
         }
     }
+
+    /// The GRU cell (Q15::gru_cell's contract, kernels_q15.hpp) from gi and gh (3·hidden values each, Q3.12, rows r,
+    /// z, n) and h_prev (Q15) into h (Q15). The bounds: GruParams<q15> (params.hpp).
+    static void gru_cell(const q15* gi, const q15* gh, const q15* h_prev, std::size_t hidden, q15* h) noexcept {
+        for (std::size_t d = 0; d < hidden; ++d) {
+            // r = σ(gi_r + gh_r), z = σ(gi_z + gh_z) in Q15 (0 .. 32767), the sums saturated to Q3.12
+            const std::int32_t r = fixed::detail::sigmoid_inline(sat16(gi[d].raw + gh[d].raw));
+            const std::int32_t z = fixed::detail::sigmoid_inline(sat16(gi[hidden + d].raw + gh[hidden + d].raw));
+            // n = tanh(gi_n + r·gh_n / 2^15), the product rounded half up (|r·gh_n| < 2^30); tanh_wide: the sum's
+            // tanh as tanh_q15 of it saturated to int16
+            const std::int32_t rg = (r * gh[2 * hidden + d].raw + (1 << 14)) >> 15;
+            const std::int32_t n = fixed::detail::tanh_wide(gi[2 * hidden + d].raw + rg);
+            // h = n + z·(h_prev - n) / 2^15, rounded half up: |z·(h_prev - n)| + 2^14 < 2^31, h between n and h_prev
+            h[d] = q15{static_cast<std::int16_t>(n + ((z * (h_prev[d].raw - n) + (1 << 14)) >> 15))};
+        }
+    }
+
+    /// v (|v| < 2^17) saturated to int16
+    static std::int16_t sat16(std::int32_t v) noexcept {
+        return static_cast<std::int16_t>(v > 32767 ? 32767 : (v < -32768 ? -32768 : v));
+    }
 };
 
 /// The plain C++ loops (q15/plain.hpp) and every generic form: what a target without loops of its own runs, and the
@@ -207,7 +229,7 @@ constexpr unsigned owned() noexcept {
            (same(&L::additive_sum, &B::additive_sum) ? 0u : kAdditiveSum) |
            (same(&L::abs_sum, &B::abs_sum) ? 0u : kAbsSum) |
            (same(&L::round_query, &B::round_query) ? 0u : kRoundQuery) | (same(&L::exps, &B::exps) ? 0u : kExps) |
-           (same(&L::normalize, &B::normalize) ? 0u : kNormalize);
+           (same(&L::normalize, &B::normalize) ? 0u : kNormalize) | (same(&L::gru_cell, &B::gru_cell) ? 0u : kGruCell);
 }
 }  // namespace detail
 

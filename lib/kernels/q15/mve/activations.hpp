@@ -1,5 +1,6 @@
 // lib/kernels/q15/mve/activations.hpp: the Helium set's q15 loops (Cortex-M55, M85; the set: mve/loops.hpp), tanh and
-// sigmoid eight lanes at a time: tanh_rows, the additive align's sum (additive_sum) and the LSTM cell (lstm_cell).
+// sigmoid eight lanes at a time: tanh_rows, the additive align's sum (additive_sum), the LSTM cell (lstm_cell) and the
+// GRU cell (gru_cell).
 #ifndef SARNN_LIB_KERNELS_Q15_MVE_ACTIVATIONS_HPP
 #define SARNN_LIB_KERNELS_Q15_MVE_ACTIVATIONS_HPP
 
@@ -137,6 +138,41 @@ inline std::size_t lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidde
         hp[k] = static_cast<std::int16_t>((o * fixed::tanh_q15(static_cast<std::int16_t>(cs)) + (1 << 14)) >> 15);
     }
     return saturated;
+}
+
+/// The GRU cell (Q15::gru_cell's contract, kernels_q15.hpp) eight lanes a pass: the gates' sums saturated (VQADD),
+/// sigmoid8 and tanh8; round(r·gh_n / 2^15) = VQRDMULH (2·r·gh_n + 2^15) >> 16, exact (r >= 1: no saturation);
+/// h' = n + round(z·(h - n) / 2^15) in 32-bit lanes (h - n needs 17 bits), even and odd lanes apart (VMOVLB/VMOVLT,
+/// VRSHR #15, VMOVNB/VMOVNT: h' lies between n and h, within int16). The last hidden % 8 lanes in plain C++.
+inline void gru_cell(const q15* gi, const q15* gh, const q15* h_prev, std::size_t hidden, q15* h) noexcept {
+    mve::touch(gi);
+    mve::touch(gh);
+    mve::touch(h_prev);
+    const std::int16_t* ip = mve::raw(gi);
+    const std::int16_t* hp = mve::raw(gh);
+    const std::int16_t* pp = mve::raw(h_prev);
+    std::int16_t* op = mve::raw(h);
+    std::size_t k = 0;
+    for (; k + 8 <= hidden; k += 8) {
+        const int16x8_t r = mve::sigmoid8(vqaddq_s16(vld1q_s16(ip + k), vld1q_s16(hp + k)));
+        const int16x8_t z = mve::sigmoid8(vqaddq_s16(vld1q_s16(ip + hidden + k), vld1q_s16(hp + hidden + k)));
+        const int16x8_t rg = vqrdmulhq_s16(r, vld1q_s16(hp + 2 * hidden + k));
+        const int16x8_t n = mve::tanh8(vqaddq_s16(vld1q_s16(ip + 2 * hidden + k), rg));
+        const int16x8_t hv = vld1q_s16(pp + k);
+        // h' = n + round(z·(h - n) / 2^15), the even lanes (b) and the odd ones (t)
+        const int32x4_t nb = vmovlbq_s16(n), nt = vmovltq_s16(n);
+        const int32x4_t ob = vaddq_s32(nb, vrshrq_n_s32(vmulq_s32(vmovlbq_s16(z), vsubq_s32(vmovlbq_s16(hv), nb)), 15));
+        const int32x4_t ot = vaddq_s32(nt, vrshrq_n_s32(vmulq_s32(vmovltq_s16(z), vsubq_s32(vmovltq_s16(hv), nt)), 15));
+        vst1q_s16(op + k, vmovntq_s32(vmovnbq_s32(vdupq_n_s16(0), ob), ot));
+    }
+    for (; k < hidden; ++k) {
+        const auto sat16 = [](std::int32_t v) { return v > 32767 ? 32767 : (v < -32768 ? -32768 : v); };
+        const std::int32_t r = fixed::detail::sigmoid_inline(sat16(ip[k] + hp[k]));
+        const std::int32_t z = fixed::detail::sigmoid_inline(sat16(ip[hidden + k] + hp[hidden + k]));
+        const std::int32_t n = fixed::detail::tanh_wide(ip[2 * hidden + k] +
+                                                        ((r * hp[2 * hidden + k] + (1 << 14)) >> 15));
+        op[k] = static_cast<std::int16_t>(n + ((z * (pp[k] - n) + (1 << 14)) >> 15));
+    }
 }
 
 }  // namespace sarnn::kernel::q15_mve

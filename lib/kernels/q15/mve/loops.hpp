@@ -23,7 +23,7 @@ namespace sarnn::kernel::q15_loops {
 struct MveLoops : Loops<MveLoops> {
     static constexpr std::size_t kRows = q15_mve::kRows, kStates = q15_mve::kStates, kColumns = q15_mve::kColumns;
     static constexpr unsigned kCaps = kScores | kMaxRaw | kAdditiveSum | kAbsSum | kRoundQuery | kExps | kNormalize |
-                                      kTanhRows | kFinishRows | kWeighted | kCell;
+                                      kTanhRows | kFinishRows | kWeighted | kCell | kGruCell;
 
     template <std::size_t G>
     __attribute__((always_inline)) static void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v,
@@ -81,6 +81,10 @@ struct MveLoops : Loops<MveLoops> {
     __attribute__((always_inline)) static std::size_t lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden,
                                                                 q15* c, q15* h) noexcept {
         return q15_mve::lstm_cell(z, c_tilde, hidden, c, h);
+    }
+    __attribute__((always_inline)) static void gru_cell(const q15* gi, const q15* gh, const q15* h_prev,
+                                                        std::size_t hidden, q15* h) noexcept {
+        q15_mve::gru_cell(gi, gh, h_prev, hidden, h);
     }
 };
 
