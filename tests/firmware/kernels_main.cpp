@@ -107,6 +107,34 @@ void check_products() {
         }
 }
 
+/// gemv and gemv_add on contiguous rows (ld = cols) of 4, 8 and 12 values, 4 to 9 of them: the Cortex-M set's loop
+/// over groups of four rows (one block of assembly) and the rows after the last group.
+void check_products_contiguous() {
+    alignas(16) float M[9 * 12], v[12], y[12], y0[12];
+    for (std::size_t rows = 4; rows <= 9; ++rows)
+        for (std::size_t cols = 4; cols <= 12; cols += 4) {
+            for (std::size_t k = 0; k < rows * cols; ++k) M[k] = uniform(1.0f);
+            for (std::size_t k = 0; k < 12; ++k) v[k] = uniform(1.0f);
+            for (int add = 0; add < 2; ++add) {
+                for (std::size_t k = 0; k < 12; ++k) y[k] = y0[k] = uniform(1.0f);
+                // y = M·v, or y += M·v
+                if (add != 0) Set::gemv_add(M, rows, cols, cols, v, y);
+                else Set::gemv(M, rows, cols, cols, v, y);
+                for (std::size_t r = 0; r < rows; ++r) {
+                    double want = add != 0 ? d(y0[r]) : 0.0, mag = std::fabs(want);
+                    for (std::size_t c = 0; c < cols; ++c) {
+                        want += d(M[r * cols + c]) * d(v[c]);
+                        mag += std::fabs(d(M[r * cols + c]) * d(v[c]));
+                    }
+                    const char* what = add != 0 ? "gemv_add, ld = cols" : "gemv, ld = cols";
+                    expect(std::fabs(d(y[r]) - want) <= 1e-6 * mag + 1e-30, what, d(y[r]), want, rows * 100 + cols);
+                }
+                for (std::size_t r = rows; r < 12; ++r)
+                    expect(y[r] == y0[r], "gemv or gemv_add (ld = cols) writes past rows", d(y[r]), d(y0[r]), rows);
+            }
+        }
+}
+
 // x and y of check_tanh and check_exp (4.8 kB: the Cortex-M0 board has 16 kB of RAM)
 constexpr std::size_t kN = 600;
 float g_x[kN];
@@ -319,6 +347,7 @@ int main() {
     std::printf("sarnn firmware kernels: %s\n", sarnn::arch_name(Set::arch));
     check_dot();
     check_products();
+    check_products_contiguous();
     check_tanh();
     check_exp();
     check_softmax();
