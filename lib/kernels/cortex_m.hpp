@@ -634,9 +634,11 @@ inline void gate_exp(float a, float& p2k, float& q) {
     const float kf = t - kMagic;
     // ρ = a - k·ln2/s (one constant: its error, 2e-9·k, weighs on σ and tanh only where they are flat)
     const float rho = a - kf * (0.693147181f / s);
-    const float u = rho * rho;
-    const float e = (alpha / gamma) * (u + 1.0f / alpha);
-    const float o = rho * (u + beta / gamma);
+    // u + β/γ from u + 1/α (the smaller constant first: β/γ is 6 to 60 times 1/α, so its rounding stays small)
+    const float w2 = rho * rho + 1.0f / alpha;
+    const float w1 = w2 + (beta / gamma - 1.0f / alpha);
+    const float e = (alpha / gamma) * w2;
+    const float o = rho * w1;
     const float p = e + o;
     q = e - o;
     // 2^k·P: the bits of t are those of kMagic (0x4B400000) plus k, and shifted left by 23 the constant part drops

@@ -135,6 +135,31 @@ void check_products_contiguous() {
         }
 }
 
+/// The gates as lstm_cell computes them (H = 1), over [-10, 10] every 1/64, within the bound of tanh (2.5e-7, for
+/// σ too): σ(x) through c = σ(x)·tanh(18) (tanh(18) rounds to 1); tanh(x) through c = σ(20)·tanh(x) (σ(20) rounds
+/// to 1); tanh(c) through h = σ(18)·tanh(c), c = σ(18)·x + σ(0)·tanh(0) = x. With small pre-activations, as here,
+/// the cortex-m set computes them inline (cortex_m.hpp: gate_sigmoid, gate_tanh).
+void check_cell_gates() {
+    const float b[4] = {0.0f, 0.0f, 0.0f, 0.0f}, zero[1] = {0.0f};
+    double worst_sig = 0.0, worst_tanh = 0.0;
+    for (int i = -640; i <= 640; ++i) {
+        const float x = static_cast<float>(i) / 64.0f, x_prev[1] = {x};
+        const double sig = 1.0 / (1.0 + std::exp(-d(x))), th = std::tanh(d(x));
+        float c[1], h[1];
+        const float z_i[4] = {x, 0.0f, 18.0f, 0.0f}, z_g[4] = {20.0f, 0.0f, x, 0.0f}, z_c[4] = {0.0f, 18.0f, 0.0f, 18.0f};
+        Set::lstm_cell(z_i, b, zero, 1, c, h);
+        expect(std::fabs(d(c[0]) - sig) <= 2.5e-7, "lstm_cell: sigmoid", d(c[0]), sig, static_cast<std::size_t>(i + 640));
+        worst_sig = std::fmax(worst_sig, std::fabs(d(c[0]) - sig));
+        Set::lstm_cell(z_g, b, zero, 1, c, h);
+        expect(std::fabs(d(c[0]) - th) <= 2.5e-7, "lstm_cell: tanh of a_g", d(c[0]), th, static_cast<std::size_t>(i + 640));
+        worst_tanh = std::fmax(worst_tanh, std::fabs(d(c[0]) - th));
+        Set::lstm_cell(z_c, b, x_prev, 1, c, h);
+        expect(std::fabs(d(h[0]) - th) <= 2.5e-7, "lstm_cell: tanh of c", d(h[0]), th, static_cast<std::size_t>(i + 640));
+        worst_tanh = std::fmax(worst_tanh, std::fabs(d(h[0]) - th));
+    }
+    std::printf("lstm_cell's gates: largest error of sigmoid %.3g, of tanh %.3g\n", worst_sig, worst_tanh);
+}
+
 // x and y of check_tanh and check_exp (4.8 kB: the Cortex-M0 board has 16 kB of RAM)
 constexpr std::size_t kN = 600;
 float g_x[kN];
@@ -349,6 +374,7 @@ int main() {
     check_products();
     check_products_contiguous();
     check_tanh();
+    check_cell_gates();
     check_exp();
     check_softmax();
     check_weighted_sum();
