@@ -361,8 +361,9 @@ inline void dot4(const float* M0, const float* M1, const float* M2, const float*
 #if SARNN_CM_VLDM
 /// y[0..4·groups) = M·v (add = false) or += M·v (add = true) for contiguous rows of cols values, cols a multiple
 /// of 4: the whole loop over groups of four rows in one block of assembly, so that a group costs its multiply-adds
-/// (16 in 21 instructions, as dot4's) and 12 more (the row pointers from the last group's end, the four sums
-/// started at 0, or at y for add, and stored with one VSTM), not the 40-odd of a call of dot4 and its stores.
+/// (16 in 21 instructions, as dot4's, two such blocks per pass of the loop) and about 14 more (the row pointers
+/// from the last group's end, the four sums started at 0, or at y for add, and stored with one VSTM, the loop), not
+/// the 40-odd of a call of dot4 and its stores.
 template <bool add>
 inline void gemv_groups_asm(const float* M, std::size_t groups, std::size_t cols, const float* v, float* y) {
     const float *p0 = M, *p1 = nullptr, *p2 = nullptr, *p3 = nullptr, *pv = nullptr;
@@ -382,8 +383,54 @@ inline void gemv_groups_asm(const float* M, std::size_t groups, std::size_t cols
         "vmov s0, s1, %[n], %[n]\n\t"
         "vmov s2, s3, %[n], %[n]\n\t"
         ".endif\n\t"
-        "lsrs %[n], %[rb], #4\n\t"
+        // n = the pairs of blocks (cols / 8); the carry out is the odd block (cols / 4 odd), taken first
+        "lsrs %[n], %[rb], #5\n\t"
+        "bcc 1f\n\t"
+        "vldmia %[pv]!, {s16-s19}\n\t"
+        "vldmia %[p0]!, {s20-s23}\n\t"
+        "vldmia %[p1]!, {s24-s27}\n\t"
+        "vfma.f32 s0, s20, s16\n\t"
+        "vfma.f32 s1, s24, s16\n\t"
+        "vfma.f32 s0, s21, s17\n\t"
+        "vfma.f32 s1, s25, s17\n\t"
+        "vfma.f32 s0, s22, s18\n\t"
+        "vfma.f32 s1, s26, s18\n\t"
+        "vfma.f32 s0, s23, s19\n\t"
+        "vfma.f32 s1, s27, s19\n\t"
+        "vldmia %[p2]!, {s20-s23}\n\t"
+        "vldmia %[p3]!, {s24-s27}\n\t"
+        "vfma.f32 s2, s20, s16\n\t"
+        "vfma.f32 s3, s24, s16\n\t"
+        "vfma.f32 s2, s21, s17\n\t"
+        "vfma.f32 s3, s25, s17\n\t"
+        "vfma.f32 s2, s22, s18\n\t"
+        "vfma.f32 s3, s26, s18\n\t"
+        "vfma.f32 s2, s23, s19\n\t"
+        "vfma.f32 s3, s27, s19\n\t"
+        "cmp %[n], #0\n\t"
+        "beq 3f\n\t"
         "1:\n\t"
+        "vldmia %[pv]!, {s16-s19}\n\t"
+        "vldmia %[p0]!, {s20-s23}\n\t"
+        "vldmia %[p1]!, {s24-s27}\n\t"
+        "vfma.f32 s0, s20, s16\n\t"
+        "vfma.f32 s1, s24, s16\n\t"
+        "vfma.f32 s0, s21, s17\n\t"
+        "vfma.f32 s1, s25, s17\n\t"
+        "vfma.f32 s0, s22, s18\n\t"
+        "vfma.f32 s1, s26, s18\n\t"
+        "vfma.f32 s0, s23, s19\n\t"
+        "vfma.f32 s1, s27, s19\n\t"
+        "vldmia %[p2]!, {s20-s23}\n\t"
+        "vldmia %[p3]!, {s24-s27}\n\t"
+        "vfma.f32 s2, s20, s16\n\t"
+        "vfma.f32 s3, s24, s16\n\t"
+        "vfma.f32 s2, s21, s17\n\t"
+        "vfma.f32 s3, s25, s17\n\t"
+        "vfma.f32 s2, s22, s18\n\t"
+        "vfma.f32 s3, s26, s18\n\t"
+        "vfma.f32 s2, s23, s19\n\t"
+        "vfma.f32 s3, s27, s19\n\t"
         "vldmia %[pv]!, {s16-s19}\n\t"
         "vldmia %[p0]!, {s20-s23}\n\t"
         "vldmia %[p1]!, {s24-s27}\n\t"
@@ -407,6 +454,7 @@ inline void gemv_groups_asm(const float* M, std::size_t groups, std::size_t cols
         "vfma.f32 s3, s27, s19\n\t"
         "subs %[n], %[n], #1\n\t"
         "bne 1b\n\t"
+        "3:\n\t"
         "vstmia %[py]!, {s0-s3}\n\t"
         "mov %[p0], %[p3]\n\t"
         "subs %[g], %[g], #1\n\t"
