@@ -6,7 +6,7 @@
 //  - matrix-vector products take four rows per pass over the vector, so each load of a vector value feeds four
 //    multiply-adds, and four independent sums hide the FPU's multiply-add latency; with an FPU, gemv and gemv_add
 //    on contiguous rows of a multiple of 4 values (the Lstm's and the Gru's) run their whole loop over groups of
-//    four rows in one block of assembly (gemv_groups_asm: 12 instructions a group besides its multiply-adds);
+//    four rows in one block of assembly (gemv_groups_asm: about 14 instructions a group besides its multiply-adds);
 //  - the LSTM and GRU cells (with an FPU) compute the gates of a lane inline, in one form for σ and tanh (below),
 //    when the lane's pre-activations are small (the sum of their magnitudes below kGateLimit = 40: nearly always),
 //    and by the set's sigmoid and tanh otherwise (large, Inf or NaN);
