@@ -63,14 +63,46 @@ void check_approximations(sarnn::Arch arch) {
         Set::lstm_cell(z, b, c_prev, 1, c, h);
         s.add(std::fabs(static_cast<double>(c[0]) - 1.0 / (1.0 + std::exp(-static_cast<double>(z[0])))), z[0]);
     }
+    // the gates as lstm_cell computes them when every |pre-activation| is small (CortexM: inline, their sum below
+    // 40), with H = 1: σ(a_i) through c = σ(a_i)·tanh(18) (= σ(a_i): tanh(18) rounds to 1); tanh(a_g) through
+    // c = σ(20)·tanh(a_g) (σ(20) rounds to 1); tanh(c) through h = σ(18)·tanh(c) with c = σ(18)·c_prev + σ(0)·tanh(0)
+    // = c_prev
+    Worst si, tg, tc;
+    for (int i = -20 * 2048; i <= 20 * 2048; ++i) {
+        const float x = static_cast<float>(i) / 2048.0f, b[4] = {0.0f, 0.0f, 0.0f, 0.0f}, zero[1] = {0.0f};
+        const double sig = 1.0 / (1.0 + std::exp(-static_cast<double>(x)));
+        const double th = std::tanh(static_cast<double>(x));
+        float c[1], h[1];
+        const float z_i[4] = {x, 0.0f, 18.0f, 0.0f};
+        Set::lstm_cell(z_i, b, zero, 1, c, h);
+        si.add(std::fabs(static_cast<double>(c[0]) - sig), x);
+        if (x < -10.0f || x > 10.0f) continue;
+        const float z_g[4] = {20.0f, 0.0f, x, 0.0f};
+        Set::lstm_cell(z_g, b, zero, 1, c, h);
+        tg.add(std::fabs(static_cast<double>(c[0]) - th), x);
+        const float z_c[4] = {0.0f, 18.0f, 0.0f, 18.0f}, c_prev[1] = {x};
+        Set::lstm_cell(z_c, b, c_prev, 1, c, h);
+        tc.add(std::fabs(static_cast<double>(h[0]) - th), x);
+    }
     test::report(name + " exp, max relative error at x = " + std::to_string(e.at), e.err);
     test::report(name + " tanh, max absolute error at x = " + std::to_string(t.at), t.err);
     test::report(name + " sigmoid, max absolute error at x = " + std::to_string(s.at), s.err);
+    test::report(name + " lstm_cell's sigmoid (small gates), max absolute error at x = " + std::to_string(si.at),
+                 si.err);
+    test::report(name + " lstm_cell's tanh of a_g (small gates), max absolute error at x = " + std::to_string(tg.at),
+                 tg.err);
+    test::report(name + " lstm_cell's tanh of c (small gates), max absolute error at x = " + std::to_string(tc.at),
+                 tc.err);
     if (arch == sarnn::Arch::cortex_m || arch == sarnn::Arch::cortex_m0) {
         INFO(name << ": exp worst at " << e.at << ", tanh at " << t.at << ", sigmoid at " << s.at);
         CHECK(e.err <= 3e-7);
         CHECK(t.err <= 2e-7);
         CHECK(s.err <= 1.5e-7);
+        INFO(name << ": lstm_cell's sigmoid worst at " << si.at << ", tanh of a_g at " << tg.at << ", of c at "
+                  << tc.at);
+        CHECK(si.err <= 1.5e-7);
+        CHECK(tg.err <= 2e-7);
+        CHECK(tc.err <= 2e-7);
     }
 }
 

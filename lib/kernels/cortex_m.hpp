@@ -4,7 +4,12 @@
 // where every float operation is a library call). The including file defines SARNN_CM_SOFT_MACS (0 or 1) first.
 // What they do differently from the reference scalar set (scalar.hpp), all to execute fewer instructions:
 //  - matrix-vector products take four rows per pass over the vector, so each load of a vector value feeds four
-//    multiply-adds, and four independent sums hide the FPU's multiply-add latency;
+//    multiply-adds, and four independent sums hide the FPU's multiply-add latency; with an FPU, gemv and gemv_add
+//    on contiguous rows of a multiple of 4 values (the Lstm's and the Gru's) run their whole loop over groups of
+//    four rows in one block of assembly (gemv_groups_asm: about 14 instructions a group besides its multiply-adds);
+//  - the LSTM and GRU cells (with an FPU) compute the gates of a lane inline, in one form for σ and tanh (below),
+//    when the lane's pre-activations are small (the sum of their magnitudes below kGateLimit = 40: nearly always),
+//    and by the set's sigmoid and tanh otherwise (large, Inf or NaN);
 //  - the context is one pass over the stored states, four at a time (their scores share the loads of the query,
 //    their weighted rows share a load and store of c), with one exp per state: the softmax shift m is raised
 //    only when a score exceeds m + kTau (then what was accumulated is rescaled once), so no second pass and no
@@ -28,6 +33,11 @@
 //   kernel::CortexM:  exp 2.5e-7 relative over [-87, 88], tanh 1.5e-7 absolute, sigmoid 1.0e-7 absolute
 //   kernel::CortexM0: exp 1.1e-7 relative,                 tanh 1.2e-7 absolute, sigmoid 8.9e-8 absolute
 //   (libm's expf, tanhf through the scalar set: 6.0e-8, 1.0e-7, 8.9e-8)
+// The cells' inline gates (kernel::CortexM; gate_exp, gate_sigmoid, gate_tanh): e^w = 2^k·P(r)/P(-r) with P the
+// Padé numerator of order [3/3] (no second ln2 constant: its error weighs only where σ and tanh are flat),
+// σ(a) = Q/(Q + 2^k·P) for w = -a, tanh(a) = (2^k·P - Q)/(2^k·P + Q) for w = 2a; one division each, no branch and
+// no library call. Measured the same way, through lstm_cell (the test holds them to the same 2e-7 and 1.5e-7):
+// tanh 1.5e-7 absolute (of a_g and of c), sigmoid 8.7e-8 absolute.
 #ifndef SARNN_LIB_KERNELS_CORTEX_M_HPP
 #define SARNN_LIB_KERNELS_CORTEX_M_HPP
 
@@ -348,9 +358,124 @@ inline void dot4(const float* M0, const float* M1, const float* M2, const float*
 }
 
 /// y = M·v (add = false) or y += M·v (add = true), four rows per pass.
+#if SARNN_CM_VLDM
+/// y[0..4·groups) = M·v (add = false) or += M·v (add = true) for contiguous rows of cols values, cols a multiple
+/// of 4: the whole loop over groups of four rows in one block of assembly, so that a group costs its multiply-adds
+/// (16 in 21 instructions, as dot4's, two such blocks per pass of the loop) and about 14 more (the row pointers
+/// from the last group's end, the four sums started at 0, or at y for add, and stored with one VSTM, the loop), not
+/// the 40-odd of a call of dot4 and its stores.
+template <bool add>
+inline void gemv_groups_asm(const float* M, std::size_t groups, std::size_t cols, const float* v, float* y) {
+    const float *p0 = M, *p1 = nullptr, *p2 = nullptr, *p3 = nullptr, *pv = nullptr;
+    std::size_t n = 0, row_bytes = cols * sizeof(float);
+    float* py = y;
+    // per group: s_i = y_i (add) or 0, then s_i += M_i[k..k+3]·v[k..k+3] over the blocks, y_i = s_i
+    __asm__ volatile(
+        "2:\n\t"
+        "add %[p1], %[p0], %[rb]\n\t"
+        "add %[p2], %[p1], %[rb]\n\t"
+        "add %[p3], %[p2], %[rb]\n\t"
+        "mov %[pv], %[v]\n\t"
+        ".if %c[add]\n\t"
+        "vldmia %[py], {s0-s3}\n\t"
+        ".else\n\t"
+        "movs %[n], #0\n\t"
+        "vmov s0, s1, %[n], %[n]\n\t"
+        "vmov s2, s3, %[n], %[n]\n\t"
+        ".endif\n\t"
+        // n = the pairs of blocks (cols / 8); the carry out is the odd block (cols / 4 odd), taken first
+        "lsrs %[n], %[rb], #5\n\t"
+        "bcc 1f\n\t"
+        "vldmia %[pv]!, {s16-s19}\n\t"
+        "vldmia %[p0]!, {s20-s23}\n\t"
+        "vldmia %[p1]!, {s24-s27}\n\t"
+        "vfma.f32 s0, s20, s16\n\t"
+        "vfma.f32 s1, s24, s16\n\t"
+        "vfma.f32 s0, s21, s17\n\t"
+        "vfma.f32 s1, s25, s17\n\t"
+        "vfma.f32 s0, s22, s18\n\t"
+        "vfma.f32 s1, s26, s18\n\t"
+        "vfma.f32 s0, s23, s19\n\t"
+        "vfma.f32 s1, s27, s19\n\t"
+        "vldmia %[p2]!, {s20-s23}\n\t"
+        "vldmia %[p3]!, {s24-s27}\n\t"
+        "vfma.f32 s2, s20, s16\n\t"
+        "vfma.f32 s3, s24, s16\n\t"
+        "vfma.f32 s2, s21, s17\n\t"
+        "vfma.f32 s3, s25, s17\n\t"
+        "vfma.f32 s2, s22, s18\n\t"
+        "vfma.f32 s3, s26, s18\n\t"
+        "vfma.f32 s2, s23, s19\n\t"
+        "vfma.f32 s3, s27, s19\n\t"
+        "cmp %[n], #0\n\t"
+        "beq 3f\n\t"
+        "1:\n\t"
+        "vldmia %[pv]!, {s16-s19}\n\t"
+        "vldmia %[p0]!, {s20-s23}\n\t"
+        "vldmia %[p1]!, {s24-s27}\n\t"
+        "vfma.f32 s0, s20, s16\n\t"
+        "vfma.f32 s1, s24, s16\n\t"
+        "vfma.f32 s0, s21, s17\n\t"
+        "vfma.f32 s1, s25, s17\n\t"
+        "vfma.f32 s0, s22, s18\n\t"
+        "vfma.f32 s1, s26, s18\n\t"
+        "vfma.f32 s0, s23, s19\n\t"
+        "vfma.f32 s1, s27, s19\n\t"
+        "vldmia %[p2]!, {s20-s23}\n\t"
+        "vldmia %[p3]!, {s24-s27}\n\t"
+        "vfma.f32 s2, s20, s16\n\t"
+        "vfma.f32 s3, s24, s16\n\t"
+        "vfma.f32 s2, s21, s17\n\t"
+        "vfma.f32 s3, s25, s17\n\t"
+        "vfma.f32 s2, s22, s18\n\t"
+        "vfma.f32 s3, s26, s18\n\t"
+        "vfma.f32 s2, s23, s19\n\t"
+        "vfma.f32 s3, s27, s19\n\t"
+        "vldmia %[pv]!, {s16-s19}\n\t"
+        "vldmia %[p0]!, {s20-s23}\n\t"
+        "vldmia %[p1]!, {s24-s27}\n\t"
+        "vfma.f32 s0, s20, s16\n\t"
+        "vfma.f32 s1, s24, s16\n\t"
+        "vfma.f32 s0, s21, s17\n\t"
+        "vfma.f32 s1, s25, s17\n\t"
+        "vfma.f32 s0, s22, s18\n\t"
+        "vfma.f32 s1, s26, s18\n\t"
+        "vfma.f32 s0, s23, s19\n\t"
+        "vfma.f32 s1, s27, s19\n\t"
+        "vldmia %[p2]!, {s20-s23}\n\t"
+        "vldmia %[p3]!, {s24-s27}\n\t"
+        "vfma.f32 s2, s20, s16\n\t"
+        "vfma.f32 s3, s24, s16\n\t"
+        "vfma.f32 s2, s21, s17\n\t"
+        "vfma.f32 s3, s25, s17\n\t"
+        "vfma.f32 s2, s22, s18\n\t"
+        "vfma.f32 s3, s26, s18\n\t"
+        "vfma.f32 s2, s23, s19\n\t"
+        "vfma.f32 s3, s27, s19\n\t"
+        "subs %[n], %[n], #1\n\t"
+        "bne 1b\n\t"
+        "3:\n\t"
+        "vstmia %[py]!, {s0-s3}\n\t"
+        "mov %[p0], %[p3]\n\t"
+        "subs %[g], %[g], #1\n\t"
+        "bne 2b\n\t"
+        : [p0] "+r"(p0), [p1] "+r"(p1), [p2] "+r"(p2), [p3] "+r"(p3), [pv] "+r"(pv), [py] "+r"(py), [n] "+r"(n),
+          [g] "+r"(groups)
+        : [v] "r"(v), [rb] "r"(row_bytes), [add] "i"(add ? 1 : 0)
+        : "s0", "s1", "s2", "s3", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27",
+          "cc", "memory");
+}
+#endif
+
 template <bool add>
 void gemv_rows(const float* M, std::size_t rows, std::size_t cols, std::size_t ld, const float* v, float* y) {
     std::size_t r = 0;
+#if SARNN_CM_VLDM
+    if (ld == cols && cols % 4 == 0 && cols >= 4 && rows >= 4) {
+        gemv_groups_asm<add>(M, rows / 4, cols, v, y);
+        r = rows / 4 * 4;
+    }
+#endif
     for (; r + 4 <= rows; r += 4) {
         const float* m = M + r * ld;
         float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
@@ -537,7 +662,76 @@ inline void additive_scores(const Rows<float>& P, const float* q, const float* v
     }
 }
 
+// ---- the gates of a cell, inline (the cores with an FPU) -------------------------------------------------------
+/// The largest |a| the inline gates take (below): e^{2a} stays a normal float (2·40·log2(e) < 116).
+inline constexpr float kGateLimit = 40.0f;
+
+/// e^w = 2^k·e^r with w = s·a (s = -1 for σ, 2 for tanh), k = round(w·log2(e)), r = w - k·ln2 = s·ρ,
+/// ρ = a - k·(ln2/s), and e^r by its Padé form of order [3/3], P(r)/P(-r) with P(r) = 1 + r/2 + r²/10 + r³/120
+/// (truncation below 6e-9 relative for |r| <= ln2/2). In ρ, with u = ρ², P(r) = E + O and P(-r) = E - O for
+/// E = 1 + α·u, O = ρ·(β + γ·u), α = s²/10, β = s/2, γ = s³/120; both scaled by 1/γ (the ratio is the same):
+/// E/γ = (α/γ)·(u + 1/α), O/γ = ρ·(u + β/γ). Returns 2^k·P (its exponent bits raised by k: |a| < kGateLimit keeps
+/// it normal) and Q, e^w = 2^k·P / Q. No range checks: finite |a| < kGateLimit only.
+template <int S>
+inline void gate_exp(float a, float& p2k, float& q) {
+    constexpr float s = static_cast<float>(S);
+    constexpr float alpha = s * s / 10.0f, beta = s / 2.0f, gamma = s * s * s / 120.0f;
+    // k = round(a·s·log2(e)), by the float rounding of a sum with 1.5·2^23
+    constexpr float kMagic = 12582912.0f;
+    const float t = a * (s * 1.44269504f) + kMagic;
+    const float kf = t - kMagic;
+    // ρ = a - k·ln2/s (one constant: its error, 2e-9·k, weighs on σ and tanh only where they are flat)
+    const float rho = a - kf * (0.693147181f / s);
+    // u + β/γ from u + 1/α (the smaller constant first: β/γ is 6 to 60 times 1/α, so its rounding stays small)
+    const float w2 = rho * rho + 1.0f / alpha;
+    const float w1 = w2 + (beta / gamma - 1.0f / alpha);
+    const float e = (alpha / gamma) * w2;
+    const float o = rho * w1;
+    const float p = e + o;
+    q = e - o;
+    // 2^k·P: the bits of t are those of kMagic (0x4B400000) plus k, and shifted left by 23 the constant part drops
+    // out, leaving k in the exponent field
+    std::uint32_t tb, pb;
+    std::memcpy(&tb, &t, sizeof tb);
+    std::memcpy(&pb, &p, sizeof pb);
+    p2k = from_bits(pb + (tb << 23));
+}
+
+/// σ(a) = 1/(1 + e^{-a}) = Q/(Q + 2^k·P) for finite |a| < kGateLimit.
+inline float gate_sigmoid(float a) {
+    float p2k, q;
+    gate_exp<-1>(a, p2k, q);
+    return q / (q + p2k);
+}
+
+/// tanh(a) = (e^{2a} - 1)/(e^{2a} + 1) = (2^k·P - Q)/(2^k·P + Q) for finite |a| < kGateLimit.
+inline float gate_tanh(float a) {
+    float p2k, q;
+    gate_exp<2>(a, p2k, q);
+    return (p2k - q) / (p2k + q);
+}
+
 inline void lstm_cell(const float* z, const float* b, const float* c_prev, std::size_t H, float* c, float* h) {
+    if constexpr (!kSoftMacs) {
+        const float *zi = z, *zf = z + H, *zg = z + 2 * H, *zo = z + 3 * H;
+        const float *bi = b, *bf = b + H, *bg = b + 2 * H, *bo = b + 3 * H;
+        for (std::size_t d = 0; d < H; ++d) {
+            const float ai = *zi++ + *bi++, af = *zf++ + *bf++, ag = *zg++ + *bg++, ao = *zo++ + *bo++;
+            // the inline gates when every |a| < kGateLimit (their sum is below it: false for NaN and Inf too)
+            if (__builtin_expect(std::fabs(ai) + std::fabs(af) + std::fabs(ag) + std::fabs(ao) < kGateLimit, 1)) {
+                // c = σ(a_f) ⊙ c_prev + σ(a_i) ⊙ tanh(a_g); h = σ(a_o) ⊙ tanh(c)
+                const float cd = gate_sigmoid(af) * c_prev[d] + gate_sigmoid(ai) * gate_tanh(ag);
+                c[d] = cd;
+                h[d] = gate_sigmoid(ao) * (std::fabs(cd) < kGateLimit ? gate_tanh(cd) : set_tanh(cd));
+                continue;
+            }
+            const float i = set_sigmoid(ai), f = set_sigmoid(af), g = set_tanh(ag), o = set_sigmoid(ao);
+            // c = f ⊙ c_prev + i ⊙ g; h = o ⊙ tanh(c)
+            c[d] = f * c_prev[d] + i * g;
+            h[d] = o * set_tanh(c[d]);
+        }
+        return;
+    }
     for (std::size_t d = 0; d < H; ++d) {
         const float i = set_sigmoid(z[d] + b[d]);
         const float f = set_sigmoid(z[H + d] + b[H + d]);
@@ -551,6 +745,27 @@ inline void lstm_cell(const float* z, const float* b, const float* c_prev, std::
 
 inline void gru_cell(const float* gi, const float* gh, const float* b_ih, const float* b_hh, const float* h_prev,
                      std::size_t H, float* h) {
+    if constexpr (!kSoftMacs) {
+        const float *gir = gi, *giz = gi + H, *gin = gi + 2 * H, *ghr = gh, *ghz = gh + H, *ghn = gh + 2 * H;
+        const float *bir = b_ih, *biz = b_ih + H, *bin = b_ih + 2 * H;
+        const float *bhr = b_hh, *bhz = b_hh + H, *bhn = b_hh + 2 * H;
+        for (std::size_t d = 0; d < H; ++d) {
+            const float ar = *gir++ + *bir++ + (*ghr++ + *bhr++), az = *giz++ + *biz++ + (*ghz++ + *bhz++);
+            const float xn = *gin++ + *bin++, hn = *ghn++ + *bhn++;
+            // the inline gates when |a_r|, |a_z| and |x_n| + |h_n| (>= |a_n| = |x_n + r·h_n|, 0 < r < 1) are below
+            // kGateLimit (their sum is below it: false for NaN and Inf too)
+            if (__builtin_expect(std::fabs(ar) + std::fabs(az) + std::fabs(xn) + std::fabs(hn) < kGateLimit, 1)) {
+                // n = tanh(x_n + σ(a_r)·h_n); h = n + σ(a_z) ⊙ (h_prev - n)
+                const float n = gate_tanh(xn + gate_sigmoid(ar) * hn);
+                h[d] = n + gate_sigmoid(az) * (h_prev[d] - n);
+                continue;
+            }
+            const float r = set_sigmoid(ar), z = set_sigmoid(az), n = set_tanh(xn + r * hn);
+            // h = (1 - z) ⊙ n + z ⊙ h_prev = n + z ⊙ (h_prev - n)
+            h[d] = n + z * (h_prev[d] - n);
+        }
+        return;
+    }
     for (std::size_t d = 0; d < H; ++d) {
         const float r = set_sigmoid(gi[d] + b_ih[d] + (gh[d] + b_hh[d]));
         const float z = set_sigmoid(gi[H + d] + b_ih[H + d] + (gh[H + d] + b_hh[H + d]));

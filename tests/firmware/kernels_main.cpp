@@ -107,6 +107,59 @@ void check_products() {
         }
 }
 
+/// gemv and gemv_add on contiguous rows (ld = cols) of 4, 8 and 12 values, 4 to 9 of them: the Cortex-M set's loop
+/// over groups of four rows (one block of assembly) and the rows after the last group.
+void check_products_contiguous() {
+    alignas(16) float M[9 * 12], v[12], y[12], y0[12];
+    for (std::size_t rows = 4; rows <= 9; ++rows)
+        for (std::size_t cols = 4; cols <= 12; cols += 4) {
+            for (std::size_t k = 0; k < rows * cols; ++k) M[k] = uniform(1.0f);
+            for (std::size_t k = 0; k < 12; ++k) v[k] = uniform(1.0f);
+            for (int add = 0; add < 2; ++add) {
+                for (std::size_t k = 0; k < 12; ++k) y[k] = y0[k] = uniform(1.0f);
+                // y = M·v, or y += M·v
+                if (add != 0) Set::gemv_add(M, rows, cols, cols, v, y);
+                else Set::gemv(M, rows, cols, cols, v, y);
+                for (std::size_t r = 0; r < rows; ++r) {
+                    double want = add != 0 ? d(y0[r]) : 0.0, mag = std::fabs(want);
+                    for (std::size_t c = 0; c < cols; ++c) {
+                        want += d(M[r * cols + c]) * d(v[c]);
+                        mag += std::fabs(d(M[r * cols + c]) * d(v[c]));
+                    }
+                    const char* what = add != 0 ? "gemv_add, ld = cols" : "gemv, ld = cols";
+                    expect(std::fabs(d(y[r]) - want) <= 1e-6 * mag + 1e-30, what, d(y[r]), want, rows * 100 + cols);
+                }
+                for (std::size_t r = rows; r < 12; ++r)
+                    expect(y[r] == y0[r], "gemv or gemv_add (ld = cols) writes past rows", d(y[r]), d(y0[r]), rows);
+            }
+        }
+}
+
+/// The gates as lstm_cell computes them (H = 1), over [-10, 10] every 1/64, within the bound of tanh (2.5e-7, for
+/// σ too): σ(x) through c = σ(x)·tanh(18) (tanh(18) rounds to 1); tanh(x) through c = σ(20)·tanh(x) (σ(20) rounds
+/// to 1); tanh(c) through h = σ(18)·tanh(c), c = σ(18)·x + σ(0)·tanh(0) = x. With small pre-activations, as here,
+/// the cortex-m set computes them inline (cortex_m.hpp: gate_sigmoid, gate_tanh).
+void check_cell_gates() {
+    const float b[4] = {0.0f, 0.0f, 0.0f, 0.0f}, zero[1] = {0.0f};
+    double worst_sig = 0.0, worst_tanh = 0.0;
+    for (int i = -640; i <= 640; ++i) {
+        const float x = static_cast<float>(i) / 64.0f, x_prev[1] = {x};
+        const double sig = 1.0 / (1.0 + std::exp(-d(x))), th = std::tanh(d(x));
+        float c[1], h[1];
+        const float z_i[4] = {x, 0.0f, 18.0f, 0.0f}, z_g[4] = {20.0f, 0.0f, x, 0.0f}, z_c[4] = {0.0f, 18.0f, 0.0f, 18.0f};
+        Set::lstm_cell(z_i, b, zero, 1, c, h);
+        expect(std::fabs(d(c[0]) - sig) <= 2.5e-7, "lstm_cell: sigmoid", d(c[0]), sig, static_cast<std::size_t>(i + 640));
+        worst_sig = std::fmax(worst_sig, std::fabs(d(c[0]) - sig));
+        Set::lstm_cell(z_g, b, zero, 1, c, h);
+        expect(std::fabs(d(c[0]) - th) <= 2.5e-7, "lstm_cell: tanh of a_g", d(c[0]), th, static_cast<std::size_t>(i + 640));
+        worst_tanh = std::fmax(worst_tanh, std::fabs(d(c[0]) - th));
+        Set::lstm_cell(z_c, b, x_prev, 1, c, h);
+        expect(std::fabs(d(h[0]) - th) <= 2.5e-7, "lstm_cell: tanh of c", d(h[0]), th, static_cast<std::size_t>(i + 640));
+        worst_tanh = std::fmax(worst_tanh, std::fabs(d(h[0]) - th));
+    }
+    std::printf("lstm_cell's gates: largest error of sigmoid %.3g, of tanh %.3g\n", worst_sig, worst_tanh);
+}
+
 // x and y of check_tanh and check_exp (4.8 kB: the Cortex-M0 board has 16 kB of RAM)
 constexpr std::size_t kN = 600;
 float g_x[kN];
@@ -319,7 +372,9 @@ int main() {
     std::printf("sarnn firmware kernels: %s\n", sarnn::arch_name(Set::arch));
     check_dot();
     check_products();
+    check_products_contiguous();
     check_tanh();
+    check_cell_gates();
     check_exp();
     check_softmax();
     check_weighted_sum();
