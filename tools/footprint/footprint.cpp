@@ -7,8 +7,9 @@
 // The weights are `const` (they stay in flash), filled at compile time with pseudo-random values.
 // Models (float): 1 SelfAttentionRnn DotAlign, 2 ScaledDotAlign, 3 SimpleRnn, 4 SelfAttentionRnn
 // AdditiveAlign<16>, 5 Lstmn (K = 16), 9 Gru, 10 Lstm; (q15, kernel::Q15): 6 SelfAttentionRnn DotAlign, 7 SimpleRnn,
-// 8 Lstmn (K = 16), 11 Gru, 12 Lstm; the memories Bounded. The q15 params are int8 weights with per-row multipliers and shifts, int32 biases
-// and the input's factor (params.hpp), with the values bench/mcu/main.cpp gives them; the q15 input is raw int16.
+// 8 Lstmn (K = 16), 11 Gru, 12 Lstm; the memories Bounded. The q15 params are int8 weights with per-row multipliers
+// and shifts, int32 biases and the input's factor (params.hpp), with the values bench/mcu/main.cpp gives them; the
+// q15 input is raw int16.
 //
 // It also measures the deepest stack of step() on the target: it paints the free stack below main's frame
 // with a pattern, steps the model through a whole sequence (Capacity steps) and finds the lowest word that
