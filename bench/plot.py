@@ -7,7 +7,8 @@ Writes into OUTDIR:
   sarnn_bench.csv   one row per benchmark (the median when the run had repetitions): time, GFLOP/s,
                     items/s, and the fraction of the ISA's peak and of the machine's peak
   complexity.csv    the Google Benchmark complexity fits (coefficient, big-O, RMS) per family
-  table.md          the short table printed on stdout (ours per arch vs Eigen vs naive, targets)
+  table.md          the short table printed on stdout (ours per arch vs Eigen vs naive, targets; the GRU and
+                    LSTM steps per Hidden, which have no plot)
   step_time_dot.png, step_time_scaled_dot.png   time per step against n (log-log), one panel per Hidden
   step_time_bilinear.png, step_time_keyquery16.png, step_time_additive16.png, step_time_lstmn16.png
                                                 the parameterised aligns and the LSTMN (Hidden = 64, K = 16)
