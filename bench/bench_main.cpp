@@ -74,7 +74,8 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("sarnn_shape", "float, In=" + std::to_string(kIn) +
                                                    ", Capacity=" + std::to_string(kCapacity));
 
-    // Agreement before any timing: every variant, every Hidden, every align, the LSTMN, the Window memory.
+    // Agreement before any timing: every variant, every Hidden, every align, the LSTMN, the GRU and the LSTM, the
+    // Window memory.
     // SARNN_BENCH_VERIFY=quick (the smoke test under qemu) checks Hidden 16 and 64 and the smallest Window only.
     const char* mode = std::getenv("SARNN_BENCH_VERIFY");
     const bool quick = mode != nullptr && std::strcmp(mode, "quick") == 0;
@@ -84,6 +85,7 @@ int main(int argc, char** argv) {
     ok = verify<64>(vs) && ok;
     if (!quick) ok = verify<128>(vs) && ok;
     ok = verify_attn(vs) && ok;
+    ok = verify_cells(vs, quick) && ok;
     ok = verify_window(vs, quick) && ok;
     if (!ok) {
         std::fprintf(stderr, "sarnn_bench: the variants disagree (tolerance 1e-4, see FAIL above): refusing to "
@@ -101,6 +103,7 @@ int main(int argc, char** argv) {
     register_step<64>(vs);
     register_step<128>(vs);
     register_attn(vs);
+    register_cells(vs);
     register_sequence<16>(vs);
     register_sequence<32>(vs);
     register_sequence<64>(vs);

@@ -69,6 +69,10 @@ constexpr double flops_step_lstmn(std::size_t n, std::size_t hidden, std::size_t
     return 2.0 * ((n > 1 ? K * (I + H) : 0.0) + M * K + 2.0 * M * H + 4.0 * H * (I + H) + K * H);
 }
 
+/// The plain cells (bench_cell.cpp): Gru 3·Hidden·(In + Hidden) multiply-adds, Lstm 4·Hidden·(In + Hidden).
+constexpr double flops_step_gru(std::size_t hidden) { return 3.0 * flops_recurrent(hidden); }
+constexpr double flops_step_lstm(std::size_t hidden) { return 4.0 * flops_recurrent(hidden); }
+
 // ---- variants ------------------------------------------------------------------------------------------------
 enum class Kind { ours, eigen, naive };
 
@@ -124,6 +128,11 @@ void register_sequence(const std::vector<Variant>& vs);
 // ---- bench_scored.cpp: bilinear, key/query and additive aligns, the LSTMN (Hidden = kAttnHidden) --------------
 bool verify_attn(const std::vector<Variant>& vs);
 void register_attn(const std::vector<Variant>& vs);
+
+// ---- bench_cell.cpp: Gru and Lstm, Hidden = 16, 32, 64, 128 ----------------------------------------------------
+/// quick: Hidden 16 and 64 only.
+bool verify_cells(const std::vector<Variant>& vs, bool quick = false);
+void register_cells(const std::vector<Variant>& vs);
 
 // ---- bench_window.cpp: the Window memory once full ------------------------------------------------------------
 bool verify_window(const std::vector<Variant>& vs, bool smallest_only = false);

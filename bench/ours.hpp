@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include <sarnn/sarnn.hpp>
 
@@ -139,6 +140,32 @@ public:
     const float* hidden() const { return m_.hidden().data(); }
     const float* cell() const { return m_.cell().data(); }
     const float* attention() const { return m_.attention().data(); }
+
+private:
+    static int pin(sarnn::Arch arch) { return static_cast<int>(sarnn::set_arch(arch)); }
+    Model m_;
+};
+
+/// Gru<float, In, Hidden> or Lstm<float, In, Hidden> (Cell) on kernel::Dispatch, the arch pinned: a cell's step()
+/// costs the same from any state, so it is timed on its public interface alone.
+template <template <class, std::size_t, std::size_t, class> class Cell, std::size_t In, std::size_t Hidden>
+class OursCell {
+public:
+    using Model = Cell<float, In, Hidden, sarnn::kernel::Dispatch>;
+    using Params = typename Model::Params;
+
+    OursCell(const Params& params, sarnn::Arch arch) : m_((pin(arch), params)) {}
+
+    void reset() { m_.reset(); }
+    /// The model's own step().
+    sarnn::Status step(const float* x) { return m_.step(x); }
+    const float* hidden() const { return m_.hidden().data(); }
+    /// c (the Lstm only).
+    template <class M = Model>
+    auto cell() const -> decltype(std::declval<const M&>().cell().data()) {
+        return m_.cell().data();
+    }
+    const Model& model() const { return m_; }
 
 private:
     static int pin(sarnn::Arch arch) { return static_cast<int>(sarnn::set_arch(arch)); }

@@ -7,7 +7,8 @@ Writes into OUTDIR:
   sarnn_bench.csv   one row per benchmark (the median when the run had repetitions): time, GFLOP/s,
                     items/s, and the fraction of the ISA's peak and of the machine's peak
   complexity.csv    the Google Benchmark complexity fits (coefficient, big-O, RMS) per family
-  table.md          the short table printed on stdout (ours per arch vs Eigen vs naive, targets)
+  table.md          the short table printed on stdout (ours per arch vs Eigen vs naive, targets; the GRU and
+                    LSTM steps per Hidden, which have no plot)
   step_time_dot.png, step_time_scaled_dot.png   time per step against n (log-log), one panel per Hidden
   step_time_bilinear.png, step_time_keyquery16.png, step_time_additive16.png, step_time_lstmn16.png
                                                 the parameterised aligns and the LSTMN (Hidden = 64, K = 16)
@@ -44,6 +45,9 @@ TABLE_HIDDEN = 64
 ATTN_FAMILIES = ("bilinear", "keyquery16", "additive16", "lstmn16")
 ATTN_LABEL = {"bilinear": "bilinear", "keyquery16": "key/query K=16", "additive16": "additive K=16",
               "lstmn16": "LSTMN K=16"}
+# The plain cells (bench/bench_cell.cpp): one step, In = 32, Hidden = 16, 32, 64, 128.
+CELL_FAMILIES = ("gru", "lstm")
+CELL_LABEL = {"gru": "GRU", "lstm": "LSTM"}
 WINDOW_FLAT = 0.10  # the Window memory counts as flat when max/min - 1 over the steps taken stays below this
 STYLE = {"eigen": dict(color="black", linestyle="--"), "naive": dict(color="gray", linestyle=":")}
 
@@ -184,6 +188,7 @@ def table(ctx, rows, fits, peaks, machine):
         out.append(f"| {v} | " + " | ".join(cells) + " |")
     out.append("")
     attn_tables(out, rows, fits, default)
+    cell_ratio = cell_tables(out, rows, default)
     window_table(out, rows, default)
     peak_txt = ", ".join(f"{k} {v:.1f}" for k, v in sorted(peaks.items(), key=lambda kv: -kv[1])) or "not measured"
     out.append(f"The context computation alone (context/dot, Hidden = {TABLE_HIDDEN}): GFLOP/s (4·n·Hidden flops) "
@@ -211,10 +216,13 @@ def table(ctx, rows, fits, peaks, machine):
         for n in TABLE_N:
             checks.append((f"step dot H{TABLE_HIDDEN} n={n} vs naive", n, ratio.get((default, "naive", n),
                                                                                    float("nan")), 10.0))
+        for cell in CELL_FAMILIES:
+            checks.append((f"{CELL_LABEL[cell]} step H{TABLE_HIDDEN} vs Eigen", 0,
+                           cell_ratio.get((cell, "eigen", TABLE_HIDDEN), float("nan")), 1.3))
         for label, n, x, goal in checks:
             if x == x:
                 line = f"- {label}: {x:.2f}x (target >= {goal}x) {'met' if x >= goal else 'NOT met'}"
-                r = step(default, n)
+                r = step(default, n) if n else None
                 if x < goal and r and r.get("gflops") and machine == machine:
                     # the rate a step would need to meet the target: our flops in peer time / goal
                     need = r["gflops"] * goal / x
@@ -314,6 +322,44 @@ def attn_tables(out, rows, fits, default):
                     ratio[(f, peer, n)] = x
                     cells.append(f"{x:.2f}x" if x == x else "–")
             out.append(f"| {ATTN_LABEL.get(f, f)} | " + " | ".join(cells) + " |")
+        out.append("")
+    return ratio
+
+
+def cell_tables(out, rows, default):
+    """The per-step time of the GRU and the LSTM at every Hidden measured, every variant, and the speed-up of
+    sarnn's default kernel set over the peers. Returns {(cell, peer, hidden): peer time / our time}."""
+    ratio = {}
+    cell_rows = [r for r in rows if r["kind"] == "step" and r["align"] in CELL_FAMILIES]
+    if not cell_rows:
+        return ratio
+    hiddens = sorted({r["hidden"] for r in cell_rows})
+    step = lambda f, v, h: find(rows, kind="step", align=f, hidden=h, variant=v)  # noqa: E731
+    out.append("Per-step time, the GRU and the LSTM, In = 32, float (bench/bench_cell.cpp; peers: "
+               "bench/naive_cell.hpp, bench/eigen_cell.hpp):")
+    out.append("")
+    out.append("| model | variant | " + " | ".join(f"Hidden = {h}" for h in hiddens) + " |")
+    out.append("|---|---|" + "---:|" * len(hiddens))
+    for f in CELL_FAMILIES:
+        for v in variant_order({r["variant"] for r in cell_rows if r["align"] == f}):
+            cells = [fmt_time(step(f, v, h)["time_ns"]) if step(f, v, h) else "–" for h in hiddens]
+            out.append(f"| {CELL_LABEL[f]} | {v} | " + " | ".join(cells) + " |")
+    out.append("")
+    if default:
+        out.append(f"Speed-up of {default} over each peer (peer time / our time):")
+        out.append("")
+        out.append("| model | " + " | ".join(f"vs Eigen H{h}" for h in hiddens) + " | "
+                   + " | ".join(f"vs naive H{h}" for h in hiddens) + " |")
+        out.append("|---|" + "---:|" * (2 * len(hiddens)))
+        for f in CELL_FAMILIES:
+            cells = []
+            for peer in ("eigen", "naive"):
+                for h in hiddens:
+                    a, b = step(f, default, h), step(f, peer, h)
+                    x = b["time_ns"] / a["time_ns"] if a and b else float("nan")
+                    ratio[(f, peer, h)] = x
+                    cells.append(f"{x:.2f}x" if x == x else "–")
+            out.append(f"| {CELL_LABEL[f]} | " + " | ".join(cells) + " |")
         out.append("")
     return ratio
 

@@ -6,7 +6,8 @@
 // One step of every model and align, sarnn (the build's set: NEON64 or NEON) against the peers the x86 benchmark
 // uses (bench/eigen_*.hpp: Eigen 3.4 fixed-size, written as a competent Eigen user would; bench/naive_*.hpp: plain
 // loops), built with the same toolchain file and flags. The step measured is the one that attends over n states
-// (n - 1 steps first; the LSTMN's over n - 1 tape entries). Instructions, not time: the ratios hold on a board
+// (n - 1 steps first; the LSTMN's over n - 1 tape entries; the GRU and the LSTM, which attend over nothing: their
+// 16th step). Instructions, not time: the ratios hold on a board
 // only as far as the instruction mixes are alike.
 //
 // Then the shape grid (grid.cpp, bench/grid.hpp: every shape of the build's grid, SARNN_BENCH_GRID=full in
@@ -17,7 +18,9 @@
 //   only TEXT: count only the steps whose label holds TEXT (e.g. "dot In 32 Hidden 64 n 256 ours"), for reading the
 //   plugin's per-address counts (pcs=on) against a disassembly
 #include "eigen_dot.hpp"  // first: it sets Eigen's fixed-size limits
+#include "eigen_cell.hpp"
 #include "eigen_scored.hpp"
+#include "naive_cell.hpp"
 #include "naive_dot.hpp"
 #include "naive_scored.hpp"
 
@@ -149,6 +152,32 @@ void lstmn(std::size_t n) {
     }
 }
 
+/// The plain cells, Gru and Lstm: the 16th step from reset() (a cell's step costs the same from any state).
+template <int In, int H>
+void cells() {
+    constexpr std::size_t n = 16;
+    {
+        auto p = params<sarnn::GruParams<float, In, H>>(0.3f);
+        const typename sarnn_bench::NaiveGru<In, H>::Weights w{&p->W_ih[0][0], &p->W_hh[0][0], p->b_ih, p->b_hh};
+        auto ours = std::make_unique<sarnn::Gru<float, In, H>>(*p);
+        count(*ours, n, In, "gru", H, "ours");
+        auto eigen = std::make_unique<sarnn_bench::EigenGru<In, H>>(w);
+        count(*eigen, n, In, "gru", H, "eigen");
+        auto naive = std::make_unique<sarnn_bench::NaiveGru<In, H>>(w);
+        count(*naive, n, In, "gru", H, "naive");
+    }
+    {
+        auto p = params<sarnn::LstmParams<float, In, H>>(0.3f);
+        const typename sarnn_bench::NaiveLstm<In, H>::Weights w{&p->W_ih[0][0], &p->W_hh[0][0], p->b};
+        auto ours = std::make_unique<sarnn::Lstm<float, In, H>>(*p);
+        count(*ours, n, In, "lstm", H, "ours");
+        auto eigen = std::make_unique<sarnn_bench::EigenLstm<In, H>>(w);
+        count(*eigen, n, In, "lstm", H, "eigen");
+        auto naive = std::make_unique<sarnn_bench::NaiveLstm<In, H>>(w);
+        count(*naive, n, In, "lstm", H, "naive");
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -174,6 +203,8 @@ int main(int argc, char** argv) {
         scored<32, 64, 256, Score::additive, sarnn::AdditiveAlign<K>>(n, "additive16");
         lstmn<32, 64, 256>(n);
     }
+    cells<16, 32>();
+    cells<32, 64>();
     sarnn_bench_arm_grid(g_region, g_only);
     return 0;
 }

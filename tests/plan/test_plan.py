@@ -1,8 +1,11 @@
 #!/usr/bin/python3
 """tests/plan/test_plan.py: scripts/plan once on a small shape (In 3, Hidden 8, Capacity 8: dot, key_query K 4 and the
-SimpleRnn; the Cortex-M4F and this host with the scalar set), its tables checked against figures worked out here:
-  - weights: the params' bytes from the formulas (float: Hidden·(In + Hidden) + Hidden, and 2·K·Hidden for key_query);
-  - RAM: at least the memory's Capacity·Hidden floats (the SimpleRnn: its state of Hidden floats, twice);
+SimpleRnn, the Gru and the Lstm; the Cortex-M4F and this host with the scalar set), its tables checked against figures
+worked out here:
+  - weights: the params' bytes from the formulas (float: Hidden·(In + Hidden) + Hidden, and 2·K·Hidden for key_query;
+    the Gru 3·Hidden·(In + Hidden) + 6·Hidden, the Lstm 4·Hidden·(In + Hidden) + 4·Hidden);
+  - RAM: at least the memory's Capacity·Hidden floats (the SimpleRnn: its state of Hidden floats, twice; the Gru: h
+    twice and its gate rows gi, gh, 8·Hidden floats; the Lstm: h and c twice and its gate rows z, 8·Hidden floats);
   - flash: at least the weights, less than 64 KiB;
   - instructions: one row per n = 1, 4, 8, growing with n; at least one an M4F multiply-add of the step (the floor:
     one multiply-add per instruction at best), at most 40 an multiply-add plus 3000 (a step is far below);
@@ -57,6 +60,9 @@ def main():
            (["--in", "3", "--hidden", "8", "--capacity", "0"], "at least 1"),
            (["--in", "3", "--hidden", "300", "--capacity", "8", "--align", "additive", "--q15"], "at most 256"),
            (["--in", "3", "--hidden", "8", "--capacity", "8", "--align", "lstmn", "--k", "257", "--q15"], "at most 256"),
+           (["--in", "3", "--hidden", "257", "--align", "gru", "--q15"], "at most 256"),
+           (["--in", "512", "--hidden", "8", "--align", "lstm", "--q15"], "at most 511"),
+           (["--in", "3", "--hidden", "8", "--align", "gru,dot"], "--capacity is needed"),
            (["--in", "3", "--hidden", "eight", "--capacity", "8"], "not a whole number"),
            (["--in", "3", "--hidden", "8"], "--capacity is needed"),
            (["--in", "3", "--hidden", "8", "--capacity", "8", "--cores", "m3"], "unknown")]
@@ -66,8 +72,8 @@ def main():
                                                      f"wanted exit 2 and '{msg}'")
 
     # ---- one run ----
-    cmd = [a.plan, "--in", str(IN), "--hidden", str(H), "--capacity", str(C), "--align", "dot,key_query,simple",
-           "--k", str(K), "--cores", "m4", "--host-kernels", "scalar", "--repeats", "21", "--build-dir", a.build_dir]
+    cmd = [a.plan, "--in", str(IN), "--hidden", str(H), "--capacity", str(C), "--align",
+           "dot,key_query,simple,gru,lstm", "--k", str(K), "--cores", "m4", "--host-kernels", "scalar", "--repeats", "21", "--build-dir", a.build_dir]
     print("$ " + " ".join(cmd))
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     print(p.stdout)
@@ -77,16 +83,20 @@ def main():
     if len(t) == 2:
         sizes, steps = t
         weights = {"dot": 4 * (H * (IN + H) + H), f"key_query K {K}": 4 * (H * (IN + H) + H + 2 * K * H),
-                   "SimpleRnn": 4 * (H * (IN + H) + H)}
+                   "SimpleRnn": 4 * (H * (IN + H) + H), "Gru": 4 * (3 * H * (IN + H) + 6 * H),
+                   "Lstm": 4 * (4 * H * (IN + H) + 4 * H)}
+        ram_floor = {"SimpleRnn": 4 * 2 * H, "Gru": 4 * 8 * H, "Lstm": 4 * 8 * H}  # the rest: the memory's states
         check([r["model"] for r in sizes] == list(weights), f"the size rows: {[r['model'] for r in sizes]}")
         for r in sizes:
             m = r["model"]
             check(num(r["weights"]) == weights.get(m), f"{m}: weights {r['weights']}, wanted {weights.get(m)}")
-            floor = 4 * (2 * H if m == "SimpleRnn" else C * H)
+            floor = ram_floor.get(m, 4 * C * H)
             for col in ("RAM m4", "RAM host"):
                 check(num(r.get(col, "0")) >= floor, f"{m}: {col} {r.get(col)} below {floor}")
             check(weights.get(m, 0) <= num(r.get("flash m4", "0")) < 65536, f"{m}: flash m4 {r.get('flash m4')}")
-        for m, ns in (("dot", [1, 4, 8]), (f"key_query K {K}", [1, 4, 8]), ("SimpleRnn", ["–"])):
+        cell_macs = {"SimpleRnn": H * (IN + H), "Gru": 3 * H * (IN + H), "Lstm": 4 * H * (IN + H)}  # memoryless
+        for m, ns in (("dot", [1, 4, 8]), (f"key_query K {K}", [1, 4, 8]), ("SimpleRnn", ["–"]), ("Gru", ["–"]),
+                      ("Lstm", ["–"])):
             rows = [r for r in steps if r["model"] == m]
             check([r["n"] if r["n"] == "–" else int(r["n"]) for r in rows] == ns, f"{m}: step rows {rows}")
             counts = []
@@ -94,7 +104,7 @@ def main():
                 n = 0 if r["n"] == "–" else int(r["n"])
                 # multiply-adds: the cell H·(In + H); dot 2·n·H; key_query 2·K·H and n·(K + H) (cached keys, 4·K <= H
                 # does not hold here: folded, 2·n·H)
-                macs = H * (IN + H) + (0 if m == "SimpleRnn" else 2 * n * H) + (2 * K * H if "key" in m else 0)
+                macs = cell_macs[m] if m in cell_macs else H * (IN + H) + 2 * n * H + (2 * K * H if "key" in m else 0)
                 v = num(r["m4"])
                 counts.append(v)
                 check(macs <= v <= 40 * macs + 3000, f"{m} n {r['n']}: {v} instructions for {macs} multiply-adds")

@@ -6,9 +6,10 @@
 // weights in flash and its object in RAM.
 // The weights are `const` (they stay in flash), filled at compile time with pseudo-random values.
 // Models (float): 1 SelfAttentionRnn DotAlign, 2 ScaledDotAlign, 3 SimpleRnn, 4 SelfAttentionRnn
-// AdditiveAlign<16>, 5 Lstmn (K = 16); (q15, kernel::Q15): 6 SelfAttentionRnn DotAlign, 7 SimpleRnn, 8 Lstmn
-// (K = 16); all Bounded memory. The q15 params are int8 weights with per-row multipliers and shifts, int32 biases
-// and the input's factor (params.hpp), with the values bench/mcu/main.cpp gives them; the q15 input is raw int16.
+// AdditiveAlign<16>, 5 Lstmn (K = 16), 9 Gru, 10 Lstm; (q15, kernel::Q15): 6 SelfAttentionRnn DotAlign, 7 SimpleRnn,
+// 8 Lstmn (K = 16), 11 Gru, 12 Lstm; the memories Bounded. The q15 params are int8 weights with per-row multipliers
+// and shifts, int32 biases and the input's factor (params.hpp), with the values bench/mcu/main.cpp gives them; the
+// q15 input is raw int16.
 //
 // It also measures the deepest stack of step() on the target: it paints the free stack below main's frame
 // with a pattern, steps the model through a whole sequence (Capacity steps) and finds the lowest word that
@@ -99,6 +100,18 @@ constexpr const char* kName = "SimpleRnn<sarnn::q15, 16, 32>";
 #elif SARNN_FOOTPRINT_MODEL == 8
 using Model = sarnn::Lstmn<sarnn::q15, In, Hidden, Capacity, K>;
 constexpr const char* kName = "Lstmn<sarnn::q15, 16, 32, 64, 16>";
+#elif SARNN_FOOTPRINT_MODEL == 9
+using Model = sarnn::Gru<float, In, Hidden>;
+constexpr const char* kName = "Gru<float, 16, 32>";
+#elif SARNN_FOOTPRINT_MODEL == 10
+using Model = sarnn::Lstm<float, In, Hidden>;
+constexpr const char* kName = "Lstm<float, 16, 32>";
+#elif SARNN_FOOTPRINT_MODEL == 11
+using Model = sarnn::Gru<sarnn::q15, In, Hidden>;
+constexpr const char* kName = "Gru<sarnn::q15, 16, 32>";
+#elif SARNN_FOOTPRINT_MODEL == 12
+using Model = sarnn::Lstm<sarnn::q15, In, Hidden>;
+constexpr const char* kName = "Lstm<sarnn::q15, 16, 32>";
 #elif SARNN_FOOTPRINT_MODEL != 0
 #error "unknown SARNN_FOOTPRINT_MODEL"
 #endif
@@ -123,6 +136,26 @@ constexpr typename Model::Params make_params() {
     p.shift_v = 7;
     p.f = 12;
     set_input_factor(p);
+#elif SARNN_FOOTPRINT_MODEL == 11
+    fill(p.W_ih, s);
+    fill(p.W_hh, s);
+    fill_rows(p.b_ih, p.m, p.shift, s);
+    for (std::int32_t& b : p.b_hh) b = static_cast<std::int32_t>(next(s) % 4096u) - 2048;
+    set_input_factor(p);
+#elif SARNN_FOOTPRINT_MODEL == 12
+    fill(p.W_ih, s);
+    fill(p.W_hh, s);
+    fill_rows(p.b, p.m, p.shift, s);
+    set_input_factor(p);
+#elif SARNN_FOOTPRINT_MODEL == 9
+    fill(p.W_ih, s);
+    fill(p.W_hh, s);
+    fill(p.b_ih, s);
+    fill(p.b_hh, s);
+#elif SARNN_FOOTPRINT_MODEL == 10
+    fill(p.W_ih, s);
+    fill(p.W_hh, s);
+    fill(p.b, s);
 #elif SARNN_FOOTPRINT_MODEL >= 6
     fill(p.A, s);
     fill_rows(p.b, p.m, p.shift, s);

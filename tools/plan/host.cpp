@@ -1,9 +1,9 @@
 // tools/plan/host.cpp: the size planner's timing program (scripts/plan) for this machine. For each shape of
 // plan_shapes.hpp, on the kernel set the build picks (kernel::Default: on x86-64 the run-time dispatch to the best
 // set the CPU runs; q15 models run kernel::Q15): sizeof the model and the time of the step that makes the memory
-// hold n states, n = 1, Capacity / 2 and Capacity (a SimpleRnn: its first step), each the median over `repeats`
-// sequences (argv[1], default 101) of one span timed with steady_clock in which kBatch models of the shape (the
-// same params, different inputs) take that step, less the median of an empty span, divided by kBatch.
+// hold n states, n = 1, Capacity / 2 and Capacity (a SimpleRnn, Gru or Lstm: its first step), each the median over
+// `repeats` sequences (argv[1], default 101) of one span timed with steady_clock in which kBatch models of the shape
+// (the same params, different inputs) take that step, less the median of an empty span, divided by kBatch.
 // Prints lines "plan key=value ..." that scripts/plan reads.
 #include <algorithm>
 #include <chrono>
@@ -84,7 +84,7 @@ void measure(unsigned index, std::size_t repeats, double empty) {
     const std::size_t at[3] = {1, S::capacity / 2, S::capacity};
     std::vector<double> t[3];
     int refused = 0;
-    const std::size_t last = S::kind == plan::Kind::simple ? 1 : S::capacity;
+    const std::size_t last = S::memoryless ? 1 : S::capacity;
     for (std::size_t r = 0; r < repeats; ++r) {
         for (Model* mb : m) mb->reset();
         for (std::size_t i = 1; i <= last; ++i) {

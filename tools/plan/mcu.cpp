@@ -1,7 +1,7 @@
 // tools/plan/mcu.cpp: the size planner's count program (scripts/plan), one image per Cortex-M core holding every
 // shape of plan_shapes.hpp. For each shape: sizeof the model (its RAM) and the instructions of the step that makes
-// the memory hold n states, for n = 1, Capacity / 2 and Capacity (a SimpleRnn: of any step), counted under
-// qemu-system-arm -icount with SysTick as bench/mcu does (bench/mcu/counter.hpp calibrates the ticks; the SysTick
+// the memory hold n states, for n = 1, Capacity / 2 and Capacity (a SimpleRnn, Gru or Lstm: of any step), counted
+// under qemu-system-arm -icount with SysTick as bench/mcu does (bench/mcu/counter.hpp calibrates the ticks; the SysTick
 // interrupt counts the counter's wraps, so a span may be longer than its 24 bits). Each figure is the mean over
 // kReps sequences (different inputs). Prints lines "plan key=value ..." that scripts/plan reads.
 #include <cstddef>
@@ -100,11 +100,11 @@ void measure(unsigned index) {
     Model* m = S::template make<Set>(g_arena + p_end + B::round(sizeof(typename S::AlignParams)), *p, *ap);
     std::printf("plan shape=%u ram=%lu weights=%lu\n", index, static_cast<unsigned long>(sizeof(Model)),
                 static_cast<unsigned long>(S::weight_bytes));
-    // the steps timed: n = 1, Capacity / 2, Capacity (the SimpleRnn: its first steps, all alike)
+    // the steps timed: n = 1, Capacity / 2, Capacity (the SimpleRnn, Gru, Lstm: its first steps, all alike)
     std::size_t at[3] = {1, S::capacity / 2, S::capacity};
     std::uint64_t ticks[3] = {0, 0, 0};
     int refused = 0;
-    const std::size_t last = S::kind == plan::Kind::simple ? 1 : S::capacity;
+    const std::size_t last = S::memoryless ? 1 : S::capacity;
     for (std::uint32_t r = 0; r < kReps; ++r) {
         m->reset();
         for (std::size_t i = 1; i <= last; ++i) {

@@ -13,7 +13,10 @@
 
 namespace plan {
 
-enum class Kind { simple, sar, lstmn };
+enum class Kind { simple, sar, lstmn, gru, lstm };
+
+/// The models without a memory (the SimpleRnn and the plain cells): every step costs the same, Capacity unused.
+constexpr bool memoryless(Kind k) { return k == Kind::simple || k == Kind::gru || k == Kind::lstm; }
 
 /// The params of a model without align params (a member that takes no room worth counting).
 struct NoParams {
@@ -43,6 +46,17 @@ struct ModelOf<Kind::lstmn, T, In, H, C, K, Align, Memory, Set> {
     using align_params = NoParams;
 };
 
+template <class T, std::size_t In, std::size_t H, std::size_t C, std::size_t K, class Align, class Memory, class Set>
+struct ModelOf<Kind::gru, T, In, H, C, K, Align, Memory, Set> {
+    using type = sarnn::Gru<T, In, H, Set>;
+    using align_params = NoParams;
+};
+template <class T, std::size_t In, std::size_t H, std::size_t C, std::size_t K, class Align, class Memory, class Set>
+struct ModelOf<Kind::lstm, T, In, H, C, K, Align, Memory, Set> {
+    using type = sarnn::Lstm<T, In, H, Set>;
+    using align_params = NoParams;
+};
+
 /// A shape: kind, element type, sizes (C and K unused where the model has none), align and memory.
 template <Kind kind_, class T, std::size_t In, std::size_t H, std::size_t C, std::size_t K, class Align, class Memory>
 struct Shape {
@@ -50,6 +64,7 @@ struct Shape {
     static constexpr std::size_t in = In;
     static constexpr std::size_t capacity = C;
     static constexpr bool window = std::is_same_v<Memory, sarnn::Window>;
+    static constexpr bool memoryless = plan::memoryless(kind_);
     using value_type = T;
     template <class Set>
     using Model = typename ModelOf<kind_, T, In, H, C, K, Align, Memory, Set>::type;
@@ -139,6 +154,18 @@ constexpr void fill_scalars(sarnn::LstmnParams<sarnn::q15, In, H, K>& p) {
     p.m_v = 1267449479;  // the scores in Q12: s_v·2^12 / 32768 = 1267449479·2^-(31 + 7)
     p.shift_v = 7;
     p.f = 12;
+    p.x_m = 1073741824;  // inputs in Q15: the factor 1
+    p.x_shift = -1;
+    p.x_scale = 1.0f / 32768.0f;
+}
+template <std::size_t In, std::size_t H>
+constexpr void fill_scalars(sarnn::GruParams<sarnn::q15, In, H>& p) {
+    p.x_m = 1073741824;  // inputs in Q15: the factor 1
+    p.x_shift = -1;
+    p.x_scale = 1.0f / 32768.0f;
+}
+template <std::size_t In, std::size_t H>
+constexpr void fill_scalars(sarnn::LstmParams<sarnn::q15, In, H>& p) {
     p.x_m = 1073741824;  // inputs in Q15: the factor 1
     p.x_shift = -1;
     p.x_scale = 1.0f / 32768.0f;
