@@ -889,7 +889,7 @@ __attribute__((noinline)) void gru_gates(const QGru& a, std::size_t rows, const 
         for (std::size_t i = start; i < end; ++i) {
             const std::int32_t* const si = s + 2 * (i - start);
             const std::int32_t m = a.m[i];
-            const int shift = a.shift[i];
+            const std::int8_t shift = a.shift[i];
             // s_x in h's units (clamped to +-2^30); |s_h| <= 128·32768·256 = 2^30
             const std::int32_t xq = x_factor(si[0]);
             std::int32_t qi, qh;
