@@ -48,14 +48,25 @@ static void expect(int ok, const char* model, const char* what, size_t step) {
     }
 }
 
+/* The h of each step of the model being checked (real_checks.inc), float or double: one buffer for both, the M0+
+ * board has 16 KiB of RAM. */
+static union {
+    float f[MAX_STEPS][MAX_HIDDEN];
+    double d[MAX_STEPS][MAX_HIDDEN];
+} g_past_h;
+
 #define REAL float
 #define RM(name) name##_f
+#define PAST_H g_past_h.f
 #include "real_checks.inc"
+#undef PAST_H
 #undef RM
 #undef REAL
 #define REAL double
 #define RM(name) name##_d
+#define PAST_H g_past_h.d
 #include "real_checks.inc"
+#undef PAST_H
 #undef RM
 #undef REAL
 
