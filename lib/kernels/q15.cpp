@@ -830,11 +830,12 @@ __attribute__((always_inline)) inline std::size_t lstm_cell(const q15* z, const 
     if constexpr (q15_loops::has(L::kCaps, q15_loops::kCell)) return L::lstm_cell(z, c_tilde, hidden, c, h);
     std::size_t saturated = 0;
     for (std::size_t k = 0; k < hidden; ++k) {
-        // i, f, o in Q15 (1 .. 32767), g in Q15 (-32767 .. 32767)
-        const std::int32_t i = fixed::sigmoid_q15(z[k].raw);
-        const std::int32_t f = fixed::sigmoid_q15(z[hidden + k].raw);
-        const std::int32_t g = fixed::tanh_q15(z[2 * hidden + k].raw);
-        const std::int32_t o = fixed::sigmoid_q15(z[3 * hidden + k].raw);
+        // i, f, o in Q15 (1 .. 32767), g in Q15 (-32767 .. 32767): sigmoid_q15 and tanh_q15 inline (kernels/tanh.hpp,
+        // the same integers; a call each cost about as much as the activation itself)
+        const std::int32_t i = fixed::detail::sigmoid_inline(z[k].raw);
+        const std::int32_t f = fixed::detail::sigmoid_inline(z[hidden + k].raw);
+        const std::int32_t g = fixed::detail::tanh_wide(z[2 * hidden + k].raw);
+        const std::int32_t o = fixed::detail::sigmoid_inline(z[3 * hidden + k].raw);
         // c = f·c~ / 2^15 + i·g / 2^18 in Q3.12, each rounded half up: |f·c~|, |i·g| < 2^30, |c| < 2^15 + 2^12
         const std::int32_t ck = round_shift(f * c_tilde[k].raw, 15) + round_shift(i * g, 18);
         // saturated to int16 (|c| < 8), and counted
@@ -842,7 +843,7 @@ __attribute__((always_inline)) inline std::size_t lstm_cell(const q15* z, const 
         saturated += cs != ck ? 1u : 0u;
         c[k] = q15{static_cast<std::int16_t>(cs)};
         // h = o·tanh(c) in Q15, rounded half up: |o·tanh| < 2^30, |h| <= 32766
-        h[k] = q15{static_cast<std::int16_t>(round_shift(o * fixed::tanh_q15(static_cast<std::int16_t>(cs)), 15))};
+        h[k] = q15{static_cast<std::int16_t>(round_shift(o * fixed::detail::tanh_wide(cs), 15))};
     }
     return saturated;
 }

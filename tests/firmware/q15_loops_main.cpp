@@ -360,6 +360,36 @@ void check_lstm_cell() {
     }
 }
 
+/// the LSTM cell over every int16 pre-activation and cell value: each value in all four gates' rows and in c~ (a lane
+/// per value, sixteen lanes a call), against the same formula as check_lstm_cell
+template <class X>
+void check_lstm_cell_every() {
+    constexpr std::size_t H = 16;
+    bool ok = true;
+    std::size_t sat_diff = 0;
+    for (std::int32_t v0 = -32768; v0 < 32768; v0 += static_cast<std::int32_t>(H)) {
+        for (std::size_t k = 0; k < H; ++k) {
+            const auto v = static_cast<std::int16_t>(v0 + static_cast<std::int32_t>(k));
+            g_s[k].raw = g_s[H + k].raw = g_s[2 * H + k].raw = g_s[3 * H + k].raw = v;
+            // the cell from the other end of the range: every c~ against every gate value once
+            g_a[k].raw = static_cast<std::int16_t>(-1 - v);
+        }
+        const std::size_t sat = X::lstm_cell(g_s, g_a, H, g_b, g_out);
+        std::size_t sat_want = 0;
+        for (std::size_t k = 0; k < H; ++k) {
+            const std::int32_t i = sarnn::fixed::sigmoid_q15(g_s[k].raw);
+            const std::int32_t g = sarnn::fixed::tanh_q15(g_s[2 * H + k].raw);
+            const std::int32_t ck = ((i * g_a[k].raw + (1 << 14)) >> 15) + ((i * g + (1 << 17)) >> 18);
+            const std::int32_t cs = ck > 32767 ? 32767 : (ck < -32768 ? -32768 : ck);
+            sat_want += cs != ck ? 1u : 0u;
+            const std::int32_t hk = (i * sarnn::fixed::tanh_q15(static_cast<std::int16_t>(cs)) + (1 << 14)) >> 15;
+            ok = ok && g_b[k].raw == cs && g_out[k].raw == hk;
+        }
+        sat_diff += sat == sat_want ? 0u : 1u;
+    }
+    expect(ok && sat_diff == 0, "lstm_cell (every input)", 0);
+}
+
 /// 32 random bits as an int32 (any value)
 std::int32_t any32() {
     g_lcg = g_lcg * 1664525u + 1013904223u;
@@ -518,7 +548,10 @@ int main() {
     // the target's own operations (q15/seam.hpp's capabilities), each against its formula
     if constexpr (q::has(L::kCaps, q::kTanhRows)) check_tanh_rows<L>();
     if constexpr (q::has(L::kCaps, q::kWeighted)) check_weighted_sum<L>();
-    if constexpr (q::has(L::kCaps, q::kCell)) check_lstm_cell<L>();
+    if constexpr (q::has(L::kCaps, q::kCell)) {
+        check_lstm_cell<L>();
+        check_lstm_cell_every<L>();
+    }
     if constexpr (q::has(L::kCaps, q::kFinishRows)) check_finish_rows<L>();
     if constexpr (q::has(L::kCaps, q::kRowsPacked)) check_rows_packed<L>();
     if constexpr (q::has(L::kCaps, q::kFinishTanh)) check_finish_tanh<L>();

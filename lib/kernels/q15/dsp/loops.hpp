@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/q15/dsp/cell.hpp"
 #include "kernels/q15/dsp/common.hpp"
 #include "kernels/q15/dsp/finish.hpp"
 #include "kernels/q15/dsp/query.hpp"
@@ -23,7 +24,7 @@ namespace sarnn::kernel::q15_loops {
 struct DspLoops : Loops<DspLoops> {
     static constexpr std::size_t kRows = q15_dsp::kRows, kStates = q15_dsp::kStates, kColumns = q15_dsp::kColumns;
     static constexpr unsigned kCaps = kScores | kMaxRaw | kAbsSum | kRoundQuery | kExps | kNormalize | kFinishTanh |
-                                      kRowsXr | kRowsPacked | kWeighted;
+                                      kRowsXr | kRowsPacked | kWeighted | kCell;
     static constexpr std::size_t kPackMax = q15_dsp::kPackMax;  ///< the longest x and r that packs() takes
     using Packed = q15_dsp::Packed;
 
@@ -97,6 +98,10 @@ struct DspLoops : Loops<DspLoops> {
                                                             const Packed& p, std::size_t nx, std::size_t nr,
                                                             std::size_t groups, std::int32_t* s) noexcept {
         q15_dsp::rows_packed2(wx, wr, p, nx, nr, groups, s);
+    }
+    __attribute__((always_inline)) static std::size_t lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden,
+                                                                q15* c, q15* h) noexcept {
+        return q15_dsp::lstm_cell(z, c_tilde, hidden, c, h);
     }
 };
 
