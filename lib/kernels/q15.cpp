@@ -720,10 +720,72 @@ __attribute__((noinline)) void affine_blocks(const QGates& a, std::size_t rows, 
     }
 }
 
+/// Whether affine's x part has the factor 1 (x_m = 2^30, x_shift = -1: the exporter's for inputs in Q15) and nx <= 256:
+/// then requantize(s_x, x_m, x_shift) = floor((s_x·2^30 + 2^29) / 2^30) = s_x, and |s_x| <= 2^7·2^15·2^8 = 2^30 needs
+/// no clamp, so z = s_x + s_r is one sum over both parts.
+inline bool x_factor_one(const QGates& a, std::size_t nx) noexcept {
+    return a.x_m == kMax30 && a.x_shift == -1 && nx <= 256;
+}
+
+/// affine where x_factor_one: each row's z = A_x·x + A_r·r in one sum (the target's packed passes where it has
+/// rows_packed_sum and x and r pack, else dot_rows into one group's sums), then pre = requantize(z, m_r, shift_r) + b_r
+/// saturated to int16 (by the target's finish_sum where it has one, up to a row it leaves), by the high word alone
+/// (rescale_hi) for the rows' usual factors (shift >= 2, m >= 0).
+template <class L>
+__attribute__((noinline)) void affine_one(const QGates& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r,
+                                          std::size_t nr, q15* z) noexcept {
+    constexpr std::size_t kBlock = 8 * L::kRows;
+    bool packed = false;
+    typename L::Packed pk;
+    if constexpr (q15_loops::has(L::kCaps, q15_loops::kRowsSum)) {
+        packed = L::packs(nx, nr);
+        if (packed) L::pack(x, nx, r, nr, pk);
+    }
+    for (std::size_t start = 0; start < rows; start += kBlock) {
+        const std::size_t end = rows - start < kBlock ? rows : start + kBlock;
+        std::int32_t s[kBlock];  // z = s_x + s_r of each row: |z| < 2^31 (finish_row's bound)
+        std::size_t row = start;
+        if constexpr (q15_loops::has(L::kCaps, q15_loops::kRowsSum)) {
+            if (packed && end - start >= L::kRows) {
+                const std::size_t groups = (end - start) / L::kRows;
+                L::rows_packed_sum(a.A_x + start * nx, a.A_r + start * nr, pk, nx, nr, groups, s);
+                row += L::kRows * groups;
+            }
+        }
+        row_groups<L>(
+            row, end, [&](auto group, std::size_t i) __attribute__((always_inline)) {
+                constexpr std::size_t G = decltype(group)::value;
+                Sums<G> g;
+                L::template dot_rows<G>(a.A_x + i * nx, nx, x, nx, g.v);
+                L::template dot_rows<G>(a.A_r + i * nr, nr, r, nr, g.v);
+                for (std::size_t k = 0; k < G; ++k) s[i - start + k] = g.v[k];
+            });
+        std::size_t i = start;
+        if constexpr (q15_loops::has(L::kCaps, q15_loops::kRowsSum)) {
+            static constexpr std::int32_t kNoBias[kBlock] = {};  // b's rows where there is no bias
+            i += L::finish_sum(s, end - start, a.m + start, a.shift + start, a.b ? a.b + start : kNoBias, z + start);
+        }
+        for (; i < end; ++i) {
+            const std::int32_t zi = s[i - start], m = a.m[i];
+            const int shift = a.shift[i];
+            // pre = requantize(z, m_r, shift_r) + b_r, in Q3.12, saturated
+            const std::int32_t q = shift >= 2 && m >= 0 ? rescale_hi(zi, m, shift) : rescale(zi, m, shift);
+            z[i] = q15{static_cast<std::int16_t>(add_sat16(q, a.b ? a.b[i] : 0))};
+        }
+    }
+}
+
 /// affine with the loops L (Q15::affine's contract).
 template <class L>
 __attribute__((always_inline)) inline void affine(const QGates& a, std::size_t rows, const q15* x, std::size_t nx,
                                                   const q15* r, std::size_t nr, q15* z) noexcept {
+    // the x part's factor 1 in one sum per row: on the targets that finish rows one by one (not Helium's chunks)
+    if constexpr (!q15_loops::has(L::kCaps, q15_loops::kTanhRows)) {
+        if (x_factor_one(a, nx)) {
+            affine_one<L>(a, rows, x, nx, r, nr, z);
+            return;
+        }
+    }
     if constexpr (q15_loops::has(L::kCaps, q15_loops::kFinishTanh)) {
         if ((a.x_shift == 0 || a.x_shift == -1) && a.x_m >= 0) {
             affine_blocks<L>(a, rows, x, nx, r, nr, z);

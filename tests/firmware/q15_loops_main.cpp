@@ -488,6 +488,21 @@ void check_rows_packed() {
             ok = ok && s[2 * i] == sx && s[2 * i + 1] == sr;
         }
         expect(ok, "rows_packed2", it);
+        // the two parts in one sum per row (affine where the x part's factor is 1)
+        if constexpr (q::has(X::kCaps, q::kRowsSum)) {
+            for (std::int32_t& v : s) v = any32_bits();
+            const std::int32_t after = s[4 * groups];  // (groups <= 8: within s)
+            X::rows_packed_sum(wx, wr, p, nx, nr, groups, s);
+            ok = true;
+            for (std::size_t i = 0; i < 4 * groups; ++i) {
+                std::int32_t sum = 0;
+                for (std::size_t k = 0; k < nx; ++k) sum += wx[i * nx + k] * x[k].raw;
+                for (std::size_t k = 0; k < nr; ++k) sum += wr[i * nr + k] * r[k].raw;
+                ok = ok && s[i] == sum;
+            }
+            // the words past the last row's sum untouched
+            expect(ok && s[4 * groups] == after, "rows_packed_sum", it);
+        }
     }
 }
 
@@ -537,6 +552,38 @@ void check_finish_tanh() {
     }
 }
 
+/// affine's rows finished from one sum each (the x part's factor 1): pre = requantize(z, m_r, shift_r) + b_r saturated
+/// to int16, up to the first row whose shift is outside 2 .. 31
+template <class X>
+void check_finish_sum() {
+    static std::int32_t s[32], m[32], b[32];
+    static std::int8_t shift[32];
+    for (int it = 0; it < 3000; ++it) {
+        const std::size_t count = static_cast<std::size_t>(uniform(1, 32));
+        for (std::size_t k = 0; k < count; ++k) {
+            // z of any size, or small
+            s[k] = it % 3 == 0 ? any32_bits() : any32_bits() >> uniform(2, 24);
+            m[k] = static_cast<std::int32_t>(static_cast<std::uint32_t>(any32_bits()) >> uniform(1, 2));
+            if (it % 11 == 0 && k % 3 == 0) m[k] = -m[k];
+            // now and then a shift outside 2 .. 31 (where the loop stops)
+            shift[k] = static_cast<std::int8_t>(it % 29 == 0 ? uniform(-1, 33) : uniform(2, 31));
+            const std::int32_t wide[] = {INT32_MAX, INT32_MIN, 1 << 30, -(1 << 30), (1 << 30) - 1, -(1 << 30) - 1};
+            b[k] = it % 5 == 0 ? wide[uniform(0, 5)] : (it % 5 == 1 ? any32_bits() : uniform(-40000, 40000));
+        }
+        for (std::size_t k = 0; k <= 32; ++k) g_out[k].raw = 12345;  // (and the one past the last row)
+        const std::size_t done = X::finish_sum(s, count, m, shift, b, g_out);
+        std::size_t want = 0;
+        while (want < count && shift[want] >= 2 && shift[want] <= 31) ++want;
+        bool ok = done == want && g_out[done].raw == 12345;
+        for (std::size_t k = 0; k < done && ok; ++k) {
+            const std::int64_t pre = static_cast<std::int64_t>(sarnn::fixed::requantize(s[k], m[k], shift[k])) + b[k];
+            const std::int32_t p = pre > 32767 ? 32767 : (pre < -32768 ? -32768 : static_cast<std::int32_t>(pre));
+            ok = g_out[k].raw == p;
+        }
+        expect(ok, "finish_sum", it);
+    }
+}
+
 }  // namespace
 
 int main() {
@@ -555,6 +602,7 @@ int main() {
     if constexpr (q::has(L::kCaps, q::kFinishRows)) check_finish_rows<L>();
     if constexpr (q::has(L::kCaps, q::kRowsPacked)) check_rows_packed<L>();
     if constexpr (q::has(L::kCaps, q::kFinishTanh)) check_finish_tanh<L>();
+    if constexpr (q::has(L::kCaps, q::kRowsSum)) check_finish_sum<L>();
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
 }
