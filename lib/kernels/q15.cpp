@@ -927,6 +927,8 @@ __attribute__((noinline)) void gru_gates(const QGru& a, std::size_t rows, const 
                                          std::size_t nh, q15* gi, q15* gh) noexcept {
     constexpr std::size_t kBlock = 8 * L::kRows;
     const XFactor x_factor(a.x_m, a.x_shift);
+    // the x part's factor 1 (x_factor_one's condition): requantize(s_x) = s_x, no clamp
+    const bool one = a.x_m == kMax30 && a.x_shift == -1 && nx <= 256;
     bool packed = false;
     typename L::Packed pk;
     if constexpr (q15_loops::has(L::kCaps, q15_loops::kRowsPacked)) {
@@ -949,24 +951,40 @@ __attribute__((noinline)) void gru_gates(const QGru& a, std::size_t rows, const 
                 row_sums<L, decltype(group)::value>(a.W_ih + i * nx, nx, x, nx, a.W_hh + i * nh, nh, h, nh, s,
                                                     i - start);
             });
-        for (std::size_t i = start; i < end; ++i) {
-            const std::int32_t* const si = s + 2 * (i - start);
-            const std::int32_t m = a.m[i];
-            const int shift = a.shift[i];
-            // s_x in h's units (clamped to +-2^30); |s_h| <= 128·32768·256 = 2^30
-            const std::int32_t xq = x_factor(si[0]);
-            std::int32_t qi, qh;
-            if (shift >= 2 && m >= 0) {
-                // the rows' usual factors (a_r / 8 < 1/2): the high word of the product alone decides (rescale_hi)
-                qi = rescale_hi(xq, m, shift);
-                qh = rescale_hi(si[1], m, shift);
-            } else {
-                qi = rescale(xq, m, shift);
-                qh = rescale(si[1], m, shift);
+        std::size_t done = start;  // the rows finished
+        if constexpr (q15_loops::has(L::kCaps, q15_loops::kFinishGru)) {
+            if (one) {
+                done += L::finish_gru(s, end - start, a.m + start, a.shift + start, a.b_ih + start, a.b_hh + start,
+                                      gi + start, gh + start);
             }
-            // gi = requantize(xq, m_r, shift_r) + b_ih, gh = requantize(s_h, m_r, shift_r) + b_hh, in Q3.12, saturated
-            gi[i] = q15{static_cast<std::int16_t>(add_sat16(qi, a.b_ih[i]))};
-            gh[i] = q15{static_cast<std::int16_t>(add_sat16(qh, a.b_hh[i]))};
+        }
+        const auto finish = [&](auto unit) __attribute__((always_inline)) {
+            for (std::size_t i = done; i < end; ++i) {
+                const std::int32_t* const si = s + 2 * (i - start);
+                const std::int32_t m = a.m[i];
+                const int shift = a.shift[i];
+                // s_x in h's units (clamped to +-2^30; the factor 1: s_x itself, x_factor_one); |s_h| <= 128·32768·256
+                // = 2^30
+                const std::int32_t xq = decltype(unit)::value ? si[0] : x_factor(si[0]);
+                std::int32_t qi, qh;
+                if (shift >= 2 && m >= 0) {
+                    // the rows' usual factors (a_r / 8 < 1/2): the high word of the product alone decides (rescale_hi)
+                    qi = rescale_hi(xq, m, shift);
+                    qh = rescale_hi(si[1], m, shift);
+                } else {
+                    qi = rescale(xq, m, shift);
+                    qh = rescale(si[1], m, shift);
+                }
+                // gi = requantize(xq, m_r, shift_r) + b_ih, gh = requantize(s_h, m_r, shift_r) + b_hh, in Q3.12,
+                // saturated
+                gi[i] = q15{static_cast<std::int16_t>(add_sat16(qi, a.b_ih[i]))};
+                gh[i] = q15{static_cast<std::int16_t>(add_sat16(qh, a.b_hh[i]))};
+            }
+        };
+        if (one) {
+            finish(std::true_type{});
+        } else {
+            finish(std::false_type{});
         }
     }
 }

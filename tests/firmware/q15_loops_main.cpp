@@ -390,6 +390,33 @@ void check_lstm_cell_every() {
     expect(ok && sat_diff == 0, "lstm_cell (every input)", 0);
 }
 
+/// the GRU cell's contract (kernels_q15.hpp): r, z = sigmoid_q15(sat16(gi + gh)), n = tanh_q15(sat16(gi_n + round(r·gh_n
+/// / 2^15))), h = n + round(z·(h_prev - n) / 2^15); wide rows (the sums saturate) half the time
+template <class X>
+void check_gru_cell() {
+    const auto sat16 = [](std::int32_t v) { return v > 32767 ? 32767 : (v < -32768 ? -32768 : v); };
+    for (int it = 0; it < 600; ++it) {
+        const std::size_t H = static_cast<std::size_t>(uniform(1, 17));
+        const int span = it % 2 == 0 ? 32767 : 8000;
+        for (std::size_t k = 0; k < 3 * H; ++k) {
+            g_s[k].raw = static_cast<std::int16_t>(uniform(-span - 1, span));
+            g_a[k].raw = static_cast<std::int16_t>(uniform(-span - 1, span));
+        }
+        for (std::size_t k = 0; k < H; ++k) g_b[k].raw = static_cast<std::int16_t>(uniform(-32768, 32767));
+        X::gru_cell(g_s, g_a, g_b, H, g_out);
+        bool ok = true;
+        for (std::size_t d = 0; d < H; ++d) {
+            const std::int32_t r = sarnn::fixed::sigmoid_q15(static_cast<std::int16_t>(sat16(g_s[d].raw + g_a[d].raw)));
+            const std::int32_t z = sarnn::fixed::sigmoid_q15(
+                static_cast<std::int16_t>(sat16(g_s[H + d].raw + g_a[H + d].raw)));
+            const std::int32_t n = sarnn::fixed::tanh_q15(
+                static_cast<std::int16_t>(sat16(g_s[2 * H + d].raw + ((r * g_a[2 * H + d].raw + (1 << 14)) >> 15))));
+            ok = ok && g_out[d].raw == n + ((z * (g_b[d].raw - n) + (1 << 14)) >> 15);
+        }
+        expect(ok, "gru_cell", it);
+    }
+}
+
 /// 32 random bits as an int32 (any value)
 std::int32_t any32() {
     g_lcg = g_lcg * 1664525u + 1013904223u;
@@ -584,6 +611,42 @@ void check_finish_sum() {
     }
 }
 
+/// gru_gates's rows finished from their (s_x, s_h) sums where the x part's factor is 1: gi = requantize(s_x, m_r,
+/// shift_r) + b_ih saturated to int16, gh the same of s_h and b_hh, up to the first shift outside 2 .. 31
+template <class X>
+void check_finish_gru() {
+    static std::int32_t s[2 * 32], m[32], bi[32], bh[32];
+    static std::int8_t shift[32];
+    static q15 gh[33];
+    const auto pre = [](std::int32_t v, std::int32_t mk, int sk, std::int32_t b) {
+        const std::int64_t p = static_cast<std::int64_t>(sarnn::fixed::requantize(v, mk, sk)) + b;
+        return p > 32767 ? 32767 : (p < -32768 ? -32768 : static_cast<std::int32_t>(p));
+    };
+    for (int it = 0; it < 3000; ++it) {
+        const std::size_t count = static_cast<std::size_t>(uniform(1, 32));
+        const std::int32_t wide[] = {INT32_MAX, INT32_MIN, 1 << 30, -(1 << 30), (1 << 30) - 1, -(1 << 30) - 1};
+        for (std::size_t k = 0; k < count; ++k) {
+            s[2 * k] = it % 3 == 0 ? any32_bits() : any32_bits() >> uniform(2, 24);
+            s[2 * k + 1] = it % 3 == 1 ? any32_bits() : any32_bits() >> uniform(2, 24);
+            m[k] = static_cast<std::int32_t>(static_cast<std::uint32_t>(any32_bits()) >> uniform(1, 2));
+            if (it % 11 == 0 && k % 3 == 0) m[k] = -m[k];
+            shift[k] = static_cast<std::int8_t>(it % 29 == 0 ? uniform(-1, 33) : uniform(2, 31));
+            bi[k] = it % 5 == 0 ? wide[uniform(0, 5)] : (it % 5 == 1 ? any32_bits() : uniform(-40000, 40000));
+            bh[k] = it % 5 == 0 ? wide[uniform(0, 5)] : (it % 5 == 1 ? any32_bits() : uniform(-40000, 40000));
+        }
+        for (std::size_t k = 0; k < 33; ++k) g_out[k].raw = gh[k].raw = 12345;
+        const std::size_t done = X::finish_gru(s, count, m, shift, bi, bh, g_out, gh);
+        std::size_t want = 0;
+        while (want < count && shift[want] >= 2 && shift[want] <= 31) ++want;
+        bool ok = done == want && g_out[done].raw == 12345 && gh[done].raw == 12345;
+        for (std::size_t k = 0; k < done && ok; ++k) {
+            ok = g_out[k].raw == pre(s[2 * k], m[k], shift[k], bi[k]) &&
+                 gh[k].raw == pre(s[2 * k + 1], m[k], shift[k], bh[k]);
+        }
+        expect(ok, "finish_gru", it);
+    }
+}
+
 }  // namespace
 
 int main() {
@@ -599,10 +662,12 @@ int main() {
         check_lstm_cell<L>();
         check_lstm_cell_every<L>();
     }
+    if constexpr (q::has(L::kCaps, q::kGruCell)) check_gru_cell<L>();
     if constexpr (q::has(L::kCaps, q::kFinishRows)) check_finish_rows<L>();
     if constexpr (q::has(L::kCaps, q::kRowsPacked)) check_rows_packed<L>();
     if constexpr (q::has(L::kCaps, q::kFinishTanh)) check_finish_tanh<L>();
     if constexpr (q::has(L::kCaps, q::kRowsSum)) check_finish_sum<L>();
+    if constexpr (q::has(L::kCaps, q::kFinishGru)) check_finish_gru<L>();
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
 }

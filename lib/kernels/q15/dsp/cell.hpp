@@ -1,5 +1,5 @@
 // lib/kernels/q15/dsp/cell.hpp: the DSP set's q15 loops (Cortex-M4, M7; the set: dsp/loops.hpp), the LSTM cell
-// (lstm_cell) with its activations inline, each interpolation one SMUAD.
+// (lstm_cell) and the GRU cell (gru_cell) with their activations inline, each interpolation one SMUAD.
 #ifndef SARNN_LIB_KERNELS_Q15_DSP_CELL_HPP
 #define SARNN_LIB_KERNELS_Q15_DSP_CELL_HPP
 
@@ -63,6 +63,18 @@ inline std::size_t lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidde
         h[k] = q15{static_cast<std::int16_t>((o * tanh_dsp(cs) + (1 << 14)) >> 15)};
     }
     return saturated;
+}
+
+/// The GRU cell, Q15::gru_cell's contract (kernels_q15.hpp: q15/seam.hpp's generic form, the same integers), one lane
+/// a pass: r, z = sigmoid_dsp of the sums saturated to int16 (SSAT), n = tanh_dsp(gi_n + round(r·gh_n / 2^15)) (the
+/// sum beyond int16 as tanh_wide takes it), h = n + round(z·(h_prev - n) / 2^15).
+inline void gru_cell(const q15* gi, const q15* gh, const q15* h_prev, std::size_t hidden, q15* h) noexcept {
+    for (std::size_t d = 0; d < hidden; ++d) {
+        const std::int32_t r = sigmoid_dsp(__ssat(gi[d].raw + gh[d].raw, 16));
+        const std::int32_t z = sigmoid_dsp(__ssat(gi[hidden + d].raw + gh[hidden + d].raw, 16));
+        const std::int32_t n = tanh_dsp(gi[2 * hidden + d].raw + ((r * gh[2 * hidden + d].raw + (1 << 14)) >> 15));
+        h[d] = q15{static_cast<std::int16_t>(n + ((z * (h_prev[d].raw - n) + (1 << 14)) >> 15))};
+    }
 }
 
 }  // namespace sarnn::kernel::q15_dsp
