@@ -958,14 +958,15 @@ __attribute__((noinline)) void gru_gates(const QGru& a, std::size_t rows, const 
                                       gi + start, gh + start);
             }
         }
+        // the rows' loop, written twice (the factor 1 known, or XFactor's) where flash allows: on Helium (the M55)
+        // once, with a test per row (the M55's bench image is within a few hundred bytes of its 512 KiB)
         const auto finish = [&](auto unit) __attribute__((always_inline)) {
             for (std::size_t i = done; i < end; ++i) {
                 const std::int32_t* const si = s + 2 * (i - start);
                 const std::int32_t m = a.m[i];
                 const int shift = a.shift[i];
-                // s_x in h's units (clamped to +-2^30; the factor 1: s_x itself, x_factor_one); |s_h| <= 128·32768·256
-                // = 2^30
-                const std::int32_t xq = decltype(unit)::value ? si[0] : x_factor(si[0]);
+                // s_x in h's units (clamped to +-2^30; the factor 1: s_x itself); |s_h| <= 128·32768·256 = 2^30
+                const std::int32_t xq = (decltype(unit)::value && one) ? si[0] : x_factor(si[0]);
                 std::int32_t qi, qh;
                 if (shift >= 2 && m >= 0) {
                     // the rows' usual factors (a_r / 8 < 1/2): the high word of the product alone decides (rescale_hi)
@@ -981,11 +982,15 @@ __attribute__((noinline)) void gru_gates(const QGru& a, std::size_t rows, const 
                 gh[i] = q15{static_cast<std::int16_t>(add_sat16(qh, a.b_hh[i]))};
             }
         };
+#if defined(__ARM_FEATURE_MVE)
+        finish(std::true_type{});  // (one tested per row)
+#else
         if (one) {
             finish(std::true_type{});
         } else {
-            finish(std::false_type{});
+            finish(std::false_type{});  // (one is false: XFactor)
         }
+#endif
     }
 }
 
