@@ -720,10 +720,72 @@ __attribute__((noinline)) void affine_blocks(const QGates& a, std::size_t rows, 
     }
 }
 
+/// Whether affine's x part has the factor 1 (x_m = 2^30, x_shift = -1: the exporter's for inputs in Q15) and nx <= 256:
+/// then requantize(s_x, x_m, x_shift) = floor((s_x·2^30 + 2^29) / 2^30) = s_x, and |s_x| <= 2^7·2^15·2^8 = 2^30 needs
+/// no clamp, so z = s_x + s_r is one sum over both parts.
+inline bool x_factor_one(const QGates& a, std::size_t nx) noexcept {
+    return a.x_m == kMax30 && a.x_shift == -1 && nx <= 256;
+}
+
+/// affine where x_factor_one: each row's z = A_x·x + A_r·r in one sum (the target's packed passes where it has
+/// rows_packed_sum and x and r pack, else dot_rows into one group's sums), then pre = requantize(z, m_r, shift_r) + b_r
+/// saturated to int16 (by the target's finish_sum where it has one, up to a row it leaves), by the high word alone
+/// (rescale_hi) for the rows' usual factors (shift >= 2, m >= 0).
+template <class L>
+__attribute__((noinline)) void affine_one(const QGates& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r,
+                                          std::size_t nr, q15* z) noexcept {
+    constexpr std::size_t kBlock = 8 * L::kRows;
+    bool packed = false;
+    typename L::Packed pk;
+    if constexpr (q15_loops::has(L::kCaps, q15_loops::kRowsSum)) {
+        packed = L::packs(nx, nr);
+        if (packed) L::pack(x, nx, r, nr, pk);
+    }
+    for (std::size_t start = 0; start < rows; start += kBlock) {
+        const std::size_t end = rows - start < kBlock ? rows : start + kBlock;
+        std::int32_t s[kBlock];  // z = s_x + s_r of each row: |z| < 2^31 (finish_row's bound)
+        std::size_t row = start;
+        if constexpr (q15_loops::has(L::kCaps, q15_loops::kRowsSum)) {
+            if (packed && end - start >= L::kRows) {
+                const std::size_t groups = (end - start) / L::kRows;
+                L::rows_packed_sum(a.A_x + start * nx, a.A_r + start * nr, pk, nx, nr, groups, s);
+                row += L::kRows * groups;
+            }
+        }
+        row_groups<L>(
+            row, end, [&](auto group, std::size_t i) __attribute__((always_inline)) {
+                constexpr std::size_t G = decltype(group)::value;
+                Sums<G> g;
+                L::template dot_rows<G>(a.A_x + i * nx, nx, x, nx, g.v);
+                L::template dot_rows<G>(a.A_r + i * nr, nr, r, nr, g.v);
+                for (std::size_t k = 0; k < G; ++k) s[i - start + k] = g.v[k];
+            });
+        std::size_t i = start;
+        if constexpr (q15_loops::has(L::kCaps, q15_loops::kRowsSum)) {
+            static constexpr std::int32_t kNoBias[kBlock] = {};  // b's rows where there is no bias
+            i += L::finish_sum(s, end - start, a.m + start, a.shift + start, a.b ? a.b + start : kNoBias, z + start);
+        }
+        for (; i < end; ++i) {
+            const std::int32_t zi = s[i - start], m = a.m[i];
+            const std::int8_t shift = a.shift[i];
+            // pre = requantize(z, m_r, shift_r) + b_r, in Q3.12, saturated
+            const std::int32_t q = shift >= 2 && m >= 0 ? rescale_hi(zi, m, shift) : rescale(zi, m, shift);
+            z[i] = q15{static_cast<std::int16_t>(add_sat16(q, a.b ? a.b[i] : 0))};
+        }
+    }
+}
+
 /// affine with the loops L (Q15::affine's contract).
 template <class L>
 __attribute__((always_inline)) inline void affine(const QGates& a, std::size_t rows, const q15* x, std::size_t nx,
                                                   const q15* r, std::size_t nr, q15* z) noexcept {
+    // the x part's factor 1 in one sum per row: on the targets that finish rows one by one (not Helium's chunks)
+    if constexpr (!q15_loops::has(L::kCaps, q15_loops::kTanhRows)) {
+        if (x_factor_one(a, nx)) {
+            affine_one<L>(a, rows, x, nx, r, nr, z);
+            return;
+        }
+    }
     if constexpr (q15_loops::has(L::kCaps, q15_loops::kFinishTanh)) {
         if ((a.x_shift == 0 || a.x_shift == -1) && a.x_m >= 0) {
             affine_blocks<L>(a, rows, x, nx, r, nr, z);
@@ -830,11 +892,12 @@ __attribute__((always_inline)) inline std::size_t lstm_cell(const q15* z, const 
     if constexpr (q15_loops::has(L::kCaps, q15_loops::kCell)) return L::lstm_cell(z, c_tilde, hidden, c, h);
     std::size_t saturated = 0;
     for (std::size_t k = 0; k < hidden; ++k) {
-        // i, f, o in Q15 (1 .. 32767), g in Q15 (-32767 .. 32767)
-        const std::int32_t i = fixed::sigmoid_q15(z[k].raw);
-        const std::int32_t f = fixed::sigmoid_q15(z[hidden + k].raw);
-        const std::int32_t g = fixed::tanh_q15(z[2 * hidden + k].raw);
-        const std::int32_t o = fixed::sigmoid_q15(z[3 * hidden + k].raw);
+        // i, f, o in Q15 (1 .. 32767), g in Q15 (-32767 .. 32767): sigmoid_q15 and tanh_q15 inline (kernels/tanh.hpp,
+        // the same integers; a call each cost about as much as the activation itself)
+        const std::int32_t i = fixed::detail::sigmoid_inline(z[k].raw);
+        const std::int32_t f = fixed::detail::sigmoid_inline(z[hidden + k].raw);
+        const std::int32_t g = fixed::detail::tanh_wide(z[2 * hidden + k].raw);
+        const std::int32_t o = fixed::detail::sigmoid_inline(z[3 * hidden + k].raw);
         // c = f·c~ / 2^15 + i·g / 2^18 in Q3.12, each rounded half up: |f·c~|, |i·g| < 2^30, |c| < 2^15 + 2^12
         const std::int32_t ck = round_shift(f * c_tilde[k].raw, 15) + round_shift(i * g, 18);
         // saturated to int16 (|c| < 8), and counted
@@ -842,7 +905,7 @@ __attribute__((always_inline)) inline std::size_t lstm_cell(const q15* z, const 
         saturated += cs != ck ? 1u : 0u;
         c[k] = q15{static_cast<std::int16_t>(cs)};
         // h = o·tanh(c) in Q15, rounded half up: |o·tanh| < 2^30, |h| <= 32766
-        h[k] = q15{static_cast<std::int16_t>(round_shift(o * fixed::tanh_q15(static_cast<std::int16_t>(cs)), 15))};
+        h[k] = q15{static_cast<std::int16_t>(round_shift(o * fixed::detail::tanh_wide(cs), 15))};
     }
     return saturated;
 }
@@ -864,6 +927,8 @@ __attribute__((noinline)) void gru_gates(const QGru& a, std::size_t rows, const 
                                          std::size_t nh, q15* gi, q15* gh) noexcept {
     constexpr std::size_t kBlock = 8 * L::kRows;
     const XFactor x_factor(a.x_m, a.x_shift);
+    // the x part's factor 1 (x_factor_one's condition): requantize(s_x) = s_x, no clamp
+    const bool one = a.x_m == kMax30 && a.x_shift == -1 && nx <= 256;
     bool packed = false;
     typename L::Packed pk;
     if constexpr (q15_loops::has(L::kCaps, q15_loops::kRowsPacked)) {
@@ -886,25 +951,46 @@ __attribute__((noinline)) void gru_gates(const QGru& a, std::size_t rows, const 
                 row_sums<L, decltype(group)::value>(a.W_ih + i * nx, nx, x, nx, a.W_hh + i * nh, nh, h, nh, s,
                                                     i - start);
             });
-        for (std::size_t i = start; i < end; ++i) {
-            const std::int32_t* const si = s + 2 * (i - start);
-            const std::int32_t m = a.m[i];
-            const std::int8_t shift = a.shift[i];
-            // s_x in h's units (clamped to +-2^30); |s_h| <= 128·32768·256 = 2^30
-            const std::int32_t xq = x_factor(si[0]);
-            std::int32_t qi, qh;
-            if (shift >= 2 && m >= 0) {
-                // the rows' usual factors (a_r / 8 < 1/2): the high word of the product alone decides (rescale_hi)
-                qi = rescale_hi(xq, m, shift);
-                qh = rescale_hi(si[1], m, shift);
-            } else {
-                qi = rescale(xq, m, shift);
-                qh = rescale(si[1], m, shift);
+        std::size_t done = start;  // the rows finished
+        if constexpr (q15_loops::has(L::kCaps, q15_loops::kFinishGru)) {
+            if (one) {
+                done += L::finish_gru(s, end - start, a.m + start, a.shift + start, a.b_ih + start, a.b_hh + start,
+                                      gi + start, gh + start);
             }
-            // gi = requantize(xq, m_r, shift_r) + b_ih, gh = requantize(s_h, m_r, shift_r) + b_hh, in Q3.12, saturated
-            gi[i] = q15{static_cast<std::int16_t>(add_sat16(qi, a.b_ih[i]))};
-            gh[i] = q15{static_cast<std::int16_t>(add_sat16(qh, a.b_hh[i]))};
         }
+        // the rows' loop, written twice (the factor 1 known, or XFactor's) where flash allows: on Helium (the M55)
+        // once, with a test per row (the M55's bench image is within a few hundred bytes of its 512 KiB)
+        const auto finish = [&](auto unit) __attribute__((always_inline)) {
+            for (std::size_t i = done; i < end; ++i) {
+                const std::int32_t* const si = s + 2 * (i - start);
+                const std::int32_t m = a.m[i];
+                const std::int8_t shift = a.shift[i];
+                // s_x in h's units (clamped to +-2^30; the factor 1: s_x itself); |s_h| <= 128·32768·256 = 2^30
+                const std::int32_t xq = (decltype(unit)::value && one) ? si[0] : x_factor(si[0]);
+                std::int32_t qi, qh;
+                if (shift >= 2 && m >= 0) {
+                    // the rows' usual factors (a_r / 8 < 1/2): the high word of the product alone decides (rescale_hi)
+                    qi = rescale_hi(xq, m, shift);
+                    qh = rescale_hi(si[1], m, shift);
+                } else {
+                    qi = rescale(xq, m, shift);
+                    qh = rescale(si[1], m, shift);
+                }
+                // gi = requantize(xq, m_r, shift_r) + b_ih, gh = requantize(s_h, m_r, shift_r) + b_hh, in Q3.12,
+                // saturated
+                gi[i] = q15{static_cast<std::int16_t>(add_sat16(qi, a.b_ih[i]))};
+                gh[i] = q15{static_cast<std::int16_t>(add_sat16(qh, a.b_hh[i]))};
+            }
+        };
+#if defined(__ARM_FEATURE_MVE)
+        finish(std::true_type{});  // (one tested per row)
+#else
+        if (one) {
+            finish(std::true_type{});
+        } else {
+            finish(std::false_type{});  // (one is false: XFactor)
+        }
+#endif
     }
 }
 

@@ -360,6 +360,63 @@ void check_lstm_cell() {
     }
 }
 
+/// the LSTM cell over every int16 pre-activation and cell value: each value in all four gates' rows and in c~ (a lane
+/// per value, sixteen lanes a call), against the same formula as check_lstm_cell
+template <class X>
+void check_lstm_cell_every() {
+    constexpr std::size_t H = 16;
+    bool ok = true;
+    std::size_t sat_diff = 0;
+    for (std::int32_t v0 = -32768; v0 < 32768; v0 += static_cast<std::int32_t>(H)) {
+        for (std::size_t k = 0; k < H; ++k) {
+            const auto v = static_cast<std::int16_t>(v0 + static_cast<std::int32_t>(k));
+            g_s[k].raw = g_s[H + k].raw = g_s[2 * H + k].raw = g_s[3 * H + k].raw = v;
+            // the cell from the other end of the range: every c~ against every gate value once
+            g_a[k].raw = static_cast<std::int16_t>(-1 - v);
+        }
+        const std::size_t sat = X::lstm_cell(g_s, g_a, H, g_b, g_out);
+        std::size_t sat_want = 0;
+        for (std::size_t k = 0; k < H; ++k) {
+            const std::int32_t i = sarnn::fixed::sigmoid_q15(g_s[k].raw);
+            const std::int32_t g = sarnn::fixed::tanh_q15(g_s[2 * H + k].raw);
+            const std::int32_t ck = ((i * g_a[k].raw + (1 << 14)) >> 15) + ((i * g + (1 << 17)) >> 18);
+            const std::int32_t cs = ck > 32767 ? 32767 : (ck < -32768 ? -32768 : ck);
+            sat_want += cs != ck ? 1u : 0u;
+            const std::int32_t hk = (i * sarnn::fixed::tanh_q15(static_cast<std::int16_t>(cs)) + (1 << 14)) >> 15;
+            ok = ok && g_b[k].raw == cs && g_out[k].raw == hk;
+        }
+        sat_diff += sat == sat_want ? 0u : 1u;
+    }
+    expect(ok && sat_diff == 0, "lstm_cell (every input)", 0);
+}
+
+/// the GRU cell's contract (kernels_q15.hpp): r, z = sigmoid_q15(sat16(gi + gh)), n = tanh_q15(sat16(gi_n + round(r·gh_n
+/// / 2^15))), h = n + round(z·(h_prev - n) / 2^15); wide rows (the sums saturate) half the time
+template <class X>
+void check_gru_cell() {
+    const auto sat16 = [](std::int32_t v) { return v > 32767 ? 32767 : (v < -32768 ? -32768 : v); };
+    for (int it = 0; it < 600; ++it) {
+        const std::size_t H = static_cast<std::size_t>(uniform(1, 17));
+        const int span = it % 2 == 0 ? 32767 : 8000;
+        for (std::size_t k = 0; k < 3 * H; ++k) {
+            g_s[k].raw = static_cast<std::int16_t>(uniform(-span - 1, span));
+            g_a[k].raw = static_cast<std::int16_t>(uniform(-span - 1, span));
+        }
+        for (std::size_t k = 0; k < H; ++k) g_b[k].raw = static_cast<std::int16_t>(uniform(-32768, 32767));
+        X::gru_cell(g_s, g_a, g_b, H, g_out);
+        bool ok = true;
+        for (std::size_t d = 0; d < H; ++d) {
+            const std::int32_t r = sarnn::fixed::sigmoid_q15(static_cast<std::int16_t>(sat16(g_s[d].raw + g_a[d].raw)));
+            const std::int32_t z = sarnn::fixed::sigmoid_q15(
+                static_cast<std::int16_t>(sat16(g_s[H + d].raw + g_a[H + d].raw)));
+            const std::int32_t n = sarnn::fixed::tanh_q15(
+                static_cast<std::int16_t>(sat16(g_s[2 * H + d].raw + ((r * g_a[2 * H + d].raw + (1 << 14)) >> 15))));
+            ok = ok && g_out[d].raw == n + ((z * (g_b[d].raw - n) + (1 << 14)) >> 15);
+        }
+        expect(ok, "gru_cell", it);
+    }
+}
+
 /// 32 random bits as an int32 (any value)
 std::int32_t any32() {
     g_lcg = g_lcg * 1664525u + 1013904223u;
@@ -458,6 +515,21 @@ void check_rows_packed() {
             ok = ok && s[2 * i] == sx && s[2 * i + 1] == sr;
         }
         expect(ok, "rows_packed2", it);
+        // the two parts in one sum per row (affine where the x part's factor is 1)
+        if constexpr (q::has(X::kCaps, q::kRowsSum)) {
+            for (std::int32_t& v : s) v = any32_bits();
+            const std::int32_t after = s[4 * groups];  // (groups <= 8: within s)
+            X::rows_packed_sum(wx, wr, p, nx, nr, groups, s);
+            ok = true;
+            for (std::size_t i = 0; i < 4 * groups; ++i) {
+                std::int32_t sum = 0;
+                for (std::size_t k = 0; k < nx; ++k) sum += wx[i * nx + k] * x[k].raw;
+                for (std::size_t k = 0; k < nr; ++k) sum += wr[i * nr + k] * r[k].raw;
+                ok = ok && s[i] == sum;
+            }
+            // the words past the last row's sum untouched
+            expect(ok && s[4 * groups] == after, "rows_packed_sum", it);
+        }
     }
 }
 
@@ -507,6 +579,74 @@ void check_finish_tanh() {
     }
 }
 
+/// affine's rows finished from one sum each (the x part's factor 1): pre = requantize(z, m_r, shift_r) + b_r saturated
+/// to int16, up to the first row whose shift is outside 2 .. 31
+template <class X>
+void check_finish_sum() {
+    static std::int32_t s[32], m[32], b[32];
+    static std::int8_t shift[32];
+    for (int it = 0; it < 3000; ++it) {
+        const std::size_t count = static_cast<std::size_t>(uniform(1, 32));
+        for (std::size_t k = 0; k < count; ++k) {
+            // z of any size, or small
+            s[k] = it % 3 == 0 ? any32_bits() : any32_bits() >> uniform(2, 24);
+            m[k] = static_cast<std::int32_t>(static_cast<std::uint32_t>(any32_bits()) >> uniform(1, 2));
+            if (it % 11 == 0 && k % 3 == 0) m[k] = -m[k];
+            // now and then a shift outside 2 .. 31 (where the loop stops)
+            shift[k] = static_cast<std::int8_t>(it % 29 == 0 ? uniform(-1, 33) : uniform(2, 31));
+            const std::int32_t wide[] = {INT32_MAX, INT32_MIN, 1 << 30, -(1 << 30), (1 << 30) - 1, -(1 << 30) - 1};
+            b[k] = it % 5 == 0 ? wide[uniform(0, 5)] : (it % 5 == 1 ? any32_bits() : uniform(-40000, 40000));
+        }
+        for (std::size_t k = 0; k <= 32; ++k) g_out[k].raw = 12345;  // (and the one past the last row)
+        const std::size_t done = X::finish_sum(s, count, m, shift, b, g_out);
+        std::size_t want = 0;
+        while (want < count && shift[want] >= 2 && shift[want] <= 31) ++want;
+        bool ok = done == want && g_out[done].raw == 12345;
+        for (std::size_t k = 0; k < done && ok; ++k) {
+            const std::int64_t pre = static_cast<std::int64_t>(sarnn::fixed::requantize(s[k], m[k], shift[k])) + b[k];
+            const std::int32_t p = pre > 32767 ? 32767 : (pre < -32768 ? -32768 : static_cast<std::int32_t>(pre));
+            ok = g_out[k].raw == p;
+        }
+        expect(ok, "finish_sum", it);
+    }
+}
+
+/// gru_gates's rows finished from their (s_x, s_h) sums where the x part's factor is 1: gi = requantize(s_x, m_r,
+/// shift_r) + b_ih saturated to int16, gh the same of s_h and b_hh, up to the first shift outside 2 .. 31
+template <class X>
+void check_finish_gru() {
+    static std::int32_t s[2 * 32], m[32], bi[32], bh[32];
+    static std::int8_t shift[32];
+    static q15 gh[33];
+    const auto pre = [](std::int32_t v, std::int32_t mk, int sk, std::int32_t b) {
+        const std::int64_t p = static_cast<std::int64_t>(sarnn::fixed::requantize(v, mk, sk)) + b;
+        return p > 32767 ? 32767 : (p < -32768 ? -32768 : static_cast<std::int32_t>(p));
+    };
+    for (int it = 0; it < 3000; ++it) {
+        const std::size_t count = static_cast<std::size_t>(uniform(1, 32));
+        const std::int32_t wide[] = {INT32_MAX, INT32_MIN, 1 << 30, -(1 << 30), (1 << 30) - 1, -(1 << 30) - 1};
+        for (std::size_t k = 0; k < count; ++k) {
+            s[2 * k] = it % 3 == 0 ? any32_bits() : any32_bits() >> uniform(2, 24);
+            s[2 * k + 1] = it % 3 == 1 ? any32_bits() : any32_bits() >> uniform(2, 24);
+            m[k] = static_cast<std::int32_t>(static_cast<std::uint32_t>(any32_bits()) >> uniform(1, 2));
+            if (it % 11 == 0 && k % 3 == 0) m[k] = -m[k];
+            shift[k] = static_cast<std::int8_t>(it % 29 == 0 ? uniform(-1, 33) : uniform(2, 31));
+            bi[k] = it % 5 == 0 ? wide[uniform(0, 5)] : (it % 5 == 1 ? any32_bits() : uniform(-40000, 40000));
+            bh[k] = it % 5 == 0 ? wide[uniform(0, 5)] : (it % 5 == 1 ? any32_bits() : uniform(-40000, 40000));
+        }
+        for (std::size_t k = 0; k < 33; ++k) g_out[k].raw = gh[k].raw = 12345;
+        const std::size_t done = X::finish_gru(s, count, m, shift, bi, bh, g_out, gh);
+        std::size_t want = 0;
+        while (want < count && shift[want] >= 2 && shift[want] <= 31) ++want;
+        bool ok = done == want && g_out[done].raw == 12345 && gh[done].raw == 12345;
+        for (std::size_t k = 0; k < done && ok; ++k) {
+            ok = g_out[k].raw == pre(s[2 * k], m[k], shift[k], bi[k]) &&
+                 gh[k].raw == pre(s[2 * k + 1], m[k], shift[k], bh[k]);
+        }
+        expect(ok, "finish_gru", it);
+    }
+}
+
 }  // namespace
 
 int main() {
@@ -518,10 +658,16 @@ int main() {
     // the target's own operations (q15/seam.hpp's capabilities), each against its formula
     if constexpr (q::has(L::kCaps, q::kTanhRows)) check_tanh_rows<L>();
     if constexpr (q::has(L::kCaps, q::kWeighted)) check_weighted_sum<L>();
-    if constexpr (q::has(L::kCaps, q::kCell)) check_lstm_cell<L>();
+    if constexpr (q::has(L::kCaps, q::kCell)) {
+        check_lstm_cell<L>();
+        check_lstm_cell_every<L>();
+    }
+    if constexpr (q::has(L::kCaps, q::kGruCell)) check_gru_cell<L>();
     if constexpr (q::has(L::kCaps, q::kFinishRows)) check_finish_rows<L>();
     if constexpr (q::has(L::kCaps, q::kRowsPacked)) check_rows_packed<L>();
     if constexpr (q::has(L::kCaps, q::kFinishTanh)) check_finish_tanh<L>();
+    if constexpr (q::has(L::kCaps, q::kRowsSum)) check_finish_sum<L>();
+    if constexpr (q::has(L::kCaps, q::kFinishGru)) check_finish_gru<L>();
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
 }

@@ -22,6 +22,11 @@
 //   kRowsPacked  packs(nx, nr), pack(x, nx, r, nr, p) into L::Packed, rows_packed(w, ld, p, nx, nr, groups, s) and
 //                rows_packed2(wx, wr, p, nx, nr, groups, s): the sums of groups of four rows against x and r packed
 //                once (needs kFinishTanh)
+//   kRowsSum     rows_packed_sum(wx, wr, p, nx, nr, groups, s): rows_packed2's two sums of each row added, one per
+//                row (affine where the x part's factor is 1; needs kRowsPacked), and finish_sum(s, rows, m, shift, b,
+//                y): those rows' pre-activations from their sums, up to the first shift outside 2 .. 31 (b not null)
+//   kFinishGru   finish_gru(s, rows, m, shift, b_ih, b_hh, gi, gh): gru_gates's rows from their (s_x, s_h) sums where
+//                the x part's factor is 1, up to the first shift outside 2 .. 31
 //   kWeighted    weighted_sum(base, n, stride, dim, alpha, c): the whole context c = Σ_j alpha_j S_j (rounded as
 //                q15.cpp's)
 //   kCell        lstm_cell(z, c~, hidden, c, h): Q15::lstm_cell's contract
@@ -60,6 +65,8 @@ enum Cap : unsigned {
     kRowsPacked = 1u << 12,
     kWeighted = 1u << 13,
     kCell = 1u << 14,
+    kRowsSum = 1u << 15,
+    kFinishGru = 1u << 16,
 };
 /// The Op bits of a kCaps.
 constexpr unsigned kOps = (1u << 8) - 1;
@@ -251,6 +258,8 @@ constexpr bool check() noexcept {
                   "q15 loops: kRowsXr feeds finish_tanh: it needs kFinishTanh");
     static_assert(!has(caps, kRowsPacked) || has(caps, kFinishTanh),
                   "q15 loops: kRowsPacked feeds finish_tanh: it needs kFinishTanh");
+    static_assert(!has(caps, kRowsSum) || has(caps, kRowsPacked),
+                  "q15 loops: kRowsSum reads the packed x and r: it needs kRowsPacked");
     return true;
 }
 

@@ -107,6 +107,86 @@ inline std::size_t finish_tanh(const std::int32_t* s, std::size_t rows, const st
     }
     return static_cast<std::size_t>(yp - y);
 }
+/// affine's rows finished from one sum each (the x part's factor 1: s = z = s_x + s_r, rows_packed_sum's), q15.cpp's
+/// affine_one, the same integers: pre = ssat16(qadd(floor((H + 2^(shift-2)) / 2^(shift-1)), b_r)), H the high word of
+/// z·m_r, taken as finish_tanh's ssat16(qdadd((H >> (shift - 2)) + 1, b_r) >> 1); 15 instructions a row where GCC's
+/// form took 28. Stops before the first row whose shift is outside 2 .. 31 (the caller finishes it) and returns how
+/// many rows it wrote (b may not be null).
+inline std::size_t finish_sum(const std::int32_t* s, std::size_t rows, const std::int32_t* m, const std::int8_t* shift,
+                              const std::int32_t* b, q15* y) noexcept {
+    if (rows == 0) return 0;
+    q15* yp = y;
+    q15* const end = y + rows;
+    std::int32_t z, mv, t;
+    // clang-format off
+    __asm__ volatile("1:\n\t"
+                     "ldrsb  %[t], [%[sh]], #1\n\t"
+                     "sub    %[t], %[t], #2\n\t"
+                     "cmp    %[t], #29\n\t"
+                     "bhi    7f\n\t"
+                     "ldr    %[z], [%[s]], #4\n\t"
+                     "ldr    %[mv], [%[m]], #4\n\t"
+                     "smmul  %[z], %[z], %[mv]\n\t"
+                     "asr    %[z], %[z], %[t]\n\t"
+                     "add    %[z], %[z], #1\n\t"
+                     "ldr    %[t], [%[b]], #4\n\t"
+                     "qdadd  %[z], %[z], %[t]\n\t"
+                     "ssat   %[z], #16, %[z], asr #1\n\t"
+                     "strh   %[z], [%[yp]], #2\n\t"
+                     "cmp    %[yp], %[end]\n\t"
+                     "bne    1b\n\t"
+                     "7:"
+                     : [s] "+r"(s), [m] "+r"(m), [sh] "+r"(shift), [b] "+r"(b), [yp] "+r"(yp), [z] "=&r"(z),
+                       [mv] "=&r"(mv), [t] "=&r"(t)
+                     : [end] "r"(end)
+                     : "cc", "memory");
+    // clang-format on
+    return static_cast<std::size_t>(yp - y);
+}
+
+/// gru_gates's rows finished from their sums s = (s_x, s_h) pairs where the x part's factor is 1 (q15.cpp's gru_gates,
+/// the same integers): gi = ssat16(qadd(requantize(s_x, m_r, shift_r), b_ih)), gh the same of s_h and b_hh, each as
+/// finish_sum's (23 instructions a row). Stops before the first row whose shift is outside 2 .. 31 and returns how
+/// many rows it wrote.
+inline std::size_t finish_gru(const std::int32_t* s, std::size_t rows, const std::int32_t* m, const std::int8_t* shift,
+                              const std::int32_t* b_ih, const std::int32_t* b_hh, q15* gi, q15* gh) noexcept {
+    if (rows == 0) return 0;
+    q15* yp = gi;
+    q15* const end = gi + rows;
+    std::int32_t sx, sh, mv, t;
+    // clang-format off
+    __asm__ volatile("1:\n\t"
+                     "ldrsb  %[t], [%[shp]], #1\n\t"
+                     "sub    %[t], %[t], #2\n\t"
+                     "cmp    %[t], #29\n\t"
+                     "bhi    7f\n\t"
+                     "ldrd   %[sx], %[sh], [%[s]], #8\n\t"
+                     "ldr    %[mv], [%[m]], #4\n\t"
+                     "smmul  %[sx], %[sx], %[mv]\n\t"
+                     "smmul  %[sh], %[sh], %[mv]\n\t"
+                     "asr    %[sx], %[sx], %[t]\n\t"
+                     "asr    %[sh], %[sh], %[t]\n\t"
+                     "add    %[sx], %[sx], #1\n\t"
+                     "add    %[sh], %[sh], #1\n\t"
+                     "ldr    %[t], [%[bi]], #4\n\t"
+                     "qdadd  %[sx], %[sx], %[t]\n\t"
+                     "ldr    %[t], [%[bh]], #4\n\t"
+                     "qdadd  %[sh], %[sh], %[t]\n\t"
+                     "ssat   %[sx], #16, %[sx], asr #1\n\t"
+                     "ssat   %[sh], #16, %[sh], asr #1\n\t"
+                     "strh   %[sx], [%[yp]], #2\n\t"
+                     "strh   %[sh], [%[gh]], #2\n\t"
+                     "cmp    %[yp], %[end]\n\t"
+                     "bne    1b\n\t"
+                     "7:"
+                     : [s] "+r"(s), [m] "+r"(m), [shp] "+r"(shift), [bi] "+r"(b_ih), [bh] "+r"(b_hh), [yp] "+r"(yp),
+                       [gh] "+r"(gh), [sx] "=&r"(sx), [sh] "=&r"(sh), [mv] "=&r"(mv), [t] "=&r"(t)
+                     : [end] "r"(end)
+                     : "cc", "memory");
+    // clang-format on
+    return static_cast<std::size_t>(yp - gi);
+}
+
 #undef SARNN_DSP_FINISH_OPERANDS
 #undef SARNN_DSP_FINISH_TAIL
 #undef SARNN_DSP_FINISH_HEAD

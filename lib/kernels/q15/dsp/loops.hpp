@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/q15/dsp/cell.hpp"
 #include "kernels/q15/dsp/common.hpp"
 #include "kernels/q15/dsp/finish.hpp"
 #include "kernels/q15/dsp/query.hpp"
@@ -23,7 +24,7 @@ namespace sarnn::kernel::q15_loops {
 struct DspLoops : Loops<DspLoops> {
     static constexpr std::size_t kRows = q15_dsp::kRows, kStates = q15_dsp::kStates, kColumns = q15_dsp::kColumns;
     static constexpr unsigned kCaps = kScores | kMaxRaw | kAbsSum | kRoundQuery | kExps | kNormalize | kFinishTanh |
-                                      kRowsXr | kRowsPacked | kWeighted;
+                                      kRowsXr | kRowsPacked | kRowsSum | kFinishGru | kWeighted | kCell | kGruCell;
     static constexpr std::size_t kPackMax = q15_dsp::kPackMax;  ///< the longest x and r that packs() takes
     using Packed = q15_dsp::Packed;
 
@@ -97,6 +98,30 @@ struct DspLoops : Loops<DspLoops> {
                                                             const Packed& p, std::size_t nx, std::size_t nr,
                                                             std::size_t groups, std::int32_t* s) noexcept {
         q15_dsp::rows_packed2(wx, wr, p, nx, nr, groups, s);
+    }
+    __attribute__((always_inline)) static std::size_t lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden,
+                                                                q15* c, q15* h) noexcept {
+        return q15_dsp::lstm_cell(z, c_tilde, hidden, c, h);
+    }
+    __attribute__((always_inline)) static void gru_cell(const q15* gi, const q15* gh, const q15* h_prev,
+                                                        std::size_t hidden, q15* h) noexcept {
+        q15_dsp::gru_cell(gi, gh, h_prev, hidden, h);
+    }
+    __attribute__((always_inline)) static std::size_t finish_gru(const std::int32_t* s, std::size_t rows,
+                                                                 const std::int32_t* m, const std::int8_t* shift,
+                                                                 const std::int32_t* b_ih, const std::int32_t* b_hh,
+                                                                 q15* gi, q15* gh) noexcept {
+        return q15_dsp::finish_gru(s, rows, m, shift, b_ih, b_hh, gi, gh);
+    }
+    __attribute__((always_inline)) static std::size_t finish_sum(const std::int32_t* s, std::size_t rows,
+                                                                 const std::int32_t* m, const std::int8_t* shift,
+                                                                 const std::int32_t* b, q15* y) noexcept {
+        return q15_dsp::finish_sum(s, rows, m, shift, b, y);
+    }
+    __attribute__((always_inline)) static void rows_packed_sum(const std::int8_t* wx, const std::int8_t* wr,
+                                                               const Packed& p, std::size_t nx, std::size_t nr,
+                                                               std::size_t groups, std::int32_t* s) noexcept {
+        q15_dsp::rows_packed_sum(wx, wr, p, nx, nr, groups, s);
     }
 };
 

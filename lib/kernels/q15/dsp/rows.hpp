@@ -1,6 +1,6 @@
 // lib/kernels/q15/dsp/rows.hpp: the DSP set's q15 loops (Cortex-M4, M7; the set: dsp/loops.hpp), the products of rows:
 // dot_rows<4> (four rows, SMLAD), rows4_xr (both parts of four rows in one call), the packed passes (x and r packed
-// once: Packed, pack, rows_packed, rows_packed2), dot_rows<2>.
+// once: Packed, pack, rows_packed, rows_packed2, rows_packed_sum), dot_rows<2>.
 #ifndef SARNN_LIB_KERNELS_Q15_DSP_ROWS_HPP
 #define SARNN_LIB_KERNELS_Q15_DSP_ROWS_HPP
 
@@ -272,6 +272,57 @@ inline void rows_packed2(const std::int8_t* wx, const std::int8_t* wr, const Pac
                      SARNN_DSP_PACKED_LOOP("2")
                      SARNN_DSP_STORE_SUMS(4)
                      "add    %[t], %[t], #32\n\t"
+                     "str    %[t], %[s]\n\t"
+                     "add    %[y], %[w1], %[ld2]\n\t"
+                     "str    %[y], %[wr]\n\t"
+                     "ldr    %[vp], %[v0]\n\t"
+                     "ldr    %[y], %[s_end]\n\t"
+                     "cmp    %[t], %[y]\n\t"
+                     "bne    3b"
+                     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [w0] "=&r"(w0), [w1] "=&r"(w1),
+                       [vp] "+r"(vp), [end] "=&r"(end), [x] "=&r"(xv), [y] "=&r"(yv), [z] "=&r"(z), [t] "=&r"(t),
+                       [ld2] "=&r"(ld2), [s] "+m"(s), [wx] "+m"(wx), [wr] "+m"(wr)
+                     : [x_end] "m"(x_end), [r_end] "m"(r_end), [s_end] "m"(s_end), [ldx2] "m"(ldx2),
+                       [ldr2] "m"(ldr2), [v0] "m"(v0)
+                     : "cc", "memory");
+    // clang-format on
+}
+/// rows_packed2's two sums added, one per row (affine's gates where the x part's factor is 1: z = s_x + s_r): s[i] =
+/// Σ_k A_x[i][k]·x_k + Σ_k A_r[i][k]·r_k for the 4·groups rows, what q15_plain's dot_rows<4>(wx, nx, x, nx, acc) then
+/// dot_rows<4>(wr, nr, r, nr, acc) give from acc = 0 (the sum exact where it fits int32: SMLAD wraps, and the
+/// caller's bound |s_x| + |s_r| < 2^31 holds for the total). Each pass's four sums run on from the x part into the r
+/// part (vp runs on from x to r in Packed) and are stored once (25 instructions a pass besides the loops, against 32).
+inline void rows_packed_sum(const std::int8_t* wx, const std::int8_t* wr, const Packed& p, std::size_t nx,
+                            std::size_t nr, std::size_t groups, std::int32_t* s) noexcept {
+    const std::int32_t* const v0 = p.w + 2;
+    const std::int32_t* vp = v0;
+    const std::int32_t* const x_end = vp + nx / 2;
+    const std::int32_t* const r_end = x_end + nr / 2;
+    std::int32_t* const s_end = s + 4 * groups;
+    const std::size_t ldx2 = 2 * nx, ldr2 = 2 * nr;
+    const std::int8_t *w0, *w1, *end;
+    std::size_t ld2;
+    std::int32_t a0, a1, a2, a3, xv, yv, z, t;
+    // clang-format off
+    __asm__ volatile("3:\n\t"
+                     "ldrd   %[a0], %[a1], [%[vp], #-8]\n\t"
+                     "ldrd   %[a2], %[a3], [%[vp], #-8]\n\t"
+                     "ldr    %[end], %[x_end]\n\t"
+                     "ldr    %[w0], %[wx]\n\t"
+                     "ldr    %[ld2], %[ldx2]\n\t"
+                     "add    %[w1], %[w0], %[ld2], lsr #1\n\t"
+                     SARNN_DSP_PACKED_LOOP("1")
+                     // w1 ends at row 2: the next pass's row 4
+                     "add    %[y], %[w1], %[ld2]\n\t"
+                     "str    %[y], %[wx]\n\t"
+                     "ldr    %[end], %[r_end]\n\t"
+                     "ldr    %[w0], %[wr]\n\t"
+                     "ldr    %[ld2], %[ldr2]\n\t"
+                     "add    %[w1], %[w0], %[ld2], lsr #1\n\t"
+                     SARNN_DSP_PACKED_LOOP("2")
+                     "ldr    %[t], %[s]\n\t"
+                     "strd   %[a0], %[a1], [%[t]], #8\n\t"
+                     "strd   %[a2], %[a3], [%[t]], #8\n\t"
                      "str    %[t], %[s]\n\t"
                      "add    %[y], %[w1], %[ld2]\n\t"
                      "str    %[y], %[wr]\n\t"
