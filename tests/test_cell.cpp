@@ -267,7 +267,7 @@ TEST_CASE("SelfAttentionRnn<q15, GruCell>: the first state is Gru<q15>'s, bit fo
     sarnn::SelfAttentionRnn<sarnn::q15, 5, 9, 8, sarnn::DotAlign, sarnn::Bounded, sarnn::kernel::Default,
                             sarnn::GruCell>
         att(p);
-    const sarnn::q15 x[5] = {1200, -3000, 17, 32767, -32768};
+    const sarnn::q15 x[5] = {{1200}, {-3000}, {17}, {32767}, {-32768}};
     REQUIRE(gru.step(x) == sarnn::Status::ok);
     REQUIRE(att.step(x) == sarnn::Status::ok);
     for (std::size_t d = 0; d < 9; ++d) {

@@ -293,6 +293,13 @@ inline float dot(const float* a, const float* b, std::size_t n) {
 #else
 #define SARNN_CM_VLDM 0
 #endif
+// The loop over gemv's groups of four rows in one block (gemv_groups_asm) takes ten general registers: an
+// unoptimised build, which keeps r7 for its frame, cannot give them; it runs dot4's loop per group instead.
+#if SARNN_CM_VLDM && defined(__OPTIMIZE__)
+#define SARNN_CM_GROUPS_ASM 1
+#else
+#define SARNN_CM_GROUPS_ASM 0
+#endif
 
 /// s_i += M_i·v for the four rows M0..M3 (each of n values, Stride apart: 1 but for the cached keys of a host
 /// build, KeyBlocks): each v_k loaded once for four multiply-adds.
@@ -358,7 +365,7 @@ inline void dot4(const float* M0, const float* M1, const float* M2, const float*
 }
 
 /// y = M·v (add = false) or y += M·v (add = true), four rows per pass.
-#if SARNN_CM_VLDM
+#if SARNN_CM_GROUPS_ASM
 /// y[0..4·groups) = M·v (add = false) or += M·v (add = true) for contiguous rows of cols values, cols a multiple
 /// of 4: the whole loop over groups of four rows in one block of assembly, so that a group costs its multiply-adds
 /// (16 in 21 instructions, as dot4's, two such blocks per pass of the loop) and about 14 more (the row pointers
@@ -470,7 +477,7 @@ inline void gemv_groups_asm(const float* M, std::size_t groups, std::size_t cols
 template <bool add>
 void gemv_rows(const float* M, std::size_t rows, std::size_t cols, std::size_t ld, const float* v, float* y) {
     std::size_t r = 0;
-#if SARNN_CM_VLDM
+#if SARNN_CM_GROUPS_ASM
     if (ld == cols && cols % 4 == 0 && cols >= 4 && rows >= 4) {
         gemv_groups_asm<add>(M, rows / 4, cols, v, y);
         r = rows / 4 * 4;
