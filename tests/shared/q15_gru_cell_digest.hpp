@@ -1,9 +1,9 @@
 // tests/shared/q15_gru_cell_digest.hpp: the digest of SelfAttentionRnn<q15, ..., GruCell> runs, FNV-1a (64 bit) in the
 // order python/tests/twin_digest.py's q15_gru_cell_digest() feeds them: for each case of GRU_CELL_DIGEST_CASES
 // (GruParams<q15>, then the align's params, then the inputs, from one 64-bit LCG per case), every step's status (1 ok,
-// 0 memory_full), h, c and alpha, 16-bit two's complement, little endian. tests/test_q15_models.cpp compares it with
-// kQ15GruCellDigest, the value python/tests/test_q15.py checks for the Python twin (apart from the other digests,
-// which it leaves as they are).
+// 0 memory_full), h, c and alpha, 16-bit two's complement, little endian. tests/test_q15_models.cpp and
+// tests/firmware/q15_main.cpp (the Cortex-M boards) compare it with kQ15GruCellDigest, the value
+// python/tests/test_q15.py checks for the Python twin (apart from the other digests, which it leaves as they are).
 #ifndef SARNN_TESTS_SHARED_Q15_GRU_CELL_DIGEST_HPP
 #define SARNN_TESTS_SHARED_Q15_GRU_CELL_DIGEST_HPP
 
