@@ -30,6 +30,7 @@
 #include "reference_family.hpp"
 #include "shared/q15_affine_check.hpp"
 #include "shared/q15_digest.hpp"
+#include "shared/q15_gru_cell_digest.hpp"
 #include "shared/q15_gru_digest.hpp"
 
 namespace {
@@ -404,6 +405,13 @@ TEST_CASE("q15: Gru and the Python twin (run_gru) agree bit for bit, on the targ
     INFO("digest 0x" << std::hex << h << " (python3 -m tests.twin_digest in python/ gives the Python twin's)");
     CHECK(h == test::kQ15GruDigest);
     CHECK(test::q15_gru_digest<sarnn::kernel::Q15Plain>() == test::kQ15GruDigest);
+}
+
+TEST_CASE("q15: SelfAttentionRnn<..., GruCell> and the Python twin (steps, cell=\"gru\") agree bit for bit, every align, on the target's loops and the plain ones", "[q15][gru]") {
+    const std::uint64_t h = test::q15_gru_cell_digest();
+    INFO("digest 0x" << std::hex << h << " (python3 -m tests.twin_digest in python/ gives the Python twin's)");
+    CHECK(h == test::kQ15GruCellDigest);
+    CHECK(test::q15_gru_cell_digest<sarnn::kernel::Q15Plain>() == test::kQ15GruCellDigest);
 }
 
 TEST_CASE("q15: Gru refuses null input and changes nothing; reset() restores the start state bit for bit", "[q15][gru]") {

@@ -3,7 +3,7 @@ sarnn.export MODEL [--name NAME] [--out HEADER] [options]`.
 
 With `--dtype q15 --calibration INPUTS.pt` (`--quantize int8` is another spelling of `--dtype q15`) it writes the
 q15 model (int8 weights, int16 activations, no float at run time) of a SimpleRnn, a SelfAttentionRnn (any align:
-dot, scaled_dot, bilinear, key_query, additive), an LSTMN, a Gru or an Lstm instead, and prints the input scale
+dot, scaled_dot, bilinear, key_query, additive; the Elman cell or the GRU cell), an LSTMN, a Gru or an Lstm instead, and prints the input scale
 (and the align's headrooms, or the scores' format of the additive align and the LSTMN) and the error bound it
 measured over the calibration run on a second line (sarnn.quantize says how).
 
@@ -56,7 +56,8 @@ def export_header(source, name, path, *, generator="sarnn.export_header()", quan
     Raises ExportError for anything that does not fit, with a message naming the key or option. The returned
     Spec's notes say what was assumed rather than given (the memory policy of a plain state dict, the
     nonlinearity of a torch.nn.RNN's state dict). A torch.nn.GRU / GRUCell is written as a sarnn::Gru, an LSTM /
-    LSTMCell as a sarnn::Lstm; a torch layer sarnn does not compute (relu, more layers, bidirectional, proj_size)
+    LSTMCell as a sarnn::Lstm, a SelfAttentionRNN(cell="gru") as a sarnn::SelfAttentionRnn<..., sarnn::GruCell> with
+    GruParams (a plain state dict: the GRU's keys with an align's keys, --align or --window); a torch layer sarnn does not compute (relu, more layers, bidirectional, proj_size)
     is refused with the check sarnn.from_rnn makes.
 
     Files are read as plain data (sarnn.files): a file holding pickled classes (a whole module saved with

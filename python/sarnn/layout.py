@@ -108,26 +108,31 @@ def align_type(align, k):
     return entry.cpp + (f"<{k}>" if entry.takes_k else "")
 
 
-def describe(kind, in_size, hidden, align=None, k=None):
-    """The model in words, for messages: "SelfAttentionRnn with In=3, Hidden=16 and BilinearAlign"."""
+def describe(kind, in_size, hidden, align=None, k=None, cell="elman"):
+    """The model in words, for messages: "SelfAttentionRnn with In=3, Hidden=16 and BilinearAlign" (", GruCell"
+    for the GRU cell)."""
     if kind == "lstmn":
         return f"Lstmn with In={in_size}, Hidden={hidden}, K={k}"
     if kind in ("gru", "lstm"):
         return f"{kind.capitalize()} with In={in_size}, Hidden={hidden}"
     if kind == "simple":
         return f"SimpleRnn with In={in_size}, Hidden={hidden}"
-    return f"SelfAttentionRnn with In={in_size}, Hidden={hidden} and {align_type(align, k)}"
+    return (f"SelfAttentionRnn with In={in_size}, Hidden={hidden} and {align_type(align, k)}"
+            + (", GruCell" if cell == "gru" else ""))
 
 
-def groups(kind, in_size, hidden, align=None, k=None):
+def groups(kind, in_size, hidden, align=None, k=None, cell="elman"):
     """The params aggregates of a model, in constructor order. kind is "simple", "self_attention", "lstmn", "gru"
-    or "lstm"; align and k as in SelfAttentionRNN (k also for "lstmn")."""
+    or "lstm"; align, k and cell ("elman" or "gru") as in SelfAttentionRNN (k also for "lstmn")."""
     n_in, h = in_size, hidden
-    if kind == "gru":
-        # GruParams: torch.nn.GRU's tensors as they are (rows r, z, n)
-        return (Group("params", "sarnn::GruParams", (n_in, h), f"Gru with In={n_in}, Hidden={h}", (
+    gru_cell = kind == "self_attention" and cell == "gru"
+    if kind == "gru" or gru_cell:
+        # GruParams: torch.nn.GRU's tensors as they are (rows r, z, n); the GRU cell's too, then the align's
+        owner = describe(kind, n_in, h, align, k, cell)
+        gru = (Group("params", "sarnn::GruParams", (n_in, h), owner, (
             Field("W_ih", "W_ih", (3 * h, n_in)), Field("W_hh", "W_hh", (3 * h, h)), Field("b_ih", "b_ih", (3 * h,)),
             Field("b_hh", "b_hh", (3 * h,)))),)
+        return gru if kind == "gru" else gru + _align_group(align, k, h)
     if kind == "lstm":
         # LstmParams: gates i, f, g, o; b = b_ih + b_hh
         return (Group("params", "sarnn::LstmParams", (n_in, h), f"Lstm with In={n_in}, Hidden={h}", (
@@ -140,21 +145,50 @@ def groups(kind, in_size, hidden, align=None, k=None):
     owner = f"{'SimpleRnn' if kind == 'simple' else 'SelfAttentionRnn'} with In={n_in}, Hidden={h}"
     rnn = Group("params", "sarnn::RnnParams", (n_in, h), owner,
                 (Field("A", "A", (h, n_in + h)), Field("b", "b", (h,))))
-    entry = None if kind == "simple" else registry()[align]
-    if entry is None or entry.params is None:
-        return (rnn,)
+    return (rnn,) if kind == "simple" else (rnn,) + _align_group(align, k, h)
+
+
+def _align_group(align, k, h):
+    """The align's params aggregate, as a tuple of one Group (none: an align without params)."""
+    entry = registry()[align]
+    if entry.params is None:
+        return ()
     args = (h, k) if entry.takes_k else (h,)
     owner = f"{align_type(align, k)} with Hidden={h}"
-    return rnn, Group("align_params", entry.params, args, owner,
-                      tuple(Field("align." + name, name, shape) for name, shape in entry.shapes(h, k)))
+    return (Group("align_params", entry.params, args, owner,
+                  tuple(Field("align." + name, name, shape) for name, shape in entry.shapes(h, k))),)
 
 
-def model_type(kind, in_size, hidden, t, capacity=None, align=None, k=None, window=None):
-    """The C++ model type, e.g. "sarnn::SelfAttentionRnn<float, 3, 16, 64, sarnn::BilinearAlign, sarnn::Bounded>"."""
+def model_type(kind, in_size, hidden, t, capacity=None, align=None, k=None, window=None, cell="elman"):
+    """The C++ model type, e.g. "sarnn::SelfAttentionRnn<float, 3, 16, 64, sarnn::BilinearAlign, sarnn::Bounded>";
+    the GRU cell (cell "gru") adds the kernel set (the default, sarnn::kernel::Default) and sarnn::GruCell."""
     if kind in ("simple", "gru", "lstm"):
         name = {"simple": "SimpleRnn", "gru": "Gru", "lstm": "Lstm"}[kind]
         return f"sarnn::{name}<{t}, {in_size}, {hidden}>"
     memory = "sarnn::Window" if window is not None else "sarnn::Bounded"
     if kind == "lstmn":
         return f"sarnn::Lstmn<{t}, {in_size}, {hidden}, {capacity}, {k}, {memory}>"
-    return f"sarnn::SelfAttentionRnn<{t}, {in_size}, {hidden}, {capacity}, sarnn::{align_type(align, k)}, {memory}>"
+    tail = ", sarnn::kernel::Default, sarnn::GruCell" if cell == "gru" else ""
+    return (f"sarnn::SelfAttentionRnn<{t}, {in_size}, {hidden}, {capacity}, sarnn::{align_type(align, k)}, {memory}"
+            f"{tail}>")
+
+
+def wrap_type(prefix, cpp_type, suffix="", indent=None, width=119):
+    """The lines of prefix + cpp_type + suffix at most width characters each (as long as the type's pieces allow):
+    the type broken after a ", " between its template arguments, the next line starting with indent (default:
+    spaces up to where the type starts). One line when it fits, as for every model but SelfAttentionRnn<...,
+    GruCell>."""
+    line = prefix + cpp_type + suffix
+    if len(line) <= width:
+        return [line]
+    indent = " " * len(prefix) if indent is None else indent
+    lines, current = [], prefix
+    for i, piece in enumerate(cpp_type.split(", ")):
+        last = i == len(cpp_type.split(", ")) - 1
+        piece = piece + ("" if last else ",") + (suffix if last else "")
+        joined = current + ("" if current in (prefix, indent) else " ") + piece
+        if len(joined) > width and current not in (prefix, indent):
+            lines.append(current)
+            joined = indent + piece
+        current = joined
+    return lines + [current]

@@ -15,7 +15,7 @@ Every elementwise function takes arrays or ints and returns int64 arrays. Every 
 room to spare: the largest is requantize's acc·multiplier + 2^61 < 2^31·2^31 + 2^61 < 2^63.
 
     run(params, raw, align=None | "dot" | "scaled_dot" | "bilinear" | "key_query" | "additive", capacity=None,
-        window=False, align_params=None, plan="by_size") -> (h, c)
+        window=False, align_params=None, plan="by_size", cell="elman" | "gru") -> (h, c)
     run_lstmn(params, raw, capacity, window=False) -> (h, c, saturated)
     run_lstm(params, raw) -> (h, c, saturated)
     run_gru(params, raw) -> h
@@ -33,7 +33,9 @@ align_params as BilinearParams<q15> (W, m, shift, g), KeyQueryParams<q15> (Wk, W
 shift_q, shift_f, shift_t, g_k, g_u, g), AdditiveParams<q15> (W, v, m, m_v, shift, shift_v, f); the LSTMN's params
 as LstmnParams<q15> (W_ih, W_hh, b, m, shift, W_h, W_x, W_ht, m_a, shift_a, v, m_v, shift_v, f, x_m, x_shift); the
 LSTM's as LstmParams<q15> (W_ih, W_hh, b, m, shift, x_m, x_shift: the LSTMN's gate part), the GRU's as
-GruParams<q15> (W_ih, W_hh, b_ih, b_hh, m, shift, x_m, x_shift).
+GruParams<q15> (W_ih, W_hh, b_ih, b_hh, m, shift, x_m, x_shift). run()/steps() with cell="gru" are
+SelfAttentionRnn<q15, ..., GruCell> (include/sarnn/cell.hpp): h_i = GRU(x_i, c_{i-1}), Gru<q15>'s step with the
+context as its recurrent input, p then GruParams<q15>; the aligns and memories as for the Elman cell.
 
 Run as a module (python3 -m sarnn.q15 --tables) it prints the C++ tables of lib/fixed_tables.inc.
 """
@@ -287,14 +289,38 @@ def gru_cell(gi, gh, h):
     return n + _round_shift(z * (h - n), 15)
 
 
+def gru_step(p, x, h_prev):
+    """One GRU step of GruParams<q15> p (detail::gru_step in include/sarnn/detail/gru_step.hpp) for (B, In) inputs x
+    and (B, Hidden) recurrent inputs h_prev in Q15 (Gru: h_{i-1}; GruCell: c_{i-1}): the new h (B, Hidden)."""
+    batch, hidden = h_prev.shape
+    none = np.zeros((3 * hidden, 0), dtype=np.int64)   # affine's recurrent part: no columns
+    empty = np.zeros((batch, 0), dtype=np.int64)
+    # gi = W_ih x + b_ih, gh = W_hh h_prev + b_hh (h_prev with the factor 1: 2^30·2^-30), each in Q3.12
+    gi = affine(p["W_ih"], none, p["b_ih"], p["m"], p["shift"], p["x_m"], p["x_shift"], x, empty)
+    gh = affine(p["W_hh"], none, p["b_hh"], p["m"], p["shift"], 1 << 30, -1, h_prev, empty)
+    return gru_cell(gi, gh, h_prev)
+
+
+CELLS = ("elman", "gru")                   # the cells of SelfAttentionRnn (include/sarnn/cell.hpp)
+
+
+def cell_hidden(p, cell="elman"):
+    """Hidden of the params p of a cell: RnnParams' rows of A (elman) or GruParams' columns of W_hh (gru)."""
+    if cell not in CELLS:
+        raise ValueError(f"sarnn.q15.run: cell is one of {', '.join(CELLS)}")
+    return len(p["A"]) if cell == "elman" else len(p["W_hh"][0])
+
+
 # ---- the models, step by step over a batch ---------------------------------------------------------------
-def steps(p, raw, align=None, capacity=None, window=False, align_params=None, plan="by_size"):
+def steps(p, raw, align=None, capacity=None, window=False, align_params=None, plan="by_size", cell="elman"):
     """Yields (h, c, alpha) after each step of every sequence of raw (B, T, In), each from reset(): h, c (B, Hidden),
     alpha (B, n) the attention weights over the n states kept (oldest first); c and alpha None for the SimpleRnn
     (align None). See run() for the arguments."""
     raw = _ints(raw)
     batch, n_steps, _ = raw.shape
-    hidden = len(p["A"])
+    hidden = cell_hidden(p, cell)
+    if align is None and cell == "gru":
+        raise ValueError("sarnn.q15.run: the GRU cell runs under an align (the GRU alone: gru_steps / run_gru)")
     if align is None:
         h = np.zeros((batch, hidden), dtype=np.int64)
         for t in range(n_steps):
@@ -319,7 +345,8 @@ def steps(p, raw, align=None, capacity=None, window=False, align_params=None, pl
     h_all = np.zeros((batch, n_steps, hidden), dtype=np.int64)
     c = np.zeros((batch, hidden), dtype=np.int64)
     for t in range(n_steps):
-        h = affine_tanh(p, raw[:, t], c)
+        # h_i = cell(x_i, c_{i-1}): tanh(A·[x_i; c_{i-1}] + b) or GRU(x_i, c_{i-1})
+        h = affine_tanh(p, raw[:, t], c) if cell == "elman" else gru_step(p, raw[:, t], c)
         h_all[:, t] = h
         first = max(0, t + 1 - capacity) if window else 0
         states = h_all[:, first:t + 1]
@@ -349,16 +376,16 @@ def steps(p, raw, align=None, capacity=None, window=False, align_params=None, pl
         yield h, c, alpha
 
 
-def run(p, raw, align=None, capacity=None, window=False, align_params=None, plan="by_size"):
+def run(p, raw, align=None, capacity=None, window=False, align_params=None, plan="by_size", cell="elman"):
     """(h, c) of every step of every sequence of raw (B, T, In), each from reset(); see the module docstring.
     A Bounded memory (window False) must hold every step: T <= capacity (the C++ would return memory_full).
     align_params: for "bilinear", "key_query" and "additive", plan the key/query form (KeyQueryAlign<K, plan>:
-    "by_size", "cache" or "fold")."""
+    "by_size", "cache" or "fold"); cell: "elman" (p RnnParams<q15>) or "gru" (p GruParams<q15>, under an align)."""
     raw = _ints(raw)
     batch, n_steps, _ = raw.shape
-    h_out = np.zeros((batch, n_steps, len(p["A"])), dtype=np.int64)
+    h_out = np.zeros((batch, n_steps, cell_hidden(p, cell)), dtype=np.int64)
     c_out = None if align is None else np.zeros_like(h_out)
-    for t, (h, c, _) in enumerate(steps(p, raw, align, capacity, window, align_params, plan)):
+    for t, (h, c, _) in enumerate(steps(p, raw, align, capacity, window, align_params, plan, cell)):
         h_out[:, t] = h
         if c_out is not None:
             c_out[:, t] = c
@@ -448,15 +475,10 @@ def gru_steps(p, raw):
     GruParams<q15>), each from reset()."""
     raw = _ints(raw)
     batch, n_steps, _ = raw.shape
-    hidden = len(p["W_hh"][0])
-    none = np.zeros((3 * hidden, 0), dtype=np.int64)   # affine's recurrent part: no columns
-    empty = np.zeros((batch, 0), dtype=np.int64)
-    h = np.zeros((batch, hidden), dtype=np.int64)
+    h = np.zeros((batch, len(p["W_hh"][0])), dtype=np.int64)
     for t in range(n_steps):
-        # gi = W_ih x + b_ih, gh = W_hh h + b_hh (h with the factor 1: 2^30·2^-30), each in Q3.12
-        gi = affine(p["W_ih"], none, p["b_ih"], p["m"], p["shift"], p["x_m"], p["x_shift"], raw[:, t], empty)
-        gh = affine(p["W_hh"], none, p["b_hh"], p["m"], p["shift"], 1 << 30, -1, h, empty)
-        h = gru_cell(gi, gh, h)
+        # h_t = GRU(x_t, h_{t-1})
+        h = gru_step(p, raw[:, t], h)
         yield h
 
 

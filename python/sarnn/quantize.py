@@ -2,8 +2,9 @@
 writes, with its golden run and the error bound measured over the calibration run.
 
 What it takes (issues 17 and 18): the SimpleRnn, the SelfAttentionRnn with the dot, scaled_dot, bilinear,
-key_query or additive align and the LSTMN, each under a Bounded or a Window memory, and (issue 33) the GRU and the
-LSTM, from float weights (a q15 model is made from the float weights: --dtype double is refused).
+key_query or additive align and the LSTMN, each under a Bounded or a Window memory, and (issue 33) the GRU, the
+LSTM and the SelfAttentionRnn with the GRU cell (SelfAttentionRnn<..., GruCell>, any of those aligns and memories),
+from float weights (a q15 model is made from the float weights: --dtype double is refused).
 
 The weights: sarnn.q15.quantize_rnn (A per row to int8 at the scale max|A_r| / 127, b to Q3.12, the requantisation
 multipliers and shifts). The align's (quantize_bilinear, quantize_key_query, quantize_additive; the rules of
@@ -35,7 +36,9 @@ The LSTM (LstmParams<q15>, quantize_lstm) is exactly the LSTMN's gate part (quan
 cell too is kept in Q3.12, saturates at +-8 (Lstm<q15>::saturated() counts the clamped lanes) and is noted as the
 LSTMN's. The GRU (GruParams<q15>, quantize_gru): gate row r of [W_ih | W_hh] as the LSTM's (one scale a_r over both
 parts, M = a_r / 8: the pre-activations gi = W_ih x + b_ih and gh = W_hh h + b_hh in Q3.12, flat beyond +-8), b_ih
-and b_hh each in Q3.12; h in Q15 (it stays between n and h_{i-1}, within +-1).
+and b_hh each in Q3.12; h in Q15 (it stays between n and h_{i-1}, within +-1). The GRU cell under attention
+(SelfAttentionRnn<q15, ..., GruCell>) takes exactly the GRU's GruParams<q15> (its recurrent input is the context
+c_{i-1}, in Q15 and within +-1 as h is) and the align's params as the Elman cell's; its c is the context (Q15).
 
 The input scale x_scale (the real value of one raw input unit) is set by the calibration inputs x (a tensor
 [sequences, steps, In], rounded to float first, as the header's float helper takes them):
@@ -76,8 +79,8 @@ ALIGNS = layout.aligns_q15()   # the aligns the q15 path takes (the registry's q
 def limit():
     """What --dtype q15 (--quantize int8) takes, for messages."""
     return ("--dtype q15 takes the SimpleRnn, the SelfAttentionRnn with the "
-            f"{layout.names_text(layout.aligns_q15())} align and the LSTMN (Bounded or Window memory), the GRU and "
-            "the LSTM, from float weights")
+            f"{layout.names_text(layout.aligns_q15())} align (the Elman or the GRU cell) and the LSTMN (Bounded or "
+            "Window memory), the GRU and the LSTM, from float weights")
 
 
 LIMIT = limit()
@@ -136,7 +139,7 @@ class QSpec:
     def model_type(self):
         c = self.spec.config
         return layout.model_type(c["kind"], c["in_size"], c["hidden"], "sarnn::q15", self.spec.capacity, c["align"],
-                                 c["k"], c["window"])
+                                 c["k"], c["window"], c.get("cell", "elman"))
 
 
 def check_options(quantize, calibration, dtype, tolerance, golden_seed):
@@ -271,8 +274,8 @@ def quantize_params(spec, x_scale):
         return quantize_lstmn(spec.arrays, x_scale)
     if spec.config["kind"] == "lstm":
         return quantize_lstm(spec.arrays, x_scale)
-    if spec.config["kind"] == "gru":
-        return quantize_gru(spec.arrays, x_scale)
+    if spec.config["kind"] == "gru" or spec.config.get("cell") == "gru":
+        return quantize_gru(spec.arrays, x_scale)   # the GRU, alone or as the cell under attention
     params = q15.quantize_rnn(spec.arrays["A"].tolist(), spec.arrays["b"].tolist(), x_scale)
     for r, sh in enumerate(params["shift"]):
         if not -31 <= sh <= 31:
@@ -497,7 +500,7 @@ def twin_run(spec, params, raw, align_params=None):
     if c["kind"] == "gru":
         return q15.run_gru(params, raw), None
     return q15.run(params, raw, c["align"], spec.capacity, window=c["window"] is not None,
-                   align_params=align_params)
+                   align_params=align_params, cell=c.get("cell", "elman"))
 
 
 def quantize(spec, calibration, trust_pickled_code=False):

@@ -10,7 +10,9 @@ A torch recurrent layer given as a module says what it computes, and what sarnn 
 by the check sarnn.from_rnn makes (sarnn.importers.rnn_problems): another nonlinearity than tanh, more than
 one layer, bidirectional, an LSTM with proj_size. batch_first and dropout pass: they do not change a one-layer
 step. A torch.nn.GRU or GRUCell becomes a sarnn::Gru, an LSTM or LSTMCell a sarnn::Lstm (sarnn.from_gru,
-from_lstm). The state dict of a torch.nn.RNN or RNNCell does not record its nonlinearity: tanh is assumed, and
+from_lstm). A SelfAttentionRNN(cell="gru") (config "cell": "gru") becomes a sarnn::SelfAttentionRnn<..., GruCell>
+with GruParams; a plain state dict with the GRU's keys (W_ih, W_hh, b_ih, b_hh) is one when it has align keys or
+--align / --window is given (else it is a sarnn::Gru). The state dict of a torch.nn.RNN or RNNCell does not record its nonlinearity: tanh is assumed, and
 Spec.notes says so; the keys and shapes of every torch state dict still tell (and refuse) more layers, the
 reverse direction and an LSTM's projection.
 """
@@ -63,12 +65,12 @@ class Spec:
 
     def groups(self):
         c = self.config
-        return layout.groups(c["kind"], c["in_size"], c["hidden"], c["align"], c["k"])
+        return layout.groups(c["kind"], c["in_size"], c["hidden"], c["align"], c["k"], c.get("cell", "elman"))
 
     def model_type(self):
         c = self.config
         return layout.model_type(c["kind"], c["in_size"], c["hidden"], self.dtype, self.capacity, c["align"], c["k"],
-                                 c["window"])
+                                 c["window"], c.get("cell", "elman"))
 
 
 def resolve(source, *, model=None, align=None, window=None, capacity=None, dtype="float", golden_steps=8,
@@ -108,7 +110,8 @@ def resolve(source, *, model=None, align=None, window=None, capacity=None, dtype
         _agree(config, model=model, align=align, window=window)
     _check_sizes(config)
     capacity = _capacity(config, capacity)
-    sizes = (config["kind"], config["in_size"], config["hidden"], config["align"], config["k"])
+    sizes = (config["kind"], config["in_size"], config["hidden"], config["align"], config["k"],
+             config.get("cell", "elman"))
     fields = [(f.key, f.shape, g.owner) for g in layout.groups(*sizes) for f in g.fields]
     _check_state(state, fields, layout.describe(*sizes))
     arrays = {key: _rounded(key, state[key], dtype) for key, _, _ in fields}
@@ -159,14 +162,8 @@ def _load(source, trust_pickled_code):
     return source, f"a {type(source).__name__}"
 
 
-ATTENTION_GRU = ("the GRU cell under attention (SelfAttentionRNN(cell='gru')) has no C++ model to export to yet: the "
-                 "exporter takes the Elman cell under attention, and the GRU alone (sarnn.GRU: sarnn::Gru)")
-
-
 def _unpack(obj, name):
     """(config or None, state dict) of a loaded object."""
-    if isinstance(obj, SelfAttentionRNN) and obj.cell != "elman":
-        raise ExportError(ATTENTION_GRU)
     if isinstance(obj, (SimpleRNN, SelfAttentionRNN, LSTMN, GRU, LSTM)):
         return obj.config(), obj.state_dict()
     if isinstance(obj, (nn.RNNBase, nn.RNNCellBase)):
@@ -190,8 +187,6 @@ def _unpack(obj, name):
             config = from_config(saved).config()
         except ValueError as e:
             raise ExportError(f"sarnn_config in {name}: {e}") from e
-        if config.get("cell", "elman") != "elman":
-            raise ExportError(ATTENTION_GRU)
         return config, _state_dict(obj["state_dict"], name)
     if isinstance(obj, Mapping):
         return None, _state_dict(obj, name)
@@ -221,12 +216,13 @@ def _check_sizes(config):
         raise ExportError(f"window {window} is more than the exporter takes ({MAX_CAPACITY})")
     try:
         fields = [f for g in layout.groups(config["kind"], config["in_size"], config["hidden"], config["align"],
-                                           config["k"]) for f in g.fields]
+                                           config["k"], config.get("cell", "elman")) for f in g.fields]
         weights = sum(math.prod(f.shape) for f in fields)
     except (KeyError, TypeError):
         return
     if weights > MAX_WEIGHTS:
-        model = layout.describe(config["kind"], config["in_size"], config["hidden"], config["align"], config["k"])
+        model = layout.describe(config["kind"], config["in_size"], config["hidden"], config["align"], config["k"],
+                                config.get("cell", "elman"))
         raise ExportError(f"{model} has {weights} weights, more than the exporter takes ({MAX_WEIGHTS})")
 
 
@@ -257,7 +253,8 @@ def _infer(state, model, align, window):
         held = {"RNN": ("simple", "self_attention"), "GRU": ("gru",), "LSTM": ("lstm",)}[layer]
         if model is not None and model not in held:
             hint = {"lstmn": " (sarnn.from_lstm_cell makes an LSTMN to train from an LSTMCell's gates)",
-                    "self_attention": (" (" + ATTENTION_GRU + ")") if layer == "GRU" else ""}.get(model, "")
+                    "self_attention": " (sarnn.from_gru puts a GRU's weights into a SelfAttentionRNN(cell='gru'), "
+                                      "whose state dict the exporter takes)" if layer == "GRU" else ""}.get(model, "")
             raise ExportError(f"model {model!r} contradicts the keys, which are those of a torch.nn.{layer}/"
                               f"{layer}Cell{hint}")
         if layer == "RNN":
@@ -267,12 +264,16 @@ def _infer(state, model, align, window):
             if align is not None or window is not None:
                 raise ExportError(f"the keys are those of a torch.nn.{layer}/{layer}Cell, which has no memory and no "
                                   "align: window and align do not apply")
+    cell = "elman"
+    if model in (None, "self_attention") and "W_ih" in state and ("b_ih" in state or "b_hh" in state) and (
+            model == "self_attention" or align is not None or window is not None
+            or any(key.startswith("align.") for key in state)):
+        # the GRU's keys with an align (keys or option) or a window: the GRU cell under attention
+        model, cell = "self_attention", "gru"
     if model is None and "W_ih" in state:
         # the GRU's b_ih / b_hh; the LSTMN's attention (W_h, W_x, W_ht, v); else the LSTM's W_ih, W_hh, b
         if "b_ih" in state or "b_hh" in state:
             model = "gru"
-            if any(key.startswith("align.") for key in state):
-                raise ExportError(ATTENTION_GRU)
         else:
             model = "lstmn" if any(key in state for key in ("W_h", "W_x", "W_ht", "v")) else "lstm"
     align_keys = sorted(key for key in state if key.startswith("align."))
@@ -289,11 +290,13 @@ def _infer(state, model, align, window):
             raise ExportError(f"cannot tell the model from the keys {sorted(state)[:8]}: expected A and b "
                               "(SimpleRnn, SelfAttentionRnn), W_ih, W_hh, ... (Lstmn, Gru, Lstm) or the keys of a "
                               "one-layer torch.nn.RNN, GRU or LSTM or of their cells")
-    if model in ("lstmn", "lstm", "gru"):
-        rows = "3*Hidden" if model == "gru" else "4*Hidden"
+    if model in ("lstmn", "lstm", "gru") or cell == "gru":
+        rows = "4*Hidden" if model in ("lstmn", "lstm") else "3*Hidden"
         in_size = _size(state, "W_ih", 1, 2, f"({rows}, In)")
         hidden = _size(state, "W_hh", 1, 2, f"({rows}, Hidden)")
         k = _size(state, "v", 0, 1, "(K,)") if model == "lstmn" else None
+        if cell == "gru":
+            align, k = _align_and_k(state, align, align_keys, hidden)
     else:
         hidden = _size(state, "A", 0, 2, "(Hidden, In + Hidden)")
         in_size = _size(state, "A", 1, 2, "(Hidden, In + Hidden)") - hidden
@@ -301,23 +304,31 @@ def _infer(state, model, align, window):
             raise ExportError(f"A has shape {tuple(state['A'].shape)}, expected (Hidden, In + Hidden) with In >= 1")
         k = None
         if model == "self_attention":
-            align = align or _infer_align(state, align_keys, hidden)
-            entry = layout.registry().get(align)
-            if entry is not None and entry.takes_k:
-                # K: the first extent of the first of its params the state has, vectors before matrices (every
-                # K-taking align's params are (K, ...))
-                for name, shape in sorted(entry.shapes(hidden, "K"), key=lambda member: len(member[1])):
-                    if "align." + name in state:
-                        k = _size(state, "align." + name, 0, len(shape),
-                                  "(" + ", ".join(str(e) for e in shape) + (",)" if len(shape) == 1 else ")"))
-                        break
+            align, k = _align_and_k(state, align, align_keys, hidden)
     config = {"kind": model, "in_size": in_size, "hidden": hidden,
               "align": align if model == "self_attention" else None, "k": k, "window": window}
+    if cell == "gru":
+        config["cell"] = cell
     _check_sizes(config)   # before from_config allocates the module
     try:
         return from_config(config).config(), state
     except ValueError as e:
         raise ExportError(str(e)) from e
+
+
+def _align_and_k(state, align, align_keys, hidden):
+    """(align, K) of a SelfAttentionRnn's state dict: the align given or told by its keys, and K (None: an align
+    without K)."""
+    align = align or _infer_align(state, align_keys, hidden)
+    entry = layout.registry().get(align)
+    if entry is not None and entry.takes_k:
+        # K: the first extent of the first of its params the state has, vectors before matrices (every K-taking
+        # align's params are (K, ...))
+        for name, shape in sorted(entry.shapes(hidden, "K"), key=lambda member: len(member[1])):
+            if "align." + name in state:
+                return align, _size(state, "align." + name, 0, len(shape),
+                                    "(" + ", ".join(str(e) for e in shape) + (",)" if len(shape) == 1 else ")"))
+    return align, None
 
 
 def _without_params(last, prefix=""):

@@ -17,6 +17,7 @@ from tests import twin_digest  # noqa: E402
 DIGEST = 0x4154111d6323df19   # tests/shared/q15_digest.hpp: kQ15Digest
 LSTM_DIGEST = 0xa0a944c95b61a0a1   # tests/shared/q15_lstm_digest.hpp: kQ15LstmDigest
 GRU_DIGEST = 0x9d1177656718db2f   # tests/shared/q15_gru_digest.hpp: kQ15GruDigest
+GRU_CELL_DIGEST = 0x202e7a2b3e2018d2   # tests/shared/q15_gru_cell_digest.hpp: kQ15GruCellDigest
 
 
 def float_gru(W_ih, W_hh, b_ih, b_hh, xs):
@@ -72,6 +73,23 @@ class Q15Twin(unittest.TestCase):
 
     def test_gru_digest_matches_the_cpp(self):
         self.assertEqual(twin_digest.q15_gru_digest(), GRU_DIGEST)
+
+    def test_gru_cell_digest_matches_the_cpp(self):
+        self.assertEqual(twin_digest.q15_gru_cell_digest(), GRU_CELL_DIGEST)
+
+    def test_gru_cell_first_step_is_the_gru(self):
+        """Under attention the GRU cell's first step is Gru<q15>'s (c_0 = 0 = h_0), and a one-state memory makes the
+        context the last state: with Window<1> every step is the GRU's."""
+        rng = twin_digest._Lcg(7)
+        p = twin_digest.digest_gru_params(rng, 4, 6)
+        raw = np.array([[[rng.next() % 65536 - 32768 for _ in range(4)] for _ in range(25)]])
+        h, c = q15.run(p, raw, "dot", capacity=1, window=True, cell="gru")
+        np.testing.assert_array_equal(h, q15.run_gru(p, raw))
+        np.testing.assert_array_equal(c, h)
+        with self.assertRaises(ValueError):
+            q15.run(p, raw, None, cell="gru")
+        with self.assertRaises(ValueError):
+            q15.run(p, raw, "dot", capacity=30, cell="lstm")
 
     def test_gru_quantised_stays_near_float(self):
         """run_gru's integers mean what GruParams<q15> says: a GRU quantised by its layout stays within 0.02 of the

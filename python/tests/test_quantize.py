@@ -42,7 +42,8 @@ def twin(params, config, capacity, raw, align_params=None, plan="by_size"):
         return q15.run_gru(params, raw), None, None
     if config["kind"] == "simple":
         return (*q15.run(params, raw), None)
-    return (*q15.run(params, raw, config["align"], capacity, window, align_params=align_params, plan=plan), None)
+    return (*q15.run(params, raw, config["align"], capacity, window, align_params=align_params, plan=plan,
+                     cell=config.get("cell", "elman")), None)
 
 
 def twin_alone(params, config, capacity, raw, align_params=None, plan="by_size"):
@@ -737,6 +738,77 @@ class GruLstmAgainstFloat(unittest.TestCase):
             print("GRU, LSTM q15 vs float, In 16 Hidden 32, 4 seeds x 3 sequences x 64 steps: " + "; ".join(
                 f"{kind} max |h| {wh:.4f}" + (f" max |c| {wc:.4f}" if kind == "lstm" else "")
                 for kind, (wh, wc) in worst.items()), file=sys.stderr)
+
+
+def _gru_cell_model(align, seed, n_in=16, hidden=32, window=None):
+    """A SelfAttentionRNN(cell="gru") with weights drawn as _gru_lstm's (normal, std 1/sqrt(In + Hidden)), the
+    align's too."""
+    torch.manual_seed(seed)
+    k = 8 if align in ("key_query", "additive") else None
+    model = sarnn.SelfAttentionRNN(n_in, hidden, align=align, k=k, window=window, cell="gru")
+    with torch.no_grad():
+        for p in model.parameters():
+            p.normal_(0.0, 1.0 / np.sqrt(n_in + hidden))
+    return model
+
+
+class GruCellAgainstFloat(TempDir):
+    """Issue 33: the GRU cell under attention (SelfAttentionRnn<q15, ..., GruCell>), every align, quantised from
+    random float weights as the exporter does, stays within 0.02 of the float model (tests/reference.py, float64) in
+    h over 64 steps of inputs like the calibration's (uniform in [-1, 1], another draw), In 16, Hidden 32; its q15
+    header holds GruParams<q15> and the align's params, and its golden run is the twin's."""
+
+    def test_within_0_02_over_64_steps(self):
+        worst = {}
+        for align in q15.ALIGNS:
+            for seed in range(2):
+                window = 16 if seed else None
+                model = _gru_cell_model(align, seed, window=window)
+                capacity = window or 64
+                calibration = torch.rand(3, 64, 16, generator=torch.Generator().manual_seed(seed)) * 2 - 1
+                x = torch.rand(3, 64, 16, generator=torch.Generator().manual_seed(100 + seed)) * 2 - 1
+                qspec = quantize.quantize(resolve(model, capacity=None if window else capacity), calibration)
+                raw = quantize.quantize_inputs(x.numpy(), qspec.params["x_scale"])
+                h, c, _ = twin(qspec.params, model.config(), capacity, raw, qspec.align_params)
+                for b in range(3):
+                    hf, cf, _ = reference.run(model, x[b].double().numpy())
+                    dh = np.max(np.abs(h[b] / 32768.0 - hf))
+                    dc = np.max(np.abs(c[b] / 32768.0 - cf))
+                    wh, wc = worst.get(align, (0.0, 0.0))
+                    worst[align] = (max(wh, dh), max(wc, dc))
+                self.assertLessEqual(qspec.h_bound / 2.0 ** 31, 0.02)
+        for align, (wh, wc) in worst.items():
+            with self.subTest(align=align):
+                self.assertLessEqual(wh, 0.02)
+                self.assertGreater(wh, 0.0)
+                self.assertLessEqual(wc, 0.02)
+        if os.environ.get("SARNN_REPORT"):
+            print("GRU cell under attention, q15 vs float, In 16 Hidden 32, 2 seeds (Bounded 64, Window 16) x 3 "
+                  "sequences x 64 steps: " + "; ".join(f"{align} max |h| {wh:.4f} max |c| {wc:.4f}"
+                                                       for align, (wh, wc) in worst.items()), file=sys.stderr)
+
+    def test_header(self):
+        for align, n_in, hidden in (("bilinear", 3, 7), ("additive", 1, 17), ("dot", 5, 3)):
+            with self.subTest(align=align):
+                model = _gru_cell_model(align, 21, n_in, hidden, window=6)
+                calibration = (torch.rand(4, 20, n_in, generator=torch.Generator().manual_seed(14)) * 2 - 1) * 2.5
+                qspec = export_header(model, "m", self.path("m.hpp"), quantize="int8", calibration=calibration,
+                                      golden_steps=15)
+                with open(self.path("m.hpp"), encoding="utf-8") as f:
+                    text = f.read()
+                using = re.search(r"using Model = ([^;]*);", text, re.S).group(1)
+                self.assertEqual(" ".join(using.split()), qspec.model_type())
+                self.assertTrue(qspec.model_type().endswith(", sarnn::Window, sarnn::kernel::Default, "
+                                                            "sarnn::GruCell>"))
+                self.assertIn(f"inline constexpr sarnn::GruParams<sarnn::q15, {n_in}, {hidden}> params = {{", text)
+                self.assertEqual("align_params = {" in text, align != "dot")
+                raw = np.clip(np.sign(calibration.numpy()) * np.floor(np.abs(calibration.numpy()) * 8192 + 0.5),
+                              -32768, 32767).astype(np.int64)
+                self.assertEqual(header_ints(text, "golden_x"), raw[0, :15].ravel().tolist())
+                hs, cs = twin_alone(qspec.params, model.config(), 6, raw[0, :15], qspec.align_params)
+                self.assertEqual(header_ints(text, "golden_h"), hs.ravel().tolist())
+                self.assertEqual(header_ints(text, "golden_c"), cs.ravel().tolist())
+                self.assertTrue(all(len(line) < 120 for line in text.splitlines()))
 
 
 class GruLstmHeader(TempDir):

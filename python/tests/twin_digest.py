@@ -5,7 +5,8 @@ and check against the same constants (tests/shared/fixed_digest.hpp, tests/share
     cd python && /usr/bin/python3 -m tests.twin_digest       prints them (fixed, q15, then the LSTM's)
 
 The q15 models run as batches of one through sarnn.q15.steps, sarnn.q15.lstmn_steps and sarnn.q15.lstm_steps (the
-LSTM's digest apart: tests/shared/q15_lstm_digest.hpp); their params and inputs
+LSTM's digest apart: tests/shared/q15_lstm_digest.hpp; the GRU's and the GRU cell's under attention too:
+q15_gru_digest.hpp, q15_gru_cell_digest.hpp); their params and inputs
 are drawn from one 64-bit LCG in the order tests/shared/q15_digest.hpp draws them.
 """
 import numpy as np
@@ -177,6 +178,12 @@ def case_model(kind, n_in, hidden, rng):
         k = int(kind[len("lstmn_k"):].split("_")[0])
         return digest_lstmn_params(rng, n_in, hidden, k), "lstmn", None
     p = digest_params(rng, n_in, hidden)
+    align, ap = case_align(kind, hidden, rng)
+    return p, None if align == "simple" else align, ap
+
+
+def case_align(kind, hidden, rng):
+    """The align of a DIGEST_CASES kind and its params drawn from rng (after the model's): (align, align_params)."""
     align = kind[:-len("_window")] if kind.endswith("_window") else kind
     ap = None
     if align == "bilinear":
@@ -187,7 +194,7 @@ def case_model(kind, n_in, hidden, rng):
     elif align.startswith("additive_k"):
         ap = digest_additive_params(rng, hidden, int(align[len("additive_k"):]))
         align = "additive"
-    return p, None if align == "simple" else align, ap
+    return align, ap
 
 
 def q15_digest():
@@ -305,6 +312,44 @@ def q15_gru_digest():
     return fnv.h
 
 
+# ---- SelfAttentionRnn<q15, ..., GruCell>'s digest (tests/shared/q15_gru_cell_digest.hpp), apart from the others --
+GRU_CELL_DIGEST_CASES = [  # (kind, In, Hidden, Capacity, steps, seed): the kinds of DIGEST_CASES' attention models
+    ("dot", 3, 5, 8, 12, 41),                      # Bounded: the last 4 steps refused
+    ("scaled_dot_window", 1, 1, 4, 10, 42),
+    ("scaled_dot", 7, 17, 32, 30, 43),
+    ("dot_window", 5, 9, 6, 40, 44),
+    ("bilinear", 3, 7, 16, 16, 45),
+    ("bilinear_window", 4, 6, 5, 20, 46),
+    ("key_query_k4", 3, 17, 8, 16, 47),            # 4·K <= Hidden: keys cached
+    ("key_query_k3_window", 2, 7, 5, 14, 48),      # folded
+    ("additive_k5", 3, 9, 8, 16, 49),
+    ("additive_k3_window", 2, 6, 5, 14, 50),
+    ("dot_window", 8, 32, 16, 40, 51),
+    ("scaled_dot_window", 33, 3, 3, 30, 52),
+]
+
+
+def q15_gru_cell_digest():
+    """Every step's status (1 ok, 0 memory_full), h, c and alpha of SelfAttentionRnn<q15, ..., GruCell> over
+    GRU_CELL_DIGEST_CASES (GruParams<q15> drawn first, then the align's params, then the inputs of all steps), 16
+    bits each, little endian; a refused step changes nothing (the last step's values again)."""
+    fnv = Fnv()
+    for kind, n_in, hidden, capacity, n_steps, seed in GRU_CELL_DIGEST_CASES:
+        rng = _Lcg(seed)
+        p = digest_gru_params(rng, n_in, hidden)
+        align, ap = case_align(kind, hidden, rng)
+        raw = np.array([[[rng.next() % 65536 - 32768 for _ in range(n_in)] for _ in range(n_steps)]])
+        window = kind.endswith("window")
+        taken = n_steps if window else min(n_steps, capacity)
+        trace = [(h[0], c[0], alpha[0]) for h, c, alpha in
+                 q15.steps(p, raw[:, :taken], align, capacity, window, align_params=ap, cell="gru")]
+        for t in range(n_steps):
+            fnv.feed([1 if t < taken else 0])
+            for values in trace[min(t, taken - 1)]:
+                fnv.feed(values)
+    return fnv.h
+
+
 if __name__ == "__main__":
     print(f"fixed 0x{fixed_digest():016x}\nq15   0x{q15_digest():016x}\nlstm  0x{q15_lstm_digest():016x}\n"
-          f"gru   0x{q15_gru_digest():016x}")
+          f"gru   0x{q15_gru_digest():016x}\ngru_cell 0x{q15_gru_cell_digest():016x}")

@@ -21,9 +21,11 @@
 #include "ca_q15_lstm.h"
 #include "ca_q15_lstmn.h"
 #include "ca_q15_sa.h"
+#include "ca_q15_sa_gru.h"
 #include "ca_q15_simple.h"
 #include "ca_sa.h"
 #include "ca_sa_double.h"
+#include "ca_sa_gru.h"
 #include "ca_sa_window.h"
 #include "ca_simple.h"
 
@@ -186,6 +188,26 @@ int main(void) {
                                   &ca_sa_window_golden_h[0][0],
                                   CA_SA_WINDOW_GOLDEN_TOLERANCE,
                                   1e-5};
+    /* the GRU cell under attention (SelfAttentionRnn<..., GruCell>, BilinearAlign, Window) */
+    const Model_f ca_sa_gru = {"ca_sa_gru",
+                               ca_sa_gru_reset,
+                               ca_sa_gru_step,
+                               ca_sa_gru_hidden,
+                               ca_sa_gru_context,
+                               NULL,
+                               ca_sa_gru_attention,
+                               ca_sa_gru_length,
+                               ca_sa_gru_self_check,
+                               CA_SA_GRU_IN_SIZE,
+                               CA_SA_GRU_HIDDEN_SIZE,
+                               CA_SA_GRU_CAPACITY,
+                               CA_SA_GRU_WINDOW,
+                               0,
+                               CA_SA_GRU_GOLDEN_STEPS,
+                               &ca_sa_gru_golden_x[0][0],
+                               &ca_sa_gru_golden_h[0][0],
+                               CA_SA_GRU_GOLDEN_TOLERANCE,
+                               1e-5};
     const Model_f ca_lstmn = {"ca_lstmn",
                               ca_lstmn_reset,
                               ca_lstmn_step,
@@ -300,6 +322,24 @@ int main(void) {
                                 CA_Q15_SA_X_SCALE,
                                 &ca_q15_sa_golden_h[0][0],
                                 &ca_q15_sa_golden_c[0][0]};
+    /* the GRU cell under attention (SelfAttentionRnn<q15, ..., GruCell>, KeyQueryAlign, Bounded) */
+    const Q15Model ca_q15_sa_gru = {"ca_q15_sa_gru",
+                                    ca_q15_sa_gru_reset,
+                                    ca_q15_sa_gru_step,
+                                    ca_q15_sa_gru_hidden,
+                                    ca_q15_sa_gru_context,
+                                    ca_q15_sa_gru_attention,
+                                    ca_q15_sa_gru_length,
+                                    ca_q15_sa_gru_self_check,
+                                    CA_Q15_SA_GRU_IN_SIZE,
+                                    CA_Q15_SA_GRU_HIDDEN_SIZE,
+                                    CA_Q15_SA_GRU_CAPACITY,
+                                    CA_Q15_SA_GRU_GOLDEN_STEPS,
+                                    &ca_q15_sa_gru_golden_x[0][0],
+                                    &ca_q15_sa_gru_golden_xf[0][0],
+                                    CA_Q15_SA_GRU_X_SCALE,
+                                    &ca_q15_sa_gru_golden_h[0][0],
+                                    &ca_q15_sa_gru_golden_c[0][0]};
     const Q15Model ca_q15_simple = {"ca_q15_simple",
                                     ca_q15_simple_reset,
                                     ca_q15_simple_step,
@@ -399,6 +439,10 @@ int main(void) {
                !CA_LSTM_HAS_CONTEXT && !CA_LSTM_HAS_ATTENTION && !CA_Q15_GRU_HAS_CELL && CA_Q15_LSTM_HAS_CELL &&
                !CA_Q15_LSTM_HAS_ATTENTION && CA_Q15_LSTM_CELL_SCALE == 1.0f / 4096.0f,
            "headers", "the HAS_ macros of the GRU and the LSTM", 0);
+    expect(CA_SA_GRU_HAS_CONTEXT && !CA_SA_GRU_HAS_CELL && CA_SA_GRU_HAS_ATTENTION && CA_SA_GRU_WINDOW &&
+               CA_SA_GRU_CAPACITY == 4 && CA_Q15_SA_GRU_HAS_CONTEXT && !CA_Q15_SA_GRU_HAS_CELL &&
+               CA_Q15_SA_GRU_HAS_ATTENTION && CA_Q15_SA_GRU_OUTPUT_SCALE == 1.0f / 32768.0f,
+           "headers", "the HAS_ macros of the GRU cell under attention", 0);
     expect(SARNN_STATUS_OK == 0 && SARNN_STATUS_MEMORY_FULL == 1 && SARNN_STATUS_NULL_INPUT == 2 &&
                SARNN_STATUS_NON_FINITE_INPUT == 3 && SARNN_STATUS_NON_FINITE_RESULT == 7,
            "headers", "SARNN_STATUS_* (docs/c-api.md)", 0);
@@ -408,6 +452,7 @@ int main(void) {
     check_model_f(&ca_simple);
     check_model_f(&ca_gru);
     check_model_f(&ca_lstm);
+    check_model_f(&ca_sa_gru);
     check_model_d(&ca_sa_double);
     check_q15(&ca_q15_sa);
     check_q15(&ca_q15_simple);
@@ -415,6 +460,7 @@ int main(void) {
     check_q15(&ca_q15_lstmn);
     check_q15(&ca_q15_gru);
     check_q15(&ca_q15_lstm);
+    check_q15(&ca_q15_sa_gru);
     expect(c_api_copy_checks() == 0, "copy_check.cpp", "copy functions and view lifetime against the C++ models", 0);
     printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;

@@ -32,12 +32,16 @@
 #include "ca_q15_lstmn.hpp"
 #include "ca_q15_sa.h"
 #include "ca_q15_sa.hpp"
+#include "ca_q15_sa_gru.h"
+#include "ca_q15_sa_gru.hpp"
 #include "ca_q15_simple.h"
 #include "ca_q15_simple.hpp"
 #include "ca_sa.h"
 #include "ca_sa.hpp"
 #include "ca_sa_double.h"
 #include "ca_sa_double.hpp"
+#include "ca_sa_gru.h"
+#include "ca_sa_gru.hpp"
 #include "ca_sa_window.h"
 #include "ca_sa_window.hpp"
 #include "ca_simple.h"
@@ -166,6 +170,8 @@ ca_gru::Model g_ca_gru(ca_gru::params);
 ca_lstm::Model g_ca_lstm(ca_lstm::params);
 ca_q15_gru::Model g_ca_q15_gru(ca_q15_gru::params);
 ca_q15_lstm::Model g_ca_q15_lstm(ca_q15_lstm::params);
+ca_sa_gru::Model g_ca_sa_gru(ca_sa_gru::params, ca_sa_gru::align_params);
+ca_q15_sa_gru::Model g_ca_q15_sa_gru(ca_q15_sa_gru::params, ca_q15_sa_gru::align_params);
 
 }  // namespace
 
@@ -340,5 +346,31 @@ int c_api_copy_checks(void) {
               m, &ca_q15_lstm_golden_x[0][0], CA_Q15_LSTM_GOLDEN_STEPS);
     }
     std::printf("copy_check: %d failed\n", g_failed);
+    {
+        ca_sa_gru::Model& m = g_ca_sa_gru;
+        check(CApi<float>{"ca_sa_gru",
+                          ca_sa_gru_reset,
+                          ca_sa_gru_step,
+                          {ca_sa_gru_hidden, ca_sa_gru_copy_hidden},
+                          {ca_sa_gru_context, ca_sa_gru_copy_context},
+                          {nullptr, nullptr},
+                          ca_sa_gru_attention,
+                          ca_sa_gru_copy_attention,
+                          ca_sa_gru_length},
+              m, &ca_sa_gru_golden_x[0][0], CA_SA_GRU_GOLDEN_STEPS);
+    }
+    {
+        ca_q15_sa_gru::Model& m = g_ca_q15_sa_gru;
+        check(CApi<std::int16_t>{"ca_q15_sa_gru",
+                                 ca_q15_sa_gru_reset,
+                                 ca_q15_sa_gru_step,
+                                 {ca_q15_sa_gru_hidden, ca_q15_sa_gru_copy_hidden},
+                                 {ca_q15_sa_gru_context, ca_q15_sa_gru_copy_context},
+                                 {nullptr, nullptr},
+                                 ca_q15_sa_gru_attention,
+                                 ca_q15_sa_gru_copy_attention,
+                                 ca_q15_sa_gru_length},
+              m, &ca_q15_sa_gru_golden_x[0][0], CA_Q15_SA_GRU_GOLDEN_STEPS);
+    }
     return g_failed;
 }

@@ -36,6 +36,8 @@ MODELS = (
     ("ca_lstm", lambda: sarnn.LSTM(4, 5), "float", None, 9),
     ("ca_q15_gru", lambda: sarnn.GRU(3, 7), "q15", None, 9),
     ("ca_q15_lstm", lambda: sarnn.LSTM(4, 5), "q15", None, 9),
+    ("ca_sa_gru", lambda: sarnn.SelfAttentionRNN(3, 7, align="bilinear", window=4, cell="gru"), "float", None, 10),
+    ("ca_q15_sa_gru", lambda: sarnn.SelfAttentionRNN(3, 6, align="key_query", k=3, cell="gru"), "q15", 8, 8),
 )
 
 

@@ -1,6 +1,7 @@
 // tests/firmware/q15_main.cpp: the q15 models on a bare-metal Cortex-M, with no float anywhere in the program.
 // Runs the digest of many runs of SimpleRnn<q15>, SelfAttentionRnn<q15> and Lstmn<q15> (tests/shared/q15_digest.hpp),
-// of Gru<q15> (tests/shared/q15_gru_digest.hpp), of Lstm<q15> (tests/shared/q15_lstm_digest.hpp) and of the integer
+// of Gru<q15> (tests/shared/q15_gru_digest.hpp), of SelfAttentionRnn<q15, ..., GruCell> (tests/shared/
+// q15_gru_cell_digest.hpp), of Lstm<q15> (tests/shared/q15_lstm_digest.hpp) and of the integer
 // activations (tests/shared/fixed_digest.hpp), and compares them with what the Python twin computes
 // (python/sarnn/q15.py): the board computes the same integers, with this target's q15 loops (kernel::Q15) and with
 // the plain C++ ones (kernel::Q15Plain) in the same run; and affine_tanh against 64-bit
@@ -16,6 +17,7 @@
 #include "shared/fixed_digest.hpp"
 #include "shared/q15_affine_check.hpp"
 #include "shared/q15_digest.hpp"
+#include "shared/q15_gru_cell_digest.hpp"
 #include "shared/q15_gru_digest.hpp"
 #include "shared/q15_lstm_digest.hpp"
 
@@ -47,6 +49,18 @@ int main() {
         std::puts("q15_gru_digest (plain)   ok");
     } else {
         std::puts("q15_gru_digest (plain)   FAILED");
+        ++failed;
+    }
+    if (test::q15_gru_cell_digest() == test::kQ15GruCellDigest) {
+        std::puts("q15_gru_cell_digest      ok");
+    } else {
+        std::puts("q15_gru_cell_digest      FAILED");
+        ++failed;
+    }
+    if (test::q15_gru_cell_digest<sarnn::kernel::Q15Plain>() == test::kQ15GruCellDigest) {
+        std::puts("q15_gru_cell_digest (pl) ok");
+    } else {
+        std::puts("q15_gru_cell_digest (pl) FAILED");
         ++failed;
     }
     if (test::fixed_digest() == test::kFixedDigest) {

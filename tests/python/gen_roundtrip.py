@@ -8,8 +8,8 @@ all and defines SARNN_ROUNDTRIP_MODELS(X), one X(name, "C++ type", constructor a
 
 The models: random ones (seeded) for every align (dot, scaled_dot, bilinear, key_query, additive) under both
 memory policies (Bounded with capacity 64; Window of 8 or 16, shorter than the 40-step golden run, so the
-ring wraps), the LSTMN under both policies, the SimpleRnn, two GRUs and two LSTMs (issue 33), each as float and as
-double; sizes that are not multiples of any SIMD width (In, Hidden in 1, 3, 7, 17, 33; K = 5). And one trained model: a
+ring wraps), the LSTMN under both policies, the SimpleRnn, two GRUs and two LSTMs and six SelfAttentionRNNs with the
+GRU cell (issue 33: SelfAttentionRnn<..., GruCell>, every align, both memories), each as float and as double; sizes that are not multiples of any SIMD width (In, Hidden in 1, 3, 7, 17, 33; K = 5). And one trained model: a
 SelfAttentionRNN taught a delayed-recall task for 50 Adam steps (seeded, under a second), saved with
 sarnn.save() to DIR/trained.pt and exported from that file as float (with the command line's generator
 string, so the ctest test sarnn_python_export_cli can compare `python3 -m sarnn.export` against it byte for
@@ -21,7 +21,7 @@ The quantised headers (`--quantize int8`, DIR/rt_q15_<name>.hpp, listed by SARNN
 SimpleRnn, the dot / scaled_dot / bilinear / key_query / additive SelfAttentionRNNs above (both memories;
 key_query K 5 in the cache form at Hidden 33, Bounded, and in the fold form at Hidden 7, Window: KeyQueryAlign<5>'s
 default plan picks by 4·K <= Hidden), both LSTMNs (their c the cell in Q3.12), the GRUs and the LSTMs (c the
-cell in Q3.12), each with a seeded calibration of 6 sequences of 40 steps, uniform in a range
+cell in Q3.12), the GRU-cell attention models (c the context), each with a seeded calibration of 6 sequences of 40 steps, uniform in a range
 of its own (so that x_scale differs: 2^-11 .. 2^-20). Their self_check() demands the Python twin's int16 h and c
 bit for bit and the bound recorded over the calibration. One of them, the dot Window model, is saved with
 sarnn.save() to DIR/q15_model.pt with its calibration DIR/q15_calibration.pt and exported from those files with
@@ -73,12 +73,23 @@ SIMPLE = ("simple", 7, 33)
 # (name, In, Hidden) of the random GRUs and LSTMs (issue 33), after the others (their seeds follow)
 GRUS = (("gru", 7, 33), ("gru_small", 1, 3))
 LSTMS = (("lstm", 17, 7), ("lstm_small", 3, 1))
+# (name, In, Hidden, align, window) of the random SelfAttentionRNN(cell="gru")s (issue 33), last (their seeds follow)
+GRU_CELLS = (
+    ("sa_gru_dot_window", 7, 17, "dot", 8),
+    ("sa_gru_scaled_dot_bounded", 3, 33, "scaled_dot", None),
+    ("sa_gru_bilinear_bounded", 1, 3, "bilinear", None),
+    ("sa_gru_key_query_bounded", 3, 33, "key_query", None),
+    ("sa_gru_key_query_window", 17, 7, "key_query", 16),
+    ("sa_gru_additive_window", 33, 7, "additive", 8),
+)
 # (random model above, half-range of its calibration inputs) of the quantised exports
 Q15 = (("simple", 3.0), ("sa_dot_bounded", 1.0), ("sa_dot_window", 0.02), ("sa_scaled_dot_bounded", 0.7),
        ("sa_scaled_dot_window", 5.5), ("sa_bilinear_bounded", 0.3), ("sa_bilinear_window", 12.0),
        ("sa_key_query_bounded", 2.0), ("sa_key_query_window", 0.05), ("sa_additive_bounded", 0.5),
        ("sa_additive_window", 9.0), ("lstmn_bounded", 1.5), ("lstmn_window", 0.1), ("gru", 2.0),
-       ("gru_small", 0.3), ("lstm", 1.0), ("lstm_small", 6.0))
+       ("gru_small", 0.3), ("lstm", 1.0), ("lstm_small", 6.0), ("sa_gru_dot_window", 1.0),
+       ("sa_gru_scaled_dot_bounded", 0.2), ("sa_gru_bilinear_bounded", 4.0), ("sa_gru_key_query_bounded", 1.5),
+       ("sa_gru_key_query_window", 0.05), ("sa_gru_additive_window", 2.5))
 Q15_CLI = "sa_dot_window"   # saved to Q15_MODEL, exported as rt_q15_cli by the command line too
 Q15_MODEL, Q15_CALIBRATION, Q15_CLI_NAME = "q15_model.pt", "q15_calibration.pt", "rt_q15_cli"
 
@@ -92,6 +103,9 @@ def random_models():
     specs.append((SIMPLE[0], lambda: sarnn.SimpleRNN(SIMPLE[1], SIMPLE[2])))
     specs += [(name, lambda i=i, h=h: sarnn.GRU(i, h)) for name, i, h in GRUS]
     specs += [(name, lambda i=i, h=h: sarnn.LSTM(i, h)) for name, i, h in LSTMS]
+    specs += [(name, lambda i=i, h=h, a=a, w=w: sarnn.SelfAttentionRNN(
+                 i, h, align=a, window=w, k=K if a in ("key_query", "additive") else None, cell="gru"))
+              for name, i, h, a, w in GRU_CELLS]
     for seed, (name, make) in enumerate(specs):
         torch.manual_seed(1000 + seed)
         yield name, make()
