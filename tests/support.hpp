@@ -28,6 +28,16 @@
 
 namespace test {
 
+/// Whether the scalar set rounds each product of a sum (a·b + c as two operations): where the target has no fused
+/// multiply-add (x86-64's baseline, ARMv7's VFPv3), yes; where it has one (AArch64), the compiler may fuse them, and a
+/// sum whose products overflow to +inf and -inf can then be +inf rather than NaN.
+constexpr bool kScalarRoundsProducts =
+#if defined(__FP_FAST_FMAF) || defined(__FP_FAST_FMA)
+    false;
+#else
+    true;
+#endif
+
 /// sizeof a params aggregate P whose arrays take `bytes`: those bytes rounded up to alignof(P), nothing else.
 template <class P>
 constexpr std::size_t params_size(std::size_t bytes) {

@@ -23,6 +23,7 @@
 
 #include "gru_torch_golden.hpp"
 #include "reference.hpp"
+#include "support.hpp"
 
 namespace {
 
@@ -326,7 +327,8 @@ void check_non_finite_result() {
         // sums to inf instead: every gate saturates, a finite h, ok)
         const std::array<T, In> x{T(4), T(4)};
         const sarnn::Status s = m->step(x);
-        if (std::is_same_v<Set, sarnn::kernel::Scalar>) CHECK(s == sarnn::Status::non_finite_result);
+        if (std::is_same_v<Set, sarnn::kernel::Scalar> && test::kScalarRoundsProducts)
+            CHECK(s == sarnn::Status::non_finite_result);
         if (s == sarnn::Status::non_finite_result) {
             CHECK(same_bits(m->hidden(), before));
             CHECK(m->length() == 1);
