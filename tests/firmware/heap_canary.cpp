@@ -1,5 +1,7 @@
 // tests/firmware/heap_canary.cpp: a program that does use the heap and operator new, on purpose.
-// Its no-heap check is expected to fail (ctest WILL_FAIL): this proves the check sees what it looks for.
+// It has no assertion of its own: its test is the no-heap check run on its ELF, whose ctest passes only when the
+// check's output lists ' T malloc' (PASS_REGULAR_EXPRESSION, tests/firmware/CMakeLists.txt): this proves the check
+// sees what it looks for.
 // (libstdc++'s own operator new would also pull in the exception unwinder, which picolibc.ld discards:
 // this one is a plain malloc.)
 #include <cstddef>
