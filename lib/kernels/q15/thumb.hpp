@@ -370,33 +370,16 @@ inline std::int32_t additive_sum(const q15* key, const q15* q, const std::int8_t
     // clang-format on
 }
 #undef SARNN_THUMB_ADDITIVE
-
-/// The GRU cell (Q15::gru_cell's contract: q15/seam.hpp's generic form, the same integers) with n's tanh from the
-/// table words: gi_n + round(r·gh_n / 2^15) is in [-65535, 65534], the words' range.
-inline void gru_cell(const q15* gi, const q15* gh, const q15* h_prev, std::size_t hidden, q15* h) noexcept {
-    const auto sat16 = [](std::int32_t v) { return v > 32767 ? 32767 : (v < -32768 ? -32768 : v); };
-    for (std::size_t d = 0; d < hidden; ++d) {
-        const std::int32_t r = fixed::detail::sigmoid_inline(sat16(gi[d].raw + gh[d].raw));
-        const std::int32_t z = fixed::detail::sigmoid_inline(sat16(gi[hidden + d].raw + gh[hidden + d].raw));
-        const std::int32_t n = fixed::detail::tanh_from_words(gi[2 * hidden + d].raw +
-                                                              ((r * gh[2 * hidden + d].raw + (1 << 14)) >> 15));
-        h[d] = q15{static_cast<std::int16_t>(n + ((z * (h_prev[d].raw - n) + (1 << 14)) >> 15))};
-    }
-}
 #endif
 
 }  // namespace sarnn::kernel::q15_thumb
 
 namespace sarnn::kernel::q15_loops {
 
-/// The Thumb loops: the products, additive_sum and the GRU cell (n's tanh from the table words); the rest generic.
+/// The Thumb loops: the products and additive_sum; the rest generic.
 struct ThumbLoops : Loops<ThumbLoops> {
     static constexpr std::size_t kRows = q15_thumb::kRows, kStates = q15_thumb::kStates, kColumns = q15_thumb::kColumns;
-#if !SARNN_Q15_COMPACT
-    static constexpr unsigned kCaps = kAdditiveSum | kGruCell;
-#else
     static constexpr unsigned kCaps = kAdditiveSum;
-#endif
     template <std::size_t G>
     __attribute__((always_inline)) static void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v,
                                                         std::size_t n, std::int32_t* acc) noexcept {
@@ -416,12 +399,6 @@ struct ThumbLoops : Loops<ThumbLoops> {
                                                                     std::size_t K) noexcept {
         return q15_thumb::additive_sum(key, q, v, K);
     }
-#if !SARNN_Q15_COMPACT
-    __attribute__((always_inline)) static void gru_cell(const q15* gi, const q15* gh, const q15* h_prev,
-                                                        std::size_t hidden, q15* h) noexcept {
-        q15_thumb::gru_cell(gi, gh, h_prev, hidden, h);
-    }
-#endif
 };
 
 }  // namespace sarnn::kernel::q15_loops
