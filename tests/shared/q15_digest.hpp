@@ -149,10 +149,10 @@ void draw_q15_params(Q15Lcg& rng, sarnn::AdditiveParams<sarnn::q15, Hidden, K>& 
 }
 
 template <class Align, class Memory, std::size_t In, std::size_t Hidden, std::size_t Capacity,
-          class Set = sarnn::kernel::Q15>
+          class Set = sarnn::kernel::Q15, class Cell = sarnn::ElmanCell>
 void q15_digest_attention(Q15Fnv& fnv, std::size_t steps, std::uint64_t seed) {
-    using Model = sarnn::SelfAttentionRnn<sarnn::q15, In, Hidden, Capacity, Align, Memory, Set>;
-    using Params = sarnn::RnnParams<sarnn::q15, In, Hidden>;
+    using Model = sarnn::SelfAttentionRnn<sarnn::q15, In, Hidden, Capacity, Align, Memory, Set, Cell>;
+    using Params = typename Model::Params;  // the cell's: RnnParams, or GruParams (q15_gru_cell_digest.hpp)
     Q15Lcg rng{seed};
     Q15Arena& arena = q15_arena();
     arena.clear();

@@ -21,36 +21,10 @@ namespace test {
 /// `cd python && python3 -m tests.twin_digest` (its "gru_cell" line)
 constexpr std::uint64_t kQ15GruCellDigest = 0x202e7a2b3e2018d2ull;
 
+/// One case: q15_digest_attention's run (q15_digest.hpp) with the GRU cell, its params drawn as the GRU's.
 template <class Align, class Memory, std::size_t In, std::size_t Hidden, std::size_t Capacity, class Set>
 void q15_digest_gru_cell(Q15Fnv& fnv, std::size_t steps, std::uint64_t seed) {
-    using Model = sarnn::SelfAttentionRnn<sarnn::q15, In, Hidden, Capacity, Align, Memory, Set, sarnn::GruCell>;
-    using Params = sarnn::GruParams<sarnn::q15, In, Hidden>;
-    Q15Lcg rng{seed};
-    Q15Arena& arena = q15_arena();
-    arena.clear();
-    auto& p = arena.make<Params>();
-    draw_q15_params(rng, p);
-    Model* model_ptr = nullptr;
-    if constexpr (!std::is_void_v<typename Model::AlignParams>) {
-        static_assert(sizeof(Params) + sizeof(typename Model::AlignParams) + sizeof(Model) + 192 <= Q15Arena::kBytes,
-                      "q15_digest: a case does not fit the arena");
-        auto& ap = arena.make<typename Model::AlignParams>();
-        draw_q15_params(rng, ap);
-        model_ptr = &arena.make<Model>(p, ap);
-    } else {
-        static_assert(sizeof(Params) + sizeof(Model) + 192 <= Q15Arena::kBytes, "q15_digest: a case does not fit");
-        model_ptr = &arena.make<Model>(p);
-    }
-    Model& model = *model_ptr;
-    model.reset();
-    sarnn::q15 x[In];
-    for (std::size_t t = 0; t < steps; ++t) {
-        draw_q15_input(rng, x);
-        fnv.feed(model.step(x) == sarnn::Status::ok ? 1 : 0);
-        fnv.feed_view(model.hidden());
-        fnv.feed_view(model.context());
-        fnv.feed_view(model.attention());
-    }
+    q15_digest_attention<Align, Memory, In, Hidden, Capacity, Set, sarnn::GruCell>(fnv, steps, seed);
 }
 
 /// The digest of python/tests/twin_digest.py's GRU_CELL_DIGEST_CASES (the same list, in order), run with the q15 set
