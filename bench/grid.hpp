@@ -1,9 +1,10 @@
 // bench/grid.hpp: the shape grid of the instruction-count benchmarks (bench/mcu/grid.cpp on the Cortex-M cores,
-// bench/arm/main.cpp on ARM Linux), written once here. Besides the sizes firmware uses, they count one step at each
-// (In, Hidden) pair below, n = 64 states attended, Capacity 64, K 16, and print instructions per step, per
-// multiply-add, and per multiply-add relative to the reference shape: the same model and number type at In 16,
-// Hidden 32 (the reference of issue 32: In 16, Hidden 32, Capacity 64, dot, n = 64). The pairs cover every Hidden
-// in {8, 12, 17, 20, 24, 33, 40, 48, 64, 96} and every In in {3, 9, 16, 40}, odd sizes among them.
+// bench/arm/grid.cpp on ARM Linux), written once here. Besides the sizes firmware uses, they count one step at each
+// (In, Hidden) pair below (n = 64 states attended, Capacity 64, K 16; the plain cells Gru and Lstm attend over
+// nothing), and print instructions per step, per multiply-add, and per multiply-add relative to the reference shape:
+// the same model and number type at In 16, Hidden 32 (the reference of issue 32: In 16, Hidden 32, Capacity 64,
+// dot, n = 64). The pairs cover every Hidden in {8, 12, 17, 20, 24, 33, 40, 48, 64, 96} and every In in
+// {3, 9, 16, 40}, odd sizes among them.
 //
 // SARNN_BENCH_GRID_FULL (the CMake cache variable SARNN_BENCH_GRID=full, which scripts/bench-mcu and
 // scripts/bench-arm set) selects the whole grid; without it (SARNN_BENCH_GRID=smoke, the default: the CI builds)
@@ -58,6 +59,12 @@ constexpr std::uint64_t dot_macs(std::size_t in, std::size_t h, std::size_t n) {
 constexpr std::uint64_t additive_macs(std::size_t in, std::size_t h, std::size_t n, std::size_t k) {
     return simple_macs(in, h) + 2 * std::uint64_t{k} * h + std::uint64_t{n} * (k + h);
 }
+
+/// Gru: the gates r, z, n from W_ih·x and W_hh·h: 3·Hidden·(In + Hidden).
+constexpr std::uint64_t gru_macs(std::size_t in, std::size_t h) { return 3 * simple_macs(in, h); }
+
+/// Lstm: the gates i, f, g, o from W_ih·x + W_hh·h: 4·Hidden·(In + Hidden).
+constexpr std::uint64_t lstm_macs(std::size_t in, std::size_t h) { return 4 * simple_macs(in, h); }
 
 /// Lstmn (K), a step attending over `attended` tape entries: the query K·(In + Hidden), the summaries
 /// 2·attended·Hidden (hidden and memory tapes), the gates 4·Hidden·(In + Hidden), the new key K·Hidden.

@@ -1,15 +1,18 @@
 // bench/mcu/grid.cpp: instructions per step() on a Cortex-M over the shape grid of bench/grid.hpp, counted under
 // qemu-system-arm -icount as main.cpp does (counter.hpp). One step of SimpleRnn, SelfAttentionRnn dot and additive
-// (K 16) and the Lstmn (K 16), in float (the build's default set, kernel::Default) and q15 (kernel::Q15), at each
-// (In, Hidden) of the grid, n = 64 states attended, Capacity 64. Prints per number type a table with instructions
-// per step, per multiply-add, and per multiply-add relative to the same model and type at the reference shape
-// (In 16, Hidden 32), then a summary: each model's reference /MAC and its worst ratio over the grid (over Hidden >= 12,
-// the targets of issue 32, and over all). scripts/bench-mcu runs it on every core and writes bench/results/mcu.md.
-// The full grid is one image: about 300 KB of code on the M55, within its 512 KiB ITCM (4 MiB on the MPS2 boards).
+// (K 16), the Lstmn (K 16) and the plain cells Gru and Lstm, in float (the build's default set, kernel::Default)
+// and q15 (kernel::Q15), at each (In, Hidden) of the grid, n = 64 states attended, Capacity 64. Prints per number
+// type a table with instructions per step, per multiply-add, and per multiply-add relative to the same model and
+// type at the reference shape (In 16, Hidden 32), then a summary: each model's reference /MAC and its worst ratio
+// over the grid (over Hidden >= 12, the targets of issues 32 and 33, and over all). scripts/bench-mcu runs it on every core and writes bench/results/mcu.md.
+// The full grid is one image: 354 KB of code on the M55 (the cells Gru and Lstm among them), within its 512 KiB ITCM
+// (4 MiB on the MPS2 boards).
 //
 // Every count starts from the same seed (weights uniform in ±0.3, inputs in ±1, drawn per shape), so a shape's
 // figure does not depend on which other shapes the image holds: the smoke build's rows equal the full build's.
-// A count is the mean of kReps steps, each from a reset model after n - 1 steps (SimpleRnn: after 8 steps).
+// A count is the mean of kReps steps, each from a reset model after n - 1 steps (SimpleRnn: after 8 steps; Gru and
+// Lstm: after 3, as main.cpp's Lstm row: a cell's step costs the same from any state). The q15 cells' params are
+// main.cpp's (q15_cell_params.hpp) at each shape.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -20,6 +23,7 @@
 
 #include "../grid.hpp"
 #include "counter.hpp"
+#include "q15_cell_params.hpp"
 
 namespace {
 
@@ -30,6 +34,7 @@ using grid::kStates;
 constexpr std::size_t C = kCapacity;
 constexpr std::size_t K = kK;
 constexpr std::uint32_t kReps = 4;
+constexpr std::size_t kCellWarm = 3;  // the steps before a Gru's or Lstm's counted one
 constexpr std::size_t kInputs = 8;
 constexpr std::size_t kMaxIn = 40;
 using Tuned = sarnn::kernel::Default;
@@ -150,6 +155,14 @@ sarnn::LstmnParams<sarnn::q15, In, H, K>* q15_lstmn(Arena& a) {
     return p;
 }
 
+/// A plain cell's q15 params (GruParams, LstmParams) at this shape, drawn as main.cpp's (q15_cell_params.hpp).
+template <class P>
+P* q15_cell(Arena& a) {
+    auto* p = a.make<P>();
+    if (p != nullptr) sarnn_bench::mcu_params::fill(*p, uniform);
+    return p;
+}
+
 // markers for qemu's instruction-count plugin (tools/qemu-count), as in main.cpp
 extern "C" __attribute__((noinline)) void sarnn_count_begin() { __asm__ volatile(""); }
 extern "C" __attribute__((noinline)) void sarnn_count_end() { __asm__ volatile(""); }
@@ -174,16 +187,18 @@ std::uint32_t step_after(Model* m, std::size_t warm, const X* xs, std::size_t in
 }
 
 // ---- the counts ------------------------------------------------------------------------------------------------
-enum Model { simple, dot, additive, lstmn, kModels };
-const char* const kModelName[kModels] = {"SimpleRnn", "SelfAttentionRnn dot", "SelfAttentionRnn additive K 16",
-                                         "Lstmn K 16"};
+enum Model { simple, dot, additive, lstmn, gru, lstm, kModels };
+const char* const kModelName[kModels] = {
+    "SimpleRnn", "SelfAttentionRnn dot", "SelfAttentionRnn additive K 16", "Lstmn K 16", "Gru", "Lstm"};
 
 std::uint64_t macs(Model model, std::size_t in, std::size_t h) {
     switch (model) {
     case simple: return grid::simple_macs(in, h);
     case dot: return grid::dot_macs(in, h, kStates);
     case additive: return grid::additive_macs(in, h, kStates, K);
-    default: return grid::lstmn_macs(in, h, kStates - 1, K);
+    case lstmn: return grid::lstmn_macs(in, h, kStates - 1, K);
+    case gru: return grid::gru_macs(in, h);
+    default: return grid::lstm_macs(in, h);
     }
 }
 
@@ -221,6 +236,18 @@ void count_float() {
         auto* p = float_params<typename M::Params>(a);
         g_count[0][lstmn][I] = p ? step_after(a.make<M>(*p), kStates - 1, g_x, In) : 0;
     }
+    {
+        start_draw(In);
+        Arena a;
+        auto* p = float_params<sarnn::GruParams<float, In, H>>(a);
+        g_count[0][gru][I] = p ? step_after(a.make<sarnn::Gru<float, In, H, Tuned>>(*p), kCellWarm, g_x, In) : 0;
+    }
+    {
+        start_draw(In);
+        Arena a;
+        auto* p = float_params<sarnn::LstmParams<float, In, H>>(a);
+        g_count[0][lstm][I] = p ? step_after(a.make<sarnn::Lstm<float, In, H, Tuned>>(*p), kCellWarm, g_x, In) : 0;
+    }
 }
 
 template <std::size_t I>
@@ -253,6 +280,18 @@ void count_q15() {
         Arena a;
         auto* p = q15_lstmn<In, H>(a);
         g_count[1][lstmn][I] = p ? step_after(a.make<sarnn::Lstmn<q15, In, H, C, K>>(*p), kStates - 1, g_xq, In) : 0;
+    }
+    {
+        start_draw(In);
+        Arena a;
+        auto* p = q15_cell<sarnn::GruParams<q15, In, H>>(a);
+        g_count[1][gru][I] = p ? step_after(a.make<sarnn::Gru<q15, In, H>>(*p), kCellWarm, g_xq, In) : 0;
+    }
+    {
+        start_draw(In);
+        Arena a;
+        auto* p = q15_cell<sarnn::LstmParams<q15, In, H>>(a);
+        g_count[1][lstm][I] = p ? step_after(a.make<sarnn::Lstm<q15, In, H>>(*p), kCellWarm, g_xq, In) : 0;
     }
 }
 

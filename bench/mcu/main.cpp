@@ -22,6 +22,7 @@
 
 #include "counter.hpp"
 #include "plain.hpp"
+#include "q15_cell_params.hpp"
 
 namespace {
 
@@ -480,27 +481,18 @@ std::uint32_t q15_lstmn_step(std::size_t n) {
     return step_after(*m, std::is_same_v<Memory, sarnn::Window> ? C + 3 : n - 1, g_xq);
 }
 
-template <std::size_t H>
-sarnn::LstmParams<sarnn::q15, In, H>* make_q15_lstm_params(Arena& a) {
-    auto* p = a.make<sarnn::LstmParams<sarnn::q15, In, H>>();
-    if (p == nullptr) return nullptr;
-    // as make_q15_lstmn_params' gate part: int8 weights, row factors of weights of about +-0.3, b in +-0.5
-    for (auto& row : p->W_ih) fill_q15_weights(row);
-    for (auto& row : p->W_hh) fill_q15_weights(row);
-    for (std::size_t r = 0; r < 4 * H; ++r) {
-        p->b[r] = static_cast<std::int32_t>(uniform() * 2048.0f);
-        p->m[r] = 1267449479;  // 0.3 / 127 / 8 = 1267449479 · 2^-(31 + 10)
-        p->shift[r] = 10;
-    }
-    p->x_m = 1073741824;  // inputs in Q15: the factor 1
-    p->x_shift = -1;
+/// A plain cell's q15 params (sarnn::GruParams or LstmParams at In 16), drawn as q15_cell_params.hpp says.
+template <class P>
+P* make_q15_cell_params(Arena& a) {
+    auto* p = a.make<P>();
+    if (p != nullptr) sarnn_bench::mcu_params::fill(*p, uniform);
     return p;
 }
 
 template <std::size_t H, class Set>
 std::uint32_t q15_lstm_step() {
     Arena a;
-    auto* p = make_q15_lstm_params<H>(a);
+    auto* p = make_q15_cell_params<sarnn::LstmParams<sarnn::q15, In, H>>(a);
     auto* m = a.make<sarnn::Lstm<sarnn::q15, In, H, Set>>(*p);
     return step_after(*m, 3, g_xq);  // from a state of three steps
 }
@@ -516,18 +508,7 @@ std::uint32_t q15_simple_step() {
 template <std::size_t H, class Set>
 std::uint32_t q15_gru_step() {
     Arena a;
-    auto* p = a.make<sarnn::GruParams<sarnn::q15, In, H>>();
-    // as make_q15_params: int8 weights, row factors of weights of about +-0.3, biases in +-0.25 each
-    for (auto& row : p->W_ih) fill_q15_weights(row);
-    for (auto& row : p->W_hh) fill_q15_weights(row);
-    for (std::size_t r = 0; r < 3 * H; ++r) {
-        p->b_ih[r] = static_cast<std::int32_t>(uniform() * 1024.0f);
-        p->b_hh[r] = static_cast<std::int32_t>(uniform() * 1024.0f);
-        p->m[r] = 1267449479;  // 0.3 / 127 / 8 = 1267449479 · 2^-(31 + 10)
-        p->shift[r] = 10;
-    }
-    p->x_m = 1073741824;  // inputs in Q15: the factor 1
-    p->x_shift = -1;
+    auto* p = make_q15_cell_params<sarnn::GruParams<sarnn::q15, In, H>>(a);
     auto* m = a.make<sarnn::Gru<sarnn::q15, In, H, Set>>(*p);
     return steady_step(*m, g_xq);
 }
