@@ -1,11 +1,13 @@
 // bench/arm/grid.cpp: the shape grid of bench/grid.hpp on ARM Linux, counted as main.cpp counts (one step between
 // the markers, under qemu-user with tools/qemu-count/insn_regions.c). At each (In, Hidden) of the grid, n = 64 states
-// attended (the LSTMN: n - 1 tape entries), Capacity 64, K 16: SimpleRnn, SelfAttentionRnn dot and additive, and the
-// LSTMN, sarnn (the build's set) against the Eigen 3.4 fixed-size peers of bench/ (for the SimpleRnn, EigenRnn
+// attended (the LSTMN: n - 1 tape entries), Capacity 64, K 16: SimpleRnn, SelfAttentionRnn dot and additive, the
+// LSTMN and the plain cells Gru and Lstm (their 16th step from reset(), as main.cpp's), sarnn (the build's set)
+// against the Eigen 3.4 fixed-size peers of bench/ (eigen_cell.hpp for the cells; for the SimpleRnn, EigenRnn
 // below, in the same style). Labels: "grid <model> In <i> Hidden <h> n <n> macs <m> <ours|eigen>"; bench/arm/table.py
 // turns them into the grid table (per multiply-add, relative to the reference shape, sarnn / Eigen). A separate
 // translation unit, so the grid's instantiations leave main.cpp's code, and its table, as they were.
 #include "eigen_dot.hpp"  // first: it sets Eigen's fixed-size limits
+#include "eigen_cell.hpp"
 #include "eigen_scored.hpp"
 
 #include <sarnn/sarnn.hpp>
@@ -29,6 +31,7 @@ namespace grid = sarnn_bench::grid;
 constexpr int C = static_cast<int>(grid::kCapacity);
 constexpr int K = static_cast<int>(grid::kK);
 constexpr std::size_t kN = grid::kStates;
+constexpr std::size_t kCellWarm = 15;  // the Gru's and Lstm's counted step is their 16th (main.cpp's)
 
 /// The SimpleRnn in Eigen fixed-size types, written as eigen_dot.hpp's peer: h = tanh(A·[x; h] + b).
 template <int In, int Hidden>
@@ -147,6 +150,26 @@ void shape() {
         count(*m, xs, kN - 1, In, "lstmn16", H, macs, "ours");
         auto e = std::make_unique<sarnn_bench::EigenLstmn<In, H, C, K>>(w);
         count(*e, xs, kN - 1, In, "lstmn16", H, macs, "eigen");
+    }
+    {
+        const auto xs = start(In);
+        auto p = params<sarnn::GruParams<float, In, H>>(0.3f);
+        const typename sarnn_bench::NaiveGru<In, H>::Weights w{&p->W_ih[0][0], &p->W_hh[0][0], p->b_ih, p->b_hh};
+        const std::uint64_t macs = grid::gru_macs(In, H);
+        auto m = std::make_unique<sarnn::Gru<float, In, H>>(*p);
+        count(*m, xs, kCellWarm, In, "gru", H, macs, "ours");
+        auto e = std::make_unique<sarnn_bench::EigenGru<In, H>>(w);
+        count(*e, xs, kCellWarm, In, "gru", H, macs, "eigen");
+    }
+    {
+        const auto xs = start(In);
+        auto p = params<sarnn::LstmParams<float, In, H>>(0.3f);
+        const typename sarnn_bench::NaiveLstm<In, H>::Weights w{&p->W_ih[0][0], &p->W_hh[0][0], p->b};
+        const std::uint64_t macs = grid::lstm_macs(In, H);
+        auto m = std::make_unique<sarnn::Lstm<float, In, H>>(*p);
+        count(*m, xs, kCellWarm, In, "lstm", H, macs, "ours");
+        auto e = std::make_unique<sarnn_bench::EigenLstm<In, H>>(w);
+        count(*e, xs, kCellWarm, In, "lstm", H, macs, "eigen");
     }
 }
 
