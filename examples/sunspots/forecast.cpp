@@ -133,9 +133,7 @@ sarnn::Status feed(Model& m, float x, void (*quantize_input)(const float*, sarnn
 
 /// h_t's lane k as a float (q15: raw / 32768).
 float lane(const sarnn::View<float>& h, std::size_t k) { return h[k]; }
-float lane(const sarnn::View<sarnn::q15>& h, std::size_t k) {
-    return static_cast<float>(h[k].raw) * (1.0f / 32768.0f);
-}
+float lane(const sarnn::View<sarnn::q15>& h, std::size_t k) { return static_cast<float>(h[k].raw) * (1.0f / 32768.0f); }
 
 /// Whether a q15 model's h_t is the twin's, lane for lane.
 bool same_state(const sarnn::View<sarnn::q15>& h, const std::int16_t (&twin)[d::hidden_size]) {

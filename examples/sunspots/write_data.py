@@ -36,9 +36,9 @@ def _array(decl, values, comment):
 
 def _model(key, m):
     return [
-        f"/// {key}: readout y_t = w·h_t + b (trained with the model), PyTorch's forecasts y_t and states h_t (float64,",
-        "/// rounded), the Python twin's int16 h_t of its q15 model (what the C++ must compute bit for bit) and its",
-        "/// forecasts",
+        f"/// {key}: readout y_t = w·h_t + b (trained with the model), PyTorch's forecasts y_t and states h_t",
+        "/// (float64, rounded), the Python twin's int16 h_t of its q15 model (what the C++ must compute bit for bit)",
+        "/// and its forecasts",
         f"inline constexpr Forecasts {key}{{",
         "    {", *_floats(m["readout_w"], 4, "        "), "    },",
         f"    {literal(m['readout_b'], 'float')},",
