@@ -143,6 +143,51 @@ bool same_state(const sarnn::View<sarnn::q15>& h, const std::int16_t (&twin)[d::
 }
 bool same_state(const sarnn::View<float>&, const std::int16_t (&)[d::hidden_size]) { return true; }
 
+/// What the checks of a model's cell c_t found (the LSTM's; the other models have none).
+struct CellErrors {
+    bool has = false;           // the model has a cell
+    float worst = 0.0f;         // float: largest |c_t - PyTorch's c_t|
+    int first_diff = -1;        // q15: the first test step whose Q3.12 c_t differs from the twin's
+    std::size_t saturated = 0;  // q15: Lstm<q15>::saturated() after the stream
+};
+
+#ifdef SUNSPOTS_HAS_LSTM
+/// The LSTM's c_t in test step i against PyTorch's (float) or the twin's Q3.12 integers (q15).
+void observe_cell(const sunspots_lstm::Model& m, std::size_t i, CellErrors& e) {
+    e.has = true;
+    for (std::size_t k = 0; k < d::hidden_size; ++k) {
+        const float dc = absf(m.cell()[k] - d::lstm_cells.pytorch_c[i][k]);
+        if (!(dc <= e.worst)) e.worst = dc;
+    }
+}
+void observe_cell(const sunspots_lstm_q15::Model& m, std::size_t i, CellErrors& e) {
+    e.has = true;
+    bool same = true;
+    for (std::size_t k = 0; k < d::hidden_size; ++k) same = same && m.cell()[k].raw == d::lstm_cells.twin_c[i][k];
+    if (!same && e.first_diff < 0) e.first_diff = static_cast<int>(i);
+    e.saturated = m.saturated();
+}
+#endif
+template <class Model>
+void observe_cell(const Model&, std::size_t, CellErrors&) {}  // no cell
+
+/// The checks of a cell's errors, after the stream.
+void check_cell(const CellErrors& e, bool is_q15, const char* name) {
+    if (!e.has) return;
+    if (is_q15) {
+        std::printf("cell %s q15 saturated %u\n", name, static_cast<unsigned>(e.saturated));
+        if (e.first_diff >= 0)
+            std::printf("  c_t differs from the twin's first in %d\n", d::first_test_year + e.first_diff);
+        check(e.first_diff < 0, "q15: c_t equals the Python twin's Q3.12 c_t in every test year");
+#ifdef SUNSPOTS_HAS_LSTM
+        check(e.saturated == d::lstm_cells.twin_saturated, "q15: saturated() equals the twin's count of clamped lanes");
+#endif
+    } else {
+        std::printf("cell %s float max|dc| %.2e\n", name, static_cast<double>(e.worst));
+        check(e.worst <= d::h_tolerance, "float: c_t within h_tolerance of PyTorch's");
+    }
+}
+
 struct Run {
     const char* name;  // "simple", "attention", "gru" or "lstm"
     const char* type;  // "float" or "q15"
@@ -167,6 +212,7 @@ void run(Model& m, const Run& r, float (&out)[d::test_count], const float* float
     float worst = 0.0f;      // largest |y_t - reference|
     float worst_gap = 0.0f;  // q15: largest |y_t - this C++'s float y_t|
     float worst_h = 0.0f;    // largest |h_t - PyTorch's float h_t| over the lanes
+    CellErrors cell;         // the LSTM's c_t
     double se = 0.0;
     double ae = 0.0;
     for (std::size_t i = 0; i < d::test_count; ++i) {
@@ -182,6 +228,7 @@ void run(Model& m, const Run& r, float (&out)[d::test_count], const float* float
         const auto h = m.hidden();
         out[i] = readout(r.data, h);
         if (!same_state(h, r.data.twin_h[i]) && worst_state < 0) worst_state = static_cast<int>(i);
+        observe_cell(m, i, cell);
         for (std::size_t k = 0; k < d::hidden_size; ++k) {
             const float dh = absf(lane(h, k) - r.data.pytorch_h[i][k]);
             if (!(dh <= worst_h)) worst_h = dh;
@@ -224,6 +271,7 @@ void run(Model& m, const Run& r, float (&out)[d::test_count], const float* float
         check(worst_h <= d::h_tolerance, "float: h_t within h_tolerance of PyTorch's");
         check(worst <= d::tolerance, "float: forecasts within tolerance of PyTorch's");
     }
+    check_cell(cell, is_q15, r.name);
     check(rmse <= static_cast<double>(d::rmse_factor) * static_cast<double>(d::persistence_rmse),
           "test RMSE within rmse_factor of persistence's");
 }

@@ -35,6 +35,7 @@ import torch  # noqa: E402
 from torch import nn  # noqa: E402
 
 import sarnn  # noqa: E402
+from sarnn import q15  # noqa: E402  (the Python twin of the q15 models)
 from sarnn.quantize import quantize, quantize_inputs, twin_run  # noqa: E402  (what --quantize int8 runs)
 from sarnn.spec import resolve  # noqa: E402
 
@@ -121,6 +122,19 @@ def float_stream(net, x):
         return h[0].numpy(), ref.readout(h).squeeze(-1)[0].numpy()
 
 
+def float_cells(net, x):
+    """The torch.nn.LSTM's cell c_t over the whole stream x (float64 on the float weights), one step at a time
+    (the layer returns the last c only)."""
+    ref = copy.deepcopy(net.rnn).double()
+    ref.load_state_dict({k: v.float().double() for k, v in net.rnn.state_dict().items()})
+    state, cells = None, []
+    with torch.no_grad():
+        for v in x.astype(np.float64):
+            _, state = ref(torch.tensor([[[v]]], dtype=torch.float64), state)
+            cells.append(state[1][0, 0].numpy().copy())
+    return np.array(cells)
+
+
 def q15_stream(net, x, model_file, calibration):
     """(h_q, y_q, QSpec): the Python twin's int16 h_t over the stream (the model of model_file quantised as
     `python3 -m sarnn.export <model_file> --quantize int8 --calibration <calibration>` quantises it) and
@@ -128,9 +142,9 @@ def q15_stream(net, x, model_file, calibration):
     spec = resolve(model_file)
     q = quantize(spec, calibration)
     raw = quantize_inputs(x[None, :, None], q.params["x_scale"])
-    h, _ = twin_run(spec, q.params, raw, q.align_params)
+    h, c = twin_run(spec, q.params, raw, q.align_params)
     w, b = readout_of(net)
-    return h[0], (h[0] / 32768.0) @ w + b, q
+    return h[0], (h[0] / 32768.0) @ w + b, q, c, raw
 
 
 def main():
@@ -170,7 +184,7 @@ def main():
         else:
             sarnn.save(net.rnn, model_file)
         h, y = float_stream(net, x)
-        h_q, y_q, q = q15_stream(net, x, model_file, calibration)
+        h_q, y_q, q, c_q, raw = q15_stream(net, x, model_file, calibration)
         w, b = readout_of(net)
         test_f, test_q = y[warm:] * series.SCALE, y_q[warm:] * series.SCALE
         gap = float(np.max(np.abs(test_q - test_f)))
@@ -181,6 +195,10 @@ def main():
              "rmse": series.rmse(test_f, truth), "mae": series.mae(test_f, truth),
              "rmse_q15": series.rmse(test_q, truth), "mae_q15": series.mae(test_q, truth), "gap": gap,
              "h_gap": h_gap, "x_scale": q.params["x_scale"], "bounds": q.summary()}
+        if key == "lstm":   # the cell: PyTorch's c_t, the twin's Q3.12 c_t and its clamped lanes over the stream
+            m["c"] = float_cells(net, x)[warm:].tolist()
+            m["c_q15"] = c_q[0, warm:].astype(int).tolist()
+            m["saturated_q15"] = int(q15.run_lstm(q.params, raw)[2][0])
         models[key] = m
         print(f"{key:9s} loss {loss:.4f}; test RMSE float {m['rmse']:.2f}, q15 {m['rmse_q15']:.2f}; MAE float "
               f"{m['mae']:.2f}, q15 {m['mae_q15']:.2f}; largest |q15 - float| {gap:.2f}, of h {h_gap:.4f}\n"

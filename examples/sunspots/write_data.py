@@ -1,7 +1,8 @@
 """examples/sunspots/write_data.py: sunspots_data.hpp, the C++ side of train.py's results: the stream of inputs,
 the test years' truth, and per model its readout (w, b), PyTorch's states h_t and forecasts, the Python twin's int16
 states h_t and forecasts of its q15 model, and the bounds the C++ checks (forecast.cpp). It defines
-SUNSPOTS_HAS_<MODEL> (SIMPLE, ATTENTION, GRU, LSTM) for each model train.py trained: forecast.cpp runs those."""
+SUNSPOTS_HAS_<MODEL> (SIMPLE, ATTENTION, GRU, LSTM) for each model train.py trained: forecast.cpp runs those.
+For the LSTM it also writes its cell c_t: PyTorch's, and the twin's Q3.12 integers (lstm_cells)."""
 import os
 
 from sarnn.header import literal  # exact hex-float literals, as the exporter writes them
@@ -103,6 +104,22 @@ def write(path, r):
     ]
     for key, m in r["models"].items():
         lines += _model(key, m)
+    if "c" in r["models"].get("lstm", {}):
+        m = r["models"]["lstm"]
+        lines += [
+            "/// The LSTM's cell c_t: PyTorch's (float64, rounded), the Python twin's Q3.12 int16 c_t of its q15 model",
+            "/// (bit for bit) and the lanes the twin clamped to Q3.12 over the whole stream (Lstm<q15>::saturated())",
+            "struct Cells {",
+            "    float pytorch_c[test_count][hidden_size];",
+            "    std::int16_t twin_c[test_count][hidden_size];",
+            "    std::size_t twin_saturated;",
+            "};",
+            "inline constexpr Cells lstm_cells{",
+            "    {", *_float_rows(m["c"]), "    },",
+            "    {", *_ints(m["c_q15"]), "    },",
+            f"    {m['saturated_q15']},",
+            "};",
+        ]
     lines += ["}  // namespace sunspots_data", "#endif"]
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8", newline="\n") as f:
