@@ -5,9 +5,13 @@
     RAM    = sizeof the model, as forecast.cpp prints it (its memory of states, its context: all of its RAM)
     instructions per step(): sarnn_sunspots_count.elf under qemu -icount, counted as bench/mcu counts them
     RMSE, MAE: of the C++ forecasts on the host over 1921 .. 2008, in sunspots
+    max |h - PyTorch's h|: the largest error of the host's h_t over the test years and the lanes, against PyTorch's
+             float h_t of the same model (float: its own run; q15: the float model's, h = raw / 32768)
 
 Writes <out>/sunspots.md (the table), <out>/sunspots_forecasts.png (forecasts against the truth, one panel per
 model) and <out>/sunspots_q15_gap.png (q15 minus float forecast, per model).
+
+The rows are the models of R.json (train.py --models).
 
     python3 report.py --results R.json --host host.txt --core M4=count.txt=<fp dir> --core M0+=... --out DIR
 """
@@ -22,7 +26,8 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "footprint"))
 
 from footprint_report import flash_ram, sections  # noqa: E402
 
-MODELS = (("simple", "SimpleRNN(1, 16)"), ("attention", "SelfAttentionRNN(1, 16, scaled_dot, Window 16)"))
+MODELS = (("simple", "SimpleRNN(1, 16)"), ("attention", "SelfAttentionRNN(1, 16, scaled_dot, Window 16)"),
+          ("gru", "torch.nn.GRU(1, 16)"), ("lstm", "torch.nn.LSTM(1, 16)"))
 TYPES = ("float", "q15")
 
 
@@ -36,27 +41,27 @@ def parse(path):
             if len(w) == 5 and w[0] == "forecast":
                 forecasts.setdefault((w[1], w[2]), []).append((int(w[3]), float(w[4])))
             elif w and w[0] == "result":
-                m = re.findall(r"(rmse|mae|sizeof|instructions) (\S+)", line)
+                m = re.findall(r"(rmse|mae|sizeof|instructions|max\|dh\|) (\S+)", line)
                 results[(w[1], w[2])] = {k: float(v) for k, v in m}
     return results, forecasts
 
 
-def flash(size_tool, fp_dir):
-    """{(model, type): flash bytes} from sarnn_sunspots_fp<id>.elf minus sarnn_sunspots_fp0.elf."""
-    def f(i):
-        return flash_ram(sections(size_tool, os.path.join(fp_dir, f"sarnn_sunspots_fp{i}.elf")))[0]
-    base = f(0)
-    ids = {("simple", "float"): 1, ("attention", "float"): 2, ("simple", "q15"): 3, ("attention", "q15"): 4}
-    return {key: f(i) - base for key, i in ids.items()}, base
+def flash(size_tool, fp_dir, models):
+    """{(model, type): flash bytes} from sarnn_sunspots_fp_<model>_<type>.elf minus sarnn_sunspots_fp_base.elf."""
+    def f(variant):
+        return flash_ram(sections(size_tool, os.path.join(fp_dir, f"sarnn_sunspots_fp_{variant}.elf")))[0]
+    base = f("base")
+    return {(key, t): f(f"{key}_{t}") - base for key, _ in models for t in TYPES}, base
 
 
-def plots(out, r, forecasts):
+def plots(out, r, forecasts, models):
     import matplotlib  # pylint: disable=import-outside-toplevel
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel
     years = list(range(r["first_test_year"], r["first_test_year"] + len(r["truth"])))
-    fig, axes = plt.subplots(len(MODELS), 1, figsize=(10, 7), sharex=True)
-    for ax, (key, label) in zip(axes, MODELS):
+    fig, axes = plt.subplots(len(models), 1, figsize=(10, 1.2 + 2.9 * len(models)), sharex=True, squeeze=False)
+    axes = axes[:, 0]
+    for ax, (key, label) in zip(axes, models):
         ax.plot(years, r["truth"], color="black", lw=1.6, label="truth")
         ax.plot(years, [v for _, v in forecasts[(key, "float")]], color="tab:blue", lw=1.2, label="sarnn float")
         ax.plot(years, [v for _, v in forecasts[(key, "q15")]], color="tab:orange", lw=1.0, ls="--",
@@ -72,7 +77,7 @@ def plots(out, r, forecasts):
     plt.close(fig)
 
     fig, ax = plt.subplots(figsize=(10, 3.2))
-    for (key, label), color in zip(MODELS, ("tab:blue", "tab:red")):
+    for (key, label), color in zip(models, ("tab:blue", "tab:red", "tab:green", "tab:purple")):
         gap = [q - f for (_, q), (_, f) in zip(forecasts[(key, "q15")], forecasts[(key, "float")])]
         ax.plot(years, gap, color=color, lw=1.0, label=label)
     ax.axhline(0, color="0.5", lw=0.6)
@@ -97,14 +102,15 @@ def main():
     with open(args.results, encoding="utf-8") as f:
         r = json.load(f)
     host, forecasts = parse(args.host)
+    models = [(key, label) for key, label in MODELS if key in r["models"]]
     cores = []
     for spec in args.core:
         label, count, fp_dir = spec.split("=")
-        fl, base = flash(args.size, fp_dir)
+        fl, base = flash(args.size, fp_dir, models)
         cores.append((label, parse(count)[0], fl, base))
 
-    head = "| model | type | test RMSE | test MAE | RAM B (sizeof: Cortex-M, x86-64) |"
-    rule = "|---|---|---:|---:|---:|"
+    head = "| model | type | test RMSE | test MAE | max \\|h − PyTorch's h\\| | RAM B (sizeof: Cortex-M, x86-64) |"
+    rule = "|---|---|---:|---:|---:|---:|"
     for label, *_ in cores:
         head += f" flash B {label} |"
         rule += "---:|"
@@ -113,13 +119,13 @@ def main():
         rule += "---:|"
     lines = [head, rule]
     base = r["persistence"]
-    lines.append(f"| persistence (next = last) | - | {base['rmse']:.2f} | {base['mae']:.2f} | - |"
+    lines.append(f"| persistence (next = last) | - | {base['rmse']:.2f} | {base['mae']:.2f} | - | - |"
                  + " - |" * (2 * len(cores)))
-    for key, label in MODELS:
+    for key, label in models:
         for t in TYPES:
             h = host[(key, t)]
             ram = ", ".join(str(int(c[1][(key, t)]["sizeof"])) for c in cores[:1]) + f", {int(h['sizeof'])}"
-            row = f"| {label} | {t} | {h['rmse']:.2f} | {h['mae']:.2f} | {ram} |"
+            row = f"| {label} | {t} | {h['rmse']:.2f} | {h['mae']:.2f} | {h['max|dh|']:.1e} | {ram} |"
             row += "".join(f" {c[2][(key, t)]} |" for c in cores)
             row += "".join(f" {int(c[1][(key, t)]['instructions']):,} |" for c in cores)
             lines.append(row)
@@ -131,7 +137,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "sunspots.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
-    plots(args.out, r, forecasts)
+    plots(args.out, r, forecasts, models)
     print("\n".join(lines))
     print(f"wrote {args.out}/sunspots.md, sunspots_forecasts.png, sunspots_q15_gap.png")
     return 0
