@@ -144,7 +144,8 @@ inline std::size_t finish_sum(const std::int32_t* s, std::size_t rows, const std
     return static_cast<std::size_t>(yp - y);
 }
 
-// One row of finish_gru, its shift less 2 in the bottom byte of t: gi and gh from the sums (s_x, s_h) (17 instructions).
+// One row of finish_gru, its shift less 2 in the bottom byte of t: gi and gh from its sums (s_x, s_h) (17
+// instructions).
 // clang-format off
 #define SARNN_DSP_FINISH_GRU_ROW                      \
     "ldrd   %[sx], %[sh], [%[s]], #8\n\t"             \
@@ -166,11 +167,11 @@ inline std::size_t finish_sum(const std::int32_t* s, std::size_t rows, const std
 // clang-format on
 /// gru_gates's rows finished from their sums s = (s_x, s_h) pairs where the x part's factor is 1 (q15.cpp's gru_gates,
 /// the same integers): gi = ssat16(qadd(requantize(s_x, m_r, shift_r), b_ih)), gh the same of s_h and b_hh, each as
-/// finish_sum's. Two rows a pass (21 instructions a row): both shifts one LDRH, less 2 in each byte (SUBW: a byte below 2
-/// borrows, and every byte it reaches then exceeds 29), both checked against 2 .. 31 at once (UQSUB8 of 29 from each
-/// byte: nonzero where one is above 29), ASR taking the bottom byte of the register as its count (the second row's after
-/// LSR #8); a pass with a shift outside 2 .. 31, and an odd last row, one row at a time (23 instructions). Stops before
-/// the first row whose shift is outside 2 .. 31 and returns how many rows it wrote.
+/// finish_sum's. Two rows a pass (21 instructions a row): both shifts one LDRH, less 2 in each byte (SUBW: a byte
+/// below 2 borrows, and every byte it reaches then exceeds 29), both checked against 2 .. 31 at once (UQSUB8 of 29
+/// from each byte: nonzero where one is above 29), ASR taking the bottom byte of the register as its count (the
+/// second row's after LSR #8); a pass with a shift outside 2 .. 31, and an odd last row, one row at a time (23
+/// instructions). Stops before the first row whose shift is outside 2 .. 31 and returns how many rows it wrote.
 inline std::size_t finish_gru(const std::int32_t* s, std::size_t rows, const std::int32_t* m, const std::int8_t* shift,
                               const std::int32_t* b_ih, const std::int32_t* b_hh, q15* gi, q15* gh) noexcept {
     if (rows == 0) return 0;
