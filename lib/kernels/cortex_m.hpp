@@ -617,6 +617,23 @@ inline void add_rows4(const float* S0, const float* S1, const float* S2, const f
     for (; d < dim; ++d) c[d] = c[d] + p0 * S0[d] + p1 * S1[d] + p2 * S2[d] + p3 * S3[d];
 }
 
+/// The rows of S in ring order from logical row 0, one a call (next): a pointer that moves on by the stride and back
+/// to the base at the ring's end (S.row(j) without its modulo and multiply per row).
+struct RingRows {
+    const float* p;
+    const float* base;
+    const float* end;
+    std::size_t stride;
+    explicit RingRows(const Rows<float>& S)
+        : p(S.base + S.first * S.stride), base(S.base), end(S.base + S.cap * S.stride), stride(S.stride) {}
+    const float* next() {
+        const float* const r = p;
+        p += stride;
+        if (p == end) p = base;
+        return r;
+    }
+};
+
 /// c = Σ_j w_j S_j in integers, one column at a time (each c_d one SoftAcc over the rows, in ring order).
 inline void soft_weighted_sum(const float* w, const Rows<float>& S, float* c) {
     const std::size_t in_first = S.cap - S.first < S.n ? S.cap - S.first : S.n;
@@ -642,10 +659,16 @@ inline void weighted_sum(const float* w, const Rows<float>& S, float* c) {
         return;
     }
     for (std::size_t d = 0; d < S.dim; ++d) c[d] = 0.0f;
+    RingRows ring(S);
     std::size_t j = 0;
-    for (; j + 4 <= S.n; j += 4) add_rows4(S.row(j), S.row(j + 1), S.row(j + 2), S.row(j + 3), w + j, S.dim, c);
+    for (; j + 4 <= S.n; j += 4) {
+        const float* const r0 = ring.next();
+        const float* const r1 = ring.next();
+        const float* const r2 = ring.next();
+        add_rows4(r0, r1, r2, ring.next(), w + j, S.dim, c);
+    }
     for (; j < S.n; ++j) {
-        const float* s = S.row(j);
+        const float* s = ring.next();
         // c += w_j S_j
         for (std::size_t d = 0; d < S.dim; ++d) c[d] += w[j] * s[d];
     }
@@ -783,23 +806,6 @@ inline void gru_cell(const float* gi, const float* gh, const float* b_ih, const 
 }
 
 // ---- the context -----------------------------------------------------------------------------------------
-/// The rows of S in ring order from logical row 0, one a call (next): a pointer that moves on by the stride and back
-/// to the base at the ring's end (S.row(j) without its modulo and multiply per row).
-struct RingRows {
-    const float* p;
-    const float* base;
-    const float* end;
-    std::size_t stride;
-    explicit RingRows(const Rows<float>& S)
-        : p(S.base + S.first * S.stride), base(S.base), end(S.base + S.cap * S.stride), stride(S.stride) {}
-    const float* next() {
-        const float* const r = p;
-        p += stride;
-        if (p == end) p = base;
-        return r;
-    }
-};
-
 /// The context over the rows of S, four states at a time: scores4(j, rows, e) writes the scores of states j..j+3
 /// (rows: their rows of S) to e[0..4), score1(j, row) the score of one. alpha_j holds p_j = exp(e_j - m) as the pass goes; m is raised only when
 /// a score exceeds m + kTau (p_j <= e^16 = 8.9e6, so Σ p_j stays finite for any n a memory holds), and then
