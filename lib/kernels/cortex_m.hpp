@@ -617,6 +617,23 @@ inline void add_rows4(const float* S0, const float* S1, const float* S2, const f
     for (; d < dim; ++d) c[d] = c[d] + p0 * S0[d] + p1 * S1[d] + p2 * S2[d] + p3 * S3[d];
 }
 
+/// The rows of S in ring order from logical row 0, one a call (next): a pointer that moves on by the stride and back
+/// to the base at the ring's end (S.row(j) without its modulo and multiply per row).
+struct RingRows {
+    const float* p;
+    const float* base;
+    const float* end;
+    std::size_t stride;
+    explicit RingRows(const Rows<float>& S)
+        : p(S.base + S.first * S.stride), base(S.base), end(S.base + S.cap * S.stride), stride(S.stride) {}
+    const float* next() {
+        const float* const r = p;
+        p += stride;
+        if (p == end) p = base;
+        return r;
+    }
+};
+
 /// c = Σ_j w_j S_j in integers, one column at a time (each c_d one SoftAcc over the rows, in ring order).
 inline void soft_weighted_sum(const float* w, const Rows<float>& S, float* c) {
     const std::size_t in_first = S.cap - S.first < S.n ? S.cap - S.first : S.n;
@@ -642,10 +659,16 @@ inline void weighted_sum(const float* w, const Rows<float>& S, float* c) {
         return;
     }
     for (std::size_t d = 0; d < S.dim; ++d) c[d] = 0.0f;
+    RingRows ring(S);
     std::size_t j = 0;
-    for (; j + 4 <= S.n; j += 4) add_rows4(S.row(j), S.row(j + 1), S.row(j + 2), S.row(j + 3), w + j, S.dim, c);
+    for (; j + 4 <= S.n; j += 4) {
+        const float* const r0 = ring.next();
+        const float* const r1 = ring.next();
+        const float* const r2 = ring.next();
+        add_rows4(r0, r1, r2, ring.next(), w + j, S.dim, c);
+    }
     for (; j < S.n; ++j) {
-        const float* s = S.row(j);
+        const float* s = ring.next();
         // c += w_j S_j
         for (std::size_t d = 0; d < S.dim; ++d) c[d] += w[j] * s[d];
     }
@@ -783,17 +806,21 @@ inline void gru_cell(const float* gi, const float* gh, const float* b_ih, const 
 }
 
 // ---- the context -----------------------------------------------------------------------------------------
-/// The context over the rows of S, four states at a time: scores4(j, e) writes the scores of states j..j+3 to
-/// e[0..4), score1(j) the score of one. alpha_j holds p_j = exp(e_j - m) as the pass goes; m is raised only when
+/// The context over the rows of S, four states at a time: scores4(j, rows, e) writes the scores of states j..j+3
+/// (rows: their rows of S) to e[0..4), score1(j, row) the score of one. alpha_j holds p_j = exp(e_j - m) as the pass goes; m is raised only when
 /// a score exceeds m + kTau (p_j <= e^16 = 8.9e6, so Σ p_j stays finite for any n a memory holds), and then
 /// c, l and the alpha so far are rescaled by exp(m_old - m_new): one exp per state, one pass.
 template <class Scores4, class Score1>
 void attend_scored(const Rows<float>& S, Scores4 scores4, Score1 score1, float* alpha, float* c) {
     if constexpr (kSoftMacs) {
         // two passes: the scores e_j into alpha, then alpha_j = exp(e_j - max) / l and c = Σ_j alpha_j S_j
+        RingRows ring(S);
         std::size_t j = 0;
-        for (; j + 4 <= S.n; j += 4) scores4(j, alpha + j);
-        for (; j < S.n; ++j) alpha[j] = score1(j);
+        for (; j + 4 <= S.n; j += 4) {
+            const float* const rows[4] = {ring.next(), ring.next(), ring.next(), ring.next()};
+            scores4(j, rows, alpha + j);
+        }
+        for (; j < S.n; ++j) alpha[j] = score1(j, ring.next());
         float m = alpha[0];
         for (std::size_t k = 1; k < S.n; ++k) m = alpha[k] > m ? alpha[k] : m;
         float l = 0.0f;
@@ -831,18 +858,20 @@ void attend_scored(const Rows<float>& S, Scores4 scores4, Score1 score1, float* 
             e[t] = p;
         }
     };
+    RingRows ring(S);
     std::size_t j = 0;
     for (; j + 4 <= S.n; j += 4) {
         float e[4];
-        scores4(j, e);
+        const float* const rows[4] = {ring.next(), ring.next(), ring.next(), ring.next()};
+        scores4(j, rows, e);
         weigh(j, e, 4);
         // c += Σ_t p_t S_t
-        add_rows4(S.row(j), S.row(j + 1), S.row(j + 2), S.row(j + 3), e, dim, c);
+        add_rows4(rows[0], rows[1], rows[2], rows[3], e, dim, c);
     }
     for (; j < S.n; ++j) {
-        float e[1] = {score1(j)};
+        const float* const s = ring.next();
+        float e[1] = {score1(j, s)};
         weigh(j, e, 1);
-        const float* s = S.row(j);
         for (std::size_t d = 0; d < dim; ++d) c[d] += e[0] * s[d];
     }
     // c = Σ_j p_j S_j / l; alpha_j = p_j / l
@@ -854,13 +883,13 @@ void attend_scored(const Rows<float>& S, Scores4 scores4, Score1 score1, float* 
 inline void attend_dot(const Rows<float>& S, const float* q, float scale, float* alpha, float* c) {
     attend_scored(
         S,
-        [&](std::size_t j, float* e) {
+        [&](std::size_t, const float* const rows[4], float* e) {
             float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
             // e_j = scale·(S_j·q), four states per pass over q
-            dot4(S.row(j), S.row(j + 1), S.row(j + 2), S.row(j + 3), q, S.dim, s);
+            dot4(rows[0], rows[1], rows[2], rows[3], q, S.dim, s);
             for (std::size_t t = 0; t < 4; ++t) e[t] = scale * s[t];
         },
-        [&](std::size_t j) { return scale * dot(S.row(j), q, S.dim); }, alpha, c);
+        [&](std::size_t, const float* row) { return scale * dot(row, q, S.dim); }, alpha, c);
 }
 
 inline void attend_keys(const KeyBlocks<float>& P, const float* u, const Rows<float>& S, float* alpha, float* c) {
@@ -868,13 +897,13 @@ inline void attend_keys(const KeyBlocks<float>& P, const float* u, const Rows<fl
     constexpr std::size_t L = KeyBlocks<float>::L;
     attend_scored(
         S,
-        [&](std::size_t j, float* e) {
+        [&](std::size_t j, const float* const*, float* e) {
             float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
             // e_j = P_j·u, four keys per pass over u
             dot4<L>(P.key(j), P.key(j + 1), P.key(j + 2), P.key(j + 3), u, P.dim, s);
             for (std::size_t t = 0; t < 4; ++t) e[t] = s[t];
         },
-        [&](std::size_t j) {
+        [&](std::size_t j, const float*) {
             // e_j = P_j·u
             if constexpr (L == 1) return dot(P.key(j), u, P.dim);
             else if constexpr (kSoftMacs) return soft_dot(P.key(j), L, u, 1, P.dim);

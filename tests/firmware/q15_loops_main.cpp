@@ -647,6 +647,30 @@ void check_finish_gru() {
     }
 }
 
+/// acc_g += Σ_{k < n} w[g·ld + k]·v_k for the G rows (the seam's dot_rows<G>): every n to 40 (each tail of the
+/// target's passes, n below one pass), v word aligned and not, a row stride of n or more, sums from nonzero starts,
+/// weights and values anywhere in int8 and int16 (Σ |terms| < 2^31 at these lengths); the accumulators past G and the
+/// weights after the last row's n are not the loop's to touch (their sums would show it)
+template <std::size_t G>
+void check_dot_rows() {
+    static std::int8_t w[4 * 48];
+    static q15 v[48];
+    for (int it = 0; it < 400; ++it) {
+        const std::size_t n = static_cast<std::size_t>(it % 41), ld = n + static_cast<std::size_t>(uniform(0, 5));
+        const std::size_t off = static_cast<std::size_t>(it / 41 % 2);  // v at a half word now and then
+        for (std::int8_t& x : w) x = static_cast<std::int8_t>(uniform(-128, 127));
+        for (q15& x : v) x.raw = static_cast<std::int16_t>(uniform(-32768, 32767));
+        std::int32_t acc[G + 1], want[G + 1];
+        for (std::size_t g = 0; g <= G; ++g) acc[g] = want[g] = uniform(-100000, 100000);
+        for (std::size_t g = 0; g < G; ++g)
+            for (std::size_t k = 0; k < n; ++k) want[g] += w[g * ld + k] * v[off + k].raw;
+        L::template dot_rows<G>(w, ld, v + off, n, acc);
+        bool ok = true;
+        for (std::size_t g = 0; g <= G; ++g) ok = ok && acc[g] == want[g];
+        expect(ok, "dot_rows", it);
+    }
+}
+
 }  // namespace
 
 int main() {
@@ -655,6 +679,10 @@ int main() {
     check_query();
     check_every_input();
     check_additive();
+    // the products of rows in each group size the seam names (q15/seam.hpp)
+    check_dot_rows<1>();
+    check_dot_rows<2>();
+    check_dot_rows<L::kRows>();
     // the target's own operations (q15/seam.hpp's capabilities), each against its formula
     if constexpr (q::has(L::kCaps, q::kTanhRows)) check_tanh_rows<L>();
     if constexpr (q::has(L::kCaps, q::kWeighted)) check_weighted_sum<L>();

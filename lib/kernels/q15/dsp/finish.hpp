@@ -144,38 +144,73 @@ inline std::size_t finish_sum(const std::int32_t* s, std::size_t rows, const std
     return static_cast<std::size_t>(yp - y);
 }
 
+// One row of finish_gru, its shift less 2 in the bottom byte of t: gi and gh from its sums (s_x, s_h) (17
+// instructions).
+// clang-format off
+#define SARNN_DSP_FINISH_GRU_ROW                      \
+    "ldrd   %[sx], %[sh], [%[s]], #8\n\t"             \
+    "ldr    %[mv], [%[m]], #4\n\t"                    \
+    "smmul  %[sx], %[sx], %[mv]\n\t"                  \
+    "smmul  %[sh], %[sh], %[mv]\n\t"                  \
+    "asr    %[sx], %[sx], %[t]\n\t"                   \
+    "asr    %[sh], %[sh], %[t]\n\t"                   \
+    "add    %[sx], %[sx], #1\n\t"                     \
+    "add    %[sh], %[sh], #1\n\t"                     \
+    "ldr    %[mv], [%[bi]], #4\n\t"                   \
+    "qdadd  %[sx], %[sx], %[mv]\n\t"                  \
+    "ldr    %[mv], [%[bh]], #4\n\t"                   \
+    "qdadd  %[sh], %[sh], %[mv]\n\t"                  \
+    "ssat   %[sx], #16, %[sx], asr #1\n\t"            \
+    "ssat   %[sh], #16, %[sh], asr #1\n\t"            \
+    "strh   %[sx], [%[yp]], #2\n\t"                   \
+    "strh   %[sh], [%[gh]], #2\n\t"
+// clang-format on
 /// gru_gates's rows finished from their sums s = (s_x, s_h) pairs where the x part's factor is 1 (q15.cpp's gru_gates,
 /// the same integers): gi = ssat16(qadd(requantize(s_x, m_r, shift_r), b_ih)), gh the same of s_h and b_hh, each as
-/// finish_sum's (23 instructions a row). Stops before the first row whose shift is outside 2 .. 31 and returns how
-/// many rows it wrote.
+/// finish_sum's. Two rows a pass (21 instructions a row): both shifts one LDRH, less 2 in each byte (SUBW: a byte
+/// below 2 borrows, and every byte it reaches then exceeds 29), both checked against 2 .. 31 at once (UQSUB8 of 29
+/// from each byte: nonzero where one is above 29), ASR taking the bottom byte of the register as its count (the
+/// second row's after LSR #8); a pass with a shift outside 2 .. 31, and an odd last row, one row at a time (23
+/// instructions). Stops before the first row whose shift is outside 2 .. 31 and returns how many rows it wrote.
 inline std::size_t finish_gru(const std::int32_t* s, std::size_t rows, const std::int32_t* m, const std::int8_t* shift,
                               const std::int32_t* b_ih, const std::int32_t* b_hh, q15* gi, q15* gh) noexcept {
     if (rows == 0) return 0;
     q15* yp = gi;
     q15* const end = gi + rows;
     std::int32_t sx, sh, mv, t;
+    if (rows >= 2) {
+        const q15* const end2 = gi + (rows & ~std::size_t{1});
+        const std::int32_t k29 = 0x1D1D;
+        // clang-format off
+        __asm__ volatile("1:\n\t"
+                         "ldrh   %[t], [%[shp]], #2\n\t"
+                         "subw   %[t], %[t], #0x202\n\t"
+                         "uqsub8 %[mv], %[t], %[k29]\n\t"
+                         "cmp    %[mv], #0\n\t"
+                         "bne    6f\n\t"
+                         SARNN_DSP_FINISH_GRU_ROW
+                         "lsr    %[t], %[t], #8\n\t"
+                         SARNN_DSP_FINISH_GRU_ROW
+                         "cmp    %[yp], %[end2]\n\t"
+                         "bne    1b\n\t"
+                         "b      7f\n\t"
+                         "6:\n\t"
+                         "sub    %[shp], %[shp], #2\n\t"
+                         "7:"
+                         : [s] "+r"(s), [m] "+r"(m), [shp] "+r"(shift), [bi] "+r"(b_ih), [bh] "+r"(b_hh), [yp] "+r"(yp),
+                           [gh] "+r"(gh), [sx] "=&r"(sx), [sh] "=&r"(sh), [mv] "=&r"(mv), [t] "=&r"(t)
+                         : [end2] "r"(end2), [k29] "r"(k29)
+                         : "cc", "memory");
+        // clang-format on
+    }
+    if (yp == end) return rows;
     // clang-format off
     __asm__ volatile("1:\n\t"
                      "ldrsb  %[t], [%[shp]], #1\n\t"
                      "sub    %[t], %[t], #2\n\t"
                      "cmp    %[t], #29\n\t"
                      "bhi    7f\n\t"
-                     "ldrd   %[sx], %[sh], [%[s]], #8\n\t"
-                     "ldr    %[mv], [%[m]], #4\n\t"
-                     "smmul  %[sx], %[sx], %[mv]\n\t"
-                     "smmul  %[sh], %[sh], %[mv]\n\t"
-                     "asr    %[sx], %[sx], %[t]\n\t"
-                     "asr    %[sh], %[sh], %[t]\n\t"
-                     "add    %[sx], %[sx], #1\n\t"
-                     "add    %[sh], %[sh], #1\n\t"
-                     "ldr    %[t], [%[bi]], #4\n\t"
-                     "qdadd  %[sx], %[sx], %[t]\n\t"
-                     "ldr    %[t], [%[bh]], #4\n\t"
-                     "qdadd  %[sh], %[sh], %[t]\n\t"
-                     "ssat   %[sx], #16, %[sx], asr #1\n\t"
-                     "ssat   %[sh], #16, %[sh], asr #1\n\t"
-                     "strh   %[sx], [%[yp]], #2\n\t"
-                     "strh   %[sh], [%[gh]], #2\n\t"
+                     SARNN_DSP_FINISH_GRU_ROW
                      "cmp    %[yp], %[end]\n\t"
                      "bne    1b\n\t"
                      "7:"
@@ -186,6 +221,7 @@ inline std::size_t finish_gru(const std::int32_t* s, std::size_t rows, const std
     // clang-format on
     return static_cast<std::size_t>(yp - gi);
 }
+#undef SARNN_DSP_FINISH_GRU_ROW
 
 #undef SARNN_DSP_FINISH_OPERANDS
 #undef SARNN_DSP_FINISH_TAIL

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/q15/dsp/additive.hpp"
 #include "kernels/q15/dsp/cell.hpp"
 #include "kernels/q15/dsp/common.hpp"
 #include "kernels/q15/dsp/finish.hpp"
@@ -18,13 +19,14 @@
 
 namespace sarnn::kernel::q15_loops {
 
-/// The DSP loops: the products, the scores and the softmax's passes, the query's sums, the weighted sum, and
-/// affine_tanh's rows in blocks (four rows' two parts at once, or against x and r packed once) finished with their
-/// tanh by finish_tanh.
+/// The DSP loops: the products, the scores, the additive scores' sums and the softmax's passes, the query's sums, the
+/// weighted sum, and affine_tanh's rows in blocks (four rows' two parts at once, or against x and r packed once)
+/// finished with their tanh by finish_tanh.
 struct DspLoops : Loops<DspLoops> {
     static constexpr std::size_t kRows = q15_dsp::kRows, kStates = q15_dsp::kStates, kColumns = q15_dsp::kColumns;
-    static constexpr unsigned kCaps = kScores | kMaxRaw | kAbsSum | kRoundQuery | kExps | kNormalize | kFinishTanh |
-                                      kRowsXr | kRowsPacked | kRowsSum | kFinishGru | kWeighted | kCell | kGruCell;
+    static constexpr unsigned kCaps = kScores | kMaxRaw | kAdditiveSum | kAbsSum | kRoundQuery | kExps | kNormalize |
+                                      kFinishTanh | kRowsXr | kRowsPacked | kRowsSum | kFinishGru | kWeighted | kCell |
+                                      kGruCell;
     static constexpr std::size_t kPackMax = q15_dsp::kPackMax;  ///< the longest x and r that packs() takes
     using Packed = q15_dsp::Packed;
 
@@ -49,6 +51,10 @@ struct DspLoops : Loops<DspLoops> {
     }
     __attribute__((always_inline)) static std::int32_t max_raw(const q15* e, std::size_t n) noexcept {
         return q15_dsp::max_raw(e, n);
+    }
+    __attribute__((always_inline)) static std::int32_t additive_sum(const q15* key, const q15* q, const std::int8_t* v,
+                                                                    std::size_t K) noexcept {
+        return q15_dsp::additive_sum(key, q, v, K);
     }
     __attribute__((always_inline)) static std::uint32_t abs_sum(const q15* q, std::size_t dim) noexcept {
         return q15_dsp::abs_sum(q, dim);

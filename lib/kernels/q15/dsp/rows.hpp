@@ -1,6 +1,6 @@
 // lib/kernels/q15/dsp/rows.hpp: the DSP set's q15 loops (Cortex-M4, M7; the set: dsp/loops.hpp), the products of rows:
 // dot_rows<4> (four rows, SMLAD), rows4_xr (both parts of four rows in one call), the packed passes (x and r packed
-// once: Packed, pack, rows_packed, rows_packed2, rows_packed_sum), dot_rows<2>.
+// once: Packed, pack, rows_packed, rows_packed2, rows_packed_sum), dot_rows<2> and dot_rows<1>.
 #ifndef SARNN_LIB_KERNELS_Q15_DSP_ROWS_HPP
 #define SARNN_LIB_KERNELS_Q15_DSP_ROWS_HPP
 
@@ -36,25 +36,27 @@ namespace sarnn::kernel::q15_dsp {
 #define SARNN_DSP_ROWS4(load) SARNN_DSP_ROWS4_LOOP("1", load)
 // clang-format on
 
-/// Four rows, four columns per iteration (25 instructions for 16 multiply-adds), the last n % 4 columns after.
+/// Four rows, four columns per iteration (25 instructions for 16 multiply-adds), then the last n % 4 columns in
+/// assembly too: two (one LDR of v's pair, any alignment; each weight LDRSB, SMLABB / SMLABT: 17 instructions for 8
+/// multiply-adds), then one (9 for 4); the rows' pointers and sums stay in registers from the loop to the tail.
 template <>
 inline void dot_rows<4>(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
     const std::size_t n4 = n & ~std::size_t{3};
+    std::int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+    const std::int8_t* w0 = w;
+    const std::int8_t* w1 = w + ld;
+    const std::size_t ld2 = 2 * ld;
+    const q15* vp = v;
+    std::int32_t x, t;
     if (n4 > 0) {
-        std::int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-        const std::int8_t* w0 = w;
-        const std::int8_t* w1 = w + ld;
-        const std::size_t ld2 = 2 * ld;
-        const q15* vp = v;
         const q15* const end = v + n4;
-        std::int32_t x, y, z, t;
+        std::int32_t y, z;
 // clang-format off
 #define SARNN_DSP_ROWS4_OPERANDS                                                                                   \
     : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [w0] "+r"(w0), [w1] "+r"(w1), [vp] "+r"(vp),    \
       [x] "=&r"(x), [y] "=&r"(y), [z] "=&r"(z), [t] "=&r"(t)                                                       \
-    : [end] "r"(end), [ld2] "r"(ld2), "m"(*reinterpret_cast<const std::int8_t(*)[]>(w)),                          \
-      "m"(*reinterpret_cast<const q15(*)[]>(v))                                                                    \
-    : "cc"
+    : [end] "r"(end), [ld2] "r"(ld2)                                                                               \
+    : "cc", "memory"
         // clang-format on
         if ((reinterpret_cast<std::uintptr_t>(v) & 3u) == 0) {
             // clang-format off
@@ -67,12 +69,42 @@ inline void dot_rows<4>(const std::int8_t* w, std::size_t ld, const q15* v, std:
             // clang-format on
         }
 #undef SARNN_DSP_ROWS4_OPERANDS
-        acc[0] = a0;
-        acc[1] = a1;
-        acc[2] = a2;
-        acc[3] = a3;
     }
-    if (n4 < n) q15_plain::dot_rows<4>(w + n4, ld, v + n4, n - n4, acc);
+    // One column of the four rows (v's value in the bottom half, B, or the top half, T, of x): row 2 and 3 at two rows
+    // (ld2 bytes) past rows 0 and 1, whose pointers move on.
+    // clang-format off
+#define SARNN_DSP_COLUMN4(h)                            \
+    "ldrsb  %[t], [%[w0], %[ld2]]\n\t"                  \
+    "smlab" h " %[a2], %[t], %[x], %[a2]\n\t"           \
+    "ldrsb  %[t], [%[w1], %[ld2]]\n\t"                  \
+    "smlab" h " %[a3], %[t], %[x], %[a3]\n\t"           \
+    "ldrsb  %[t], [%[w0]], #1\n\t"                      \
+    "smlab" h " %[a0], %[t], %[x], %[a0]\n\t"           \
+    "ldrsb  %[t], [%[w1]], #1\n\t"                      \
+    "smlab" h " %[a1], %[t], %[x], %[a1]\n\t"
+#define SARNN_DSP_COLUMN4_OPERANDS                                                                                 \
+    : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [w0] "+r"(w0), [w1] "+r"(w1), [vp] "+r"(vp),    \
+      [x] "=&r"(x), [t] "=&r"(t)                                                                                   \
+    : [ld2] "r"(ld2), "m"(*reinterpret_cast<const std::int8_t(*)[]>(w0)),                                        \
+      "m"(*reinterpret_cast<const q15(*)[]>(vp))
+    // clang-format on
+    if ((n & 2u) != 0) {
+        // clang-format off
+        __asm__ volatile("ldr    %[x], [%[vp]], #4\n\t" SARNN_DSP_COLUMN4("b") SARNN_DSP_COLUMN4("t")
+                         SARNN_DSP_COLUMN4_OPERANDS);
+        // clang-format on
+    }
+    if ((n & 1u) != 0) {
+        // clang-format off
+        __asm__ volatile("ldrsh  %[x], [%[vp]]\n\t" SARNN_DSP_COLUMN4("b") SARNN_DSP_COLUMN4_OPERANDS);
+        // clang-format on
+    }
+#undef SARNN_DSP_COLUMN4_OPERANDS
+#undef SARNN_DSP_COLUMN4
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
 }
 
 // A pass's four sums of one part (o: 0 the x part's, 4 the r part's) stored at s (read from memory) + o, + o + 8, ...
@@ -346,7 +378,8 @@ inline void rows_packed_sum(const std::int8_t* wx, const std::int8_t* wr, const 
 #undef SARNN_DSP_ROWS4_LOOP
 #undef SARNN_DSP_ROW
 
-/// Two rows (a pass of the last rows): SMLAD on (w0, w2), (w1, w3) as in the three rows' loop, in C.
+/// Two rows (a pass of the last rows): SMLAD on (w0, w2), (w1, w3) as in the four rows' loop, in C; the last n % 4
+/// columns by SMLABB.
 template <>
 inline void dot_rows<2>(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
     std::int32_t a0 = acc[0], a1 = acc[1];
@@ -360,9 +393,28 @@ inline void dot_rows<2>(const std::int8_t* w, std::size_t ld, const q15* v, std:
         a1 = __smlad(__sxtb16(w1), v02, a1);
         a1 = __smlad(__sxtb16(dsp::ror8(w1)), v13, a1);
     }
+    for (; k < n; ++k) {
+        a0 = __smlabb(w[k], v[k].raw, a0);
+        a1 = __smlabb(w[ld + k], v[k].raw, a1);
+    }
     acc[0] = a0;
     acc[1] = a1;
-    if (k < n) q15_plain::dot_rows<2>(w + k, ld, v + k, n - k, acc);
+}
+
+/// One row (the last of a group): SMLAD on (w0, w2), (w1, w3) as dot_rows<2>, four columns a pass; the last n % 4
+/// columns by SMLABB (v at any alignment).
+template <>
+inline void dot_rows<1>(const std::int8_t* w, std::size_t, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
+    std::int32_t a = acc[0];
+    std::size_t k = 0;
+    for (; k + 4 <= n; k += 4) {
+        const std::int32_t v01 = dsp::word(v + k), v23 = dsp::word(v + k + 2);
+        const std::int32_t w4 = dsp::word(w + k);
+        a = __smlad(__sxtb16(w4), dsp::pkhbt(v01, v23), a);
+        a = __smlad(__sxtb16(dsp::ror8(w4)), dsp::pkhtb(v23, v01), a);
+    }
+    for (; k < n; ++k) a = __smlabb(w[k], v[k].raw, a);
+    acc[0] = a;
 }
 
 }  // namespace sarnn::kernel::q15_dsp

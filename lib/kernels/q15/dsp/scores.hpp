@@ -1,6 +1,6 @@
 // lib/kernels/q15/dsp/scores.hpp: the DSP set's q15 loops (Cortex-M4, M7; the set: dsp/loops.hpp), the scores:
-// dot_states<3>, dot_states<1>, scores4 (four states at the strides of Hidden 16, 32, 64) and scores (the rounded
-// scores of many states).
+// dot_states<3>, dot_states<1>, scores4 (four states at the strides of Hidden 16, 32, 64), scores3 (three states a
+// pass at any stride, q' of an even or odd number of pairs) and scores (the rounded scores of many states).
 #ifndef SARNN_LIB_KERNELS_Q15_DSP_SCORES_HPP
 #define SARNN_LIB_KERNELS_Q15_DSP_SCORES_HPP
 
@@ -141,9 +141,83 @@ inline std::size_t scores4(const q15*& s, std::size_t groups, const q15* q, std:
 }
 
 /// The rounded scores (q15/seam.hpp), three states a pass: the passes themselves in one assembly loop (the two pairs
-/// of q' per iteration of dot_states<3>; then e_j = (d_j + 2^(t-1)) >> t, the 2^(t-1) being the sums' start), the
-/// pass's constants in memory (fourteen registers would not hold them). Where q' has an odd number of pairs, and for
-/// the last count % 3 states, dot_states.
+/// of q' per iteration of dot_states<3>, an odd last pair after the loop: kOdd; then e_j = (d_j + 2^(t-1)) >> t, the
+/// 2^(t-1) being the sums' start), the pass's constants in memory (fourteen registers would not hold them). Returns
+/// the states done (3·groups, groups >= 1); s and e move past them.
+template <bool kOdd>
+inline std::size_t scores3(const q15*& s, std::size_t stride, std::size_t groups, const q15* q, std::size_t npairs,
+                           int t, q15*& e) noexcept {
+    const std::int32_t half = std::int32_t{1} << (t - 1);
+    // what a pass reads: q', 2^(t-1), t, the step from the end of a pass's three rows to the next pass's (three rows
+    // less the 2·npairs values read), where e goes, where it ends
+    struct Pass {
+        const q15* q;
+        std::int32_t half, t, gap;
+        q15* e;
+        const q15* e_end;
+    } pass{q, half, t, static_cast<std::int32_t>((3 * stride - 2 * npairs) * sizeof(q15)), e, e + 3 * groups};
+    const q15* p0 = s;
+    const q15* p1 = s + stride;
+    const q15* p2 = s + 2 * stride;
+    // the loop's end: the last even pair (kOdd: the odd pair after it)
+    const q15* const end = q + 2 * (npairs & ~std::size_t{1});
+    std::int32_t a0, a1, a2, q0, q1, x, y;
+    const q15* qp;
+    // clang-format off
+#define SARNN_DSP_SCORES3(odd)                                                                                     \
+    __asm__ volatile("2:\n\t"                                                                                     \
+                     "ldr    %[qp], [%[ps]]\n\t"                                                                  \
+                     "ldr    %[a0], [%[ps], #4]\n\t"                                                              \
+                     "mov    %[a1], %[a0]\n\t"                                                                    \
+                     "mov    %[a2], %[a0]\n\t"                                                                    \
+                     "1:\n\t"                                                                                     \
+                     "ldrd   %[q0], %[q1], [%[qp]], #8\n\t" SARNN_DSP_STATE("a0", "p0") SARNN_DSP_STATE("a1", "p1") \
+                         SARNN_DSP_STATE("a2", "p2") "cmp    %[qp], %[end]\n\t"                                   \
+                     "bne    1b\n\t"                                                                              \
+                     odd                                                                                          \
+                     "ldr    %[x], [%[ps], #8]\n\t"                                                               \
+                     "asr    %[a0], %[a0], %[x]\n\t"                                                              \
+                     "asr    %[a1], %[a1], %[x]\n\t"                                                              \
+                     "asr    %[a2], %[a2], %[x]\n\t"                                                              \
+                     "ldr    %[y], [%[ps], #16]\n\t"                                                              \
+                     "strh   %[a0], [%[y]], #2\n\t"                                                               \
+                     "strh   %[a1], [%[y]], #2\n\t"                                                               \
+                     "strh   %[a2], [%[y]], #2\n\t"                                                               \
+                     "str    %[y], [%[ps], #16]\n\t"                                                              \
+                     "ldr    %[x], [%[ps], #12]\n\t"                                                              \
+                     "add    %[p0], %[p0], %[x]\n\t"                                                              \
+                     "add    %[p1], %[p1], %[x]\n\t"                                                              \
+                     "add    %[p2], %[p2], %[x]\n\t"                                                              \
+                     "ldr    %[x], [%[ps], #20]\n\t"                                                              \
+                     "cmp    %[y], %[x]\n\t"                                                                      \
+                     "bne    2b"                                                                                  \
+                     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [p0] "+r"(p0), [p1] "+r"(p1), [p2] "+r"(p2), \
+                       [qp] "=&r"(qp), [q0] "=&r"(q0), [q1] "=&r"(q1), [x] "=&r"(x), [y] "=&r"(y)                  \
+                     : [end] "r"(end), [ps] "r"(&pass)                                                            \
+                     : "cc", "memory")
+    // clang-format on
+    if constexpr (kOdd) {
+        // the odd last pair of q' (qp at the loop's end) times each state's: one SMLAD a state
+        SARNN_DSP_SCORES3(
+            "ldr    %[q0], [%[qp]]\n\t"
+            "ldr    %[x], [%[p0]], #4\n\t"
+            "smlad  %[a0], %[x], %[q0], %[a0]\n\t"
+            "ldr    %[x], [%[p1]], #4\n\t"
+            "smlad  %[a1], %[x], %[q0], %[a1]\n\t"
+            "ldr    %[x], [%[p2]], #4\n\t"
+            "smlad  %[a2], %[x], %[q0], %[a2]\n\t");
+    } else {
+        SARNN_DSP_SCORES3("");
+    }
+#undef SARNN_DSP_SCORES3
+    s += 3 * groups * stride;
+    e += 3 * groups;
+    return 3 * groups;
+}
+
+/// The rounded scores (q15/seam.hpp): four states a pass where q' has a multiple of 4 pairs and the stride is one of
+/// scores4's, else three (scores3, where q' has at least two pairs); the last count % 3 states (and every state of a
+/// q' of one pair) by dot_states.
 inline void scores(const q15* s, std::size_t stride, std::size_t count, const q15* q, std::size_t npairs, int t,
                    q15* e) noexcept {
     // four states a pass where the stride is one of the constants of scores4 (the rest after, as below)
@@ -155,57 +229,16 @@ inline void scores(const q15* s, std::size_t stride, std::size_t count, const q1
         case 64: count -= scores4<128>(s, groups, q, npairs, t, e); break;
         default: break;
         }
+        if (count == 0) return;
     }
     const std::int32_t half = std::int32_t{1} << (t - 1);
-    const std::size_t groups = npairs % 2 == 0 ? count / 3 : 0;
+    const std::size_t groups = npairs >= 2 ? count / 3 : 0;
     if (groups > 0) {
-        // what a pass reads: q', 2^(t-1), t, the step from the end of a pass's three rows to the next pass's (three
-        // rows less the 2·npairs values read), where e goes, where it ends
-        struct Pass {
-            const q15* q;
-            std::int32_t half, t, gap;
-            q15* e;
-            const q15* e_end;
-        } pass{q, half, t, static_cast<std::int32_t>((3 * stride - 2 * npairs) * sizeof(q15)), e, e + 3 * groups};
-        const q15* p0 = s;
-        const q15* p1 = s + stride;
-        const q15* p2 = s + 2 * stride;
-        const q15* const end = q + 2 * npairs;
-        std::int32_t a0, a1, a2, q0, q1, x, y;
-        const q15* qp;
-        // clang-format off
-        __asm__ volatile("2:\n\t"
-                         "ldr    %[qp], [%[ps]]\n\t"
-                         "ldr    %[a0], [%[ps], #4]\n\t"
-                         "mov    %[a1], %[a0]\n\t"
-                         "mov    %[a2], %[a0]\n\t"
-                         "1:\n\t"
-                         "ldrd   %[q0], %[q1], [%[qp]], #8\n\t" SARNN_DSP_STATE("a0", "p0") SARNN_DSP_STATE("a1", "p1")
-                             SARNN_DSP_STATE("a2", "p2") "cmp    %[qp], %[end]\n\t"
-                         "bne    1b\n\t"
-                         "ldr    %[x], [%[ps], #8]\n\t"
-                         "asr    %[a0], %[a0], %[x]\n\t"
-                         "asr    %[a1], %[a1], %[x]\n\t"
-                         "asr    %[a2], %[a2], %[x]\n\t"
-                         "ldr    %[y], [%[ps], #16]\n\t"
-                         "strh   %[a0], [%[y]], #2\n\t"
-                         "strh   %[a1], [%[y]], #2\n\t"
-                         "strh   %[a2], [%[y]], #2\n\t"
-                         "str    %[y], [%[ps], #16]\n\t"
-                         "ldr    %[x], [%[ps], #12]\n\t"
-                         "add    %[p0], %[p0], %[x]\n\t"
-                         "add    %[p1], %[p1], %[x]\n\t"
-                         "add    %[p2], %[p2], %[x]\n\t"
-                         "ldr    %[x], [%[ps], #20]\n\t"
-                         "cmp    %[y], %[x]\n\t"
-                         "bne    2b"
-                         : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [p0] "+r"(p0), [p1] "+r"(p1), [p2] "+r"(p2),
-                           [qp] "=&r"(qp), [q0] "=&r"(q0), [q1] "=&r"(q1), [x] "=&r"(x), [y] "=&r"(y)
-                         : [end] "r"(end), [ps] "r"(&pass)
-                         : "cc", "memory");
-        // clang-format on
-        s += 3 * groups * stride;
-        e += 3 * groups;
+        if (npairs % 2 == 0) {
+            scores3<false>(s, stride, groups, q, npairs, t, e);
+        } else {
+            scores3<true>(s, stride, groups, q, npairs, t, e);
+        }
     }
     for (std::size_t i = 3 * groups; i < count;) {
         std::int32_t d[3];

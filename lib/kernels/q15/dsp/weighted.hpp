@@ -98,77 +98,95 @@ constexpr std::uint32_t kWsAlone = 0, kWsEnd = 29;
 
 }  // namespace dsp
 
-/// c = Σ_j alpha_j S_j (q15.cpp's weighted_sum: c_k = (Σ_j alpha_j S_j,k + 2^14) >> 15 within +-32767), the states
-/// in the two segments base[0] (n[0] states) and base[1] (n[1]), alpha's values in that order. Eight columns a pass,
-/// the pass in assembly: its sums from 2^14 (|Σ| + 2^14 < 2^31 by q15.cpp's bound: every partial sum in int32, in
-/// any order); each run of the list (a segment's states, read at constant offsets from
-/// one pointer where the row step is that of Hidden 16, 32 or 64); then the eight sums rounded (SSAT's shift),
-/// saturated, packed in pairs, clamped at -32767 (QSUB16 from 0 twice: -(-32768) saturates to 32767) and stored (one
-/// STM). A run enters its loop (TBH) as Duff's device, skipping the loop's first -count mod 8 (or 4) states in its
-/// first iteration; the loop reads alpha in pairs (an odd entry's first weight alone, the top half of aw), so where
-/// a segment's weights would end off a word its last state is a run alone. The loops: 87 instructions for 64
-/// multiply-adds where the row step is 32 or 64 bytes (the eighth state's LDRD moves vp on), 88 for 128 (an ADD),
-/// 53 for 32 at any other even step (read from the stack). Where dim % 8 is 2, 4 or 6, a last pass over the columns
-/// dim - 8 .. dim (rounded down to even) writes some columns again (the same values); where the rows or c are not
-/// word aligned or the stride is odd, and for an odd dim's last column, one column at a time in C. (Not inlined: one
-/// copy of the assembly for q15.cpp's three calls.)
-__attribute__((noinline)) inline void weighted_sum(const q15* const base[2], const std::size_t n[2], std::size_t stride,
-                                                   std::size_t dim, const q15* alpha, q15* c) noexcept {
-    std::size_t k = 0;
-    // c and the rows word aligned (the stride even)
-    const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(c) | reinterpret_cast<std::uintptr_t>(base[0]) |
-                              reinterpret_cast<std::uintptr_t>(base[1]) | (stride << 1);
-    if (dim >= 8 && (at & 3u) == 0) {
-        const std::size_t step = stride * sizeof(q15);
-        // the loop for this step: its first entry, how many states an iteration (mask + 1), the bytes back per state
-        // skipped and the row steps before the first row its offsets start at
-        std::uint32_t first = 25, mask = 3;
-        std::size_t skip = 0, bias = 0;
-        switch (stride) {
-        case 16: first = 1, mask = 7, skip = step, bias = 1; break;
-        case 32: first = 9, mask = 7, skip = step, bias = 1; break;
-        case 64: first = 17, mask = 7, skip = step; break;
-        default: break;
-        }
-        dsp::WeightedRuns list;
-        for (std::int32_t& h : list.half) h = std::int32_t{1} << 14;
-        dsp::WeightedRun* r = list.run;
-        const q15* ap = alpha;
-        for (int g = 0; g < 2; ++g) {
-            std::size_t count = n[g];
-            const auto v = reinterpret_cast<std::uintptr_t>(base[g]);
-            if (count > 0 && (reinterpret_cast<std::uintptr_t>(ap + count) & 3u) != 0) {
-                --count;
-                *r++ = {v + count * step, ap + count, ap + count + 1, dsp::kWsAlone};
+/// The columns k .. k + W (W = 2 or 4) of weighted_sum (below) in C, for the last dim % 8: c_k+i = (Σ_j alpha_j
+/// S_j,k+i + 2^14) >> 15 within +-32767, one SMLAxy a product (the sums from 2^14 as the passes' are), the W values
+/// of a row in one word or two (word aligned); the first `store` of them written (W = 4: 3 or 4; an odd dim's last
+/// column past dim is the padding of a padded row, read, its sum never written).
+template <int W>
+inline void weighted_columns(const q15* const base[2], const std::size_t n[2], std::size_t stride, const q15* alpha,
+                             std::size_t k, [[maybe_unused]] std::size_t store, q15* c) noexcept {
+    static_assert(W == 2 || W == 4, "two or four columns");
+    std::int32_t s0 = 1 << 14, s1 = s0, s2 = s0, s3 = s0;
+    const q15* ap = alpha;
+    for (int g = 0; g < 2; ++g) {
+        const q15* v = base[g] + k;
+        for (const q15* const a_end = ap + n[g]; ap != a_end; ++ap, v += stride) {
+            const std::int32_t a = ap->raw;
+            const std::int32_t x = dsp::word(v);
+            s0 = __smlabb(a, x, s0);
+            s1 = __smlabt(a, x, s1);
+            if constexpr (W == 4) {
+                const std::int32_t y = dsp::word(v + 2);
+                s2 = __smlabb(a, y, s2);
+                s3 = __smlabt(a, y, s3);
             }
-            if (count > 0) {
-                const std::uint32_t e = static_cast<std::uint32_t>(0 - count) & mask;
-                *r++ = {v - (e + bias) * skip, ap, ap + count, first + e};
-            }
-            ap += n[g];
         }
-        *r = {0, nullptr, nullptr, dsp::kWsEnd};
-        const std::size_t even = dim & ~std::size_t{1};
-        std::size_t full = dim & ~std::size_t{7};
-        const dsp::WeightedRuns* runs = &list;
-        const dsp::WeightedRun* rp = list.run;
-        const q15* end = alpha;
-        q15* cp = c;
-        const q15* cend = c + full;
-        for (;;) {
-            // the sums in r0-r6, r8 (ascending: LDM, STM; r7 may be the frame pointer)
-            register std::int32_t c0 __asm__("r0");
-            register std::int32_t c1 __asm__("r1");
-            register std::int32_t c2 __asm__("r2");
-            register std::int32_t c3 __asm__("r3");
-            register std::int32_t c4 __asm__("r4");
-            register std::int32_t c5 __asm__("r5");
-            register std::int32_t c6 __asm__("r6");
-            register std::int32_t c7 __asm__("r8");
-            std::int32_t aw, x, y;
-            const q15* vp;
-            const q15* a;
-            // clang-format off
+    }
+    const auto put = [c, k](std::size_t i, std::int32_t sum) {
+        const std::int32_t ck = __ssat(sum >> 15, 16);
+        c[k + i].raw = static_cast<std::int16_t>(ck < -32767 ? -32767 : ck);
+    };
+    put(0, s0);
+    put(1, s1);
+    if constexpr (W == 4) {
+        put(2, s2);
+        if (store == 4) put(3, s3);
+    }
+}
+
+/// weighted_sum's passes over the first `full` columns (a multiple of 8, at least 8), the rows and c word aligned, the
+/// stride even (weighted_sum below: the loops, their runs).
+__attribute__((noinline)) inline void weighted_passes(const q15* const base[2], const std::size_t n[2],
+                                                      std::size_t stride, std::size_t full, const q15* alpha,
+                                                      q15* c) noexcept {
+    const std::size_t step = stride * sizeof(q15);
+    // the loop for this step: its first entry, how many states an iteration (mask + 1), the bytes back per state
+    // skipped and the row steps before the first row its offsets start at
+    std::uint32_t first = 25, mask = 3;
+    std::size_t skip = 0, bias = 0;
+    switch (stride) {
+    case 16: first = 1, mask = 7, skip = step, bias = 1; break;
+    case 32: first = 9, mask = 7, skip = step, bias = 1; break;
+    case 64: first = 17, mask = 7, skip = step; break;
+    default: break;
+    }
+    dsp::WeightedRuns list;
+    for (std::int32_t& h : list.half) h = std::int32_t{1} << 14;
+    dsp::WeightedRun* r = list.run;
+    const q15* ap = alpha;
+    for (int g = 0; g < 2; ++g) {
+        std::size_t count = n[g];
+        const auto v = reinterpret_cast<std::uintptr_t>(base[g]);
+        if (count > 0 && (reinterpret_cast<std::uintptr_t>(ap + count) & 3u) != 0) {
+            --count;
+            *r++ = {v + count * step, ap + count, ap + count + 1, dsp::kWsAlone};
+        }
+        if (count > 0) {
+            const std::uint32_t e = static_cast<std::uint32_t>(0 - count) & mask;
+            *r++ = {v - (e + bias) * skip, ap, ap + count, first + e};
+        }
+        ap += n[g];
+    }
+    *r = {0, nullptr, nullptr, dsp::kWsEnd};
+    const dsp::WeightedRuns* runs = &list;
+    const dsp::WeightedRun* rp = list.run;
+    const q15* end = alpha;
+    q15* cp = c;
+    const q15* cend = c + full;
+    {
+        // the sums in r0-r6, r8 (ascending: LDM, STM; r7 may be the frame pointer)
+        register std::int32_t c0 __asm__("r0");
+        register std::int32_t c1 __asm__("r1");
+        register std::int32_t c2 __asm__("r2");
+        register std::int32_t c3 __asm__("r3");
+        register std::int32_t c4 __asm__("r4");
+        register std::int32_t c5 __asm__("r5");
+        register std::int32_t c6 __asm__("r6");
+        register std::int32_t c7 __asm__("r8");
+        std::int32_t aw, x, y;
+        const q15* vp;
+        const q15* a;
+        // clang-format off
             __asm__ volatile(
                 ".Lws%=p:\n\t"
                 "ldr    %[y], %[runs]\n\t"
@@ -237,16 +255,43 @@ __attribute__((noinline)) inline void weighted_sum(const q15* const base[2], con
                   [y] "=&r"(y), [rp] "+m"(rp), [end] "+m"(end), [cp] "+m"(cp)
                 : [runs] "m"(runs), [cend] "m"(cend), [step] "m"(step), [fin] "i"(dsp::kWsEnd)
                 : "cc", "memory");
-            // clang-format on
-            if (full == even) break;
-            // a last pass over columns even - 8 .. even: each run's rows back from where the passes left them
-            const std::size_t back = (full + 8 - even) * sizeof(q15);
-            for (dsp::WeightedRun* i = list.run; i != r; ++i) i->v -= back;
-            cp = c + (even - 8);
-            cend = c + even;
-            full = even;
+        // clang-format on
+    }
+}
+
+/// c = Σ_j alpha_j S_j (q15.cpp's weighted_sum: c_k = (Σ_j alpha_j S_j,k + 2^14) >> 15 within +-32767), the states
+/// in the two segments base[0] (n[0] states) and base[1] (n[1]), alpha's values in that order. Eight columns a pass,
+/// the pass in assembly: its sums from 2^14 (|Σ| + 2^14 < 2^31 by q15.cpp's bound: every partial sum in int32, in
+/// any order); each run of the list (a segment's states, read at constant offsets from
+/// one pointer where the row step is that of Hidden 16, 32 or 64); then the eight sums rounded (SSAT's shift),
+/// saturated, packed in pairs, clamped at -32767 (QSUB16 from 0 twice: -(-32768) saturates to 32767) and stored (one
+/// STM). A run enters its loop (TBH) as Duff's device, skipping the loop's first -count mod 8 (or 4) states in its
+/// first iteration; the loop reads alpha in pairs (an odd entry's first weight alone, the top half of aw), so where
+/// a segment's weights would end off a word its last state is a run alone. The loops: 87 instructions for 64
+/// multiply-adds where the row step is 32 or 64 bytes (the eighth state's LDRD moves vp on), 88 for 128 (an ADD),
+/// 53 for 32 at any other even step (read from the stack). The last dim % 8 columns four, then two at a time
+/// (weighted_columns; three as four, the fourth an odd dim's padding); where the rows or c are not word aligned or the
+/// stride is odd, and for an odd dim's last column, one column at a time in C. (Not inlined: one
+/// copy of the assembly for q15.cpp's three calls.)
+__attribute__((noinline)) inline void weighted_sum(const q15* const base[2], const std::size_t n[2], std::size_t stride,
+                                                   std::size_t dim, const q15* alpha, q15* c) noexcept {
+    std::size_t k = 0;
+    // c and the rows word aligned (the stride even)
+    const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(c) | reinterpret_cast<std::uintptr_t>(base[0]) |
+                              reinterpret_cast<std::uintptr_t>(base[1]) | (stride << 1);
+    if ((at & 3u) == 0) {
+        const std::size_t full = dim & ~std::size_t{7};
+        if (full > 0) weighted_passes(base, n, stride, full, alpha, c);
+        k = full;
+        while (k + 3 <= dim) {
+            const std::size_t w = dim - k < 4 ? dim - k : 4;
+            weighted_columns<4>(base, n, stride, alpha, k, w, c);
+            k += w;
         }
-        k = even;
+        if (dim - k == 2) {
+            weighted_columns<2>(base, n, stride, alpha, k, 2, c);
+            k += 2;
+        }
     }
     for (; k < dim; ++k) {
         std::int32_t acc = std::int32_t{1} << 14;
