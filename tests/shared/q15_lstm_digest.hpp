@@ -22,10 +22,11 @@ constexpr std::uint64_t kQ15LstmDigest = 0xa0a944c95b61a0a1ull;
 /// LstmParams<q15>, drawn as python/tests/twin_digest.py's digest_lstm_params
 template <std::size_t In, std::size_t Hidden>
 void draw_q15_params(Q15Lcg& rng, sarnn::LstmParams<sarnn::q15, In, Hidden>& p) {
-    for (auto* rows : {&p.W_ih[0][0], &p.W_hh[0][0]}) {
-        const std::size_t n = 4 * Hidden * (rows == &p.W_ih[0][0] ? In : Hidden);
-        for (std::size_t k = 0; k < n; ++k) rows[k] = static_cast<std::int8_t>(rng.below(255) - 127);
-    }
+    // W_ih then W_hh, each row by row (one row at a time: no pointer runs past a row's end)
+    for (auto& row : p.W_ih)
+        for (auto& w : row) w = static_cast<std::int8_t>(rng.below(255) - 127);
+    for (auto& row : p.W_hh)
+        for (auto& w : row) w = static_cast<std::int8_t>(rng.below(255) - 127);
     for (auto& b : p.b) b = rng.below(16385) - 8192;
     for (auto& m : p.m) m = (std::int32_t{1} << 30) + rng.below(1u << 30);
     for (auto& s : p.shift) s = static_cast<std::int8_t>(9 + rng.below(8));
