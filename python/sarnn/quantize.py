@@ -39,6 +39,11 @@ parts, M = a_r / 8: the pre-activations gi = W_ih x + b_ih and gh = W_hh h + b_h
 and b_hh each in Q3.12; h in Q15 (it stays between n and h_{i-1}, within +-1). The GRU cell under attention
 (SelfAttentionRnn<q15, ..., GruCell>) takes exactly the GRU's GruParams<q15> (its recurrent input is the context
 c_{i-1}, in Q15 and within +-1 as h is) and the align's params as the Elman cell's; its c is the context (Q15).
+The GRU's and the LSTM's gate rows (not the LSTMN's, nor the GRU cell's under attention) are then fitted to the
+calibration (sarnn.rounding; quantize_gru / quantize_lstm with calibration = (x, h_float)): the same layout and
+ranges of integers (int8 rows, M = a_r / 8, b in Q3.12), each row's int8 values and scale chosen for the least
+variance of its pre-activation's error over the float model's calibration inputs [x_t; h_{t-1}], and the mean of
+that error moved into the bias (b, b_ih). Without a calibration the two functions keep the plain rule above.
 
 The input scale x_scale (the real value of one raw input unit) is set by the calibration inputs x (a tensor
 [sequences, steps, In], rounded to float first, as the header's float helper takes them):
