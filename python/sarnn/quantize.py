@@ -39,6 +39,11 @@ parts, M = a_r / 8: the pre-activations gi = W_ih x + b_ih and gh = W_hh h + b_h
 and b_hh each in Q3.12; h in Q15 (it stays between n and h_{i-1}, within +-1). The GRU cell under attention
 (SelfAttentionRnn<q15, ..., GruCell>) takes exactly the GRU's GruParams<q15> (its recurrent input is the context
 c_{i-1}, in Q15 and within +-1 as h is) and the align's params as the Elman cell's; its c is the context (Q15).
+The GRU's and the LSTM's gate rows (not the LSTMN's, nor the GRU cell's under attention) are then fitted to the
+calibration (sarnn.rounding; quantize_gru / quantize_lstm with calibration = (x, h_float)): the same layout and
+ranges of integers (int8 rows, M = a_r / 8, b in Q3.12), each row's int8 values and scale chosen for the least
+variance of its pre-activation's error over the float model's calibration inputs [x_t; h_{t-1}], and the mean of
+that error moved into the bias (b, b_ih). Without a calibration the two functions keep the plain rule above.
 
 The input scale x_scale (the real value of one raw input unit) is set by the calibration inputs x (a tensor
 [sequences, steps, In], rounded to float first, as the header's float helper takes them):
@@ -66,7 +71,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from sarnn import files, layout, q15
+from sarnn import files, layout, q15, rounding
 from sarnn.errors import ExportError
 from sarnn.q15 import quantize_multiplier
 from sarnn.store import from_config
@@ -267,15 +272,19 @@ def to_q31_wide(v):
     return np.clip(np.floor(np.asarray(v, dtype=np.float64) * Q31 + 0.5), -2.0 ** 62, 2.0 ** 62).astype(np.int64)
 
 
-def quantize_params(spec, x_scale):
+def quantize_params(spec, x_scale, calibration=None):
     """The q15 params of spec's float weights for inputs of scale x_scale (sarnn.q15.quantize_rnn; quantize_lstmn,
-    quantize_lstm, quantize_gru for the LSTMN, LSTM, GRU); refuses a row whose scale the int8 shift cannot express."""
+    quantize_lstm, quantize_gru for the LSTMN, LSTM, GRU); refuses a row whose scale the int8 shift cannot express.
+    calibration = (x, h), the calibration inputs and the float model's h over them: the GRU's and the LSTM's gate
+    rows are fitted to them (sarnn.rounding); the other models' rules do not take it."""
     if spec.config["kind"] == "lstmn":
         return quantize_lstmn(spec.arrays, x_scale)
     if spec.config["kind"] == "lstm":
-        return quantize_lstm(spec.arrays, x_scale)
-    if spec.config["kind"] == "gru" or spec.config.get("cell") == "gru":
-        return quantize_gru(spec.arrays, x_scale)   # the GRU, alone or as the cell under attention
+        return quantize_lstm(spec.arrays, x_scale, calibration)
+    if spec.config["kind"] == "gru":
+        return quantize_gru(spec.arrays, x_scale, calibration)
+    if spec.config.get("cell") == "gru":
+        return quantize_gru(spec.arrays, x_scale)   # the GRU cell under attention: the plain rule
     params = q15.quantize_rnn(spec.arrays["A"].tolist(), spec.arrays["b"].tolist(), x_scale)
     for r, sh in enumerate(params["shift"]):
         if not -31 <= sh <= 31:
@@ -412,19 +421,61 @@ def quantize_gates(W_ih, W_hh, x_scale):
     return p
 
 
-def quantize_lstm(arrays, x_scale):
-    """LstmParams<q15> (a dict as sarnn.q15.run_lstm takes it) of the LSTM's float arrays (W_ih, W_hh, b): exactly
-    the gates of quantize_lstmn (quantize_gates, b in Q3.12)."""
-    p = quantize_gates(arrays["W_ih"], arrays["W_hh"], x_scale)
-    p["b"] = _q312_bias(arrays["b"])
+def _fitted_gates(rows, scales, n_in, x_scale):
+    """The gate part (as quantize_gates') of int8 rows (R, In + Hidden) at the scales a_r fitted by sarnn.rounding."""
+    p = {"x_scale": float(x_scale)}
+    p["x_m"], p["x_shift"] = _multiplier(x_scale * 32768.0, "the input scale")
+    p["m"], p["shift"] = [], []
+    for k, a_k in enumerate(scales):
+        # m_k·2^-(31 + shift_k) = a_k / 8: the row's int8 sums to Q3.12
+        m, sh = _multiplier(float(a_k) / 8.0, f"row {k} of the gates' [W_ih | W_hh]")
+        p["m"].append(m)
+        p["shift"].append(sh)
+    rows = np.asarray(rows, dtype=np.int64).tolist()
+    p["W_ih"], p["W_hh"] = [row[:n_in] for row in rows], [row[n_in:] for row in rows]
     return p
 
 
-def quantize_gru(arrays, x_scale):
-    """GruParams<q15> (a dict as sarnn.q15.run_gru takes it) of the GRU's float arrays (W_ih, W_hh, b_ih, b_hh): the
-    gates as quantize_gates (row r of [W_ih | W_hh] at one scale a_r, M = a_r / 8), b_ih and b_hh each in Q3.12."""
-    p = quantize_gates(arrays["W_ih"], arrays["W_hh"], x_scale)
-    p["b_ih"], p["b_hh"] = _q312_bias(arrays["b_ih"]), _q312_bias(arrays["b_hh"])
+def quantize_lstm(arrays, x_scale, calibration=None):
+    """LstmParams<q15> (a dict as sarnn.q15.run_lstm takes it) of the LSTM's float arrays (W_ih, W_hh, b). Without
+    calibration: exactly the gates of quantize_lstmn (quantize_gates, b in Q3.12). With calibration = (x, h), the
+    calibration inputs (B, T, In) and the float model's h over them (B, T, Hidden): the gate rows fitted to them
+    (sarnn.rounding: the same integers' layout, rows and scales chosen for the least error of z, its mean moved
+    into b)."""
+    if calibration is None:
+        p = quantize_gates(arrays["W_ih"], arrays["W_hh"], x_scale)
+        p["b"] = _q312_bias(arrays["b"])
+        return p
+    W_ih, W_hh = np.asarray(arrays["W_ih"], dtype=np.float64), np.asarray(arrays["W_hh"], dtype=np.float64)
+    U = rounding.gate_inputs(*calibration)
+    rows, scales, db = rounding.fit_lstm(np.concatenate([W_ih, W_hh], axis=1), U)
+    p = _fitted_gates(rows, scales, W_ih.shape[1], x_scale)
+    p["b"] = _q312_bias(np.asarray(arrays["b"], dtype=np.float64) + db)
+    return p
+
+
+def _sigmoid(v):
+    return 1.0 / (1.0 + np.exp(-v))
+
+
+def quantize_gru(arrays, x_scale, calibration=None):
+    """GruParams<q15> (a dict as sarnn.q15.run_gru takes it) of the GRU's float arrays (W_ih, W_hh, b_ih, b_hh).
+    Without calibration: the gates as quantize_gates (row r of [W_ih | W_hh] at one scale a_r, M = a_r / 8), b_ih
+    and b_hh each in Q3.12. With calibration = (x, h) as quantize_lstm's: the gate rows fitted to them
+    (sarnn.rounding; the candidate rows to [x; r·h_{t-1}], r the float reset gate), the mean errors moved into b_ih."""
+    if calibration is None:
+        p = quantize_gates(arrays["W_ih"], arrays["W_hh"], x_scale)
+        p["b_ih"], p["b_hh"] = _q312_bias(arrays["b_ih"]), _q312_bias(arrays["b_hh"])
+        return p
+    a = {key: np.asarray(arrays[key], dtype=np.float64) for key in ("W_ih", "W_hh", "b_ih", "b_hh")}
+    n_in, hidden = a["W_ih"].shape[1], a["W_hh"].shape[1]
+    U = rounding.gate_inputs(*calibration)
+    # the float reset gate at each calibration step: r = sigmoid(W_ir x + b_ir + W_hr h_{t-1} + b_hr)
+    r = _sigmoid(U[:, :n_in] @ a["W_ih"][:hidden].T + a["b_ih"][:hidden] + U[:, n_in:] @ a["W_hh"][:hidden].T
+                 + a["b_hh"][:hidden])
+    rows, scales, db = rounding.fit_gru(np.concatenate([a["W_ih"], a["W_hh"]], axis=1), U, r)
+    p = _fitted_gates(rows, scales, n_in, x_scale)
+    p["b_ih"], p["b_hh"] = _q312_bias(a["b_ih"] + db), _q312_bias(a["b_hh"])
     return p
 
 
@@ -515,11 +566,11 @@ def quantize(spec, calibration, trust_pickled_code=False):
         raise ExportError(f"the calibration sequences have {steps} steps, more than the Bounded memory's capacity "
                           f"{spec.capacity} holds: pass --capacity {steps} (or more), or shorter sequences")
     x_scale = input_scale(x)
-    params = quantize_params(spec, x_scale)
+    h_f, c_f = float_run(spec, x)
+    params = quantize_params(spec, x_scale, (x, h_f))
     align_params = quantize_align(spec)
     raw = quantize_inputs(x, x_scale)
     h_q, c_q = twin_run(spec, params, raw, align_params)
-    h_f, c_f = float_run(spec, x)
     h_ref = to_q31(h_f)
     h_bound = int(np.max(np.abs(h_q * 65536 - h_ref)))
     c_ref = c_bound = None
