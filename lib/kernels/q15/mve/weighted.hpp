@@ -16,13 +16,14 @@ namespace sarnn::kernel::q15_mve {
 /// a pass over the states, eight states at a time: a gather load (VLDRH with offsets j·stride + k: eight states'
 /// values of column k) and VMLADAVA with eight values of alpha, per column; the four sums rounded together (VRSHR),
 /// clamped and stored as int16. The states in the two segments base[0] (n[0] states) and base[1] (n[1]), alpha's
-/// values in that order; tail-predicated loops (the lanes past a segment's end read as zero). The offsets are
+/// values in that order; tail-predicated loops (the lanes past a segment's end read as zero). The last dim % 4 columns
+/// by one more pass (their lanes past dim: the rows' zero padding) into a scratch, then copied. The offsets are
 /// uint16: a row stride of at most 9360 (7·stride + 3 < 2^16; far beyond the models'), else plain C++.
 inline void weighted_sum(const q15* const base[2], const std::size_t n[2], std::size_t stride, std::size_t dim,
                          const q15* alpha, q15* c) noexcept {
     std::size_t k = 0;
     const std::size_t blocks = dim / 4;
-    if (blocks > 0 && stride <= 9360) {
+    if (dim > 0 && stride <= 9360) {
         mve::touch(alpha);
         mve::touch(base[0]);
         mve::touch(base[1]);
@@ -37,13 +38,9 @@ inline void weighted_sum(const q15* const base[2], const std::size_t n[2], std::
             const std::int16_t* a1;
             const std::int16_t* c_end;
         } pass{mve::raw(base[0]), n[0], mve::raw(base[1]), n[1], mve::raw(alpha) + n[0], mve::raw(c) + 4 * blocks};
-        register std::int32_t a0 __asm__("r4");
-        register std::int32_t a1 __asm__("r6");
-        register std::int32_t a2 __asm__("r8");
-        register std::int32_t a3 __asm__("r10");
-        const std::int16_t *b, *ap;
-        std::int32_t x;
-        std::int16_t* cp = mve::raw(c);
+        // the last dim % 4 columns: four columns' sums into t (the states' lanes past dim are their zero padding:
+        // stride = padded(dim) >= 4·ceil(dim / 4)), then the columns below dim copied to c
+        alignas(8) std::int16_t t[4];
         const std::int32_t step = static_cast<std::int32_t>(8 * stride * sizeof(q15));
         // four columns' sums += eight states' values (gathered) times their eight alpha, per pass
 // clang-format off
@@ -59,7 +56,14 @@ inline void weighted_sum(const q15* const base[2], const std::size_t n[2], std::
     "vmladava.s16 %[a3], q0, q1\n\t"        \
     "add %[b], %[b], %[step]\n\t"
         // clang-format on
-        // clang-format off
+        const auto columns = [&](std::int16_t * cp) __attribute__((always_inline)) {
+            register std::int32_t a0 __asm__("r4");
+            register std::int32_t a1 __asm__("r6");
+            register std::int32_t a2 __asm__("r8");
+            register std::int32_t a3 __asm__("r10");
+            const std::int16_t *b, *ap;
+            std::int32_t x;
+            // clang-format off
         __asm__ volatile(
             "vldrh.u16 q4, [%[offs]]\n\t"
             "mov %[x], #1\n\t"
@@ -112,9 +116,16 @@ inline void weighted_sum(const q15* const base[2], const std::size_t n[2], std::
             : [ps] "r"(&pass), [alpha] "r"(mve::raw(alpha)), [step] "r"(step), [offs] "r"(offs)
             : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15",
               "lr", "cc", "memory");
-        // clang-format on
+            // clang-format on
+        };
+        if (blocks > 0) columns(mve::raw(c));
+        if (dim % 4 != 0) {
+            pass.c_end = t + 4;
+            columns(t);
+            for (std::size_t col = 0; col < dim % 4; ++col) c[4 * blocks + col] = q15{t[col]};
+        }
 #undef SARNN_MVE_COLUMNS4
-        k = 4 * blocks;
+        k = dim;
     }
     for (; k < dim; ++k) {
         std::int32_t acc = 0;
