@@ -16,8 +16,8 @@
 //    states per pass (9 instructions a state and 16 columns: no load or store of c in the loop, each row's last
 //    load stepping to the next); for other padded rows the same by vectors (one to four a chunk, one add a row
 //    more, the chunk's last vector stored under a tail predicate), else four states per pass over c. On a core
-//    whose states are in tightly coupled
-//    memory the two reads of S cost what the online softmax's did, without its per-state bookkeeping;
+//    whose states are in tightly coupled memory the two reads of S cost what the online softmax's did, without its
+//    per-state bookkeeping;
 //  - exp, tanh and sigmoid on four lanes at a time (arm_mve_math.hpp).
 // Sums run in another order than the scalar sets' (four partial sums per vector lane): results agree within the
 // suite's float tolerances, not bit for bit. Contracts: include/sarnn/kernels.hpp.
