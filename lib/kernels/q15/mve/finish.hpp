@@ -43,7 +43,8 @@ __attribute__((noinline)) inline bool finish_rows_tail(const std::int32_t* s_x, 
 /// finish_rows_tail), where the factors allow (else false, and the caller takes its scalar loop): x =
 /// requantize(s_x, x_m, x_shift) clamped to +-2^30, z = x + s_r, out = requantize(z, m_r, shift_r) + b_r (b null: 0)
 /// saturated to int32 then int16 (kernels_q15.hpp's affine). Taken when x_shift is 0 or -1 with x_m >= 0 (|s_x| <
-/// 2^30 for -1), every m_r >= 0 and shift_r in 1 .. 31, any count; then:
+/// 2^30 for -1), every m_r >= 0 and shift_r in 1 .. 31, and count >= 4 (one to three rows alone, as the last chunk of
+/// 33 rows, cost less in the caller's scalar loop than in a predicated pass); then:
 ///   x = VQRDMULH(s_x, x_m) = floor((s_x·x_m + 2^30) / 2^31) (x_shift 0; with 2·s_x for -1: s = 30), exact (x_m >=
 ///       0: no saturation), clamped;
 ///   r part, s = 31 + shift_r >= 32: h = VMULH(z, m_r) = floor(z·m_r / 2^32); shift_r >= 2: (h + 2^(shift_r-2)) >>
@@ -53,7 +54,7 @@ __attribute__((noinline)) inline bool finish_rows_tail(const std::int32_t* s_x, 
 inline bool finish_rows(const std::int32_t* s_x, const std::int32_t* s_r, std::size_t count, std::int32_t x_m,
                         int x_shift, const std::int32_t* m, const std::int8_t* shift, const std::int32_t* b,
                         q15* out) noexcept {
-    if ((x_shift != 0 && x_shift != -1) || x_m < 0 || count == 0) return false;
+    if ((x_shift != 0 && x_shift != -1) || x_m < 0 || count < 4) return false;
     mve::touch(s_x);
     mve::touch(s_r);
     mve::touch(m);
