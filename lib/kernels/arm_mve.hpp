@@ -14,8 +14,10 @@
 //    softmax over alpha (one asm: three tail-predicated passes, one vector exp per four states), then
 //    c = Σ_j alpha_j S_j: for rows of 16 to 64 floats, 16 columns of c held in q0-q3 through all the states, two
 //    states per pass (9 instructions a state and 16 columns: no load or store of c in the loop, each row's last
-//    load stepping to the next), else four states per pass over c. On a core whose states are in tightly coupled
-//    memory the two reads of S cost what the online softmax's did, without its per-state bookkeeping;
+//    load stepping to the next); for other padded rows the same by vectors (one to four a chunk, one add a row
+//    more, the chunk's last vector stored under a tail predicate), else four states per pass over c. On a core
+//    whose states are in tightly coupled memory the two reads of S cost what the online softmax's did, without its
+//    per-state bookkeeping;
 //  - exp, tanh and sigmoid on four lanes at a time (arm_mve_math.hpp).
 // Sums run in another order than the scalar sets' (four partial sums per vector lane): results agree within the
 // suite's float tolerances, not bit for bit. Contracts: include/sarnn/kernels.hpp.
@@ -233,22 +235,45 @@ void weighted_chunks(const float* row, std::size_t n, const float* w, float* c, 
     for (std::size_t k = 0; k < ST; k += 16) weighted_chunk_asm<ST>(row + k, n, w, c + k, add);
 }
 
-/// c (= or +=, add) Σ_j w_j R_j by weighted_chunks when the rows are 16, 32, 48 or 64 floats with no padding
-/// (st = dim); false when they are not.
-inline bool weighted_by_chunks(const float* row, std::size_t n, std::size_t st, std::size_t dim, const float* w,
-                               float* c, bool add) {
-    if (st != dim) return false;
-    switch (st) {
-    case 16: weighted_chunks<16>(row, n, w, c, add); return true;
-    case 32: weighted_chunks<32>(row, n, w, c, add); return true;
-    case 48: weighted_chunks<48>(row, n, w, c, add); return true;
-    case 64: weighted_chunks<64>(row, n, w, c, add); return true;
-    default: return false;
+/// c (= or +=, add) Σ_j w_j R_j over n consecutive padded rows R_j = row + j·st floats of dim columns (st =
+/// padded(dim)), 16 columns at a time held in registers through the rows (weighted_chunk_nv_asm, the last chunk one to
+/// four vectors, its last vector stored under a tail predicate).
+inline void weighted_by_vectors(const float* row, std::size_t n, std::size_t st, std::size_t dim, const float* w,
+                                float* c, bool add) {
+    for (std::size_t k = 0; k < dim; k += 16) {
+        const std::size_t cols = dim - k < 16 ? dim - k : 16;
+        // the chunk's last vector: the columns below dim
+        const mve_pred16_t last = tail(cols, (cols - 1) / 4 * 4);
+        switch ((cols + 3) / 4) {
+        case 1: weighted_chunk_nv_asm<1>(row + k, st, n, w, c + k, add, last); break;
+        case 2: weighted_chunk_nv_asm<2>(row + k, st, n, w, c + k, add, last); break;
+        case 3: weighted_chunk_nv_asm<3>(row + k, st, n, w, c + k, add, last); break;
+        default: weighted_chunk_nv_asm<4>(row + k, st, n, w, c + k, add, last); break;
+        }
     }
 }
 
+/// c (= or +=, add) Σ_j w_j R_j by weighted_chunks when the rows are 16, 32, 48 or 64 floats with no padding
+/// (st = dim: each row's step folded into its last load, one instruction a row fewer), else by weighted_by_vectors
+/// when they are padded rows (st = padded(dim)); false when they are neither.
+inline bool weighted_by_chunks(const float* row, std::size_t n, std::size_t st, std::size_t dim, const float* w,
+                               float* c, bool add) {
+    if (st == dim) {
+        switch (st) {
+        case 16: weighted_chunks<16>(row, n, w, c, add); return true;
+        case 32: weighted_chunks<32>(row, n, w, c, add); return true;
+        case 48: weighted_chunks<48>(row, n, w, c, add); return true;
+        case 64: weighted_chunks<64>(row, n, w, c, add); return true;
+        default: break;
+        }
+    }
+    if (st != padded<float>(dim) || dim == 0) return false;
+    weighted_by_vectors(row, n, st, dim, w, c, add);
+    return true;
+}
+
 inline void weighted_sum(const float* w, const Rows<float>& S, float* c) {
-    // c = Σ_j w_j S_j: 16 columns of c in registers through the rows (rows of 16 to 64 floats), else four
+    // c = Σ_j w_j S_j: 16 columns of c in registers through the rows (padded rows: weighted_by_chunks), else four
     // consecutive rows per pass over c
     if (const Runs rr = runs(S); weighted_by_chunks(rr.base[0], rr.n[0], S.stride, S.dim, w, c, false)) {
         touch(c);
@@ -256,6 +281,7 @@ inline void weighted_sum(const float* w, const Rows<float>& S, float* c) {
         touch(c);
         return;
     }
+
     zero(c, S.dim);
     const Runs rr = runs(S);
     const std::size_t st = S.stride;

@@ -315,6 +315,102 @@ inline void weighted_chunk_asm(const float* row, std::size_t n, const float* w, 
 }
 #undef SARNN_MVE_WROW_
 
+// One row of weighted_chunk_nv_asm: NV vectors of the row at p (offsets 0, 16, 32, 48), each times W onto q0..q3,
+// then p one row on (st bytes).
+#define SARNN_MVE_WROW_NV_(W)                      \
+    "vldrw.32 q4, [%[p]]\n\t"                      \
+    "vfma.f32 q0, q4, " W "\n\t"                   \
+    ".if %c[nv] > 1\n\t"                           \
+    "vldrw.32 q5, [%[p], #16]\n\t"                 \
+    "vfma.f32 q1, q5, " W "\n\t"                   \
+    ".endif\n\t"                                   \
+    ".if %c[nv] > 2\n\t"                           \
+    "vldrw.32 q6, [%[p], #32]\n\t"                 \
+    "vfma.f32 q2, q6, " W "\n\t"                   \
+    ".endif\n\t"                                   \
+    ".if %c[nv] > 3\n\t"                           \
+    "vldrw.32 q7, [%[p], #48]\n\t"                 \
+    "vfma.f32 q3, q7, " W "\n\t"                   \
+    ".endif\n\t"                                   \
+    "add %[p], %[p], %[st]\n\t"
+
+/// c[0..4·NV) (= or +=, add) Σ_{i < n} w_i·R_i[0..4·NV) for the 4·NV columns of one chunk (NV = 1 to 4 vectors), rows
+/// R_i = row + i·stride floats (any stride: a register, one add a row, where weighted_chunk_asm folds its immediate
+/// into the last load), the chunk kept in q0..q(NV-1) through the rows, two rows per pass, in the order of i in every
+/// lane. c's last vector is stored under the predicate last (the columns below the row's dim: c is a padded row,
+/// nothing written past dim); its vectors are read whole (padded). n >= 0.
+template <int NV>
+inline void weighted_chunk_nv_asm(const float* row, std::size_t stride, std::size_t n, const float* w, float* c,
+                                  bool add, mve_pred16_t last) {
+    static_assert(NV >= 1 && NV <= 4, "a chunk of one to four vectors");
+    const std::size_t pairs = n / 2, odd = n % 2, st = stride * sizeof(float);
+    const float* p = row;
+    std::uint32_t wa, wb;
+    const std::uint32_t pred = last;
+    __asm__ volatile(
+        "cmp %[add], #0\n\t"
+        "beq 5f\n\t"
+        "vldrw.32 q0, [%[c]]\n\t"
+        ".if %c[nv] > 1\n\t"
+        "vldrw.32 q1, [%[c], #16]\n\t"
+        ".endif\n\t"
+        ".if %c[nv] > 2\n\t"
+        "vldrw.32 q2, [%[c], #32]\n\t"
+        ".endif\n\t"
+        ".if %c[nv] > 3\n\t"
+        "vldrw.32 q3, [%[c], #48]\n\t"
+        ".endif\n\t"
+        "b 6f\n"
+        "5:\n\t"
+        "vmov.i32 q0, #0\n\t"
+        "vmov.i32 q1, #0\n\t"
+        "vmov.i32 q2, #0\n\t"
+        "vmov.i32 q3, #0\n"
+        "6:\n\t"
+        "wls lr, %[pairs], 2f\n"
+        "1:\n\t"
+        "ldrd %[wa], %[wb], [%[w]], #8\n\t" SARNN_MVE_WROW_NV_("%[wa]") SARNN_MVE_WROW_NV_("%[wb]")
+        "le lr, 1b\n"
+        "2:\n\t"
+        "cmp %[odd], #0\n\t"  // the odd last row
+        "beq 3f\n\t"
+        "ldr %[wa], [%[w]]\n\t" SARNN_MVE_WROW_NV_("%[wa]")
+        "3:\n\t"
+        // the whole vectors, then the last under its predicate
+        ".if %c[nv] == 1\n\t"
+        "vmsr p0, %[pred]\n\t"
+        "vpst\n\t"
+        "vstrwt.32 q0, [%[c]]\n\t"
+        ".endif\n\t"
+        ".if %c[nv] == 2\n\t"
+        "vstrw.32 q0, [%[c]]\n\t"
+        "vmsr p0, %[pred]\n\t"
+        "vpst\n\t"
+        "vstrwt.32 q1, [%[c], #16]\n\t"
+        ".endif\n\t"
+        ".if %c[nv] == 3\n\t"
+        "vstrw.32 q0, [%[c]]\n\t"
+        "vstrw.32 q1, [%[c], #16]\n\t"
+        "vmsr p0, %[pred]\n\t"
+        "vpst\n\t"
+        "vstrwt.32 q2, [%[c], #32]\n\t"
+        ".endif\n\t"
+        ".if %c[nv] == 4\n\t"
+        "vstrw.32 q0, [%[c]]\n\t"
+        "vstrw.32 q1, [%[c], #16]\n\t"
+        "vstrw.32 q2, [%[c], #32]\n\t"
+        "vmsr p0, %[pred]\n\t"
+        "vpst\n\t"
+        "vstrwt.32 q3, [%[c], #48]\n\t"
+        ".endif\n\t"
+        : [p] "+r"(p), [w] "+r"(w), [wa] "=&r"(wa), [wb] "=&r"(wb)
+        : [c] "r"(c), [pairs] "r"(pairs), [odd] "r"(odd), [add] "r"(add), [st] "r"(st), [pred] "r"(pred),
+          [nv] "i"(NV)
+        : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15", "lr",
+          "cc", "memory");
+}
+#undef SARNN_MVE_WROW_NV_
+
 /// y[i] = A_i·v + b[i] for i < 4·groups (b may be y itself), rows A_i = A + i·ld (ld floats apart), v of n values
 /// (n >= 4), four rows per pass over v. t: 20 floats, 16-byte aligned (the transpose; t[16..20) the
 /// columns after the first four and y's end, set here).

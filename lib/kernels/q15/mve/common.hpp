@@ -43,6 +43,42 @@ __attribute__((always_inline)) inline std::int16_t* raw(q15* p) noexcept {
 /// just before them (q15.cpp writes q' into c, then scores the states against it) must be made to happen first.
 __attribute__((always_inline)) inline void touch(const void* p) noexcept { __asm__ volatile("" : : "r"(p) : "memory"); }
 
+/// A vector of the loops' tails (kTail) or of their whole passes, lanes below the tail predicate p: where kTail, the
+/// loads read only the lanes under p (the others are 0, nothing past them is touched: weights and biases have no
+/// padding) and the stores write only those lanes; else plain loads and stores (p is not read).
+template <bool kTail>
+__attribute__((always_inline)) inline int32x4_t load_s32(const std::int32_t* a, mve_pred16_t p) noexcept {
+    if constexpr (kTail) return vldrwq_z_s32(a, p);
+    return vld1q_s32(a);
+}
+template <bool kTail>
+__attribute__((always_inline)) inline int32x4_t load_s8_s32(const std::int8_t* a, mve_pred16_t p) noexcept {
+    if constexpr (kTail) return vldrbq_z_s32(a, p);
+    return vldrbq_s32(a);
+}
+template <bool kTail>
+__attribute__((always_inline)) inline int16x8_t load_s16(const std::int16_t* a, mve_pred16_t p) noexcept {
+    if constexpr (kTail) return vldrhq_z_s16(a, p);
+    return vld1q_s16(a);
+}
+/// the four lanes of v narrowed to int16 at o (the lanes under p where kTail)
+template <bool kTail>
+__attribute__((always_inline)) inline void store_s32_s16(std::int16_t* o, int32x4_t v, mve_pred16_t p) noexcept {
+    if constexpr (kTail) {
+        vstrhq_p_s32(o, v, p);
+    } else {
+        vstrhq_s32(o, v);
+    }
+}
+template <bool kTail>
+__attribute__((always_inline)) inline void store_s16(std::int16_t* o, int16x8_t v, mve_pred16_t p) noexcept {
+    if constexpr (kTail) {
+        vstrhq_p_s16(o, v, p);
+    } else {
+        vst1q_s16(o, v);
+    }
+}
+
 }  // namespace mve
 
 // The loops are assembly: GCC 12 rebuilds the tail predicate and reloads addresses around every predicated load

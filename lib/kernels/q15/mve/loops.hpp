@@ -19,11 +19,11 @@
 namespace sarnn::kernel::q15_loops {
 
 /// The Helium loops: every operation of a step vectorised; affine_tanh takes every row's tanh at the end (tanh_rows,
-/// eight lanes at a time) after the pre-activations (finish_rows).
+/// eight lanes at a time) after the pre-activations (finish_rows); gru_gates's rows four at a time (finish_gru).
 struct MveLoops : Loops<MveLoops> {
     static constexpr std::size_t kRows = q15_mve::kRows, kStates = q15_mve::kStates, kColumns = q15_mve::kColumns;
     static constexpr unsigned kCaps = kScores | kMaxRaw | kAdditiveSum | kAbsSum | kRoundQuery | kExps | kNormalize |
-                                      kTanhRows | kFinishRows | kWeighted | kCell | kGruCell;
+                                      kTanhRows | kFinishRows | kWeighted | kCell | kGruCell | kFinishGru;
 
     template <std::size_t G>
     __attribute__((always_inline)) static void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v,
@@ -72,6 +72,12 @@ struct MveLoops : Loops<MveLoops> {
                                                            const std::int32_t* m, const std::int8_t* shift,
                                                            const std::int32_t* b, q15* out) noexcept {
         return q15_mve::finish_rows(s_x, s_r, count, x_m, x_shift, m, shift, b, out);
+    }
+    __attribute__((always_inline)) static std::size_t finish_gru(const std::int32_t* s, std::size_t rows,
+                                                                 const std::int32_t* m, const std::int8_t* shift,
+                                                                 const std::int32_t* b_ih, const std::int32_t* b_hh,
+                                                                 q15* gi, q15* gh) noexcept {
+        return q15_mve::finish_gru(s, rows, m, shift, b_ih, b_hh, gi, gh);
     }
     __attribute__((always_inline)) static void weighted_sum(const q15* const base[2], const std::size_t n[2],
                                                             std::size_t stride, std::size_t dim, const q15* alpha,

@@ -12,14 +12,10 @@
 
 namespace sarnn::kernel::q15_mve {
 
-/// acc[g] += Σ_{k < n} w[g·ld + k]·v[k] for g < G (G = 4 and 1 here, others in plain C++).
+/// acc[g] += Σ_{k < n} w[g·ld + k]·v[k] for g < G (G = 1, 2, 4).
 template <std::size_t G>
 inline void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
     static_assert(G == 1 || G == 2 || G == 4, "dot_rows: groups of 1, 2 or kRows");
-    if constexpr (G == 2) {
-        q15_plain::dot_rows<G>(w, ld, v, n, acc);
-        return;
-    }
     mve::touch(v);
     const std::int16_t* x = mve::raw(v);
     register std::int32_t a0 __asm__("r4") = acc[0];
@@ -38,6 +34,27 @@ inline void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v, std::si
             : "d0", "d1", "d2", "d3", "lr", "memory");
         // clang-format on
         acc[0] = a0;
+    } else if constexpr (G == 2) {
+        register std::int32_t a1 __asm__("r6") = acc[1];
+        const std::int8_t* w1 = w + ld;
+        // two rows' sums += eight weights (widened in the load) times eight values of v, per pass
+        // clang-format off
+        __asm__ volatile(
+            "wlstp.16 lr, %[n], 2f\n"
+            "1:\n\t"
+            "vldrh.u16 q0, [%[x]], #16\n\t"
+            "vldrb.s16 q1, [%[w0]], #8\n\t"
+            "vmladava.s16 %[a0], q1, q0\n\t"
+            "vldrb.s16 q2, [%[w1]], #8\n\t"
+            "vmladava.s16 %[a1], q2, q0\n\t"
+            "letp lr, 1b\n"
+            "2:\n\t"
+            : [a0] "+r"(a0), [a1] "+r"(a1), [x] "+r"(x), [w0] "+l"(w), [w1] "+l"(w1)
+            : [n] "r"(n)
+            : "d0", "d1", "d2", "d3", "d4", "d5", "lr", "memory");
+        // clang-format on
+        acc[0] = a0;
+        acc[1] = a1;
     } else {
         register std::int32_t a1 __asm__("r6") = acc[1];
         register std::int32_t a2 __asm__("r8") = acc[2];
