@@ -230,12 +230,19 @@ std::uintptr_t stack_pointer() {
     return sp;
 }
 
-/// Fills [lo, sp) with the pattern: the free stack below this function's own frame (nothing else runs, no
-/// interrupt is enabled, so nothing uses it meanwhile).
-[[gnu::noinline]] void paint(std::uintptr_t lo) {
-    volatile std::uint32_t* p = reinterpret_cast<volatile std::uint32_t*>(lo);
-    volatile std::uint32_t* end = reinterpret_cast<volatile std::uint32_t*>(stack_pointer());
-    for (; p < end; ++p) *p = kPaint;
+/// Fills [lo, sp) with kPaint (in r1): the free stack below its caller's frame (nothing else runs, no interrupt is
+/// enabled, so nothing uses it meanwhile). Naked, in assembly: a C++ function would have a frame of its own below
+/// the sp it reads, and the compiler may read sp before pushing that frame (GCC -O3 does, shrink-wrapping the push
+/// {r4, lr} of a low-overhead loop after the sp read: the loop then overwrote its own return address, a hard
+/// fault). This one uses no stack: it paints up to the sp of main, its caller. Thumb-1 instructions only (M0+).
+[[gnu::naked, gnu::noinline]] void paint(std::uintptr_t /*lo: r0*/, std::uint32_t /*pattern: r1*/) {
+    __asm__ volatile(
+        "    mov   r2, sp\n"
+        "1:  cmp   r0, r2\n"
+        "    bhs   2f\n"
+        "    stmia r0!, {r1}\n"
+        "    b     1b\n"
+        "2:  bx    lr\n");
 }
 
 /// The lowest address at or above lo whose word is no longer the pattern.
@@ -251,7 +258,7 @@ int main() {
     const std::uintptr_t top = stack_pointer();
     std::uintptr_t lo = (reinterpret_cast<std::uintptr_t>(__end) + 7u) & ~std::uintptr_t(7);
     if (top - lo > 8192u) lo = top - 8192u;  // step() needs far less: do not paint all of a large RAM
-    paint(lo);
+    paint(lo, kPaint);
     int bad = 0;
     Value x[In];
     std::uint32_t s = 777u;
