@@ -49,7 +49,8 @@ inline std::uint32_t exps(q15* alpha, std::size_t n, std::int32_t m, std::int32_
         l = vaddvaq_u32(l, p);
         vstrhq_s32(a + j, vreinterpretq_s32_u32(vsubq_n_u32(p, 32768u)));
     }
-    for (; j < n; ++j) {
+    // the last n % 4 values (at most three: a count the compiler sees bounded, where n is a constant too)
+    for (std::size_t k = 0; k < (n & 3u); ++k, ++j) {
         const std::int32_t d = a[j] - m;
         std::int32_t p = 0;
         if (d > zero_below) {
