@@ -647,9 +647,42 @@ void check_finish_gru() {
     }
 }
 
+/// acc_g += Σ_{k < n} w[g·ld + k]·v_k for G rows (dot_rows: any n, any alignment of w and v), from a nonzero start,
+/// for every n up to kDimMax (every tail), extreme values among the random ones
+std::int8_t g_w[3 * (kDimMax + 3) + 4];
+template <std::size_t G>
+void check_dot_rows() {
+    for (int it = 0; it < 3 * static_cast<int>(kDimMax + 1); ++it) {
+        const auto n = static_cast<std::size_t>(it % static_cast<int>(kDimMax + 1));
+        const std::size_t ld = n + static_cast<std::size_t>(uniform(0, 3));
+        const std::size_t woff = static_cast<std::size_t>(uniform(0, 3)),
+                          voff = static_cast<std::size_t>(uniform(0, 1));
+        const bool extreme = it % 3 == 2;
+        std::int8_t* const w = g_w + woff;
+        for (std::size_t k = 0; k < G * ld; ++k)
+            w[k] = static_cast<std::int8_t>(extreme ? (uniform(0, 1) != 0 ? 127 : -128) : uniform(-128, 127));
+        q15* const v = g_b + voff;
+        for (std::size_t k = 0; k < n; ++k)
+            v[k].raw = static_cast<std::int16_t>(extreme ? (uniform(0, 1) != 0 ? 32767 : -32768)
+                                                         : uniform(-32768, 32767));
+        std::int32_t acc[G], want[G];
+        for (std::size_t g = 0; g < G; ++g) {
+            acc[g] = want[g] = uniform(-1000000, 1000000);
+            for (std::size_t k = 0; k < n; ++k) want[g] += w[g * ld + k] * v[k].raw;
+        }
+        L::template dot_rows<G>(w, ld, v, n, acc);
+        bool ok = true;
+        for (std::size_t g = 0; g < G; ++g) ok = ok && acc[g] == want[g];
+        expect(ok, G == 1 ? "dot_rows<1>" : (G == 2 ? "dot_rows<2>" : "dot_rows<kRows>"), it);
+    }
+}
+
 }  // namespace
 
 int main() {
+    check_dot_rows<1>();
+    check_dot_rows<2>();
+    check_dot_rows<L::kRows>();
     check_scores();
     check_softmax();
     check_query();

@@ -55,77 +55,99 @@ inline void columns(const q15* a, const q15* v, std::size_t stride, std::size_t 
     q15_plain::columns<G>(a, v, stride, count, acc);
 }
 
-/// Two rows: two columns per iteration (v read by halfwords: any alignment), the odd column after.
-template <>
-inline void dot_rows<2>(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
-    const std::size_t even = n & ~std::size_t{1};
-    const std::int8_t* w0 = w;
-    const std::int8_t* w1 = w + ld;
-    if (even > 0) {
-        register std::int32_t a0 __asm__("r8") = acc[0];
-        register std::int32_t a1 __asm__("r9") = acc[1];
-        register std::size_t end __asm__("r10") = even;
-        std::size_t i = 0;
-        std::int32_t t, p;
-        const q15* vp = v;
-        // clang-format off
-        __asm__ volatile(
-            SARNN_THUMB_BEGIN
-            "1:\n\t"
-            "ldrh  %[t], [%[vp], #0]\n\t"
-            "sxth  %[t], %[t]\n\t"
-            "ldrsb %[p], [%[w0], %[i]]\n\t"
-            "muls  %[p], %[t]\n\t"
-            "add   %[a0], %[p]\n\t"
-            "ldrsb %[p], [%[w1], %[i]]\n\t"
-            "muls  %[p], %[t]\n\t"
-            "add   %[a1], %[p]\n\t"
-            "adds  %[i], #1\n\t"
-            "ldrh  %[t], [%[vp], #2]\n\t"
-            "sxth  %[t], %[t]\n\t"
-            "ldrsb %[p], [%[w0], %[i]]\n\t"
-            "muls  %[p], %[t]\n\t"
-            "add   %[a0], %[p]\n\t"
-            "ldrsb %[p], [%[w1], %[i]]\n\t"
-            "muls  %[p], %[t]\n\t"
-            "add   %[a1], %[p]\n\t"
-            "adds  %[i], #1\n\t"
-            "adds  %[vp], #4\n\t"
-            "cmp   %[i], %[n]\n\t"
-            "bne   1b" SARNN_THUMB_END
-            : [a0] "+r"(a0), [a1] "+r"(a1), [i] "+l"(i), [vp] "+l"(vp), [t] "=&l"(t), [p] "=&l"(p)
-            : [w0] "l"(w0), [w1] "l"(w1), [n] "r"(end), "m"(*reinterpret_cast<const std::int8_t(*)[]>(w0)),
-              "m"(*reinterpret_cast<const std::int8_t(*)[]>(w1)), "m"(*reinterpret_cast<const q15(*)[]>(v))
-            : "cc");
-        // clang-format on
-        acc[0] = a0;
-        acc[1] = a1;
-    }
-    if (n != even) {
-        acc[0] += w0[even] * v[even].raw;
-        acc[1] += w1[even] * v[even].raw;
-    }
-}
-
-// One column of the three rows' loop: v's value at byte offset `off` of vp, times the column at index i of each row.
+// One column of G rows' loop (SARNN_THUMB_COL1, 2, 3): v's value at byte offset `off` of vp, times the column at
+// index i of each row (w0, w1, w2), into a0, a1, a2; then the next column.
 // clang-format off
-#define SARNN_THUMB_COL3(off)                 \
+#define SARNN_THUMB_VALUE(off)                \
     "ldrh  %[t], [%[vp], #" off "]\n\t"      \
-    "sxth  %[t], %[t]\n\t"                   \
-    "ldrsb %[p], [%[w0], %[i]]\n\t"          \
+    "sxth  %[t], %[t]\n\t"
+#define SARNN_THUMB_MAC(w, a)                 \
+    "ldrsb %[p], [%[" w "], %[i]]\n\t"       \
     "muls  %[p], %[t]\n\t"                   \
-    "add   %[a0], %[p]\n\t"                  \
-    "ldrsb %[p], [%[w1], %[i]]\n\t"          \
-    "muls  %[p], %[t]\n\t"                   \
-    "add   %[a1], %[p]\n\t"                  \
-    "ldrsb %[p], [%[w2], %[i]]\n\t"          \
-    "muls  %[p], %[t]\n\t"                   \
-    "add   %[a2], %[p]\n\t"                  \
+    "add   %[" a "], %[p]\n\t"
+#define SARNN_THUMB_COL1(off) SARNN_THUMB_VALUE(off) SARNN_THUMB_MAC("w0", "a0") "adds  %[i], #1\n\t"
+#define SARNN_THUMB_COL2(off) SARNN_THUMB_VALUE(off) SARNN_THUMB_MAC("w0", "a0") SARNN_THUMB_MAC("w1", "a1") \
     "adds  %[i], #1\n\t"
+#define SARNN_THUMB_COL3(off) SARNN_THUMB_VALUE(off) SARNN_THUMB_MAC("w0", "a0") SARNN_THUMB_MAC("w1", "a1") \
+    SARNN_THUMB_MAC("w2", "a2") "adds  %[i], #1\n\t"
 // clang-format on
 
+/// One row: four columns per iteration (6.75 instructions a multiply-add), the last n % 4 one by one in the same
+/// block (no loop of C per element).
+template <>
+inline void dot_rows<1>(const std::int8_t* w, std::size_t, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
+    register std::int32_t a0 __asm__("r8") = acc[0];
+    register std::size_t end4 __asm__("r9") = n & ~std::size_t{3};
+    register std::size_t end __asm__("r10") = n;
+    std::size_t i = 0;
+    std::int32_t t, p;
+    const q15* vp = v;
+    // clang-format off
+    __asm__ volatile(
+        SARNN_THUMB_BEGIN
+        "cmp   %[i], %[n4]\n\t"
+        "beq   2f\n"
+        "1:\n\t"
+        SARNN_THUMB_COL1("0") SARNN_THUMB_COL1("2") SARNN_THUMB_COL1("4") SARNN_THUMB_COL1("6")
+        "adds  %[vp], #8\n\t"
+        "cmp   %[i], %[n4]\n\t"
+        "bne   1b\n"
+        "2:\n\t"
+        "cmp   %[i], %[n]\n\t"
+        "beq   3f\n"
+        "4:\n\t"
+        SARNN_THUMB_COL1("0")
+        "adds  %[vp], #2\n\t"
+        "cmp   %[i], %[n]\n\t"
+        "bne   4b\n"
+        "3:" SARNN_THUMB_END
+        : [a0] "+r"(a0), [i] "+l"(i), [vp] "+l"(vp), [t] "=&l"(t), [p] "=&l"(p)
+        : [w0] "l"(w), [n4] "r"(end4), [n] "r"(end), "m"(*reinterpret_cast<const std::int8_t(*)[]>(w)),
+          "m"(*reinterpret_cast<const q15(*)[]>(v))
+        : "cc");
+    // clang-format on
+    acc[0] = a0;
+}
+
+/// Two rows: two columns per iteration (v read by halfwords: any alignment), an odd last column in the same block.
+template <>
+inline void dot_rows<2>(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
+    register std::int32_t a0 __asm__("r8") = acc[0];
+    register std::int32_t a1 __asm__("r9") = acc[1];
+    register std::size_t end2 __asm__("r10") = n & ~std::size_t{1};
+    register std::size_t end __asm__("r11") = n;
+    std::size_t i = 0;
+    std::int32_t t, p;
+    const q15* vp = v;
+    // clang-format off
+    __asm__ volatile(
+        SARNN_THUMB_BEGIN
+        "cmp   %[i], %[n2]\n\t"
+        "beq   2f\n"
+        "1:\n\t"
+        SARNN_THUMB_COL2("0") SARNN_THUMB_COL2("2")
+        "adds  %[vp], #4\n\t"
+        "cmp   %[i], %[n2]\n\t"
+        "bne   1b\n"
+        "2:\n\t"
+        "cmp   %[i], %[n]\n\t"
+        "beq   3f\n\t"
+        SARNN_THUMB_COL2("0")
+        "3:" SARNN_THUMB_END
+        : [a0] "+r"(a0), [a1] "+r"(a1), [i] "+l"(i), [vp] "+l"(vp), [t] "=&l"(t), [p] "=&l"(p)
+        : [w0] "l"(w), [w1] "l"(w + ld), [n2] "r"(end2), [n] "r"(end),
+          "m"(*reinterpret_cast<const std::int8_t(*)[]>(w)), "m"(*reinterpret_cast<const std::int8_t(*)[]>(w + ld)),
+          "m"(*reinterpret_cast<const q15(*)[]>(v))
+        : "cc");
+    // clang-format on
+    acc[0] = a0;
+    acc[1] = a1;
+}
+
 /// Three rows: four columns per iteration, each value loaded once for the three (4.25 instructions a multiply-add),
-/// the last n % 4 columns after.
+/// the last n % 4 columns after. (Those columns in a block of assembly of their own, in this function or in one of
+/// their own, cost the reference shapes 70 to 1,500 instructions a step, GCC's registers around the main loop
+/// rearranged: the C loop stays.)
 template <>
 inline void dot_rows<3>(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
     const std::size_t n4 = n & ~std::size_t{3};
@@ -161,6 +183,10 @@ inline void dot_rows<3>(const std::int8_t* w, std::size_t ld, const q15* v, std:
     if (n4 < n) q15_plain::dot_rows<3>(w + n4, ld, v + n4, n - n4, acc);
 }
 #undef SARNN_THUMB_COL3
+#undef SARNN_THUMB_COL2
+#undef SARNN_THUMB_COL1
+#undef SARNN_THUMB_MAC
+#undef SARNN_THUMB_VALUE
 
 /// Two states: each pair of q loaded once for both (4.75 instructions a multiply-add).
 template <>
