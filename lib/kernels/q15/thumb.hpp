@@ -14,6 +14,7 @@
 
 #include "kernels/q15/plain.hpp"
 #include "kernels/q15/seam.hpp"
+#include "kernels/q15/thumb_cells.hpp"
 #include "kernels/tanh.hpp"
 #include "sarnn/config.hpp"  // SARNN_Q15_COMPACT
 #if !SARNN_Q15_COMPACT
@@ -402,10 +403,10 @@ inline std::int32_t additive_sum(const q15* key, const q15* q, const std::int8_t
 
 namespace sarnn::kernel::q15_loops {
 
-/// The Thumb loops: the products and additive_sum; the rest generic.
+/// The Thumb loops: the products, additive_sum and the cells (q15/thumb_cells.hpp); the rest generic.
 struct ThumbLoops : Loops<ThumbLoops> {
     static constexpr std::size_t kRows = q15_thumb::kRows, kStates = q15_thumb::kStates, kColumns = q15_thumb::kColumns;
-    static constexpr unsigned kCaps = kAdditiveSum;
+    static constexpr unsigned kCaps = kAdditiveSum | kGruCell | kCell;
     template <std::size_t G>
     __attribute__((always_inline)) static void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v,
                                                         std::size_t n, std::int32_t* acc) noexcept {
@@ -424,6 +425,12 @@ struct ThumbLoops : Loops<ThumbLoops> {
     __attribute__((always_inline)) static std::int32_t additive_sum(const q15* key, const q15* q, const std::int8_t* v,
                                                                     std::size_t K) noexcept {
         return q15_thumb::additive_sum(key, q, v, K);
+    }
+    static std::size_t lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden, q15* c, q15* h) noexcept {
+        return q15_thumb::lstm_cell(z, c_tilde, hidden, c, h);
+    }
+    static void gru_cell(const q15* gi, const q15* gh, const q15* h_prev, std::size_t hidden, q15* h) noexcept {
+        q15_thumb::gru_cell(gi, gh, h_prev, hidden, h);
     }
 };
 
