@@ -16,7 +16,8 @@ namespace sarnn::kernel::q15_thumb {
 
 /// floor(v·m / 2^32) for 0 <= m < 2^31, m = mh·2^16 + ml with ml = (int16)m, mh = (m >> 16) - (ml >> 15) in
 /// [0, 2^15]: requantize_hi_mul16's H (kernels/requantize.hpp, where the bounds are)
-__attribute__((always_inline)) inline std::int32_t high_word(std::int32_t v, std::int32_t ml, std::int32_t mh) noexcept {
+__attribute__((always_inline)) inline std::int32_t high_word(std::int32_t v, std::int32_t ml,
+                                                             std::int32_t mh) noexcept {
     const std::int32_t al = static_cast<std::int16_t>(v), ah = (v >> 16) - (al >> 15);
     const std::int32_t x = ah * ml + al * mh + ((al * ml) >> 16);
     return ah * mh + (x >> 16);
