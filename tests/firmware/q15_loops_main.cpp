@@ -699,7 +699,7 @@ int main() {
     if constexpr (q::has(L::kCaps, q::kFinishRows)) check_finish_rows<L>();
     if constexpr (q::has(L::kCaps, q::kRowsPacked)) check_rows_packed<L>();
     if constexpr (q::has(L::kCaps, q::kFinishTanh)) check_finish_tanh<L>();
-    if constexpr (q::has(L::kCaps, q::kRowsSum)) check_finish_sum<L>();
+    if constexpr (q::has(L::kCaps, q::kRowsSum) || q::has(L::kCaps, q::kFinishSum)) check_finish_sum<L>();
     if constexpr (q::has(L::kCaps, q::kFinishGru)) check_finish_gru<L>();
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;

@@ -15,7 +15,6 @@
 #include "kernels/q15/plain.hpp"
 #include "kernels/q15/seam.hpp"
 #include "kernels/q15/thumb_cells.hpp"
-#include "kernels/q15/thumb_finish.hpp"
 #include "kernels/tanh.hpp"
 #include "sarnn/config.hpp"  // SARNN_Q15_COMPACT
 #if !SARNN_Q15_COMPACT
@@ -37,6 +36,8 @@
 #define SARNN_THUMB_END ""
 // clang-format on
 #endif
+
+#include "kernels/q15/thumb_finish.hpp"  // (its assembly takes the macros above)
 
 namespace sarnn::kernel::q15_thumb {
 
@@ -461,11 +462,11 @@ inline std::int32_t additive_sum(const q15* key, const q15* q, const std::int8_t
 
 namespace sarnn::kernel::q15_loops {
 
-/// The Thumb loops: the products, additive_sum, the cells (q15/thumb_cells.hpp) and the GRU's rows finished
+/// The Thumb loops: the products, additive_sum, the cells (q15/thumb_cells.hpp) and the rows finished
 /// (q15/thumb_finish.hpp); the rest generic.
 struct ThumbLoops : Loops<ThumbLoops> {
     static constexpr std::size_t kRows = q15_thumb::kRows, kStates = q15_thumb::kStates, kColumns = q15_thumb::kColumns;
-    static constexpr unsigned kCaps = kAdditiveSum | kGruCell | kCell | kFinishGru;
+    static constexpr unsigned kCaps = kAdditiveSum | kGruCell | kCell | kFinishGru | kFinishSum;
     template <std::size_t G>
     __attribute__((always_inline)) static void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v,
                                                         std::size_t n, std::int32_t* acc) noexcept {
@@ -495,6 +496,10 @@ struct ThumbLoops : Loops<ThumbLoops> {
                                   const std::int8_t* shift, const std::int32_t* b_ih, const std::int32_t* b_hh, q15* gi,
                                   q15* gh) noexcept {
         return q15_thumb::finish_gru(s, rows, m, shift, b_ih, b_hh, gi, gh);
+    }
+    static std::size_t finish_sum(const std::int32_t* s, std::size_t rows, const std::int32_t* m,
+                                  const std::int8_t* shift, const std::int32_t* b, q15* y) noexcept {
+        return q15_thumb::finish_sum(s, rows, m, shift, b, y);
     }
 };
 
