@@ -1,7 +1,8 @@
 // lib/kernels/q15/thumb.hpp: the q15 kernels' inner loops (the seam: q15/seam.hpp) for the Cortex-M cores without
 // the DSP extension (M0, M0+, M3), in Thumb assembly that ARMv6-M runs: there GCC 12 at -Os spent 8 to 13
 // instructions on a multiply-add (index registers reloaded with constants, values moved through ip); these spend
-// 4.25 to 4.75. Each computes exactly what q15/plain.hpp computes (integer sums, the same bounds).
+// 4.19 (four rows) to 4.75. Each computes exactly what q15/plain.hpp computes (integer sums, the same bounds). The
+// cells and the rows' finish: q15/thumb_cells.hpp, q15/thumb_finish.hpp.
 // Registers: values and pointers in low registers ("l": ARMv6-M's loads and MULS take no others; at most seven, so
 // that r7 may stay the frame pointer), accumulators, loop ends and strides in high ones, r8 to r12 (ADD, CMP and MOV
 // take them), so that nothing spills: as explicit register variables, since GCC 12 gives an asm at most one
@@ -58,8 +59,8 @@ inline void columns(const q15* a, const q15* v, std::size_t stride, std::size_t 
     q15_plain::columns<G>(a, v, stride, count, acc);
 }
 
-// One column of G rows' loop (SARNN_THUMB_COL1, 2, 3): v's value at byte offset `off` of vp, times the column at
-// index i of each row (w0, w1, w2), into a0, a1, a2; then the next column.
+// One column of G rows' loop (SARNN_THUMB_COL1, 2): v's value at byte offset `off` of vp, times the column at
+// index i of each row (w0, w1), into a0, a1; then the next column.
 // clang-format off
 #define SARNN_THUMB_VALUE(off)                \
     "ldrh  %[t], [%[vp], #" off "]\n\t"      \
@@ -71,8 +72,6 @@ inline void columns(const q15* a, const q15* v, std::size_t stride, std::size_t 
 #define SARNN_THUMB_COL1(off) SARNN_THUMB_VALUE(off) SARNN_THUMB_MAC("w0", "a0") "adds  %[i], #1\n\t"
 #define SARNN_THUMB_COL2(off) SARNN_THUMB_VALUE(off) SARNN_THUMB_MAC("w0", "a0") SARNN_THUMB_MAC("w1", "a1") \
     "adds  %[i], #1\n\t"
-#define SARNN_THUMB_COL3(off) SARNN_THUMB_VALUE(off) SARNN_THUMB_MAC("w0", "a0") SARNN_THUMB_MAC("w1", "a1") \
-    SARNN_THUMB_MAC("w2", "a2") "adds  %[i], #1\n\t"
 // clang-format on
 
 /// One row: four columns per iteration (6.75 instructions a multiply-add), the last n % 4 one by one in the same
@@ -147,45 +146,6 @@ inline void dot_rows<2>(const std::int8_t* w, std::size_t ld, const q15* v, std:
     acc[1] = a1;
 }
 
-/// Three rows: four columns per iteration, each value loaded once for the three (4.25 instructions a multiply-add),
-/// the last n % 4 columns after. (Those columns in a block of assembly of their own, in this function or in one of
-/// their own, cost the reference shapes 70 to 1,500 instructions a step, GCC's registers around the main loop
-/// rearranged: the C loop stays.)
-template <>
-inline void dot_rows<3>(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
-    const std::size_t n4 = n & ~std::size_t{3};
-    const std::int8_t* w0 = w;
-    const std::int8_t* w1 = w + ld;
-    const std::int8_t* w2 = w + 2 * ld;
-    if (n4 > 0) {
-        register std::int32_t a0 __asm__("r8") = acc[0];
-        register std::int32_t a1 __asm__("r9") = acc[1];
-        register std::int32_t a2 __asm__("r10") = acc[2];
-        register std::size_t end __asm__("r11") = n4;
-        std::size_t i = 0;
-        std::int32_t t, p;
-        const q15* vp = v;
-        // clang-format off
-        __asm__ volatile(
-            SARNN_THUMB_BEGIN
-            "1:\n\t"
-            SARNN_THUMB_COL3("0") SARNN_THUMB_COL3("2") SARNN_THUMB_COL3("4") SARNN_THUMB_COL3("6")
-            "adds  %[vp], #8\n\t"
-            "cmp   %[i], %[n]\n\t"
-            "bne   1b" SARNN_THUMB_END
-            : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [i] "+l"(i), [vp] "+l"(vp), [t] "=&l"(t), [p] "=&l"(p)
-            : [w0] "l"(w0), [w1] "l"(w1), [w2] "l"(w2), [n] "r"(end),
-              "m"(*reinterpret_cast<const std::int8_t(*)[]>(w0)), "m"(*reinterpret_cast<const std::int8_t(*)[]>(w1)),
-              "m"(*reinterpret_cast<const std::int8_t(*)[]>(w2)), "m"(*reinterpret_cast<const q15(*)[]>(v))
-            : "cc");
-        // clang-format on
-        acc[0] = a0;
-        acc[1] = a1;
-        acc[2] = a2;
-    }
-    if (n4 < n) q15_plain::dot_rows<3>(w + n4, ld, v + n4, n - n4, acc);
-}
-
 // One column of the four rows' loop: v's value at byte offset `off` of vp, times the column at wp of each row (row 0
 // by LDRB and SXTB: no register for a zero offset; rows 1 to 3 at the offsets o1 to o3); then the next column.
 // clang-format off
@@ -242,7 +202,6 @@ inline void dot_rows<4>(const std::int8_t* w, std::size_t ld, const q15* v, std:
 }
 #undef SARNN_THUMB_COL4
 #undef SARNN_THUMB_MAC_AT
-#undef SARNN_THUMB_COL3
 #undef SARNN_THUMB_COL2
 #undef SARNN_THUMB_COL1
 #undef SARNN_THUMB_MAC
