@@ -166,39 +166,52 @@ inline void dot_rows<2>(const std::int8_t* w, std::size_t ld, const q15* v, std:
 // clang-format on
 
 /// Four rows: four columns per iteration, each value loaded once for the four (4.19 instructions a multiply-add),
-/// the last n % 4 columns after.
+/// the last n % 4 columns one a pass in the same block (4.5 a multiply-add; no loop of C per element): their end on
+/// the stack for the block (no register left).
 template <>
 inline void dot_rows<4>(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
-    const std::size_t n4 = n & ~std::size_t{3};
-    if (n4 > 0) {
-        register std::int32_t a0 __asm__("r8") = acc[0];
-        register std::int32_t a1 __asm__("r9") = acc[1];
-        register std::int32_t a2 __asm__("r10") = acc[2];
-        register std::int32_t a3 __asm__("r11") = acc[3];
-        register const std::int8_t* end __asm__("r12") = w + n4;
-        const std::int8_t* wp = w;
-        const q15* vp = v;
-        std::int32_t t, p;
-        // clang-format off
-        __asm__ volatile(
-            SARNN_THUMB_BEGIN
-            "1:\n\t"
-            SARNN_THUMB_COL4("0") SARNN_THUMB_COL4("2") SARNN_THUMB_COL4("4") SARNN_THUMB_COL4("6")
-            "adds  %[vp], #8\n\t"
-            "cmp   %[wp], %[end]\n\t"
-            "bne   1b" SARNN_THUMB_END
-            : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [wp] "+l"(wp), [vp] "+l"(vp),
-              [t] "=&l"(t), [p] "=&l"(p)
-            : [o1] "l"(ld), [o2] "l"(2 * ld), [o3] "l"(3 * ld), [end] "r"(end),
-              "m"(*reinterpret_cast<const std::int8_t(*)[]>(w)), "m"(*reinterpret_cast<const q15(*)[]>(v))
-            : "cc");
-        // clang-format on
-        acc[0] = a0;
-        acc[1] = a1;
-        acc[2] = a2;
-        acc[3] = a3;
-    }
-    if (n4 < n) q15_plain::dot_rows<4>(w + n4, ld, v + n4, n - n4, acc);
+    register std::int32_t a0 __asm__("r8") = acc[0];
+    register std::int32_t a1 __asm__("r9") = acc[1];
+    register std::int32_t a2 __asm__("r10") = acc[2];
+    register std::int32_t a3 __asm__("r11") = acc[3];
+    register const std::int8_t* end __asm__("r12") = w + (n & ~std::size_t{3});
+    const std::int8_t* wp = w;
+    const q15* vp = v;
+    std::int32_t p;
+    auto t = reinterpret_cast<std::intptr_t>(w + n);  // (the last column's end, pushed; then v's values)
+    // clang-format off
+    __asm__ volatile(
+        SARNN_THUMB_BEGIN
+        "push  {%[t]}\n\t"
+        "cmp   %[wp], %[end]\n\t"
+        "beq   2f\n"
+        "1:\n\t"
+        SARNN_THUMB_COL4("0") SARNN_THUMB_COL4("2") SARNN_THUMB_COL4("4") SARNN_THUMB_COL4("6")
+        "adds  %[vp], #8\n\t"
+        "cmp   %[wp], %[end]\n\t"
+        "bne   1b\n"
+        "2:\n\t"
+        "ldr   %[p], [sp, #0]\n\t"
+        "cmp   %[wp], %[p]\n\t"
+        "beq   3f\n"
+        "4:\n\t"
+        SARNN_THUMB_COL4("0")
+        "adds  %[vp], #2\n\t"
+        "ldr   %[p], [sp, #0]\n\t"
+        "cmp   %[wp], %[p]\n\t"
+        "bne   4b\n"
+        "3:\n\t"
+        "add   sp, #4" SARNN_THUMB_END
+        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [wp] "+l"(wp), [vp] "+l"(vp), [t] "+l"(t),
+          [p] "=&l"(p)
+        : [o1] "l"(ld), [o2] "l"(2 * ld), [o3] "l"(3 * ld), [end] "r"(end),
+          "m"(*reinterpret_cast<const std::int8_t(*)[]>(w)), "m"(*reinterpret_cast<const q15(*)[]>(v))
+        : "cc");
+    // clang-format on
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
 }
 #undef SARNN_THUMB_COL4
 #undef SARNN_THUMB_MAC_AT
