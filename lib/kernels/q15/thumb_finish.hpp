@@ -143,36 +143,130 @@ inline std::size_t finish_sum(const std::int32_t* s, std::size_t rows, const std
     return k;
 }
 
+// One value of a GRU row in finish_gru's block: B = z (from sz) requantized by ml = [sp, #4], mh = [sp, #8] and
+// r - 1 = [sp, #12], plus the bias at the high register bp, saturated to int16 and stored at the high register yp
+// (finish_sum's steps; A, C, D, E scratch).
+// clang-format off
+#define SARNN_THUMB_GRU_VALUE(bp, yp)             \
+    "ldr   %[C], [sp, #4]\n\t"                    \
+    "ldr   %[A], [sp, #8]\n\t"                    \
+    "ldmia %[sz]!, {%[B]}\n\t"                    \
+    "sxth  %[D], %[B]\n\t"                        \
+    "asrs  %[B], %[B], #16\n\t"                   \
+    "asrs  %[E], %[D], #15\n\t"                   \
+    "subs  %[B], %[B], %[E]\n\t"                  \
+    "movs  %[E], %[B]\n\t"                        \
+    "muls  %[E], %[C]\n\t"                        \
+    "muls  %[C], %[D]\n\t"                        \
+    "asrs  %[C], %[C], #16\n\t"                   \
+    "adds  %[E], %[E], %[C]\n\t"                  \
+    "muls  %[D], %[A]\n\t"                        \
+    "adds  %[E], %[E], %[D]\n\t"                  \
+    "asrs  %[E], %[E], #16\n\t"                   \
+    "muls  %[B], %[A]\n\t"                        \
+    "adds  %[B], %[B], %[E]\n\t"                  \
+    "ldr   %[D], [sp, #12]\n\t"                   \
+    "movs  %[C], #1\n\t"                          \
+    "lsls  %[C], %[D]\n\t"                        \
+    "adds  %[B], %[B], %[C]\n\t"                  \
+    "adds  %[D], #1\n\t"                          \
+    "asrs  %[B], %[D]\n\t"                        \
+    "mov   %[C], %[" bp "]\n\t"                   \
+    "ldmia %[C]!, {%[D]}\n\t"                     \
+    "mov   %[" bp "], %[C]\n\t"                   \
+    "adds  %[B], %[B], %[D]\n\t"                  \
+    "bvs   5f\n\t"                                \
+    "movs  %[C], #128\n\t"                        \
+    "lsls  %[C], %[C], #8\n\t"                    \
+    "adds  %[C], %[C], %[B]\n\t"                  \
+    "lsrs  %[C], %[C], #16\n\t"                   \
+    "beq   7f\n\t"                                \
+    "b     6f\n"                                  \
+    "5:\n\t"                                      \
+    "mvns  %[B], %[B]\n"                          \
+    "6:\n\t"                                      \
+    "asrs  %[B], %[B], #31\n\t"                   \
+    "movs  %[C], #128\n\t"                        \
+    "lsls  %[C], %[C], #8\n\t"                    \
+    "subs  %[C], #1\n\t"                          \
+    "eors  %[B], %[C]\n"                          \
+    "7:\n\t"                                      \
+    "mov   %[C], %[" yp "]\n\t"                   \
+    "strh  %[B], [%[C], #0]\n\t"                  \
+    "adds  %[C], #2\n\t"                          \
+    "mov   %[" yp "], %[C]\n\t"
+// clang-format on
+
 /// gru_gates's rows where the x part's factor is 1 (q15.cpp): gi = add_sat16(requantize(s_x, m_r, shift_r), b_ih),
-/// gh = add_sat16(requantize(s_h, m_r, shift_r), b_hh), from the (s_x, s_h) pairs s; stops before the first row whose
-/// shift is outside 2 .. 31 and returns how many rows it wrote. A row with m_r < 0 (never the exporter's) by
-/// fixed::detail::requantize. A function of its own (inlined into gru_gates beside dot_rows<4>'s blocks, the M0+ Gru
-/// step at In 16, Hidden 32 took 350 instructions more).
+/// gh = add_sat16(requantize(s_h, m_r, shift_r), b_hh), from the (s_x, s_h) pairs s, as finish_one; stops before the
+/// first row whose shift is outside 2 .. 31 and returns how many rows it wrote. The rows in Thumb assembly, each
+/// multiplier split once for its two sums (kept on the stack with the end: five pointers fill the high registers),
+/// until one whose multiplier is negative (never the exporter's: finish_one in C, then the loop again). A function of
+/// its own (inlined into gru_gates beside dot_rows<4>'s blocks, the M0+ Gru step took 350 instructions more).
 __attribute__((noinline)) inline std::size_t finish_gru(const std::int32_t* s, std::size_t rows, const std::int32_t* m,
                                                         const std::int8_t* shift, const std::int32_t* b_ih,
                                                         const std::int32_t* b_hh, q15* gi, q15* gh) noexcept {
     std::size_t k = 0;
-    for (; k < rows; ++k, s += 2) {
-        const int sh = shift[k];
-        if (sh < 2 || sh > 31) break;
-        const std::int32_t mk = m[k];
-        std::int32_t qi, qh;
-        if (mk >= 0) {
-            // q = (H + 2^(r-1)) >> r, r = shift - 1 in 1 .. 30 (requantize_hi_mul16)
-            const std::int32_t ml = static_cast<std::int16_t>(mk), mh = (mk >> 16) - (ml >> 15);
-            const int r = sh - 1;
-            const std::int32_t half = std::int32_t{1} << (r - 1);
-            qi = (high_word(s[0], ml, mh) + half) >> r;
-            qh = (high_word(s[1], ml, mh) + half) >> r;
-        } else {
-            qi = fixed::detail::requantize(s[0], mk, sh);
-            qh = fixed::detail::requantize(s[1], mk, sh);
-        }
-        gi[k] = q15{static_cast<std::int16_t>(add_sat16(qi, b_ih[k]))};
-        gh[k] = q15{static_cast<std::int16_t>(add_sat16(qh, b_hh[k]))};
+    while (k < rows) {
+        register const std::int8_t* shp __asm__("r8") = shift + k;
+        register const std::int32_t* bip __asm__("r9") = b_ih + k;
+        register const std::int32_t* bhp __asm__("r10") = b_hh + k;
+        register q15* gip __asm__("r11") = gi + k;
+        register q15* ghp __asm__("r12") = gh + k;
+        const std::int32_t* sz = s + 2 * k;
+        const std::int32_t* mp = m + k;
+        std::int32_t A, B, C, D;
+        auto E = reinterpret_cast<std::intptr_t>(gi + rows);  // (the end, pushed; then scratch)
+        // clang-format off
+        __asm__ volatile(
+            SARNN_THUMB_BEGIN
+            // [sp, #0] the end of gi; [sp, #4], [sp, #8], [sp, #12] the row's ml, mh and r - 1
+            "sub   sp, #12\n\t"
+            "push  {%[E]}\n"
+            "1:\n\t"
+            // A = m_k (>= 0, else stop); D = shift - 2 = r - 1 (outside 0 .. 29: stop); nothing written
+            "ldr   %[A], [%[mp], #0]\n\t"
+            "cmp   %[A], #0\n\t"
+            "blt   9f\n\t"
+            "mov   %[E], %[shp]\n\t"
+            "ldrb  %[D], [%[E], #0]\n\t"
+            "subs  %[D], #2\n\t"
+            "cmp   %[D], #29\n\t"
+            "bhi   9f\n\t"
+            "adds  %[E], #1\n\t"
+            "mov   %[shp], %[E]\n\t"
+            "adds  %[mp], #4\n\t"
+            "str   %[D], [sp, #12]\n\t"
+            // ml = (int16)m, mh = (m >> 16) - (ml >> 15)
+            "sxth  %[C], %[A]\n\t"
+            "asrs  %[A], %[A], #16\n\t"
+            "asrs  %[E], %[C], #15\n\t"
+            "subs  %[A], %[A], %[E]\n\t"
+            "str   %[C], [sp, #4]\n\t"
+            "str   %[A], [sp, #8]\n\t"
+            SARNN_THUMB_GRU_VALUE("bip", "gip")
+            SARNN_THUMB_GRU_VALUE("bhp", "ghp")
+            "mov   %[C], %[gip]\n\t"
+            "ldr   %[D], [sp, #0]\n\t"
+            "cmp   %[C], %[D]\n\t"
+            "bne   1b\n"
+            "9:\n\t"
+            "add   sp, #16" SARNN_THUMB_END
+            : [shp] "+r"(shp), [bip] "+r"(bip), [bhp] "+r"(bhp), [gip] "+r"(gip), [ghp] "+r"(ghp), [sz] "+l"(sz),
+              [mp] "+l"(mp), [A] "=&l"(A), [B] "=&l"(B), [C] "=&l"(C), [D] "=&l"(D), [E] "+l"(E)
+            :
+            : "cc", "memory");
+        // clang-format on
+        k = static_cast<std::size_t>(gip - gi);
+        // stopped at a row whose shift is outside 2 .. 31 (the end), or whose multiplier is negative (finish_one)
+        if (k == rows || shift[k] < 2 || shift[k] > 31) break;
+        gi[k] = q15{static_cast<std::int16_t>(finish_one(s[2 * k], m[k], shift[k], b_ih[k]))};
+        gh[k] = q15{static_cast<std::int16_t>(finish_one(s[2 * k + 1], m[k], shift[k], b_hh[k]))};
+        ++k;
     }
     return k;
 }
+#undef SARNN_THUMB_GRU_VALUE
 
 }  // namespace sarnn::kernel::q15_thumb
 
