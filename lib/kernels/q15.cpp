@@ -761,7 +761,8 @@ __attribute__((noinline)) void affine_one(const QGates& a, std::size_t rows, con
                 for (std::size_t k = 0; k < G; ++k) s[i - start + k] = g.v[k];
             });
         std::size_t i = start;
-        if constexpr (q15_loops::has(L::kCaps, q15_loops::kRowsSum)) {
+        if constexpr (q15_loops::has(L::kCaps, q15_loops::kRowsSum) ||
+                      q15_loops::has(L::kCaps, q15_loops::kFinishSum)) {
             static constexpr std::int32_t kNoBias[kBlock] = {};  // b's rows where there is no bias
             i += L::finish_sum(s, end - start, a.m + start, a.shift + start, a.b ? a.b + start : kNoBias, z + start);
         }

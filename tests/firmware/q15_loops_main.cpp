@@ -647,27 +647,33 @@ void check_finish_gru() {
     }
 }
 
-/// acc_g += Σ_{k < n} w[g·ld + k]·v_k for the G rows (the seam's dot_rows<G>): every n to 40 (each tail of the
-/// target's passes, n below one pass), v word aligned and not, a row stride of n or more, sums from nonzero starts,
-/// weights and values anywhere in int8 and int16 (Σ |terms| < 2^31 at these lengths); the accumulators past G and the
-/// weights after the last row's n are not the loop's to touch (their sums would show it)
+/// acc_g += Σ_{k < n} w[g·ld + k]·v_k for G rows (dot_rows: any n, any alignment of w and v), from a nonzero start,
+/// for every n up to kDimMax (every tail), extreme values among the random ones; the accumulator past G is not the
+/// loop's to touch (its sum would show it)
+std::int8_t g_w[(L::kRows > 2 ? L::kRows : 2) * (kDimMax + 3) + 4];  // G rows of ld <= kDimMax + 3, offset <= 3
 template <std::size_t G>
 void check_dot_rows() {
-    static std::int8_t w[4 * 48];
-    static q15 v[48];
-    for (int it = 0; it < 400; ++it) {
-        const std::size_t n = static_cast<std::size_t>(it % 41), ld = n + static_cast<std::size_t>(uniform(0, 5));
-        const std::size_t off = static_cast<std::size_t>(it / 41 % 2);  // v at a half word now and then
-        for (std::int8_t& x : w) x = static_cast<std::int8_t>(uniform(-128, 127));
-        for (q15& x : v) x.raw = static_cast<std::int16_t>(uniform(-32768, 32767));
+    for (int it = 0; it < 3 * static_cast<int>(kDimMax + 1); ++it) {
+        const auto n = static_cast<std::size_t>(it % static_cast<int>(kDimMax + 1));
+        const std::size_t ld = n + static_cast<std::size_t>(uniform(0, 3));
+        const std::size_t woff = static_cast<std::size_t>(uniform(0, 3)),
+                          voff = static_cast<std::size_t>(uniform(0, 1));
+        const bool extreme = it % 3 == 2;
+        std::int8_t* const w = g_w + woff;
+        for (std::size_t k = 0; k < G * ld; ++k)
+            w[k] = static_cast<std::int8_t>(extreme ? (uniform(0, 1) != 0 ? 127 : -128) : uniform(-128, 127));
+        q15* const v = g_b + voff;
+        for (std::size_t k = 0; k < n; ++k)
+            v[k].raw = static_cast<std::int16_t>(extreme ? (uniform(0, 1) != 0 ? 32767 : -32768)
+                                                         : uniform(-32768, 32767));
         std::int32_t acc[G + 1], want[G + 1];
-        for (std::size_t g = 0; g <= G; ++g) acc[g] = want[g] = uniform(-100000, 100000);
+        for (std::size_t g = 0; g <= G; ++g) acc[g] = want[g] = uniform(-1000000, 1000000);
         for (std::size_t g = 0; g < G; ++g)
-            for (std::size_t k = 0; k < n; ++k) want[g] += w[g * ld + k] * v[off + k].raw;
-        L::template dot_rows<G>(w, ld, v + off, n, acc);
+            for (std::size_t k = 0; k < n; ++k) want[g] += w[g * ld + k] * v[k].raw;
+        L::template dot_rows<G>(w, ld, v, n, acc);
         bool ok = true;
         for (std::size_t g = 0; g <= G; ++g) ok = ok && acc[g] == want[g];
-        expect(ok, "dot_rows", it);
+        expect(ok, G == 1 ? "dot_rows<1>" : (G == 2 ? "dot_rows<2>" : "dot_rows<kRows>"), it);
     }
 }
 
@@ -694,7 +700,7 @@ int main() {
     if constexpr (q::has(L::kCaps, q::kFinishRows)) check_finish_rows<L>();
     if constexpr (q::has(L::kCaps, q::kRowsPacked)) check_rows_packed<L>();
     if constexpr (q::has(L::kCaps, q::kFinishTanh)) check_finish_tanh<L>();
-    if constexpr (q::has(L::kCaps, q::kRowsSum)) check_finish_sum<L>();
+    if constexpr (q::has(L::kCaps, q::kRowsSum) || q::has(L::kCaps, q::kFinishSum)) check_finish_sum<L>();
     if constexpr (q::has(L::kCaps, q::kFinishGru)) check_finish_gru<L>();
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;

@@ -1,7 +1,8 @@
 // lib/kernels/q15/thumb.hpp: the q15 kernels' inner loops (the seam: q15/seam.hpp) for the Cortex-M cores without
 // the DSP extension (M0, M0+, M3), in Thumb assembly that ARMv6-M runs: there GCC 12 at -Os spent 8 to 13
 // instructions on a multiply-add (index registers reloaded with constants, values moved through ip); these spend
-// 4.25 to 4.75. Each computes exactly what q15/plain.hpp computes (integer sums, the same bounds).
+// 4.19 (four rows) to 4.75. Each computes exactly what q15/plain.hpp computes (integer sums, the same bounds). The
+// cells and the rows' finish: q15/thumb_cells.hpp, q15/thumb_finish.hpp.
 // Registers: values and pointers in low registers ("l": ARMv6-M's loads and MULS take no others; at most seven, so
 // that r7 may stay the frame pointer), accumulators, loop ends and strides in high ones, r8 to r12 (ADD, CMP and MOV
 // take them), so that nothing spills: as explicit register variables, since GCC 12 gives an asm at most one
@@ -14,6 +15,7 @@
 
 #include "kernels/q15/plain.hpp"
 #include "kernels/q15/seam.hpp"
+#include "kernels/q15/thumb_cells.hpp"
 #include "kernels/tanh.hpp"
 #include "sarnn/config.hpp"  // SARNN_Q15_COMPACT
 #if !SARNN_Q15_COMPACT
@@ -36,10 +38,12 @@
 // clang-format on
 #endif
 
+#include "kernels/q15/thumb_finish.hpp"  // (its assembly takes the macros above)
+
 namespace sarnn::kernel::q15_thumb {
 
-// Three rows of the product, two states of the scores, four columns of the weighted sum per pass.
-constexpr std::size_t kRows = 3, kStates = 2, kColumns = 4;
+// Four rows of the product, two states of the scores, four columns of the weighted sum per pass.
+constexpr std::size_t kRows = 4, kStates = 2, kColumns = 4;
 
 // The group sizes without a loop of their own: q15_plain's (the specialisations below are this target's).
 template <std::size_t G>
@@ -55,112 +59,166 @@ inline void columns(const q15* a, const q15* v, std::size_t stride, std::size_t 
     q15_plain::columns<G>(a, v, stride, count, acc);
 }
 
-/// Two rows: two columns per iteration (v read by halfwords: any alignment), the odd column after.
-template <>
-inline void dot_rows<2>(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
-    const std::size_t even = n & ~std::size_t{1};
-    const std::int8_t* w0 = w;
-    const std::int8_t* w1 = w + ld;
-    if (even > 0) {
-        register std::int32_t a0 __asm__("r8") = acc[0];
-        register std::int32_t a1 __asm__("r9") = acc[1];
-        register std::size_t end __asm__("r10") = even;
-        std::size_t i = 0;
-        std::int32_t t, p;
-        const q15* vp = v;
-        // clang-format off
-        __asm__ volatile(
-            SARNN_THUMB_BEGIN
-            "1:\n\t"
-            "ldrh  %[t], [%[vp], #0]\n\t"
-            "sxth  %[t], %[t]\n\t"
-            "ldrsb %[p], [%[w0], %[i]]\n\t"
-            "muls  %[p], %[t]\n\t"
-            "add   %[a0], %[p]\n\t"
-            "ldrsb %[p], [%[w1], %[i]]\n\t"
-            "muls  %[p], %[t]\n\t"
-            "add   %[a1], %[p]\n\t"
-            "adds  %[i], #1\n\t"
-            "ldrh  %[t], [%[vp], #2]\n\t"
-            "sxth  %[t], %[t]\n\t"
-            "ldrsb %[p], [%[w0], %[i]]\n\t"
-            "muls  %[p], %[t]\n\t"
-            "add   %[a0], %[p]\n\t"
-            "ldrsb %[p], [%[w1], %[i]]\n\t"
-            "muls  %[p], %[t]\n\t"
-            "add   %[a1], %[p]\n\t"
-            "adds  %[i], #1\n\t"
-            "adds  %[vp], #4\n\t"
-            "cmp   %[i], %[n]\n\t"
-            "bne   1b" SARNN_THUMB_END
-            : [a0] "+r"(a0), [a1] "+r"(a1), [i] "+l"(i), [vp] "+l"(vp), [t] "=&l"(t), [p] "=&l"(p)
-            : [w0] "l"(w0), [w1] "l"(w1), [n] "r"(end), "m"(*reinterpret_cast<const std::int8_t(*)[]>(w0)),
-              "m"(*reinterpret_cast<const std::int8_t(*)[]>(w1)), "m"(*reinterpret_cast<const q15(*)[]>(v))
-            : "cc");
-        // clang-format on
-        acc[0] = a0;
-        acc[1] = a1;
-    }
-    if (n != even) {
-        acc[0] += w0[even] * v[even].raw;
-        acc[1] += w1[even] * v[even].raw;
-    }
-}
-
-// One column of the three rows' loop: v's value at byte offset `off` of vp, times the column at index i of each row.
+// One column of G rows' loop (SARNN_THUMB_COL1, 2): v's value at byte offset `off` of vp, times the column at
+// index i of each row (w0, w1), into a0, a1; then the next column.
 // clang-format off
-#define SARNN_THUMB_COL3(off)                 \
+#define SARNN_THUMB_VALUE(off)                \
     "ldrh  %[t], [%[vp], #" off "]\n\t"      \
-    "sxth  %[t], %[t]\n\t"                   \
-    "ldrsb %[p], [%[w0], %[i]]\n\t"          \
+    "sxth  %[t], %[t]\n\t"
+#define SARNN_THUMB_MAC(w, a)                 \
+    "ldrsb %[p], [%[" w "], %[i]]\n\t"       \
     "muls  %[p], %[t]\n\t"                   \
-    "add   %[a0], %[p]\n\t"                  \
-    "ldrsb %[p], [%[w1], %[i]]\n\t"          \
-    "muls  %[p], %[t]\n\t"                   \
-    "add   %[a1], %[p]\n\t"                  \
-    "ldrsb %[p], [%[w2], %[i]]\n\t"          \
-    "muls  %[p], %[t]\n\t"                   \
-    "add   %[a2], %[p]\n\t"                  \
+    "add   %[" a "], %[p]\n\t"
+#define SARNN_THUMB_COL1(off) SARNN_THUMB_VALUE(off) SARNN_THUMB_MAC("w0", "a0") "adds  %[i], #1\n\t"
+#define SARNN_THUMB_COL2(off) SARNN_THUMB_VALUE(off) SARNN_THUMB_MAC("w0", "a0") SARNN_THUMB_MAC("w1", "a1") \
     "adds  %[i], #1\n\t"
 // clang-format on
 
-/// Three rows: four columns per iteration, each value loaded once for the three (4.25 instructions a multiply-add),
-/// the last n % 4 columns after.
+/// One row: four columns per iteration (6.75 instructions a multiply-add), the last n % 4 one by one in the same
+/// block (no loop of C per element).
 template <>
-inline void dot_rows<3>(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
-    const std::size_t n4 = n & ~std::size_t{3};
-    const std::int8_t* w0 = w;
-    const std::int8_t* w1 = w + ld;
-    const std::int8_t* w2 = w + 2 * ld;
-    if (n4 > 0) {
-        register std::int32_t a0 __asm__("r8") = acc[0];
-        register std::int32_t a1 __asm__("r9") = acc[1];
-        register std::int32_t a2 __asm__("r10") = acc[2];
-        register std::size_t end __asm__("r11") = n4;
-        std::size_t i = 0;
-        std::int32_t t, p;
-        const q15* vp = v;
-        // clang-format off
-        __asm__ volatile(
-            SARNN_THUMB_BEGIN
-            "1:\n\t"
-            SARNN_THUMB_COL3("0") SARNN_THUMB_COL3("2") SARNN_THUMB_COL3("4") SARNN_THUMB_COL3("6")
-            "adds  %[vp], #8\n\t"
-            "cmp   %[i], %[n]\n\t"
-            "bne   1b" SARNN_THUMB_END
-            : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [i] "+l"(i), [vp] "+l"(vp), [t] "=&l"(t), [p] "=&l"(p)
-            : [w0] "l"(w0), [w1] "l"(w1), [w2] "l"(w2), [n] "r"(end),
-              "m"(*reinterpret_cast<const std::int8_t(*)[]>(w0)), "m"(*reinterpret_cast<const std::int8_t(*)[]>(w1)),
-              "m"(*reinterpret_cast<const std::int8_t(*)[]>(w2)), "m"(*reinterpret_cast<const q15(*)[]>(v))
-            : "cc");
-        // clang-format on
-        acc[0] = a0;
-        acc[1] = a1;
-        acc[2] = a2;
-    }
-    if (n4 < n) q15_plain::dot_rows<3>(w + n4, ld, v + n4, n - n4, acc);
+inline void dot_rows<1>(const std::int8_t* w, std::size_t, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
+    register std::int32_t a0 __asm__("r8") = acc[0];
+    register std::size_t end4 __asm__("r9") = n & ~std::size_t{3};
+    register std::size_t end __asm__("r10") = n;
+    std::size_t i = 0;
+    std::int32_t t, p;
+    const q15* vp = v;
+    // clang-format off
+    __asm__ volatile(
+        SARNN_THUMB_BEGIN
+        "cmp   %[i], %[n4]\n\t"
+        "beq   2f\n"
+        "1:\n\t"
+        SARNN_THUMB_COL1("0") SARNN_THUMB_COL1("2") SARNN_THUMB_COL1("4") SARNN_THUMB_COL1("6")
+        "adds  %[vp], #8\n\t"
+        "cmp   %[i], %[n4]\n\t"
+        "bne   1b\n"
+        "2:\n\t"
+        "cmp   %[i], %[n]\n\t"
+        "beq   3f\n"
+        "4:\n\t"
+        SARNN_THUMB_COL1("0")
+        "adds  %[vp], #2\n\t"
+        "cmp   %[i], %[n]\n\t"
+        "bne   4b\n"
+        "3:" SARNN_THUMB_END
+        : [a0] "+r"(a0), [i] "+l"(i), [vp] "+l"(vp), [t] "=&l"(t), [p] "=&l"(p)
+        : [w0] "l"(w), [n4] "r"(end4), [n] "r"(end), "m"(*reinterpret_cast<const std::int8_t(*)[]>(w)),
+          "m"(*reinterpret_cast<const q15(*)[]>(v))
+        : "cc");
+    // clang-format on
+    acc[0] = a0;
 }
-#undef SARNN_THUMB_COL3
+
+/// Two rows: two columns per iteration (v read by halfwords: any alignment), an odd last column in the same block.
+template <>
+inline void dot_rows<2>(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
+    register std::int32_t a0 __asm__("r8") = acc[0];
+    register std::int32_t a1 __asm__("r9") = acc[1];
+    register std::size_t end2 __asm__("r10") = n & ~std::size_t{1};
+    register std::size_t end __asm__("r11") = n;
+    std::size_t i = 0;
+    std::int32_t t, p;
+    const q15* vp = v;
+    // clang-format off
+    __asm__ volatile(
+        SARNN_THUMB_BEGIN
+        "cmp   %[i], %[n2]\n\t"
+        "beq   2f\n"
+        "1:\n\t"
+        SARNN_THUMB_COL2("0") SARNN_THUMB_COL2("2")
+        "adds  %[vp], #4\n\t"
+        "cmp   %[i], %[n2]\n\t"
+        "bne   1b\n"
+        "2:\n\t"
+        "cmp   %[i], %[n]\n\t"
+        "beq   3f\n\t"
+        SARNN_THUMB_COL2("0")
+        "3:" SARNN_THUMB_END
+        : [a0] "+r"(a0), [a1] "+r"(a1), [i] "+l"(i), [vp] "+l"(vp), [t] "=&l"(t), [p] "=&l"(p)
+        : [w0] "l"(w), [w1] "l"(w + ld), [n2] "r"(end2), [n] "r"(end),
+          "m"(*reinterpret_cast<const std::int8_t(*)[]>(w)), "m"(*reinterpret_cast<const std::int8_t(*)[]>(w + ld)),
+          "m"(*reinterpret_cast<const q15(*)[]>(v))
+        : "cc");
+    // clang-format on
+    acc[0] = a0;
+    acc[1] = a1;
+}
+
+// One column of the four rows' loop: v's value at byte offset `off` of vp, times the column at wp of each row (row 0
+// by LDRB and SXTB: no register for a zero offset; rows 1 to 3 at the offsets o1 to o3); then the next column.
+// clang-format off
+#define SARNN_THUMB_COL4(off)                 \
+    SARNN_THUMB_VALUE(off)                    \
+    "ldrb  %[p], [%[wp], #0]\n\t"            \
+    "sxtb  %[p], %[p]\n\t"                   \
+    "muls  %[p], %[t]\n\t"                   \
+    "add   %[a0], %[p]\n\t"                  \
+    SARNN_THUMB_MAC_AT("o1", "a1")           \
+    SARNN_THUMB_MAC_AT("o2", "a2")           \
+    SARNN_THUMB_MAC_AT("o3", "a3")           \
+    "adds  %[wp], #1\n\t"
+#define SARNN_THUMB_MAC_AT(o, a)              \
+    "ldrsb %[p], [%[wp], %[" o "]]\n\t"     \
+    "muls  %[p], %[t]\n\t"                   \
+    "add   %[" a "], %[p]\n\t"
+// clang-format on
+
+/// Four rows: four columns per iteration, each value loaded once for the four (4.19 instructions a multiply-add),
+/// the last n % 4 columns one a pass in the same block (4.5 a multiply-add; no loop of C per element): their end on
+/// the stack for the block (no register left).
+template <>
+inline void dot_rows<4>(const std::int8_t* w, std::size_t ld, const q15* v, std::size_t n, std::int32_t* acc) noexcept {
+    register std::int32_t a0 __asm__("r8") = acc[0];
+    register std::int32_t a1 __asm__("r9") = acc[1];
+    register std::int32_t a2 __asm__("r10") = acc[2];
+    register std::int32_t a3 __asm__("r11") = acc[3];
+    register const std::int8_t* end __asm__("r12") = w + (n & ~std::size_t{3});
+    const std::int8_t* wp = w;
+    const q15* vp = v;
+    std::int32_t p;
+    auto t = reinterpret_cast<std::intptr_t>(w + n);  // (the last column's end, pushed; then v's values)
+    // clang-format off
+    __asm__ volatile(
+        SARNN_THUMB_BEGIN
+        "push  {%[t]}\n\t"
+        "cmp   %[wp], %[end]\n\t"
+        "beq   2f\n"
+        "1:\n\t"
+        SARNN_THUMB_COL4("0") SARNN_THUMB_COL4("2") SARNN_THUMB_COL4("4") SARNN_THUMB_COL4("6")
+        "adds  %[vp], #8\n\t"
+        "cmp   %[wp], %[end]\n\t"
+        "bne   1b\n"
+        "2:\n\t"
+        "ldr   %[p], [sp, #0]\n\t"
+        "cmp   %[wp], %[p]\n\t"
+        "beq   3f\n"
+        "4:\n\t"
+        SARNN_THUMB_COL4("0")
+        "adds  %[vp], #2\n\t"
+        "ldr   %[p], [sp, #0]\n\t"
+        "cmp   %[wp], %[p]\n\t"
+        "bne   4b\n"
+        "3:\n\t"
+        "add   sp, #4" SARNN_THUMB_END
+        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [wp] "+l"(wp), [vp] "+l"(vp), [t] "+l"(t),
+          [p] "=&l"(p)
+        : [o1] "l"(ld), [o2] "l"(2 * ld), [o3] "l"(3 * ld), [end] "r"(end),
+          "m"(*reinterpret_cast<const std::int8_t(*)[]>(w)), "m"(*reinterpret_cast<const q15(*)[]>(v))
+        : "cc");
+    // clang-format on
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
+}
+#undef SARNN_THUMB_COL4
+#undef SARNN_THUMB_MAC_AT
+#undef SARNN_THUMB_COL2
+#undef SARNN_THUMB_COL1
+#undef SARNN_THUMB_MAC
+#undef SARNN_THUMB_VALUE
 
 /// Two states: each pair of q loaded once for both (4.75 instructions a multiply-add).
 template <>
@@ -376,10 +434,11 @@ inline std::int32_t additive_sum(const q15* key, const q15* q, const std::int8_t
 
 namespace sarnn::kernel::q15_loops {
 
-/// The Thumb loops: the products and additive_sum; the rest generic.
+/// The Thumb loops: the products, additive_sum, the cells (q15/thumb_cells.hpp) and the rows finished
+/// (q15/thumb_finish.hpp); the rest generic.
 struct ThumbLoops : Loops<ThumbLoops> {
     static constexpr std::size_t kRows = q15_thumb::kRows, kStates = q15_thumb::kStates, kColumns = q15_thumb::kColumns;
-    static constexpr unsigned kCaps = kAdditiveSum;
+    static constexpr unsigned kCaps = kAdditiveSum | kGruCell | kCell | kFinishGru | kFinishSum;
     template <std::size_t G>
     __attribute__((always_inline)) static void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v,
                                                         std::size_t n, std::int32_t* acc) noexcept {
@@ -398,6 +457,21 @@ struct ThumbLoops : Loops<ThumbLoops> {
     __attribute__((always_inline)) static std::int32_t additive_sum(const q15* key, const q15* q, const std::int8_t* v,
                                                                     std::size_t K) noexcept {
         return q15_thumb::additive_sum(key, q, v, K);
+    }
+    static std::size_t lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden, q15* c, q15* h) noexcept {
+        return q15_thumb::lstm_cell(z, c_tilde, hidden, c, h);
+    }
+    static void gru_cell(const q15* gi, const q15* gh, const q15* h_prev, std::size_t hidden, q15* h) noexcept {
+        q15_thumb::gru_cell(gi, gh, h_prev, hidden, h);
+    }
+    static std::size_t finish_gru(const std::int32_t* s, std::size_t rows, const std::int32_t* m,
+                                  const std::int8_t* shift, const std::int32_t* b_ih, const std::int32_t* b_hh, q15* gi,
+                                  q15* gh) noexcept {
+        return q15_thumb::finish_gru(s, rows, m, shift, b_ih, b_hh, gi, gh);
+    }
+    static std::size_t finish_sum(const std::int32_t* s, std::size_t rows, const std::int32_t* m,
+                                  const std::int8_t* shift, const std::int32_t* b, q15* y) noexcept {
+        return q15_thumb::finish_sum(s, rows, m, shift, b, y);
     }
 };
 
