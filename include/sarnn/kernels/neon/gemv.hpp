@@ -3,8 +3,9 @@
 // past the last whole vector by one more vector load ending at the row's end against a masked v (Cols >= 4), or by
 // a de-interleaving load of four rows (vld2q / vld3q: Cols 1 to 3), the rows past the last group of four by a group
 // of Rows % 4: no loop whose count is read at run time, no scalar loop per element.
-// Cost: Rows·Cols multiply-adds (and up to 3 more per row for the column tail). Reads exactly M's Rows rows of Cols
-// values and v's Cols values; writes exactly y[0..Rows).
+// AArch64 loads four vectors of a row at once (LD1 of four registers); ARMv7 walks one pointer per row (VLD1 with
+// writeback: VLD1 takes no offset). Cost: Rows·Cols multiply-adds (and up to 3 more per row for the column tail).
+// Reads exactly M's Rows rows of Cols values and v's Cols values; writes exactly y[0..Rows).
 #ifndef SARNN_KERNELS_NEON_GEMV_HPP
 #define SARNN_KERNELS_NEON_GEMV_HPP
 
@@ -44,16 +45,50 @@ SARNN_NEON_INLINE void rows_acc(const float* first, const float* v, F tail, F* a
     } else {
         // acc_k (+)= Σ_u row_k[4u..4u+4) ⊙ v[4u..4u+4) over the whole vectors, then the tail vector
         constexpr std::size_t nv = Cols / 4;
-        const F v0 = vld1q_f32(v);
-        for (std::size_t k = 0; k < NR; ++k) {
-            const F a = vld1q_f32(first + k * Ld);
-            acc[k] = First ? vmulq_f32(a, v0) : madd(a, v0, acc[k]);
+#if defined(__aarch64__)
+        std::size_t u0 = 1;
+        if constexpr (nv >= 4) {
+            // AArch64: four vectors of v and of each row a load (LD1 of four registers), while four are left
+            constexpr std::size_t quads = nv / 4;
+#pragma GCC unroll 16
+            for (std::size_t q = 0; q < quads; ++q) {
+                const float32x4x4_t vq = vld1q_f32_x4(v + 16 * q);
+                for (std::size_t k = 0; k < NR; ++k) {
+                    const float32x4x4_t a = vld1q_f32_x4(first + k * Ld + 16 * q);
+                    F s = (First && q == 0) ? vmulq_f32(a.val[0], vq.val[0]) : madd(a.val[0], vq.val[0], acc[k]);
+                    s = madd(a.val[1], vq.val[1], s);
+                    s = madd(a.val[2], vq.val[2], s);
+                    acc[k] = madd(a.val[3], vq.val[3], s);
+                }
+            }
+            u0 = 4 * quads;
+        }
+        if (u0 == 1) {
+            const F v0 = vld1q_f32(v);
+            for (std::size_t k = 0; k < NR; ++k) {
+                const F a = vld1q_f32(first + k * Ld);
+                acc[k] = First ? vmulq_f32(a, v0) : madd(a, v0, acc[k]);
+            }
         }
 #pragma GCC unroll 64
-        for (std::size_t u = 1; u < nv; ++u) {
+        for (std::size_t u = u0; u < nv; ++u) {
             const F vu = vld1q_f32(v + 4 * u);
             for (std::size_t k = 0; k < NR; ++k) acc[k] = madd(vld1q_f32(first + k * Ld + 4 * u), vu, acc[k]);
         }
+#else
+        // ARMv7: one pointer per row and one for v, each load a VLD1 with writeback
+        const float* rp[4] = {first, first, first, first};
+        for (std::size_t k = 0; k < NR; ++k) rp[k] = first + k * Ld;
+        const float* vp = v;
+#pragma GCC unroll 64
+        for (std::size_t u = 0; u < nv; ++u) {
+            const F vu = load_next(vp);
+            for (std::size_t k = 0; k < NR; ++k) {
+                const F a = load_next(rp[k]);
+                acc[k] = (First && u == 0) ? vmulq_f32(a, vu) : madd(a, vu, acc[k]);
+            }
+        }
+#endif
         if constexpr (Cols % 4 != 0)
             for (std::size_t k = 0; k < NR; ++k) acc[k] = madd(vld1q_f32(first + k * Ld + Cols - 4), tail, acc[k]);
     }

@@ -107,6 +107,21 @@ SARNN_NEON_INLINE F sigmoid(F x) noexcept {
     return divide(one, vaddq_f32(one, exp(vnegq_f32(x))));
 }
 
+/// The vector at p, then p advanced past it: on ARMv7 one VLD1 with writeback (VLD1 takes no offset, and GCC 12
+/// addresses an unrolled loop's loads from one base, with an address add before each), elsewhere a load and an add.
+SARNN_NEON_INLINE F load_next(const float*& p) noexcept {
+#if defined(__aarch64__)
+    const F v = vld1q_f32(p);
+    p += 4;
+    return v;
+#else
+    F v;
+    // the asm reads the 16 bytes at p (the "m" operand says so) and leaves p 16 bytes on
+    __asm__("vld1.32 {%e0-%f0}, [%1]!" : "=w"(v), "+r"(p) : "m"(*reinterpret_cast<const float(*)[4]>(p)));
+    return v;
+#endif
+}
+
 /// The first N < 4 values at p in lanes 0..N-1, 0 in the others; reads exactly N values.
 template <std::size_t N>
 SARNN_NEON_INLINE F load_part(const float* p) noexcept {
