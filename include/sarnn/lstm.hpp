@@ -11,6 +11,7 @@
 
 #include "sarnn/detail/finite.hpp"
 #include "sarnn/detail/input.hpp"
+#include "sarnn/detail/shaped.hpp"
 #include "sarnn/kernels.hpp"
 #include "sarnn/kernels_q15.hpp"
 #include "sarnn/numeric.hpp"
@@ -31,8 +32,10 @@ namespace sarnn {
 /// step's and the next one's), the gate pre-activations z (4·Hidden), a params reference, a step counter and the
 /// saturation count. The second rows let a refused step lose nothing. No heap, no exceptions.
 ///
-/// Cost of step(): 4·Hidden·(In + Hidden) multiply-adds (Ops::gemv and gemv_add for float and double, one
-/// Ops::affine for q15) and the cell, 3·Hidden sigmoid and 2·Hidden tanh (Ops::lstm_cell).
+/// Cost of step(): 4·Hidden·(In + Hidden) multiply-adds (gemv and gemv_add for float and double, one Ops::affine
+/// for q15) and the cell, 3·Hidden sigmoid and 2·Hidden tanh (lstm_cell). float and double call the kernels with In
+/// and Hidden at compile time (detail/shaped.hpp): the set's shaped forms where it has them (the NEON sets, float),
+/// its run-time operations with the sizes as arguments elsewhere.
 ///
 /// q15 (LstmParams<q15> in params.hpp; kernels_q15.hpp: affine, lstm_cell): integers only, the gates and the cell of
 /// Lstmn<q15> (lstmn.hpp) on h_{t-1} and c_{t-1} instead of the attention summaries. Formats: x raw int16 (real
@@ -91,10 +94,12 @@ public:
         std::size_t saturated = 0;
         if constexpr (Numeric<T>::floating) {
             // z = W_ih x_t + W_hh h_{t-1}
-            Ops::gemv(&p_.W_ih[0][0], 4 * Hidden, In, In, x, z_);
-            Ops::gemv_add(&p_.W_hh[0][0], 4 * Hidden, Hidden, Hidden, h_[cur_], z_);
+            // (the sizes at compile time: the set's shaped forms where it has them, detail/shaped.hpp)
+            using K = detail::shaped<Ops, T>;
+            K::template gemv<4 * Hidden, In, In>(&p_.W_ih[0][0], x, z_);
+            K::template gemv_add<4 * Hidden, Hidden, Hidden>(&p_.W_hh[0][0], h_[cur_], z_);
             // c_t = σ(z_f + b_f) ⊙ c_{t-1} + σ(z_i + b_i) ⊙ tanh(z_g + b_g); h_t = σ(z_o + b_o) ⊙ tanh(c_t)
-            Ops::lstm_cell(z_, p_.b, c_[cur_], Hidden, c_[next], h_[next]);
+            K::template lstm_cell<Hidden>(z_, p_.b, c_[cur_], c_[next], h_[next]);
             // σ and tanh saturate at +-inf, so only a NaN pre-activation (inf - inf) is left to refuse
             if (!detail::all_finite(c_[next], Hidden) || !detail::all_finite(h_[next], Hidden))
                 return Status::non_finite_result;

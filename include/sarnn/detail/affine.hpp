@@ -5,6 +5,7 @@
 
 #include <cstddef>
 
+#include "sarnn/detail/shaped.hpp"
 #include "sarnn/kernels_q15.hpp"
 #include "sarnn/numeric.hpp"
 #include "sarnn/params.hpp"
@@ -16,7 +17,8 @@ template <class Ops, class T, std::size_t In, std::size_t Hidden>
 void affine_tanh(const RnnParams<T, In, Hidden>& p, const activation_t<T>* x, const activation_t<T>* r,
                  activation_t<T>* y) noexcept {
     if constexpr (Numeric<T>::floating)
-        Ops::affine_tanh(&p.A[0][0], p.b, Hidden, x, In, r, Hidden, y);
+        // the sizes at compile time: the set's shaped form where it has one (detail/shaped.hpp)
+        shaped<Ops, T>::template affine_tanh<Hidden, In, Hidden>(&p.A[0][0], p.b, x, r, y);
     else
         Ops::affine_tanh(QAffine{&p.A[0][0], p.b, p.m, p.shift, p.x_m, p.x_shift}, Hidden, x, In, r, Hidden, y);
 }

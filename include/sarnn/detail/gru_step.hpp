@@ -5,6 +5,7 @@
 
 #include <cstddef>
 
+#include "sarnn/detail/shaped.hpp"
 #include "sarnn/kernels_q15.hpp"
 #include "sarnn/numeric.hpp"
 #include "sarnn/params.hpp"
@@ -20,10 +21,12 @@ void gru_step(const GruParams<T, In, Hidden>& p, const activation_t<T>* x, const
               activation_t<T>* gi, activation_t<T>* gh, activation_t<T>* h) noexcept {
     if constexpr (Numeric<T>::floating) {
         // gi = W_ih x, gh = W_hh h_prev
-        Ops::gemv(&p.W_ih[0][0], 3 * Hidden, In, In, x, gi);
-        Ops::gemv(&p.W_hh[0][0], 3 * Hidden, Hidden, Hidden, h_prev, gh);
+        // (the sizes at compile time: the set's shaped forms where it has them, detail/shaped.hpp)
+        using K = shaped<Ops, T>;
+        K::template gemv<3 * Hidden, In, In>(&p.W_ih[0][0], x, gi);
+        K::template gemv<3 * Hidden, Hidden, Hidden>(&p.W_hh[0][0], h_prev, gh);
         // r, z = σ(gi + b_ih + gh + b_hh), n = tanh(gi_n + b_in + r ⊙ (gh_n + b_hn)); h = n + z ⊙ (h_prev - n)
-        Ops::gru_cell(gi, gh, p.b_ih, p.b_hh, h_prev, Hidden, h);
+        K::template gru_cell<Hidden>(gi, gh, p.b_ih, p.b_hh, h_prev, h);
     } else {
         // gi = W_ih x + b_ih and gh = W_hh h_prev + b_hh in Q3.12, one pass over both matrices
         Ops::gru_gates(QGru{&p.W_ih[0][0], &p.W_hh[0][0], p.b_ih, p.b_hh, p.m, p.shift, p.x_m, p.x_shift}, 3 * Hidden,

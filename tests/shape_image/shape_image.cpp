@@ -1,0 +1,34 @@
+// tests/shape_image/shape_image.cpp: an image with one Lstm<float, 3, 8> and one Gru<float, 5, 7> on the default set
+// (AArch64: kernel::Neon64, ARMv7: kernel::Neon), for check.cmake to read with nm: the models must have taken the
+// shaped forms of their own shapes (sarnn::kernel::neon::Shaped::gemv<32, 3, 3>, ...) and the set's run-time
+// gemv, gemv_add, lstm_cell and gru_cell must not be in the image. It also runs: a step of each, h finite.
+#include <sarnn/sarnn.hpp>
+
+#include <cmath>
+#include <cstdio>
+
+namespace {
+sarnn::LstmParams<float, 3, 8> g_lstm_params{};
+sarnn::GruParams<float, 5, 7> g_gru_params{};
+}  // namespace
+
+int main() {
+    // weights of 0.1 everywhere: each step's h is finite and non-zero
+    sarnn::for_each_array(g_lstm_params, [](const char*, float* d, std::size_t n) {
+        for (std::size_t k = 0; k < n; ++k) d[k] = 0.1f;
+        return false;
+    });
+    sarnn::for_each_array(g_gru_params, [](const char*, float* d, std::size_t n) {
+        for (std::size_t k = 0; k < n; ++k) d[k] = 0.1f;
+        return false;
+    });
+    sarnn::Lstm<float, 3, 8> lstm(g_lstm_params);
+    sarnn::Gru<float, 5, 7> gru(g_gru_params);
+    const float x[5] = {1.0f, -0.5f, 0.25f, 2.0f, -1.0f};
+    if (lstm.step(x) != sarnn::Status::ok || gru.step(x) != sarnn::Status::ok) return 1;
+    float s = 0.0f;
+    for (float v : lstm.hidden()) s += v;
+    for (float v : gru.hidden()) s += v;
+    std::printf("sum of h: %g\n", static_cast<double>(s));
+    return std::isfinite(s) && s != 0.0f ? 0 : 1;
+}
