@@ -133,7 +133,7 @@ inline void weighted_sum(const q15* const base[2], const std::size_t n[2], std::
         alignas(8) std::uint16_t offs[8];
         for (std::size_t j = 0; j < 8; ++j) offs[j] = static_cast<std::uint16_t>(j * stride);
         if (blocks > 0) {
-            WeightedPass pass{mve::raw(base[0]), n[0], mve::raw(base[1]), n[1], mve::raw(alpha) + n[0],
+            WeightedPass pass{mve::raw(base[0]),       n[0], mve::raw(base[1]), n[1], mve::raw(alpha) + n[0],
                               mve::raw(c) + 4 * blocks};
             register std::int32_t a0 __asm__("r4");
             register std::int32_t a1 __asm__("r6");
