@@ -71,8 +71,8 @@ int main(int argc, char** argv) {
     for (const Variant& v : vs)
         if (v.kind == Kind::ours && v.arch == sarnn::active_arch())
             benchmark::AddCustomContext("sarnn_default_variant", v.label);
-    benchmark::AddCustomContext("sarnn_shape", "float, In=" + std::to_string(kIn) +
-                                                   ", Capacity=" + std::to_string(kCapacity));
+    benchmark::AddCustomContext("sarnn_shape",
+                                "float, In=" + std::to_string(kIn) + ", Capacity=" + std::to_string(kCapacity));
 
     // Agreement before any timing: every variant, every Hidden, every align, the LSTMN, the GRU and the LSTM, the
     // Window memory.
@@ -88,8 +88,9 @@ int main(int argc, char** argv) {
     ok = verify_cells(vs, quick) && ok;
     ok = verify_window(vs, quick) && ok;
     if (!ok) {
-        std::fprintf(stderr, "sarnn_bench: the variants disagree (tolerance 1e-4, see FAIL above): refusing to "
-                             "report timings\n");
+        std::fprintf(stderr,
+                     "sarnn_bench: the variants disagree (tolerance 1e-4, see FAIL above): refusing to "
+                     "report timings\n");
         return 2;
     }
 

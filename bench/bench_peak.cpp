@@ -40,8 +40,8 @@
 namespace sarnn_bench {
 namespace {
 
-constexpr int kChains = 12;   // independent accumulators
-constexpr int kReps = 1024;   // chain steps per call
+constexpr int kChains = 12;  // independent accumulators
+constexpr int kReps = 1024;  // chain steps per call
 
 // Runtime values, so that the compiler cannot fold the chains.
 volatile float g_mul = 0.999f;
@@ -74,8 +74,8 @@ constexpr int kL1Floats = 4096;  // 16 kB: in L1 on every x86 core of the last d
 alignas(64) float g_l1[kL1Floats];
 
 __attribute__((target("avx512f"))) float fma_l1_avx512(float m0, float k0) {
-    constexpr int kAcc = 16;                   // accumulators: 16 vectors of the buffer per sweep step
-    constexpr int kVectors = kL1Floats / 16;   // 256
+    constexpr int kAcc = 16;                  // accumulators: 16 vectors of the buffer per sweep step
+    constexpr int kVectors = kL1Floats / 16;  // 256
     constexpr int kSweeps = kReps * kChains / kVectors;
     static_assert(kSweeps * kVectors == kReps * kChains, "the same FMA count as the other peaks");
     const __m512 m = _mm512_set1_ps(m0);
@@ -151,7 +151,8 @@ __attribute__((target("avx512f"))) float read_avx512(const float* p, std::size_t
     for (auto& v : a) v = _mm512_setzero_ps();
     for (std::size_t i = 0; i < n; i += 16 * kAcc) {
 #pragma GCC unroll 16
-        for (int k = 0; k < kAcc; ++k) a[k] = _mm512_add_ps(a[k], _mm512_load_ps(p + i + 16 * static_cast<std::size_t>(k)));
+        for (int k = 0; k < kAcc; ++k)
+            a[k] = _mm512_add_ps(a[k], _mm512_load_ps(p + i + 16 * static_cast<std::size_t>(k)));
     }
     return sum_lanes(a, kAcc);
 }
@@ -196,9 +197,9 @@ void add_roofline(const char* align, std::size_t floats_per_state, std::size_t n
             const float r = read_avx512(buf.get(), floats);
             benchmark::DoNotOptimize(r);
         }
-        st.counters["GB/s"] = benchmark::Counter(static_cast<double>(st.iterations()) * static_cast<double>(floats) *
-                                                     sizeof(float) * 1e-9,
-                                                 benchmark::Counter::kIsRate);
+        st.counters["GB/s"] = benchmark::Counter(
+            static_cast<double>(st.iterations()) * static_cast<double>(floats) * sizeof(float) * 1e-9,
+            benchmark::Counter::kIsRate);
     });
 }
 #endif

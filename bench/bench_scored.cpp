@@ -37,11 +37,11 @@ constexpr int kH = static_cast<int>(H), kK = static_cast<int>(K), kI = static_ca
 
 // ---- problem data -----------------------------------------------------------------------------------------
 struct AttnProblem {
-    sarnn::BilinearParams<float, H> bilinear;      ///< W uniform in ±1/sqrt(Hidden)
-    sarnn::KeyQueryParams<float, H, K> keyquery;   ///< Wk, Wq uniform in ±1/sqrt(Hidden)
-    sarnn::AdditiveParams<float, H, K> additive;   ///< W uniform in ±1/sqrt(2·Hidden), v in ±1/sqrt(K)
-    sarnn::LstmnParams<float, kIn, H, K> lstmn;    ///< gates ±1/sqrt(Hidden) (PyTorch's init), attention as additive
-    float cells[kCapacity][H];                     ///< synthetic stored cells c_j, uniform in ±1
+    sarnn::BilinearParams<float, H> bilinear;     ///< W uniform in ±1/sqrt(Hidden)
+    sarnn::KeyQueryParams<float, H, K> keyquery;  ///< Wk, Wq uniform in ±1/sqrt(Hidden)
+    sarnn::AdditiveParams<float, H, K> additive;  ///< W uniform in ±1/sqrt(2·Hidden), v in ±1/sqrt(K)
+    sarnn::LstmnParams<float, kIn, H, K> lstmn;   ///< gates ±1/sqrt(Hidden) (PyTorch's init), attention as additive
+    float cells[kCapacity][H];                    ///< synthetic stored cells c_j, uniform in ±1
 };
 
 const AttnProblem& attn_problem() {
@@ -149,8 +149,7 @@ using ScoredModel = sarnn::SelfAttentionRnn<float, kIn, H, kCapacity, Align>;
 template <class Align>
 using ScoredNaive = NaiveScoredSarnn<kIn, H, kCapacity, AlignInfo<Align>::score, AlignInfo<Align>::key>;
 template <class Align>
-using ScoredEigen =
-    EigenScoredSarnn<kI, kH, kCap, AlignInfo<Align>::score, static_cast<int>(AlignInfo<Align>::key)>;
+using ScoredEigen = EigenScoredSarnn<kI, kH, kCap, AlignInfo<Align>::score, static_cast<int>(AlignInfo<Align>::key)>;
 
 using LstmnOurs = OursLstmn<kIn, H, kCapacity, K>;
 using LstmnModel = sarnn::Lstmn<float, kIn, H, kCapacity, K>;
@@ -171,8 +170,7 @@ void with_scored_harness(const Variant& v, F&& f) {
     const AttnProblem& Q = attn_problem();
     switch (v.kind) {
     case Kind::ours: {
-        auto m = std::make_unique<ScoredOurs<Align>>(P.params, AlignInfo<Align>::params(Q),
-                                                     v.arch);
+        auto m = std::make_unique<ScoredOurs<Align>>(P.params, AlignInfo<Align>::params(Q), v.arch);
         f(*m);
         break;
     }
@@ -338,8 +336,7 @@ bool verify_scored(const std::vector<Variant>& vs) {
             if (sarnn::set_arch(v.arch) != sarnn::Status::ok) return false;
             auto model = std::make_unique<ScoredModel<Align>>(P.params, AlignInfo<Align>::params(Q));
             auto seen = std::make_unique<float[][H]>(kVerifySteps);  // h_1..h_t as the model stored them
-            auto harness = std::make_unique<ScoredOurs<Align>>(P.params, AlignInfo<Align>::params(Q),
-                                                               v.arch);
+            auto harness = std::make_unique<ScoredOurs<Align>>(P.params, AlignInfo<Align>::params(Q), v.arch);
             float c_prev[H] = {};
             for (std::size_t t = 1; t <= kVerifySteps; ++t) {
                 ref->step(P.xs[t - 1]);
@@ -357,7 +354,8 @@ bool verify_scored(const std::vector<Variant>& vs) {
                     same_as_model = same_as_model &&
                                     std::memcmp(harness->hidden(), model->hidden().data(), sizeof(float) * H) == 0 &&
                                     std::memcmp(harness->context(), model->context().data(), sizeof(float) * H) == 0 &&
-                                    std::memcmp(harness->attention(), model->attention().data(), sizeof(float) * t) == 0;
+                                    std::memcmp(harness->attention(), model->attention().data(), sizeof(float) * t) ==
+                                        0;
                 }
                 std::memcpy(c_prev, model->context().data(), sizeof(float) * H);
             }
@@ -389,7 +387,8 @@ bool verify_lstmn(const std::vector<Variant>& vs) {
     const Problem<H>& P = problem<H>();
     const AttnProblem& Q = attn_problem();
     bool ok = true;
-    std::string line = "sarnn_bench: verify lstmn16 H=" + std::to_string(H) + " (max abs diff vs naive, sequence/each n):";
+    std::string line = "sarnn_bench: verify lstmn16 H=" + std::to_string(H) +
+                       " (max abs diff vs naive, sequence/each n):";
     const float zero[H] = {};
 
     auto harness_diff = [&](const Variant& v) {
@@ -417,7 +416,7 @@ bool verify_lstmn(const std::vector<Variant>& vs) {
             auto model = std::make_unique<LstmnModel>(Q.lstmn);
             auto seen_h = std::make_unique<float[][H]>(kVerifySteps);  // h_t, c_t as the model stored them
             auto seen_c = std::make_unique<float[][H]>(kVerifySteps);
-            auto s_prev = std::make_unique<float[]>(kVerifySteps);      // the attention of step t-1
+            auto s_prev = std::make_unique<float[]>(kVerifySteps);  // the attention of step t-1
             auto harness = std::make_unique<LstmnOurs>(Q.lstmn, v.arch);
             for (std::size_t t = 1; t <= kVerifySteps; ++t) {
                 // A second model, loaded (ours.hpp) with the first one's tapes h_1..h_{t-1}, c_1..c_{t-1} and

@@ -79,7 +79,7 @@ enum class Kind { ours, eigen, naive };
 struct Variant {
     std::string label;  ///< ours_<arch>, eigen or naive: the last part of a benchmark's family name
     Kind kind;
-    sarnn::Arch arch;   ///< ours only
+    sarnn::Arch arch;  ///< ours only
 };
 
 /// sarnn on every kernel set this binary and this CPU have (scalar first), then Eigen, then the naive loops.

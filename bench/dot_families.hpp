@@ -126,8 +126,8 @@ void prefill(M& m, const float (*states)[H], std::size_t rows, const float* c) {
 inline void finish(benchmark::State& st, std::int64_t n, double flops_per_iter, std::int64_t items_per_iter) {
     st.SetComplexityN(n);
     st.SetItemsProcessed(static_cast<std::int64_t>(st.iterations()) * items_per_iter);
-    st.counters["GFLOPS"] =
-        benchmark::Counter(static_cast<double>(st.iterations()) * flops_per_iter * 1e-9, benchmark::Counter::kIsRate);
+    st.counters["GFLOPS"] = benchmark::Counter(static_cast<double>(st.iterations()) * flops_per_iter * 1e-9,
+                                               benchmark::Counter::kIsRate);
 }
 
 // ---- benchmark bodies -----------------------------------------------------------------------------------------
@@ -310,7 +310,8 @@ bool verify_align(const std::vector<Variant>& vs) {
                     same_as_model = same_as_model &&
                                     std::memcmp(harness->hidden(), model->hidden().data(), sizeof(float) * H) == 0 &&
                                     std::memcmp(harness->context(), model->context().data(), sizeof(float) * H) == 0 &&
-                                    std::memcmp(harness->attention(), model->attention().data(), sizeof(float) * t) == 0;
+                                    std::memcmp(harness->attention(), model->attention().data(), sizeof(float) * t) ==
+                                        0;
                 }
                 std::memcpy(c_prev, model->context().data(), sizeof(float) * H);
             }
@@ -346,13 +347,13 @@ bool verify(const std::vector<Variant>& vs) {
 
 }  // namespace sarnn_bench
 
-#define SARNN_BENCH_INSTANTIATE(H)                                                      \
-    namespace sarnn_bench {                                                             \
-    template const Problem<H>& problem<H>();                                            \
-    template bool verify<H>(const std::vector<Variant>&);                               \
-    template void register_context<H>(const std::vector<Variant>&);                     \
-    template void register_step<H>(const std::vector<Variant>&);                        \
-    template void register_sequence<H>(const std::vector<Variant>&);                    \
+#define SARNN_BENCH_INSTANTIATE(H)                                   \
+    namespace sarnn_bench {                                          \
+    template const Problem<H>& problem<H>();                         \
+    template bool verify<H>(const std::vector<Variant>&);            \
+    template void register_context<H>(const std::vector<Variant>&);  \
+    template void register_step<H>(const std::vector<Variant>&);     \
+    template void register_sequence<H>(const std::vector<Variant>&); \
     }
 
 #endif

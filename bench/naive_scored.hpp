@@ -174,13 +174,13 @@ private:
 
     float A_[Hidden][In + Hidden];
     float b_[Hidden];
-    float W_[kW][Hidden];           // bilinear
-    float Wk_[kKQ][Hidden];         // keyquery
-    float Wq_[kKQ][Hidden];         // keyquery
-    float Wa_[kAdd][2 * Hidden];    // additive
-    float v_[kAdd];                 // additive
+    float W_[kW][Hidden];         // bilinear
+    float Wk_[kKQ][Hidden];       // keyquery
+    float Wq_[kKQ][Hidden];       // keyquery
+    float Wa_[kAdd][2 * Hidden];  // additive
+    float v_[kAdd];               // additive
     float mem_[Capacity][Hidden];
-    float keys_[kKeyRows][kKey];    // keyquery: Wk h_j; additive: W[:, :Hidden] h_j
+    float keys_[kKeyRows][kKey];  // keyquery: Wk h_j; additive: W[:, :Hidden] h_j
     float c_[Hidden];
     float alpha_[Capacity];
     std::size_t len_ = 0;

@@ -55,14 +55,17 @@ struct SimpleKit {
         FZ_CHECK(m.length() == 0, "reset: length");
         for (const T& v : m.hidden()) FZ_CHECK(v == T(0), "reset: h");
     }
-    static void check_no_nan_inf_views(const Model& m) { check_no_nan_inf(m.hidden(), "NaN/Inf in h after an ok step"); }
+    static void check_no_nan_inf_views(const Model& m) {
+        check_no_nan_inf(m.hidden(), "NaN/Inf in h after an ok step");
+    }
     void check_ok(const Model& m, double) const { check_finite(m.hidden(), 1.0 + 1e-6, "h not finite or |h| > 1"); }
     Pre pre(const Model& m, const T* x) const {
         Pre r;
         const auto h = m.hidden();
         for (std::size_t i = 0; i < Hidden; ++i) {
             double s = std::fabs(static_cast<double>(p->b[i]));
-            for (std::size_t k = 0; k < In; ++k) s += std::fabs(static_cast<double>(p->A[i][k]) * static_cast<double>(x[k]));
+            for (std::size_t k = 0; k < In; ++k)
+                s += std::fabs(static_cast<double>(p->A[i][k]) * static_cast<double>(x[k]));
             for (std::size_t k = 0; k < Hidden; ++k)
                 s += std::fabs(static_cast<double>(p->A[i][In + k]) * static_cast<double>(h[k]));
             r.mz = std::max(r.mz, s);
@@ -101,7 +104,9 @@ struct GruKit {
         FZ_CHECK(m.length() == 0, "reset: length");
         for (const T& v : m.hidden()) FZ_CHECK(v == T(0), "reset: h");
     }
-    static void check_no_nan_inf_views(const Model& m) { check_no_nan_inf(m.hidden(), "NaN/Inf in h after an ok step"); }
+    static void check_no_nan_inf_views(const Model& m) {
+        check_no_nan_inf(m.hidden(), "NaN/Inf in h after an ok step");
+    }
     // h' = n + z·(h - n) lies between tanh(..) and h: |h| <= 1
     void check_ok(const Model& m, double) const { check_finite(m.hidden(), 1.0 + 1e-6, "h not finite or |h| > 1"); }
     Pre pre(const Model& m, const T* x) const {
@@ -193,7 +198,8 @@ struct SarKit {
         const auto c = m.context();
         for (std::size_t i = 0; i < Hidden; ++i) {
             double s = std::fabs(static_cast<double>(p->b[i]));
-            for (std::size_t k = 0; k < In; ++k) s += std::fabs(static_cast<double>(p->A[i][k]) * static_cast<double>(x[k]));
+            for (std::size_t k = 0; k < In; ++k)
+                s += std::fabs(static_cast<double>(p->A[i][k]) * static_cast<double>(x[k]));
             for (std::size_t k = 0; k < Hidden; ++k)
                 s += std::fabs(static_cast<double>(p->A[i][In + k]) * static_cast<double>(c[k]));
             r.mz = std::max(r.mz, s);
@@ -220,9 +226,9 @@ struct LstmnKit {
     using Params = typename Model::Params;
     static constexpr bool kWindow = std::is_same_v<Memory, sarnn::Window>;
     struct Pre {
-        double xmax = 0.0;   // max |x_k| of this step
-        double cmax = 0.0;   // a bound on |c_j| over the tape: every step adds at most 1
-        std::size_t n = 0;   // tape entries attended
+        double xmax = 0.0;  // max |x_k| of this step
+        double cmax = 0.0;  // a bound on |c_j| over the tape: every step adds at most 1
+        std::size_t n = 0;  // tape entries attended
     };
 
     std::unique_ptr<Params> p = std::make_unique<Params>();
@@ -237,7 +243,9 @@ struct LstmnKit {
     std::unique_ptr<Model> make() const { return std::make_unique<Model>(*p); }
     static bool refuses(const Model& m) { return !kWindow && m.full(); }
     static bool valid_emit(sarnn::Emit e) { return e == sarnn::Emit::hidden || e == sarnn::Emit::cell; }
-    static sarnn::View<T> emitted(const Model& m, sarnn::Emit e) { return e == sarnn::Emit::cell ? m.cell() : m.hidden(); }
+    static sarnn::View<T> emitted(const Model& m, sarnn::Emit e) {
+        return e == sarnn::Emit::cell ? m.cell() : m.hidden();
+    }
     static std::vector<unsigned char> bytes(const Model& m) { return kit::state_bytes(m); }
     static void check_reset(const Model& m) {
         FZ_CHECK(m.length() == 0 && m.stored() == 0 && !m.full(), "reset: counters");
@@ -265,13 +273,13 @@ struct LstmnKit {
         return r;
     }
     void compare(const Model& simd, const Model& scalar, const Pre& pre) const {
-        const double ds_raw = 2.0 * tol<T>(abs_sum(p->v) * (1.0 + row_abs(p->W_h) + row_abs(p->W_x) * pre.xmax +
-                                                           row_abs(p->W_ht)));
+        const double ds_raw = 2.0 * tol<T>(abs_sum(p->v) *
+                                           (1.0 + row_abs(p->W_h) + row_abs(p->W_x) * pre.xmax + row_abs(p->W_ht)));
         if (pre.n > 0 && ds_raw > 1e-2) return;  // near-ties may flip the softmax
         const double n = static_cast<double>(pre.n);
         const double ds = pre.n > 0 ? 2.0 * ds_raw + tol<T>(n) : 0.0;
         check_close(simd.attention(), scalar.attention(), ds, "SIMD vs scalar: s");
-        const double dht = ds + tol<T>(n);                    // Σ|Δs_j|·|h_j|, |h_j| <= 1
+        const double dht = ds + tol<T>(n);  // Σ|Δs_j|·|h_j|, |h_j| <= 1
         const double dct = ds * pre.cmax + tol<T>(n * pre.cmax);
         double bmax = 0.0;
         for (const T& v : p->b) bmax = std::max(bmax, std::fabs(static_cast<double>(v)));
@@ -420,8 +428,8 @@ void drive(Bytes& in) {
             const T sentinel = T(-12345);
             std::vector<T> out(k * Hidden, sentinel), expect(k * Hidden, sentinel);
             const auto twin = std::make_unique<Model>(*model);
-            const sarnn::RunResult r =
-                model->run(null_xs ? nullptr : xs.data(), k, null_out ? nullptr : out.data(), emit);
+            const sarnn::RunResult r = model->run(null_xs ? nullptr : xs.data(), k, null_out ? nullptr : out.data(),
+                                                  emit);
             if (!Kit::valid_emit(emit)) {
                 FZ_CHECK(r.status == sarnn::Status::invalid_argument && r.steps == 0, "run: bad emit");
                 FZ_CHECK(Kit::bytes(*model) == before, "run with a bad emit changed the state");
@@ -434,7 +442,8 @@ void drive(Bytes& in) {
                 const std::vector<unsigned char> twin_before = Kit::bytes(*twin);
                 const sarnn::Status s = twin->step(null_xs ? nullptr : xs.data() + t * In);
                 if (s != sarnn::Status::ok) {
-                    FZ_CHECK(Kit::bytes(*twin) == twin_before, "a refused step (in the loop of run()) changed the state");
+                    FZ_CHECK(Kit::bytes(*twin) == twin_before,
+                             "a refused step (in the loop of run()) changed the state");
                     st = s;
                     break;
                 }
@@ -475,8 +484,9 @@ void drive(Bytes& in) {
             std::unique_ptr<Model> kept;
             if (expect_ok && !sane_step) kept = std::make_unique<Model>(*model);
             const sarnn::Status s = model->step(x.data());
-            const sarnn::Status want =
-                refuses ? sarnn::Status::memory_full : rejects ? sarnn::Status::non_finite_input : sarnn::Status::ok;
+            const sarnn::Status want = refuses   ? sarnn::Status::memory_full
+                                       : rejects ? sarnn::Status::non_finite_input
+                                                 : sarnn::Status::ok;
             if (s != want) {
                 FZ_CHECK(want == sarnn::Status::ok && !sane_step && overflow_refusal(s), "step(x): status");
             }

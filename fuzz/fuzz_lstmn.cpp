@@ -10,8 +10,8 @@ namespace {
 using sarnn::Bounded;
 using sarnn::Window;
 
-#define SARNN_FZ_SIZES(T, M)                                                                              \
-    fz::LstmnKit<T, 1, 1, 3, 1, M>, fz::LstmnKit<T, 3, 5, 6, 4, M>, fz::LstmnKit<T, 4, 16, 19, 8, M>,    \
+#define SARNN_FZ_SIZES(T, M)                                                                          \
+    fz::LstmnKit<T, 1, 1, 3, 1, M>, fz::LstmnKit<T, 3, 5, 6, 4, M>, fz::LstmnKit<T, 4, 16, 19, 8, M>, \
         fz::LstmnKit<T, 2, 37, 9, 17, M>, fz::LstmnKit<T, 3, 136, 4, 20, M>, fz::LstmnKit<T, 2, 16, 260, 5, M>
 
 using All = fz::Configs<SARNN_FZ_SIZES(float, Bounded), SARNN_FZ_SIZES(float, Window), SARNN_FZ_SIZES(double, Bounded),

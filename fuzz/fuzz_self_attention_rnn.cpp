@@ -26,7 +26,8 @@ struct PerAlign<T, kit::TypeList<As...>> {
     using type = kit::concat_t<Memories<T, As>...>;
 };
 
-using All = fz::ConfigsOf<kit::concat_t<PerAlign<float, kit::Aligns<5>>::type, PerAlign<double, kit::Aligns<5>>::type>>::type;
+using All =
+    fz::ConfigsOf<kit::concat_t<PerAlign<float, kit::Aligns<5>>::type, PerAlign<double, kit::Aligns<5>>::type>>::type;
 static_assert(All::count == 100, "2 types x 5 aligns x 2 memories x 5 sizes");
 }  // namespace
 

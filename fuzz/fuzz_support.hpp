@@ -45,9 +45,9 @@ namespace fz {
     std::fflush(stderr);
     __builtin_trap();
 }
-#define FZ_CHECK(cond, what)             \
-    do {                                 \
-        if (!(cond)) ::fz::fail(what);   \
+#define FZ_CHECK(cond, what)           \
+    do {                               \
+        if (!(cond)) ::fz::fail(what); \
     } while (0)
 
 // ---- the fuzzer's bytes ------------------------------------------------------------------------------------
@@ -206,7 +206,8 @@ void check_attention(const sarnn::View<T>& a) {
     if (a.empty()) return;
     double sum = 0.0;
     for (const T& v : a) {
-        if (!(v >= T(0) && static_cast<double>(v) <= 1.0 + 1e-6)) fail("attention weight outside [0, 1]", static_cast<double>(v), 1.0);
+        if (!(v >= T(0) && static_cast<double>(v) <= 1.0 + 1e-6))
+            fail("attention weight outside [0, 1]", static_cast<double>(v), 1.0);
         sum += static_cast<double>(v);
     }
     if (!(std::fabs(sum - 1.0) <= 1e-4)) fail("attention does not sum to 1", sum, 1.0);

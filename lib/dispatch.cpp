@@ -32,10 +32,12 @@ struct Tables {
 
 template <class T>
 const Kernels<T>* table(Arch a) noexcept {
-#define SARNN_TABLE_CASE_(id, Type, double_id)                                       \
-    if (a == Arch::id) {                                                             \
-        if constexpr (std::is_same_v<T, float>) return &Tables<kernel::Type>::f;     \
-        else return &Tables<kernel::Type>::d;                                        \
+#define SARNN_TABLE_CASE_(id, Type, double_id)  \
+    if (a == Arch::id) {                        \
+        if constexpr (std::is_same_v<T, float>) \
+            return &Tables<kernel::Type>::f;    \
+        else                                    \
+            return &Tables<kernel::Type>::d;    \
     }
     SARNN_SETS(SARNN_TABLE_CASE_)
 #undef SARNN_TABLE_CASE_

@@ -27,8 +27,8 @@ bool all_zero(const ref::Vec& v) {
 
 }  // namespace
 
-std::string model_label(const char* model, std::size_t t_size, std::size_t in, std::size_t hidden,
-                        std::size_t capacity, const std::string& align, Weights kind) {
+std::string model_label(const char* model, std::size_t t_size, std::size_t in, std::size_t hidden, std::size_t capacity,
+                        const std::string& align, Weights kind) {
     std::ostringstream os;
     os << model << "<" << (t_size == sizeof(float) ? "float" : "double") << ", In " << in << ", Hidden " << hidden;
     if (capacity != 0) os << ", Capacity " << capacity << ", " << align;
@@ -102,7 +102,8 @@ void check_bad_input(const Factory& make, const std::vector<ref::Vec>& xs) {
             Record before = model->state();
             try_bad(sarnn::Status::null_input, model->step_null(), before);
 #if SARNN_CHECK_INPUT
-            const double specials[] = {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+            const double specials[] = {std::numeric_limits<double>::quiet_NaN(),
+                                       std::numeric_limits<double>::infinity(),
                                        -std::numeric_limits<double>::infinity()};
             for (double bad : specials) {
                 for (std::size_t k : {std::size_t{0}, in / 2, in - 1}) {

@@ -35,8 +35,8 @@ void check_bad_input(const Factory& make, const std::vector<ref::Vec>& xs);
 void check_array_overload(const Factory& make, const std::vector<ref::Vec>& xs);
 
 /// "SelfAttentionRnn<float, In 3, Hidden 7, Capacity 5, DotAlign>, weights scaled" and the like.
-std::string model_label(const char* model, std::size_t t_size, std::size_t in, std::size_t hidden,
-                        std::size_t capacity, const std::string& align, Weights kind);
+std::string model_label(const char* model, std::size_t t_size, std::size_t in, std::size_t hidden, std::size_t capacity,
+                        const std::string& align, Weights kind);
 
 }  // namespace test
 

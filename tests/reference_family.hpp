@@ -126,8 +126,8 @@ Additive additive_of(const P& p) {
 // ---- the LSTM-network --------------------------------------------------------------------------------------
 struct LstmnWeights {
     std::size_t in = 0, hidden = 0, k = 0;
-    Mat W_ih, W_hh;  // 4·Hidden x In, 4·Hidden x Hidden; rows i, f, g, o
-    Vec b;           // 4·Hidden
+    Mat W_ih, W_hh;      // 4·Hidden x In, 4·Hidden x Hidden; rows i, f, g, o
+    Vec b;               // 4·Hidden
     Mat W_h, W_x, W_ht;  // K x Hidden, K x In, K x Hidden
     Vec v;               // K
 };

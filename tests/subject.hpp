@@ -125,8 +125,8 @@ public:
         } else if constexpr (Kind::which == Which::lstmn) {
             check_lstmn_trace(trace, xs, ref::lstmn_weights_of(params_), spec, scalar_trace);
         } else {
-            check_sar_trace(trace, xs, ref::weights_of(params_, Model::in_size, Model::hidden_size),
-                            reference_align(), spec, scalar_trace);
+            check_sar_trace(trace, xs, ref::weights_of(params_, Model::in_size, Model::hidden_size), reference_align(),
+                            spec, scalar_trace);
         }
     }
 

@@ -61,8 +61,8 @@ struct Ops {
 template <class Set, class T>
 Ops<T> ops_of() {
 #define SARNN_TEST_OP_ENTRY_(T_, R, name, impl, params, args) &Set::name,
-    return Ops<T>{std::is_same_v<T, float> ? Set::arch : Set::double_arch, SARNN_MODEL_OPS(SARNN_TEST_OP_ENTRY_, T)
-                                                                              SARNN_SET_OPS(SARNN_TEST_OP_ENTRY_, T)};
+    return Ops<T>{std::is_same_v<T, float> ? Set::arch : Set::double_arch,
+                  SARNN_MODEL_OPS(SARNN_TEST_OP_ENTRY_, T) SARNN_SET_OPS(SARNN_TEST_OP_ENTRY_, T)};
 #undef SARNN_TEST_OP_ENTRY_
 }
 
@@ -175,8 +175,7 @@ struct MaxError {
 /// With SARNN_TEST_REPORT set in the environment, prints the largest errors seen (to pick tolerances with
 /// evidence, never to loosen them).
 inline void report(const std::string& what, double err, const std::string& where = "") {
-    if (std::getenv("SARNN_TEST_REPORT") != nullptr)
-        std::printf("%-60s %.3g  %s\n", what.c_str(), err, where.c_str());
+    if (std::getenv("SARNN_TEST_REPORT") != nullptr) std::printf("%-60s %.3g  %s\n", what.c_str(), err, where.c_str());
 }
 
 /// The non-finite values bad input is made of: quiet NaN, negative NaN, signalling NaN, +Inf, -Inf.

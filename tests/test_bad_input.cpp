@@ -69,29 +69,34 @@ void check_refuses_bad_x(const Make& make, std::size_t steps, std::uint32_t seed
         };
         auto try_all_bad = [&](std::size_t at) {
             const std::string when = " after " + std::to_string(at) + " steps";
-            try_bad(sarnn::Status::null_input, [&] { return model->step(static_cast<const T*>(nullptr)); },
-                    "null x" + when);
+            try_bad(
+                sarnn::Status::null_input, [&] { return model->step(static_cast<const T*>(nullptr)); },
+                "null x" + when);
 #if SARNN_CHECK_INPUT
             const std::size_t where[] = {0, In / 2, In - 1};
             for (T bad : test::non_finite_values<T>()) {
                 for (std::size_t k : where) {
                     std::vector<T> x = xs[at % steps];
                     x[k] = bad;
-                    try_bad(sarnn::Status::non_finite_input, [&] { return model->step(x.data()); },
-                            "x[" + std::to_string(k) + "] = " + std::to_string(bad) + when);
+                    try_bad(
+                        sarnn::Status::non_finite_input, [&] { return model->step(x.data()); },
+                        "x[" + std::to_string(k) + "] = " + std::to_string(bad) + when);
                 }
                 std::array<T, In> xa{};
                 xa[In - 1] = bad;
-                try_bad(sarnn::Status::non_finite_input, [&] { return model->step(xa); }, "std::array" + when);
+                try_bad(
+                    sarnn::Status::non_finite_input, [&] { return model->step(xa); }, "std::array" + when);
             }
             // every element bad
             std::vector<T> all_bad(In, std::numeric_limits<T>::quiet_NaN());
-            try_bad(sarnn::Status::non_finite_input, [&] { return model->step(all_bad.data()); }, "all NaN" + when);
+            try_bad(
+                sarnn::Status::non_finite_input, [&] { return model->step(all_bad.data()); }, "all NaN" + when);
 #else
             // without the check (docs/api.md): a NaN input reaches the pre-activation (or the LSTMN's query) and the
             // step is refused as non_finite_result, nothing changed
             std::vector<T> all_bad(In, std::numeric_limits<T>::quiet_NaN());
-            try_bad(sarnn::Status::non_finite_result, [&] { return model->step(all_bad.data()); }, "all NaN" + when);
+            try_bad(
+                sarnn::Status::non_finite_result, [&] { return model->step(all_bad.data()); }, "all NaN" + when);
 #endif
         };
 
@@ -124,8 +129,9 @@ void check_lstmn_refuses_bad_x(std::uint32_t seed) {
     using M = sarnn::Lstmn<T, In, Hidden, Capacity, K, Memory>;
     const auto p = fam::make_lstmn_params<T, In, Hidden, K>(fam::LstmnWeightsKind::scaled, seed);
     const bool window = std::is_same_v<Memory, sarnn::Window>;
-    check_refuses_bad_x<M>([&] { return std::make_unique<M>(*p); }, window ? 2 * Capacity + 1 : Capacity + 2,
-                           seed + 1, "Lstmn<" + std::string(sizeof(T) == 4 ? "float" : "double") + ", " + fam::memory_name(window) + ">");
+    check_refuses_bad_x<M>(
+        [&] { return std::make_unique<M>(*p); }, window ? 2 * Capacity + 1 : Capacity + 2, seed + 1,
+        "Lstmn<" + std::string(sizeof(T) == 4 ? "float" : "double") + ", " + fam::memory_name(window) + ">");
 }
 
 }  // namespace

@@ -28,10 +28,10 @@ namespace {
 
 // ---- extreme finite values --------------------------------------------------------------------------------
 enum class Extreme {
-    huge_inputs,   ///< x = ±1e30·u (u in [0.5, 1]), usual weights
-    huge_weights,  ///< x-weights and align weights ±2^100, some biases ±1e30, usual x
-    denormals,     ///< weights and x a mix of usual values, ±denormals, ±0.0
-    negative_zero, ///< every weight and every x is -0.0
+    huge_inputs,    ///< x = ±1e30·u (u in [0.5, 1]), usual weights
+    huge_weights,   ///< x-weights and align weights ±2^100, some biases ±1e30, usual x
+    denormals,      ///< weights and x a mix of usual values, ±denormals, ±0.0
+    negative_zero,  ///< every weight and every x is -0.0
 };
 constexpr std::array<Extreme, 4> kAllExtremes = {Extreme::huge_inputs, Extreme::huge_weights, Extreme::denormals,
                                                  Extreme::negative_zero};
@@ -77,7 +77,9 @@ std::vector<std::vector<T>> extreme_inputs(Extreme e, std::size_t n, std::size_t
     for (auto& x : xs) {
         for (T& v : x) {
             switch (e) {
-            case Extreme::huge_inputs: v = static_cast<T>(test::random_sign(g) * 1e30 * test::uniform(g, 0.5, 1.0)); break;
+            case Extreme::huge_inputs:
+                v = static_cast<T>(test::random_sign(g) * 1e30 * test::uniform(g, 0.5, 1.0));
+                break;
             case Extreme::huge_weights: break;
             case Extreme::denormals: v = denormal_mix(v, g); break;
             case Extreme::negative_zero: v = -T(0); break;
@@ -194,8 +196,8 @@ void check_lstmn_extremes(std::uint32_t seed) {
         const auto xs = extreme_inputs<T>(e, steps, In, seed + 3);
         const ref::LstmnWeights w = ref::lstmn_weights_of(*p);
         std::vector<ref::Vec> scalar_trace;
-        const std::string label =
-            std::string("Lstmn<") + (sizeof(T) == 4 ? "float" : "double") + ", " + fam::memory_name(window) + ">, " + name(e);
+        const std::string label = std::string("Lstmn<") + (sizeof(T) == 4 ? "float" : "double") + ", " +
+                                  fam::memory_name(window) + ">, " + name(e);
         test::for_each_arch([&](sarnn::Arch arch) {
             auto model = std::make_unique<M>(*p);
             const std::vector<test::Record> trace = test::run_and_record(*model, xs);
@@ -226,8 +228,7 @@ void check_simple_rnn_extremes(std::uint32_t seed) {
         make_extreme(*p, e, g);
         const auto xs = extreme_inputs<T>(e, Steps, In, seed + 3);
         const ref::Weights w = ref::weights_of(*p, In, Hidden);
-        INFO("SimpleRnn<" << (sizeof(T) == 4 ? "float" : "double") << ", " << In << ", " << Hidden << ">, "
-                          << name(e));
+        INFO("SimpleRnn<" << (sizeof(T) == 4 ? "float" : "double") << ", " << In << ", " << Hidden << ">, " << name(e));
         test::for_each_arch([&](sarnn::Arch) {
             sarnn::SimpleRnn<T, In, Hidden> model{*p};
             ref::SimpleRnn reference(w);

@@ -68,8 +68,7 @@ TEST_CASE("Fixed point: sigmoid_q15 within 1.27 LSB of the logistic over every i
     CHECK(sarnn::fixed::sigmoid_q15(0) == 16384);
 }
 
-TEST_CASE("Fixed point: exp_q16 within 1.26 LSB of exp from 0 down to -12, 0 below, monotonic, exact at 0",
-          "[fixed]") {
+TEST_CASE("Fixed point: exp_q16 within 1.26 LSB of exp from 0 down to -12, 0 below, monotonic, exact at 0", "[fixed]") {
     double worst = 0.0;
     std::int32_t at = 0, prev = 65536;
     bool monotonic = true;
@@ -108,7 +107,7 @@ TEST_CASE("Fixed point: q15 conversions round to nearest and saturate", "[fixed]
     CHECK(sarnn::from_float(-1e30f) == sarnn::q15{-32768});
     CHECK(sarnn::from_float(std::numeric_limits<float>::quiet_NaN()) == sarnn::q15{0});
     CHECK(sarnn::from_float(std::numeric_limits<float>::infinity()) == sarnn::q15{32767});
-    CHECK(sarnn::from_float(1.5f / 32768.0f) == sarnn::q15{2});    // halves away from zero
+    CHECK(sarnn::from_float(1.5f / 32768.0f) == sarnn::q15{2});  // halves away from zero
     CHECK(sarnn::from_float(-1.5f / 32768.0f) == sarnn::q15{-2});
     CHECK(sarnn::from_float(1.4f / 32768.0f) == sarnn::q15{1});
     // every raw value survives the round trip
@@ -130,13 +129,13 @@ TEST_CASE("Fixed point: requantize rounds acc · M half up and saturates, exactl
     CHECK(requantize(11, kHalf, 0) == 6);    // 5.5 -> 6 (half up)
     CHECK(requantize(-11, kHalf, 0) == -5);  // -5.5 -> -5 (half up)
     CHECK(requantize(-12, kHalf, 0) == -6);
-    CHECK(requantize(1000, kHalf, 3) == 63);  // 1000 / 16 = 62.5 -> 63
-    CHECK(requantize(7, kHalf, -1) == 7);     // M = 1
-    CHECK(requantize(7, kHalf, -5) == 112);   // M = 16
+    CHECK(requantize(1000, kHalf, 3) == 63);                // 1000 / 16 = 62.5 -> 63
+    CHECK(requantize(7, kHalf, -1) == 7);                   // M = 1
+    CHECK(requantize(7, kHalf, -5) == 112);                 // M = 16
     CHECK(requantize(INT32_MAX, kHalf, -31) == INT32_MAX);  // saturates
     CHECK(requantize(INT32_MIN, kHalf, -31) == INT32_MIN);
     CHECK(requantize(INT32_MIN, INT32_MIN, 31) == 1);  // the widest product, 2^62, over 2^62
-    CHECK(requantize(1, kHalf, 100) == 0);    // shift clamped to 31
+    CHECK(requantize(1, kHalf, 100) == 0);             // shift clamped to 31
     CHECK(requantize_q15(1 << 20, kHalf, 0) == 32767);
     CHECK(requantize_q15(-(1 << 20), kHalf, 0) == -32768);
     CHECK(requantize_q15(-3, kHalf, 0) == -1);  // -1.5 -> -1

@@ -53,8 +53,8 @@ void check_lstmn(std::uint32_t seed) {
     constexpr bool window = std::is_same_v<Memory, sarnn::Window>;
     const std::size_t steps = window ? 3 * Capacity + 2 : Capacity;
     std::ostringstream os;
-    os << "Lstmn<" << (sizeof(T) == 4 ? "float" : "double") << ", In " << In << ", Hidden " << Hidden
-       << ", Capacity " << Capacity << ", K " << K << ", " << fam::memory_name(window) << ">";
+    os << "Lstmn<" << (sizeof(T) == 4 ? "float" : "double") << ", In " << In << ", Hidden " << Hidden << ", Capacity "
+       << Capacity << ", K " << K << ", " << fam::memory_name(window) << ">";
 
     STATIC_REQUIRE(Model::in_size == In);
     STATIC_REQUIRE(Model::hidden_size == Hidden);
@@ -195,7 +195,7 @@ TEST_CASE("Lstmn Window over a long sequence matches the reference", "[lstmn][wi
         spec.arch = arch;
         spec.label = "Lstmn<float, 3, 7, 5, 5, Window>, 200 steps";
         test::check_lstmn_trace(test::run_and_record(*model, xs), test::to_vecs(xs), ref::lstmn_weights_of(*params),
-                               spec, scalar_trace);
+                                spec, scalar_trace);
     });
 }
 
@@ -214,7 +214,7 @@ TEST_CASE("Lstmn Window of Capacity 1 attends only the previous step", "[lstmn][
         spec.arch = arch;
         spec.label = "Lstmn<double, 3, 5, 1, 4, Window>";
         test::check_lstmn_trace(test::run_and_record(*model, xs), test::to_vecs(xs), ref::lstmn_weights_of(*params),
-                               spec, scalar_trace);
+                                spec, scalar_trace);
     });
 }
 
@@ -231,10 +231,13 @@ static_assert(sizeof(sarnn::LstmnParams<float, 3, 5, 2>) ==
               "the arrays, nothing else (but the padding to the alignment)");
 
 // In 1, Hidden 1, K 1: gates i, f, g, o from W_ih, W_hh, b; a_j = v·tanh(W_h h_j + W_x x + W_ht h~).
-constexpr sarnn::LstmnParams<double, 1, 1, 1> kTiny{
-    {{0.5}, {-0.25}, {1.0}, {0.75}}, {{0.1}, {0.2}, {-0.3}, {0.4}}, {0.05, 0.5, -0.1, 0.2},
-    {{1.5}},                         {{-0.5}},                      {{0.25}},
-    {2.0}};
+constexpr sarnn::LstmnParams<double, 1, 1, 1> kTiny{{{0.5}, {-0.25}, {1.0}, {0.75}},
+                                                    {{0.1}, {0.2}, {-0.3}, {0.4}},
+                                                    {0.05, 0.5, -0.1, 0.2},
+                                                    {{1.5}},
+                                                    {{-0.5}},
+                                                    {{0.25}},
+                                                    {2.0}};
 static_assert(kTiny.W_ih[2][0] == 1.0 && kTiny.b[1] == 0.5 && kTiny.v[0] == 2.0);
 }  // namespace
 
@@ -276,7 +279,8 @@ TEST_CASE("Lstmn params are kept by reference", "[lstmn][params]") {
             REQUIRE(model.step(x.data()) == sarnn::Status::ok);
             reference.step(test::to_vec(x));
             err.add(test::to_vec(model.hidden()), reference.hidden(), static_cast<std::size_t>(model.length()), "h");
-            err.add(test::to_vec(model.attention()), reference.attention(), static_cast<std::size_t>(model.length()), "s");
+            err.add(test::to_vec(model.attention()), reference.attention(), static_cast<std::size_t>(model.length()),
+                    "s");
         }
         *params = saved;
         INFO("worst: " << err.where);
@@ -297,5 +301,6 @@ TEST_CASE("Lstmn sizeof covers its tapes and cached keys", "[lstmn][sizeof]") {
     STATIC_REQUIRE(lstmn_holds_its_tapes<double, 7, 5, 300, 33>());
     // the Window policy: one spare row on each tape and on the keys (see memory.hpp)
     STATIC_REQUIRE(sizeof(sarnn::Lstmn<float, 3, 7, 16, 5, sarnn::Window>) ==
-                   sizeof(sarnn::Lstmn<float, 3, 7, 16, 5>) + (2 * sarnn::padded<float>(7) + sarnn::padded<float>(5)) * sizeof(float));
+                   sizeof(sarnn::Lstmn<float, 3, 7, 16, 5>) +
+                       (2 * sarnn::padded<float>(7) + sarnn::padded<float>(5)) * sizeof(float));
 }

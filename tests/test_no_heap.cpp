@@ -147,9 +147,7 @@ namespace {
 
 struct Counts {
     unsigned long news, deletes, mallocs, frees;
-    static Counts now() noexcept {
-        return {g_news.load(), g_deletes.load(), g_mallocs.load(), g_frees.load()};
-    }
+    static Counts now() noexcept { return {g_news.load(), g_deletes.load(), g_mallocs.load(), g_frees.load()}; }
 };
 
 // Opaque sinks: keep the compiler from dropping the sanity allocations and the models' results.
@@ -228,7 +226,8 @@ void fill(AllParams<T>& p) {
 template <class T>
 std::array<T, kIn> input(std::size_t i) {
     std::array<T, kIn> x{};
-    for (std::size_t k = 0; k < kIn; ++k) x[k] = static_cast<T>(static_cast<double>((i * 7 + k * 3) % 11) / 11.0 - 0.45);
+    for (std::size_t k = 0; k < kIn; ++k)
+        x[k] = static_cast<T>(static_cast<double>((i * 7 + k * 3) % 11) / 11.0 - 0.45);
     return x;
 }
 
@@ -360,14 +359,14 @@ struct Outcome {
     Kind kind;
     bool is_double, bounded;
     std::size_t capacity;
-    unsigned long statuses[8];   // step() results, by Status value
+    unsigned long statuses[8];      // step() results, by Status value
     unsigned long unexpected;       // step() results other than the input and memory call for
     unsigned long refused_changed;  // a step() that was not ok changed a view
     unsigned long full_refusals;    // memory_full from a step() on a full model
     unsigned long ok_when_full;     // steps taken on a full Window
     std::uint64_t max_length;
-    unsigned long bad_resets;       // reset() that did not give length 0, nothing kept, not full
-    unsigned long bad_runs;         // run() results other than the Emit and memory call for
+    unsigned long bad_resets;  // reset() that did not give length 0, nothing kept, not full
+    unsigned long bad_runs;    // run() results other than the Emit and memory call for
     unsigned long runs;
     std::uint64_t final_length;
     double h1[kHidden];      // hidden() after the final reset() and one step of input(1)
@@ -474,11 +473,11 @@ void exercise_family(const char* const (&labels)[6]) {
     drive_new<sarnn::SelfAttentionRnn<T, kIn, kHidden, kSmallCap, sarnn::DotAlign, Memory>>(labels[0], p.rnn);
     drive_new<sarnn::SelfAttentionRnn<T, kIn, kHidden, kSmallCap, sarnn::ScaledDotAlign, Memory>>(labels[1], p.rnn);
     drive_new<sarnn::SelfAttentionRnn<T, kIn, kHidden, kSmallCap, sarnn::BilinearAlign, Memory>>(labels[2], p.rnn,
-                                                                                                p.bilinear);
-    drive_new<sarnn::SelfAttentionRnn<T, kIn, kHidden, kSmallCap, sarnn::KeyQueryAlign<kK>, Memory>>(
-        labels[3], p.rnn, p.key_query);
-    drive_new<sarnn::SelfAttentionRnn<T, kIn, kHidden, kSmallCap, sarnn::AdditiveAlign<kK>, Memory>>(
-        labels[4], p.rnn, p.additive);
+                                                                                                 p.bilinear);
+    drive_new<sarnn::SelfAttentionRnn<T, kIn, kHidden, kSmallCap, sarnn::KeyQueryAlign<kK>, Memory>>(labels[3], p.rnn,
+                                                                                                     p.key_query);
+    drive_new<sarnn::SelfAttentionRnn<T, kIn, kHidden, kSmallCap, sarnn::AdditiveAlign<kK>, Memory>>(labels[4], p.rnn,
+                                                                                                     p.additive);
     drive_new<sarnn::Lstmn<T, kIn, kHidden, kSmallCap, kK, Memory>>(labels[5], p.lstmn);
 }
 
@@ -501,7 +500,7 @@ void exercise_models() {
                                             "SAR<double> Additive<7> Window", "Lstmn<double> Window"});
     // a Capacity-64 memory that never fills between resets, function-local statics, globals
     drive_new<sarnn::SelfAttentionRnn<float, kIn, kHidden, kCap>>("SAR<float> Dot Bounded, Capacity 64",
-                                                                   g_params_f.rnn);
+                                                                  g_params_f.rnn);
     static sarnn::SelfAttentionRnn<double, kIn, kHidden, 5, sarnn::AdditiveAlign<kK>, sarnn::Window> static_attn{
         g_params_d.rnn, g_params_d.additive};
     static sarnn::Lstmn<double, kIn, kHidden, 5, kK> static_lstmn{g_params_d.lstmn};

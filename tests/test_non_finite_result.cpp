@@ -42,8 +42,7 @@ enum class Scale {
 template <class T>
 T draw(Scale s, std::mt19937& g) {
     const double sign = test::random_sign(g);
-    if (s == Scale::largest)
-        return static_cast<T>(sign * test::uniform(g, 0.25, 1.0)) * std::numeric_limits<T>::max();
+    if (s == Scale::largest) return static_cast<T>(sign * test::uniform(g, 0.25, 1.0)) * std::numeric_limits<T>::max();
     return static_cast<T>(sign * test::uniform(g, 0.0, 3.0));
 }
 /// Every weight of any params aggregate, array by array in declaration order.
@@ -70,11 +69,21 @@ std::vector<std::vector<T>> extreme_stream(std::size_t n, std::size_t in, std::u
         for (T& v : x) v = static_cast<T>(test::uniform(g, -1.0, 1.0));
         switch (i % 8) {
         case 0: break;  // usual
-        case 1: for (T& v : x) v = L::max(); break;
-        case 2: for (T& v : x) v = -L::max(); break;
-        case 3: for (std::size_t k = 0; k < in; ++k) x[k] = k % 2 ? -L::max() : L::max(); break;
-        case 4: for (std::size_t k = 0; k < in; ++k) x[k] = k % 2 ? huge : -huge; break;
-        case 5: for (T& v : x) v = static_cast<T>(test::random_sign(g)) * (g() % 2 ? L::max() : huge); break;
+        case 1:
+            for (T& v : x) v = L::max();
+            break;
+        case 2:
+            for (T& v : x) v = -L::max();
+            break;
+        case 3:
+            for (std::size_t k = 0; k < in; ++k) x[k] = k % 2 ? -L::max() : L::max();
+            break;
+        case 4:
+            for (std::size_t k = 0; k < in; ++k) x[k] = k % 2 ? huge : -huge;
+            break;
+        case 5:
+            for (T& v : x) v = static_cast<T>(test::random_sign(g)) * (g() % 2 ? L::max() : huge);
+            break;
         case 6: x[g() % in] = g() % 2 ? L::max() : -L::max(); break;
         default: break;  // usual
         }
@@ -173,7 +182,8 @@ void check_model(const Make& make, std::size_t steps, std::uint32_t seed, const 
         auto model = kit.make();
         const auto usual = extreme_stream<T>(1, Model::in_size, seed + 3)[0];
         std::vector<T> bad(Model::in_size);
-        for (std::size_t k = 0; k < bad.size(); ++k) bad[k] = k % 2 ? -std::numeric_limits<T>::max() : std::numeric_limits<T>::max();
+        for (std::size_t k = 0; k < bad.size(); ++k)
+            bad[k] = k % 2 ? -std::numeric_limits<T>::max() : std::numeric_limits<T>::max();
         for (int i = 0; i < 3; ++i) {
             const auto before = fam::state_bytes(*model);
             if (Model::in_size >= 2) {
@@ -263,8 +273,7 @@ auto kit_maker() {
 
 template <class T, std::size_t In, std::size_t Hidden>
 void check_simple(std::uint32_t seed) {
-    check_model<typename SimpleKit<T, In, Hidden>::Model>(kit_maker<SimpleKit<T, In, Hidden>>(), 48, seed,
-                                                          "SimpleRnn");
+    check_model<typename SimpleKit<T, In, Hidden>::Model>(kit_maker<SimpleKit<T, In, Hidden>>(), 48, seed, "SimpleRnn");
 }
 template <class T, std::size_t In, std::size_t Hidden, std::size_t Capacity, class Align, class Memory>
 void check_sar(std::uint32_t seed) {
@@ -289,7 +298,8 @@ TEST_CASE("The reported case: a finite input that overflows A·[x; c] + b is ref
     using M = sarnn::SelfAttentionRnn<float, 7, 19, 40, sarnn::ScaledDotAlign>;
     auto p = std::make_unique<M::Params>();
     for (std::size_t r = 0; r < 19; ++r) {
-        for (std::size_t k = 0; k < 7 + 19; ++k) p->A[r][k] = static_cast<float>(3.0 * std::cos(31.0 * static_cast<double>(r) + static_cast<double>(k)));
+        for (std::size_t k = 0; k < 7 + 19; ++k)
+            p->A[r][k] = static_cast<float>(3.0 * std::cos(31.0 * static_cast<double>(r) + static_cast<double>(k)));
         p->b[r] = 0.0f;
     }
     std::array<float, 7> bad{}, usual{};

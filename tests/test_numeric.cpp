@@ -26,24 +26,26 @@ static_assert(!sarnn::Numeric<std::int16_t>::supported);
 static_assert(!sarnn::Numeric<long double>::supported);
 
 // params hold weights; models take, store and show activations
-static_assert(std::is_same_v<std::remove_all_extents_t<decltype(sarnn::RnnParams<float, 2, 3>::A)>, sarnn::weight_t<float>>);
+static_assert(
+    std::is_same_v<std::remove_all_extents_t<decltype(sarnn::RnnParams<float, 2, 3>::A)>, sarnn::weight_t<float>>);
 static_assert(std::is_same_v<std::remove_all_extents_t<decltype(sarnn::LstmnParams<double, 2, 3, 4>::v)>,
                              sarnn::weight_t<double>>);
 using Sar = sarnn::SelfAttentionRnn<float, 2, 3, 4, sarnn::AdditiveAlign<2>>;
 static_assert(std::is_same_v<decltype(std::declval<const Sar&>().context()), sarnn::View<sarnn::activation_t<float>>>);
-static_assert(std::is_same_v<decltype(std::declval<const Sar&>().attention()), sarnn::View<sarnn::activation_t<float>>>);
+static_assert(
+    std::is_same_v<decltype(std::declval<const Sar&>().attention()), sarnn::View<sarnn::activation_t<float>>>);
 using Lstmn = sarnn::Lstmn<double, 2, 3, 4, 2>;
 static_assert(std::is_same_v<decltype(std::declval<const Lstmn&>().cell()), sarnn::View<sarnn::activation_t<double>>>);
 // kernels: weights, activations, accumulators and scales where the contract says so
-static_assert(std::is_same_v<decltype(sarnn::Kernels<float>::attend_dot),
-                             void (*)(const sarnn::Rows<sarnn::activation_t<float>>&, const sarnn::activation_t<float>*,
-                                      sarnn::scale_t<float>, sarnn::activation_t<float>*,
-                                      sarnn::activation_t<float>*) noexcept>);
-static_assert(std::is_same_v<decltype(sarnn::Kernels<double>::affine_tanh),
-                             void (*)(const sarnn::weight_t<double>*, const sarnn::weight_t<double>*, std::size_t,
-                                      const sarnn::activation_t<double>*, std::size_t,
-                                      const sarnn::activation_t<double>*, std::size_t,
-                                      sarnn::activation_t<double>*) noexcept>);
+static_assert(
+    std::is_same_v<decltype(sarnn::Kernels<float>::attend_dot),
+                   void (*)(const sarnn::Rows<sarnn::activation_t<float>>&, const sarnn::activation_t<float>*,
+                            sarnn::scale_t<float>, sarnn::activation_t<float>*, sarnn::activation_t<float>*) noexcept>);
+static_assert(
+    std::is_same_v<decltype(sarnn::Kernels<double>::affine_tanh),
+                   void (*)(const sarnn::weight_t<double>*, const sarnn::weight_t<double>*, std::size_t,
+                            const sarnn::activation_t<double>*, std::size_t, const sarnn::activation_t<double>*,
+                            std::size_t, sarnn::activation_t<double>*) noexcept>);
 
 }  // namespace
 

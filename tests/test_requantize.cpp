@@ -30,14 +30,16 @@ struct Lcg {
 
 }  // namespace
 
-TEST_CASE("requantize, requantize_short_mul32, _mul64 and _hi_mul16: acc · m / 2^(31 + shift) rounded half up, as in int64",
-          "[fixed][requantize]") {
+TEST_CASE(
+    "requantize, requantize_short_mul32, _mul64 and _hi_mul16: acc · m / 2^(31 + shift) rounded half up, as in int64",
+    "[fixed][requantize]") {
     using sarnn::fixed::detail::requantize;
     using sarnn::fixed::detail::requantize_hi_mul16;
     using sarnn::fixed::detail::requantize_short_mul32;
     using sarnn::fixed::detail::requantize_short_mul64;
-    const std::int32_t edges[] = {INT32_MIN, INT32_MIN + 1, -(1 << 30) - 1, -(1 << 30), -65537, -65536, -32769, -2,
-                                  -1, 0, 1, 2, 32767, 65535, 65536, 1 << 30, INT32_MAX - 1, INT32_MAX};
+    const std::int32_t edges[] = {
+        INT32_MIN, INT32_MIN + 1, -(1 << 30) - 1, -(1 << 30), -65537,  -65536,        -32769,   -2, -1, 0, 1,
+        2,         32767,         65535,          65536,      1 << 30, INT32_MAX - 1, INT32_MAX};
     const std::int32_t factors[] = {0, 1, 2, 65535, 65536, 1 << 30, (1 << 30) + 12345, INT32_MAX - 1, INT32_MAX};
     Lcg rng{7};
     int mismatches = 0, checked = 0;

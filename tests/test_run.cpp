@@ -53,7 +53,8 @@ void check_run(const Make& make, const Emitted& emitted, sarnn::Emit emit, std::
     constexpr std::size_t In = Model::in_size, Hidden = Model::hidden_size;
     INFO(label << ", " << emit_name(emit) << ", n " << n);
     std::vector<T> xs;
-    for (const auto& x : test::make_inputs<T>(test::Weights::scaled, n, In, seed)) xs.insert(xs.end(), x.begin(), x.end());
+    for (const auto& x : test::make_inputs<T>(test::Weights::scaled, n, In, seed))
+        xs.insert(xs.end(), x.begin(), x.end());
 
     test::for_each_arch([&](sarnn::Arch) {
         // by hand: the rows and the state after every step
@@ -175,8 +176,9 @@ TEST_CASE("SimpleRnn::run equals step by step", "[run][simple_rnn]") {
     using D = sarnn::SimpleRnn<double, 1, 5>;
     const auto pd = test::make_params<double, 1, 5>(test::Weights::large, 102);
     auto make_d = [&] { return std::make_unique<D>(*pd); };
-    check_run<D>(make_d, [](const D& m) { return m.hidden(); }, sarnn::Emit::hidden, 25, 25, sarnn::Status::ok, 103,
-                 "SimpleRnn<double, 1, 5>");
+    check_run<D>(
+        make_d, [](const D& m) { return m.hidden(); }, sarnn::Emit::hidden, 25, 25, sarnn::Status::ok, 103,
+        "SimpleRnn<double, 1, 5>");
     // the default Emit is hidden
     D a(*pd), b(*pd);
     const auto xs = test::make_inputs<double>(test::Weights::scaled, 4, 1, 104);
@@ -207,10 +209,12 @@ TEST_CASE("SelfAttentionRnn::run equals step by step", "[run][self_attention_rnn
         const S kit(test::Weights::scaled, 210);
         auto make = [&] { return kit.make(); };
         using M = S::Model;
-        check_run<M>(make, [](const M& m) { return m.hidden(); }, sarnn::Emit::hidden, 23, 23, sarnn::Status::ok, 211,
-                     S::label());
-        check_run<M>(make, [](const M& m) { return m.context(); }, sarnn::Emit::context, 23, 23, sarnn::Status::ok,
-                     212, S::label());
+        check_run<M>(
+            make, [](const M& m) { return m.hidden(); }, sarnn::Emit::hidden, 23, 23, sarnn::Status::ok, 211,
+            S::label());
+        check_run<M>(
+            make, [](const M& m) { return m.context(); }, sarnn::Emit::context, 23, 23, sarnn::Status::ok, 212,
+            S::label());
         check_wrong_emit<M>(make, sarnn::Emit::cell, S::label());
     }
     {
@@ -218,8 +222,9 @@ TEST_CASE("SelfAttentionRnn::run equals step by step", "[run][self_attention_rnn
         const S kit(test::Weights::scaled, 220);
         auto make = [&] { return kit.make(); };
         using M = S::Model;
-        check_run<M>(make, [](const M& m) { return m.context(); }, sarnn::Emit::context, 9, 6,
-                     sarnn::Status::memory_full, 221, S::label());
+        check_run<M>(
+            make, [](const M& m) { return m.context(); }, sarnn::Emit::context, 9, 6, sarnn::Status::memory_full, 221,
+            S::label());
     }
 }
 
@@ -242,10 +247,10 @@ TEST_CASE("Lstmn::run equals step by step", "[run][lstmn]") {
         const auto p = fam::make_lstmn_params<double, 1, 17, 33>(fam::LstmnWeightsKind::large, 310);
         auto make = [&] { return std::make_unique<M>(*p); };
         const std::string label = "Lstmn<double, 1, 17, 4, 33, Window>";
-        check_run<M>(make, [](const M& m) { return m.hidden(); }, sarnn::Emit::hidden, 15, 15, sarnn::Status::ok, 311,
-                     label);
-        check_run<M>(make, [](const M& m) { return m.cell(); }, sarnn::Emit::cell, 15, 15, sarnn::Status::ok, 312,
-                     label);
+        check_run<M>(
+            make, [](const M& m) { return m.hidden(); }, sarnn::Emit::hidden, 15, 15, sarnn::Status::ok, 311, label);
+        check_run<M>(
+            make, [](const M& m) { return m.cell(); }, sarnn::Emit::cell, 15, 15, sarnn::Status::ok, 312, label);
         check_wrong_emit<M>(make, sarnn::Emit::context, label);
     }
 }

@@ -89,7 +89,8 @@ void check_validate(P& p, const std::vector<Array<T>>& arrays, const std::string
                     const sarnn::Validation v2 = sarnn::validate(p);
                     if (!(v2.array != nullptr && std::string(v2.array) == a.name && v2.index == k) && all_named) {
                         all_named = false;
-                        first_problem = std::string("two planted in ") + a.name + ": reported index " + std::to_string(v2.index);
+                        first_problem = std::string("two planted in ") + a.name + ": reported index " +
+                                        std::to_string(v2.index);
                     }
                     a.data[a.size - 1] = saved2;
                 }
@@ -148,7 +149,8 @@ TEST_CASE("validate() names the array and index of the first NaN/Inf weight", "[
     }
     {
         auto p = fam::make_align_params<sarnn::AdditiveAlign<4>, float, 6>(1.0, 74);
-        check_validate(*p, std::vector<Array<float>>{array("W", p->W), array("v", p->v)}, "AdditiveParams<float, 6, 4>");
+        check_validate(*p, std::vector<Array<float>>{array("W", p->W), array("v", p->v)},
+                       "AdditiveParams<float, 6, 4>");
     }
     {
         auto p = fam::make_lstmn_params<float, 3, 5, 4>(fam::LstmnWeightsKind::scaled, 75);
@@ -233,10 +235,14 @@ void check_range(const P& p, const char* name, I* a, std::size_t n, std::initial
 
 constexpr long long kMin = -(1LL << 31), kMax = (1LL << 31) - 1;
 // the kinds of constant: (bad values, good values)
-#define SARNN_MULTIPLIER {kMin, -1, 0, 1, (1LL << 30) - 1}, {1LL << 30, kMax}
-#define SARNN_SHIFT {-128, -32, 32, 40, 127}, {-31, 31}
-#define SARNN_HEADROOM {-128, -1, 9, 127}, {0, 8}
-#define SARNN_FORMAT {-128, -3, 16, 127}, {-2, 15}
+#define SARNN_MULTIPLIER \
+    {kMin, -1, 0, 1, (1LL << 30) - 1}, { 1LL << 30, kMax }
+#define SARNN_SHIFT \
+    {-128, -32, 32, 40, 127}, { -31, 31 }
+#define SARNN_HEADROOM \
+    {-128, -1, 9, 127}, { 0, 8 }
+#define SARNN_FORMAT \
+    {-128, -3, 16, 127}, { -2, 15 }
 
 }  // namespace
 

@@ -119,8 +119,8 @@ struct StateRange {
 };
 
 /// A SimpleRnn run from h_0 = 0: h_i = tanh(A·[x_i; h_{i-1}] + b), c and alpha empty, never full.
-inline void check_simple_trace(const std::vector<Record>& trace, const std::vector<ref::Vec>& xs,
-                               const ref::Weights& w, const TraceSpec& spec, std::vector<ref::Vec>& scalar_trace) {
+inline void check_simple_trace(const std::vector<Record>& trace, const std::vector<ref::Vec>& xs, const ref::Weights& w,
+                               const TraceSpec& spec, std::vector<ref::Vec>& scalar_trace) {
     TraceVerdict v;
     ref::SimpleRnn reference(w);
     ref::Vec h_prev(w.hidden, 0.0);
@@ -155,8 +155,7 @@ void check_sar_trace(const std::vector<Record>& trace, const std::vector<ref::Ve
         const ref::Vec& x = xs[i - 1];
         const std::size_t attended = std::min(i, spec.capacity);
         v.common(r, i, i >= spec.capacity);
-        if (r.attended != attended || r.alpha.size() != attended || r.h.size() != w.hidden ||
-            r.c.size() != w.hidden) {
+        if (r.attended != attended || r.alpha.size() != attended || r.h.size() != w.hidden || r.c.size() != w.hidden) {
             v.sizes_ok = false;
             break;
         }
@@ -188,8 +187,7 @@ void check_sar_trace(const std::vector<Record>& trace, const std::vector<ref::Ve
 /// attention().size() == min(t-1, capacity), stored() == min(t, capacity), length() == t, full(), s in [0, 1]
 /// summing to 1 (t > 1). c_1 = h_1 has no counterpart here (spec.c1_tol is not used).
 inline void check_lstmn_trace(const std::vector<Record>& trace, const std::vector<ref::Vec>& xs,
-                              const ref::LstmnWeights& w, const TraceSpec& spec,
-                              std::vector<ref::Vec>& scalar_trace) {
+                              const ref::LstmnWeights& w, const TraceSpec& spec, std::vector<ref::Vec>& scalar_trace) {
     TraceVerdict v;
     ref::Lstmn reference(w, spec.window ? spec.capacity : 0);
     std::vector<ref::Vec> shown_h, shown_c;  // every h_t, c_t the model showed

@@ -49,7 +49,9 @@ std::unique_ptr<sarnn::RnnParams<T, kIn, kHidden>> rnn_params(Kind kind, std::ui
     return kit::make_params<T, kIn, kHidden>(kind, seed);
 }
 /// Inputs: uniform [-1, 1], or +-1 for the extreme weights.
-std::vector<Vec> inputs(Kind kind, std::size_t n, std::uint32_t seed) { return kit::make_inputs<double>(kind, n, kIn, seed); }
+std::vector<Vec> inputs(Kind kind, std::size_t n, std::uint32_t seed) {
+    return kit::make_inputs<double>(kind, n, kIn, seed);
+}
 
 template <class T>
 std::vector<T> cast(const Vec& x) {
@@ -168,8 +170,8 @@ Curve run_sar(Kind kind, std::size_t steps, std::uint32_t seed, bool cross_check
             keys.push_back(al.key(hh));
             const ref::Attention a = attend(mem, keys, al.query(hh), al);
             cc = a.c;
-            const double d = std::max({max_diff(hh, plain.hidden()), max_diff(a.alpha, plain.attention()),
-                                       max_diff(a.c, plain.context())});
+            const double d = std::max(
+                {max_diff(hh, plain.hidden()), max_diff(a.alpha, plain.attention()), max_diff(a.c, plain.context())});
             if (!(d <= 1e-12)) {
                 std::fprintf(stderr, "cached reference differs from tests/reference*.hpp: %g (%s)\n", d,
                              Traits::name().c_str());

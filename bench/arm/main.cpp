@@ -135,9 +135,8 @@ template <int In, int H, int C>
 void lstmn(std::size_t n) {
     using P = sarnn::LstmnParams<float, In, H, K>;
     auto p = params<P>(0.3f);
-    const typename sarnn_bench::NaiveLstmn<In, H, C, K>::Weights w{&p->W_ih[0][0], &p->W_hh[0][0], p->b,
-                                                                    &p->W_h[0][0],  &p->W_x[0][0],  &p->W_ht[0][0],
-                                                                    p->v};
+    const typename sarnn_bench::NaiveLstmn<In, H, C, K>::Weights w{&p->W_ih[0][0], &p->W_hh[0][0], p->b, &p->W_h[0][0],
+                                                                   &p->W_x[0][0],  &p->W_ht[0][0], p->v};
     {
         auto m = std::make_unique<sarnn::Lstmn<float, In, H, C, K>>(*p);
         count(*m, n, In, "lstmn16", H, "ours");

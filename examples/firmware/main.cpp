@@ -11,9 +11,9 @@
 
 namespace {
 
-constexpr std::size_t In = 3;        // x_i: three sensor channels
-constexpr std::size_t Hidden = 8;    // h_i, c_i
-constexpr std::size_t Capacity = 16; // the newest 16 states are attended
+constexpr std::size_t In = 3;         // x_i: three sensor channels
+constexpr std::size_t Hidden = 8;     // h_i, c_i
+constexpr std::size_t Capacity = 16;  // the newest 16 states are attended
 using Model = sarnn::SelfAttentionRnn<float, In, Hidden, Capacity, sarnn::ScaledDotAlign, sarnn::Window>;
 
 // The weights: in a real firmware, the header python/sarnn's exporter writes from a trained model; here a fixed

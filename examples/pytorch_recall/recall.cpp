@@ -37,8 +37,8 @@ static_assert(recall_model::capacity >= seq_len, "a whole sequence must fit the 
 static_assert(recall_q15::in_size == recall_data::in_size && recall_q15::hidden_size == hidden_size &&
                   recall_q15::capacity >= seq_len,
               "recall_q15.hpp does not fit recall_data.hpp (or --capacity is below the sequence length)");
-static_assert(recall_q15_bilinear::in_size == recall_data::in_size &&
-                  recall_q15_bilinear::hidden_size == hidden_size && recall_q15_bilinear::capacity >= seq_len,
+static_assert(recall_q15_bilinear::in_size == recall_data::in_size && recall_q15_bilinear::hidden_size == hidden_size &&
+                  recall_q15_bilinear::capacity >= seq_len,
               "recall_q15_bilinear.hpp does not fit recall_data.hpp (or --capacity is below the sequence length)");
 
 recall_model::Model g_model{recall_model::params, recall_model::align_params};
@@ -154,11 +154,12 @@ void run_q15(const char* tag, Model& model, const Q15Readout& readout, const int
 }  // namespace
 
 int main() {
-    std::printf("pytorch_recall on %s: SelfAttentionRnn<float, In %u, Hidden %u, Capacity %u, BilinearAlign>, "
-                "kernels %s, RAM sizeof(model) %u bytes\n",
-                SARNN_RECALL_TARGET, static_cast<unsigned>(recall_model::in_size),
-                static_cast<unsigned>(hidden_size), static_cast<unsigned>(recall_model::capacity),
-                sarnn::arch_name(sarnn::kernel::arch_in_use<sarnn::kernel::Default>()), static_cast<unsigned>(sizeof(g_model)));
+    std::printf(
+        "pytorch_recall on %s: SelfAttentionRnn<float, In %u, Hidden %u, Capacity %u, BilinearAlign>, "
+        "kernels %s, RAM sizeof(model) %u bytes\n",
+        SARNN_RECALL_TARGET, static_cast<unsigned>(recall_model::in_size), static_cast<unsigned>(hidden_size),
+        static_cast<unsigned>(recall_model::capacity),
+        sarnn::arch_name(sarnn::kernel::arch_in_use<sarnn::kernel::Default>()), static_cast<unsigned>(sizeof(g_model)));
     std::printf("PyTorch test accuracy (train.py --seed %u): SimpleRNN %.1f %%, SelfAttentionRNN %.1f %%\n",
                 recall_data::train_seed, percent(recall_data::accuracy_simple_rnn),
                 percent(recall_data::accuracy_attention));
@@ -190,31 +191,35 @@ int main() {
 
     // The quantised models: every prediction and logit that of the Python twin (train.py), bit-exact integers.
     // x_m·2^-(31 + x_shift) = x_scale·32768 with x_m = 2^30 (x_scale is a power of two): x_scale = 2^(-16 - x_shift)
-    std::printf("q15 model: SelfAttentionRnn<sarnn::q15, In %u, Hidden %u, Capacity %u, ScaledDotAlign>, RAM "
-                "sizeof(model) %u bytes, x_scale 2^%d\n",
-                static_cast<unsigned>(recall_q15::in_size), static_cast<unsigned>(hidden_size),
-                static_cast<unsigned>(recall_q15::capacity), static_cast<unsigned>(sizeof(g_q15)),
-                -16 - recall_q15::params.x_shift);
+    std::printf(
+        "q15 model: SelfAttentionRnn<sarnn::q15, In %u, Hidden %u, Capacity %u, ScaledDotAlign>, RAM "
+        "sizeof(model) %u bytes, x_scale 2^%d\n",
+        static_cast<unsigned>(recall_q15::in_size), static_cast<unsigned>(hidden_size),
+        static_cast<unsigned>(recall_q15::capacity), static_cast<unsigned>(sizeof(g_q15)),
+        -16 - recall_q15::params.x_shift);
     check(recall_q15::self_check(g_q15), "self_check(): the golden run of recall_q15.hpp (twin's integers, bound)");
     run_q15("q15", g_q15, {recall_data::readout_q15_W, recall_data::readout_q15_b, &recall_q15::quantize_input},
             recall_data::test_q15_twin, recall_data::test_q15_logits, recall_data::test_q15_pytorch);
-    std::printf("test accuracy (train.py, 1000 sequences): %s float %.1f %%, q15 %.1f %% (Python twin, which this "
-                "C++ matches bit for bit)\n",
-                "scaled_dot", percent(recall_data::accuracy_q15_float), percent(recall_data::accuracy_q15));
+    std::printf(
+        "test accuracy (train.py, 1000 sequences): %s float %.1f %%, q15 %.1f %% (Python twin, which this "
+        "C++ matches bit for bit)\n",
+        "scaled_dot", percent(recall_data::accuracy_q15_float), percent(recall_data::accuracy_q15));
 
-    std::printf("q15 bilinear model: SelfAttentionRnn<sarnn::q15, In %u, Hidden %u, Capacity %u, BilinearAlign>, RAM "
-                "sizeof(model) %u bytes, x_scale 2^%d, g %d\n",
-                static_cast<unsigned>(recall_q15_bilinear::in_size), static_cast<unsigned>(hidden_size),
-                static_cast<unsigned>(recall_q15_bilinear::capacity), static_cast<unsigned>(sizeof(g_q15_bilinear)),
-                -16 - recall_q15_bilinear::params.x_shift, recall_q15_bilinear::align_params.g);
+    std::printf(
+        "q15 bilinear model: SelfAttentionRnn<sarnn::q15, In %u, Hidden %u, Capacity %u, BilinearAlign>, RAM "
+        "sizeof(model) %u bytes, x_scale 2^%d, g %d\n",
+        static_cast<unsigned>(recall_q15_bilinear::in_size), static_cast<unsigned>(hidden_size),
+        static_cast<unsigned>(recall_q15_bilinear::capacity), static_cast<unsigned>(sizeof(g_q15_bilinear)),
+        -16 - recall_q15_bilinear::params.x_shift, recall_q15_bilinear::align_params.g);
     check(recall_q15_bilinear::self_check(g_q15_bilinear),
           "self_check(): the golden run of recall_q15_bilinear.hpp (twin's integers, bound)");
     run_q15("q15b", g_q15_bilinear,
             {recall_data::readout_W, recall_data::readout_b, &recall_q15_bilinear::quantize_input},
             recall_data::test_q15_bilinear_twin, recall_data::test_q15_bilinear_logits, recall_data::test_pytorch);
-    std::printf("test accuracy (train.py, 1000 sequences): %s float %.1f %%, q15 %.1f %% (Python twin, which this "
-                "C++ matches bit for bit)\n",
-                "bilinear", percent(recall_data::accuracy_attention), percent(recall_data::accuracy_q15_bilinear));
+    std::printf(
+        "test accuracy (train.py, 1000 sequences): %s float %.1f %%, q15 %.1f %% (Python twin, which this "
+        "C++ matches bit for bit)\n",
+        "bilinear", percent(recall_data::accuracy_attention), percent(recall_data::accuracy_q15_bilinear));
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
 }

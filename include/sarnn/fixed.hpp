@@ -59,8 +59,10 @@ constexpr std::int32_t inv_sqrt_q15(std::uint32_t n) noexcept {
     std::uint64_t lo = 0, hi = 32768;  // the smallest r with n·(2r + 1)^2 > 2^32 is in [lo, hi]
     while (lo < hi) {
         const std::uint64_t mid = (lo + hi) / 2, odd = 2 * mid + 1;
-        if (static_cast<std::uint64_t>(n) * odd * odd > (std::uint64_t{1} << 32)) hi = mid;
-        else lo = mid + 1;
+        if (static_cast<std::uint64_t>(n) * odd * odd > (std::uint64_t{1} << 32))
+            hi = mid;
+        else
+            lo = mid + 1;
     }
     return static_cast<std::int32_t>(lo);
 }

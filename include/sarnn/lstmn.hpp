@@ -68,7 +68,7 @@ class Lstmn {
     static_assert(Numeric<T>::supported,
                   "sarnn: T must be float or double or sarnn::q15 (a type with a sarnn::Numeric policy)");
     static_assert(Numeric<T>::floating || Capacity < 32768, "sarnn: q15 models hold at most 32767 states");
-    using V = activation_t<T>;  // x, h, c, alpha, the memory: the activations of T (numeric.hpp)
+    using V = activation_t<T>;              // x, h, c, alpha, the memory: the activations of T (numeric.hpp)
     using Ops = kernel::set_for_t<T, Set>;  // the kernels it runs: Set, or kernel::Q15 for q15 (kernels_q15.hpp)
 public:
     using value_type = T;
@@ -94,7 +94,8 @@ public:
         reset();
     }
     /// Params are kept by reference, so a temporary would dangle: a compile-time error.
-    explicit Lstmn(const Params&&) = delete;  // sarnn: params must outlive the model: pass a named object, not a temporary
+    explicit Lstmn(const Params&&) =
+        delete;  // sarnn: params must outlive the model: pass a named object, not a temporary
 
     /// Back to empty tapes, h~_0 = 0 and length 0. O(Hidden).
     void reset() noexcept {
@@ -159,7 +160,8 @@ public:
     /// (Emit::cell) to out[t·Hidden..(t+1)·Hidden). Stops at the first step that is not ok; returns its status
     /// and the number of steps taken. Emit::context gives {invalid_argument, 0}.
     RunResult run(const V* xs, std::size_t n, V* out, Emit emit = Emit::hidden) noexcept {
-        if (emit == Emit::hidden) return detail::run_steps(*this, xs, n, out, [](const Lstmn& m) { return m.hidden(); });
+        if (emit == Emit::hidden)
+            return detail::run_steps(*this, xs, n, out, [](const Lstmn& m) { return m.hidden(); });
         if (emit == Emit::cell) return detail::run_steps(*this, xs, n, out, [](const Lstmn& m) { return m.cell(); });
         return {Status::invalid_argument, 0};
     }
@@ -217,7 +219,9 @@ private:
         return true;
     }
 
-    Rows<V> tape(const Tape& t) const noexcept { return {&t[0][0], kStride, Hidden, Ring::rows, ring_.first(), ring_.count()}; }
+    Rows<V> tape(const Tape& t) const noexcept {
+        return {&t[0][0], kStride, Hidden, Ring::rows, ring_.first(), ring_.count()};
+    }
 
     const Params& p_;
     alignas(storage_alignment<V>()) Tape h_;
@@ -231,7 +235,7 @@ private:
     Ring ring_;
     std::size_t cur_ = 0;  ///< which of h~ and s is the current one
     std::size_t attended_ = 0;
-    std::uint64_t length_ = 0;  ///< 64 bits on every target: no wrap (5.8e8 years at 1 kHz)
+    std::uint64_t length_ = 0;   ///< 64 bits on every target: no wrap (5.8e8 years at 1 kHz)
     std::size_t saturated_ = 0;  ///< c lanes clamped since reset() (q15)
 };
 

@@ -58,13 +58,13 @@ struct alignas(4) RnnParams<q15, In, Hidden> {
     static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
     static_assert(In <= 511 && Hidden <= 256, "sarnn: q15 models take In <= 511 and Hidden <= 256 (int32 headroom)");
 
-    std::int32_t b[Hidden];      ///< Q3.12
-    std::int32_t m[Hidden];      ///< requantisation multiplier of row r, in [2^30, 2^31)
-    std::int32_t x_m;            ///< the input's factor, in [2^30, 2^31)
-    float x_scale;               ///< real value of one raw input unit (host side only)
+    std::int32_t b[Hidden];  ///< Q3.12
+    std::int32_t m[Hidden];  ///< requantisation multiplier of row r, in [2^30, 2^31)
+    std::int32_t x_m;        ///< the input's factor, in [2^30, 2^31)
+    float x_scale;           ///< real value of one raw input unit (host side only)
     std::int8_t A[Hidden][In + Hidden];
-    std::int8_t shift[Hidden];   ///< in [-31, 31]
-    std::int8_t x_shift;         ///< in [-31, 31]
+    std::int8_t shift[Hidden];  ///< in [-31, 31]
+    std::int8_t x_shift;        ///< in [-31, 31]
 
     /// Calls f(name, data, count) for each array in declaration order (see for_each_array()).
     template <class P, class F>
@@ -164,10 +164,10 @@ struct alignas(4) BilinearParams<q15, Hidden> {
     static_assert(Hidden > 0, "sarnn: Hidden (state size) must be at least 1");
     static_assert(Hidden <= 256, "sarnn: q15 models take Hidden <= 256 (int32 headroom)");
 
-    std::int32_t m[Hidden];      ///< requantisation multiplier of row r
+    std::int32_t m[Hidden];  ///< requantisation multiplier of row r
     std::int8_t W[Hidden][Hidden];
-    std::int8_t shift[Hidden];   ///< in [-31, 31]
-    std::int8_t g;               ///< q's headroom bits: q in Q(15 - g)
+    std::int8_t shift[Hidden];  ///< in [-31, 31]
+    std::int8_t g;              ///< q's headroom bits: q in Q(15 - g)
 
     /// Calls f(name, data, count) for each array in declaration order (see for_each_array()).
     template <class P, class F>
@@ -228,8 +228,8 @@ struct alignas(4) KeyQueryParams<q15, Hidden, K> {
     template <class P, class F>
     static constexpr bool arrays(P& p, F&& f) {
         return f("m_k", &p.m_k[0], K) || f("m_q", &p.m_q[0], K) || f("m_f", &p.m_f[0], K) ||
-               f("Wk", &p.Wk[0][0], K * Hidden) || f("Wq", &p.Wq[0][0], K * Hidden) ||
-               f("shift_k", &p.shift_k[0], K) || f("shift_q", &p.shift_q[0], K) || f("shift_f", &p.shift_f[0], K);
+               f("Wk", &p.Wk[0][0], K * Hidden) || f("Wq", &p.Wq[0][0], K * Hidden) || f("shift_k", &p.shift_k[0], K) ||
+               f("shift_q", &p.shift_q[0], K) || f("shift_f", &p.shift_f[0], K);
     }
 };
 

@@ -29,8 +29,9 @@ namespace sarnn {
 /// Cost of step(): Hidden·(In + Hidden) multiply-adds and Hidden tanh.
 template <class T, std::size_t In, std::size_t Hidden, class Set = kernel::Default>
 class SimpleRnn {
-    static_assert(Numeric<T>::supported, "sarnn: T must be float, double or sarnn::q15 (a type with a sarnn::Numeric policy)");
-    using V = activation_t<T>;  // x, h, c, alpha, the memory: the activations of T (numeric.hpp)
+    static_assert(Numeric<T>::supported,
+                  "sarnn: T must be float, double or sarnn::q15 (a type with a sarnn::Numeric policy)");
+    using V = activation_t<T>;              // x, h, c, alpha, the memory: the activations of T (numeric.hpp)
     using Ops = kernel::set_for_t<T, Set>;  // the kernels it runs: Set, or kernel::Q15 for q15 (kernels_q15.hpp)
 public:
     using value_type = T;
@@ -42,7 +43,8 @@ public:
     /// Keeps a reference to `params` (which must outlive the model); copies nothing. O(Hidden).
     explicit SimpleRnn(const Params& params) noexcept : p_(params) { reset(); }
     /// Params are kept by reference, so a temporary would dangle: a compile-time error.
-    explicit SimpleRnn(const Params&&) = delete;  // sarnn: params must outlive the model: pass a named object, not a temporary
+    explicit SimpleRnn(const Params&&) =
+        delete;  // sarnn: params must outlive the model: pass a named object, not a temporary
 
     /// Back to h_0 = 0 and length 0. O(Hidden).
     void reset() noexcept {

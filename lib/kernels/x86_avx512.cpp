@@ -20,7 +20,5 @@ template <class T>
 using Impl = simd::Simd<xsimd::avx512f, T>;
 }  // namespace
 SARNN_DEFINE_SET(Avx512)
-bool Avx512::runs_here() noexcept {
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
-}
+bool Avx512::runs_here() noexcept { return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq"); }
 }  // namespace sarnn::kernel

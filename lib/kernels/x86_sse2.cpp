@@ -26,6 +26,6 @@ SARNN_DEFINE_SET(Sse2)
 #if defined(__x86_64__)
 bool Sse2::runs_here() noexcept { return __builtin_cpu_supports("sse2"); }
 #else
-bool Sse2::runs_here() noexcept { return true; }  // i686: the build's -msse2 already requires it
+bool Sse2::runs_here() noexcept { return true; }        // i686: the build's -msse2 already requires it
 #endif
 }  // namespace sarnn::kernel

@@ -4,12 +4,11 @@
 
 namespace {
 
-constexpr sarnn::RnnParams<float, 2, 3> kParamsF{{{0.1f, -0.2f, 0.3f, 0.f, 0.1f}, {0.2f, 0.1f, 0.f, 0.3f, -0.1f},
-                                                  {-0.3f, 0.2f, 0.1f, 0.1f, 0.f}},
-                                                 {0.01f, -0.02f, 0.03f}};
-constexpr sarnn::RnnParams<double, 2, 3> kParamsD{{{0.1, -0.2, 0.3, 0., 0.1}, {0.2, 0.1, 0., 0.3, -0.1},
-                                                   {-0.3, 0.2, 0.1, 0.1, 0.}},
-                                                  {0.01, -0.02, 0.03}};
+constexpr sarnn::RnnParams<float, 2, 3> kParamsF{
+    {{0.1f, -0.2f, 0.3f, 0.f, 0.1f}, {0.2f, 0.1f, 0.f, 0.3f, -0.1f}, {-0.3f, 0.2f, 0.1f, 0.1f, 0.f}},
+    {0.01f, -0.02f, 0.03f}};
+constexpr sarnn::RnnParams<double, 2, 3> kParamsD{
+    {{0.1, -0.2, 0.3, 0., 0.1}, {0.2, 0.1, 0., 0.3, -0.1}, {-0.3, 0.2, 0.1, 0.1, 0.}}, {0.01, -0.02, 0.03}};
 
 template <class Model, class T>
 int run(const T (&x)[2], Model& m) {

@@ -49,8 +49,8 @@ void check(const char* arch, const char* name, const char* type, Model& model,
     using T = typename Model::value_type;
     const T err = golden_error(model);
     const bool ok = err >= T(0) && err <= tolerance && self_check(model);
-    std::printf("%-8s %-26s %-82s max error %.3e  tolerance %.0e  %s\n", arch, name, type,
-                static_cast<double>(err), static_cast<double>(tolerance), ok ? "ok" : "FAILED");
+    std::printf("%-8s %-26s %-82s max error %.3e  tolerance %.0e  %s\n", arch, name, type, static_cast<double>(err),
+                static_cast<double>(tolerance), ok ? "ok" : "FAILED");
     ++tally.checked;
     if (!ok) ++tally.failed;
     Worst& w = tally.worst[type_index<T>()];
@@ -67,10 +67,9 @@ void check_q15(const char* arch, const char* name, const char* type, Model& mode
     const bool ok = r.failed_steps == 0 && r.mismatches == 0 && r.h_error_q31 <= h_bound && r.c_error_q31 <= c_bound &&
                     self_check(model);
     const double q31 = 2147483648.0;
-    std::printf("%-8s %-26s %-74s mismatches %ld  |h_q-h_float| %.3e <= %.3e  |c_q-c_float| %.3e <= %.3e  %s\n",
-                arch, name, type, r.mismatches, static_cast<double>(r.h_error_q31) / q31,
-                static_cast<double>(h_bound) / q31, static_cast<double>(r.c_error_q31) / q31,
-                static_cast<double>(c_bound) / q31, ok ? "ok" : "FAILED");
+    std::printf("%-8s %-26s %-74s mismatches %ld  |h_q-h_float| %.3e <= %.3e  |c_q-c_float| %.3e <= %.3e  %s\n", arch,
+                name, type, r.mismatches, static_cast<double>(r.h_error_q31) / q31, static_cast<double>(h_bound) / q31,
+                static_cast<double>(r.c_error_q31) / q31, static_cast<double>(c_bound) / q31, ok ? "ok" : "FAILED");
     ++tally.checked;
     tally.q15_mismatches += r.mismatches;
     if (!ok) ++tally.failed;
@@ -79,18 +78,18 @@ void check_q15(const char* arch, const char* name, const char* type, Model& mode
 void run_all(const char* arch, Tally& tally) {
     // Each model is constructed once (static: some are tens of kB) and reused by every kernel set:
     // golden_error() resets it before and after its run, and the set in use is looked up at every step.
-#define SARNN_ROUNDTRIP_CHECK(ns, type, ...)                                                              \
-    {                                                                                                     \
-        static ns::Model model(__VA_ARGS__);                                                              \
+#define SARNN_ROUNDTRIP_CHECK(ns, type, ...)                                                            \
+    {                                                                                                   \
+        static ns::Model model(__VA_ARGS__);                                                            \
         check(arch, #ns, type, model, &ns::golden_error, &ns::self_check, ns::golden_tolerance, tally); \
     }
     SARNN_ROUNDTRIP_MODELS(SARNN_ROUNDTRIP_CHECK)
 #undef SARNN_ROUNDTRIP_CHECK
-#define SARNN_ROUNDTRIP_CHECK_Q15(ns, type, ...)                                                                 \
-    {                                                                                                            \
-        static ns::Model model(__VA_ARGS__);                                                                     \
+#define SARNN_ROUNDTRIP_CHECK_Q15(ns, type, ...)                                                                \
+    {                                                                                                           \
+        static ns::Model model(__VA_ARGS__);                                                                    \
         check_q15(arch, #ns, type, model, &ns::golden_check, &ns::self_check, ns::h_bound_q31, ns::c_bound_q31, \
-                  tally);                                                                                        \
+                  tally);                                                                                       \
     }
     SARNN_ROUNDTRIP_Q15_MODELS(SARNN_ROUNDTRIP_CHECK_Q15)
 #undef SARNN_ROUNDTRIP_CHECK_Q15
@@ -123,10 +122,11 @@ int main() {
                     sarnn::arch_name(sarnn::kernels<float>().arch), sarnn::arch_name(sarnn::kernels<double>().arch));
         Tally tally;
         run_all(name, tally);
-        std::printf("== %s: %d models, %d failed; worst float %.3e (%s), worst double %.3e (%s); q15: %ld int16 "
-                    "mismatches with the Python twin\n",
-                    name, tally.checked, tally.failed, tally.worst[0].error, tally.worst[0].model, tally.worst[1].error,
-                    tally.worst[1].model, tally.q15_mismatches);
+        std::printf(
+            "== %s: %d models, %d failed; worst float %.3e (%s), worst double %.3e (%s); q15: %ld int16 "
+            "mismatches with the Python twin\n",
+            name, tally.checked, tally.failed, tally.worst[0].error, tally.worst[0].model, tally.worst[1].error,
+            tally.worst[1].model, tally.q15_mismatches);
         ++sets;
         failed += tally.failed;
         checked += tally.checked;

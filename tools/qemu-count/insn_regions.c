@@ -22,21 +22,21 @@ struct qemu_plugin_tb;
 struct qemu_plugin_insn;
 enum qemu_plugin_cb_flags { QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_CB_RW_REGS };
 enum qemu_plugin_op { QEMU_PLUGIN_INLINE_ADD_U64 };
-typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
-typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index, void *userdata);
-typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *userdata);
+typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb* tb);
+typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index, void* userdata);
+typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void* userdata);
 
 void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_tb_trans_cb_t cb);
-size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
-struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
-const char *qemu_plugin_insn_symbol(const struct qemu_plugin_insn *insn);
-uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
-void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn, enum qemu_plugin_op op, void *ptr,
+size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb* tb);
+struct qemu_plugin_insn* qemu_plugin_tb_get_insn(const struct qemu_plugin_tb* tb, size_t idx);
+const char* qemu_plugin_insn_symbol(const struct qemu_plugin_insn* insn);
+uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn* insn);
+void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn* insn, enum qemu_plugin_op op, void* ptr,
                                                 uint64_t imm);
-void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn, qemu_plugin_vcpu_udata_cb_t cb,
-                                            enum qemu_plugin_cb_flags flags, void *userdata);
-void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb, void *userdata);
-void qemu_plugin_outs(const char *string);
+void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn* insn, qemu_plugin_vcpu_udata_cb_t cb,
+                                            enum qemu_plugin_cb_flags flags, void* userdata);
+void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb, void* userdata);
+void qemu_plugin_outs(const char* string);
 
 __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 
@@ -48,7 +48,7 @@ static unsigned g_n;
 /* per function (the "symbols" argument): a counter per symbol name, snapshot at begin, printed at end */
 enum { kMaxSymbols = 2048 };
 static int g_symbols;
-static const char *g_sym_name[kMaxSymbols];
+static const char* g_sym_name[kMaxSymbols];
 static uint64_t g_sym_count[kMaxSymbols];
 static uint64_t g_sym_begin[kMaxSymbols];
 static unsigned g_sym_n;
@@ -60,12 +60,12 @@ static long g_only = -1; /* region=<i>: per address, only region i (the regions 
 static uint64_t g_pc_addr[kMaxPcs], g_pc_count[kMaxPcs];
 static unsigned g_pc_n;
 
-static void on_pc(unsigned int vcpu, void *u) {
+static void on_pc(unsigned int vcpu, void* u) {
     (void)vcpu;
-    if (g_in_region) ++*(uint64_t *)u;
+    if (g_in_region) ++*(uint64_t*)u;
 }
 
-static uint64_t *symbol_counter(const char *name) {
+static uint64_t* symbol_counter(const char* name) {
     if (name == NULL) name = "?";
     for (unsigned i = 0; i < g_sym_n; ++i)
         if (strcmp(g_sym_name[i], name) == 0) return &g_sym_count[i];
@@ -74,14 +74,14 @@ static uint64_t *symbol_counter(const char *name) {
     return &g_sym_count[g_sym_n++];
 }
 
-static void on_begin(unsigned int vcpu, void *u) {
+static void on_begin(unsigned int vcpu, void* u) {
     (void)vcpu;
     (void)u;
     g_begin = g_count;
     g_in_region = g_only < 0 || (long)g_n == g_only;
     if (g_symbols) memcpy(g_sym_begin, g_sym_count, sizeof g_sym_count);
 }
-static void on_end(unsigned int vcpu, void *u) {
+static void on_end(unsigned int vcpu, void* u) {
     (void)vcpu;
     (void)u;
     if (g_symbols) {
@@ -97,12 +97,12 @@ static void on_end(unsigned int vcpu, void *u) {
     g_in_region = 0;
 }
 
-static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
+static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
     (void)id;
     const size_t n = qemu_plugin_tb_n_insns(tb);
     for (size_t i = 0; i < n; ++i) {
-        struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-        const char *sym = qemu_plugin_insn_symbol(insn);
+        struct qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
+        const char* sym = qemu_plugin_insn_symbol(insn);
         /* the markers: callbacks before the instruction's inline count, so that a region counts the
            instructions from the begin marker's first one to the end marker's first one, excluded */
         if (sym != NULL && strcmp(sym, "sarnn_count_begin") == 0)
@@ -121,7 +121,7 @@ static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
     }
 }
 
-static void on_exit_cb(qemu_plugin_id_t id, void *u) {
+static void on_exit_cb(qemu_plugin_id_t id, void* u) {
     (void)id;
     (void)u;
     char line[64];
@@ -136,13 +136,16 @@ static void on_exit_cb(qemu_plugin_id_t id, void *u) {
         }
 }
 
-__attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
-                                                               int argc, char **argv) {
+__attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t* info, int argc,
+                                                               char** argv) {
     (void)info;
     for (int i = 0; i < argc; ++i)
-        if (strstr(argv[i], "symbols") != NULL) g_symbols = 1;
-        else if (strstr(argv[i], "pcs") != NULL) g_pcs = 1;
-        else if (strncmp(argv[i], "region=", 7) == 0) g_only = strtol(argv[i] + 7, NULL, 10);
+        if (strstr(argv[i], "symbols") != NULL)
+            g_symbols = 1;
+        else if (strstr(argv[i], "pcs") != NULL)
+            g_pcs = 1;
+        else if (strncmp(argv[i], "region=", 7) == 0)
+            g_only = strtol(argv[i] + 7, NULL, 10);
     qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb);
     qemu_plugin_register_atexit_cb(id, on_exit_cb, NULL);
     return 0;
