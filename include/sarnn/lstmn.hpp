@@ -94,8 +94,7 @@ public:
         reset();
     }
     /// Params are kept by reference, so a temporary would dangle: a compile-time error.
-    explicit Lstmn(const Params&&) =
-        delete;  // sarnn: params must outlive the model: pass a named object, not a temporary
+    explicit Lstmn(const Params&&) = delete;  // sarnn: params must outlive the model: pass a named object
 
     /// Back to empty tapes, h~_0 = 0 and length 0. O(Hidden).
     void reset() noexcept {

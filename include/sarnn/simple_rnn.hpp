@@ -43,8 +43,7 @@ public:
     /// Keeps a reference to `params` (which must outlive the model); copies nothing. O(Hidden).
     explicit SimpleRnn(const Params& params) noexcept : p_(params) { reset(); }
     /// Params are kept by reference, so a temporary would dangle: a compile-time error.
-    explicit SimpleRnn(const Params&&) =
-        delete;  // sarnn: params must outlive the model: pass a named object, not a temporary
+    explicit SimpleRnn(const Params&&) = delete;  // sarnn: params must outlive the model: pass a named object
 
     /// Back to h_0 = 0 and length 0. O(Hidden).
     void reset() noexcept {
