@@ -4,7 +4,7 @@
 // python/tests/test_fixed.py).
 //
 // A model names a float set as `Set`; for T = q15 it runs kernel::Q15 instead (kernel::set_for_t<T, Set>): lib/'s
-// q15 set (lib/kernels/q15.cpp), whose inner loops are chosen at compile time for the target (lib/kernels/
+// q15 set (lib/kernels/q15/*.cpp), whose inner loops are chosen at compile time for the target (lib/kernels/
 // q15/loops.hpp, behind the typed seam of q15/seam.hpp): Thumb assembly on the M0, M0+ and M3, the DSP extension's
 // two-at-a-time multiply-adds (SMLAD) on the M4 and M7, Helium (MVE) on the M55, plain C++ elsewhere. A model with
 // Set = kernel::Q15Plain runs the same kernels with the plain C++ loops on any target (the twin the target's loops

@@ -1,6 +1,6 @@
 // lib/kernels/exp.hpp: exp_q16 (include/sarnn/fixed.hpp), inline: the one definition behind fixed::exp_q16
-// (lib/fixed.cpp) and the q15 softmax (lib/kernels/q15.cpp), where a call per stored state cost about a fifth of the
-// exponential. The table is lib/fixed.cpp's.
+// (lib/fixed.cpp) and the q15 softmax (lib/kernels/q15/attention.cpp), where a call per stored state cost about a fifth
+// of the exponential. The table is lib/fixed.cpp's.
 #ifndef SARNN_LIB_KERNELS_EXP_HPP
 #define SARNN_LIB_KERNELS_EXP_HPP
 

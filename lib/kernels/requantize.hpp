@@ -1,5 +1,5 @@
 // lib/kernels/requantize.hpp: requantize (include/sarnn/fixed.hpp), inline, in 32-bit operations only: the one
-// definition behind fixed::requantize (lib/fixed.cpp) and the q15 kernels (lib/kernels/q15.cpp). The exact 62-bit
+// definition behind fixed::requantize (lib/fixed.cpp) and the q15 kernels (lib/kernels/q15/*.cpp). The exact 62-bit
 // product |acc|·|multiplier| from four 16 x 16 -> 32 bit products (on the M0/M0+ a 64-bit multiply is a library
 // call of about 40 instructions; this is about 25), the rounding term added, the shift taken of the magnitude.
 #ifndef SARNN_LIB_KERNELS_REQUANTIZE_HPP
@@ -122,7 +122,7 @@ inline std::int32_t requantize_short_mul64(std::int32_t acc, std::int32_t multip
     // floor((P + 2^(s-1)) / 2^s), s = 31 + shift in [30, 62], |P| < 2^62. With P = H·2^32 + L (H the signed high word)
     // and s = 32 + r, r >= 1: floor((H + 2^(r-1) + L / 2^32) / 2^r) = (H + 2^(r-1)) >> r (the integer part alone
     // decides the floor); r = 0: H + the carry of L + 2^31. Shifts of negative numbers are arithmetic (floors), as
-    // round_shift in q15.cpp.
+    // round_shift in q15/internals.hpp.
     if (shift > 31) shift = 31;
     const std::int64_t p = static_cast<std::int64_t>(acc) * multiplier;
     const auto h = static_cast<std::int32_t>(p >> 32);

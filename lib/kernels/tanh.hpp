@@ -1,5 +1,5 @@
 // lib/kernels/tanh.hpp: tanh_q15 (include/sarnn/fixed.hpp), inline: the one definition behind fixed::tanh_q15
-// (lib/fixed.cpp) and the q15 kernels' inner loops (lib/kernels/q15.cpp: the additive scores take n·K of them a
+// (lib/fixed.cpp) and the q15 kernels' inner loops (lib/kernels/q15/*.cpp: the additive scores take n·K of them a
 // step, where a call per value cost about a third of the LSTMN's step on the M0+). The table is lib/fixed.cpp's.
 #ifndef SARNN_LIB_KERNELS_TANH_HPP
 #define SARNN_LIB_KERNELS_TANH_HPP

@@ -10,9 +10,9 @@ Runs scripts/package into WORK, then checks
   - zephyr/module.yml names a CMake folder and a Kconfig file that exist;
   - the listings: the Arduino zip, the PlatformIO folder and what an upload of the ESP-IDF component holds (the
     checkout less idf_component.yml's files.exclude) have no test, benchmark, fuzz or build folder, and the sources
-    the Arduino builder and PlatformIO's srcFilter compile are exactly lib/dispatch.cpp, lib/fixed.cpp,
-    lib/kernels/q15.cpp and the plain C++ sets' files that cmake/SarnnArch.cmake builds on every target or every
-    hard-float one (its TARGETS any, portable, hard_float), whatever their names.
+    the Arduino builder and PlatformIO's srcFilter compile are exactly lib/dispatch.cpp, lib/fixed.cpp, the q15
+    kernels' lib/kernels/q15/{affine,attention,cells}.cpp and the plain C++ sets' files that cmake/SarnnArch.cmake
+    builds on every target or every hard-float one (its TARGETS any, portable, hard_float), whatever their names.
 Exit status 77 (ctest: skipped) when python3-jsonschema or python3-yaml is missing.
 """
 import argparse
@@ -81,7 +81,8 @@ def expected_sources(src):
     text = (src / "cmake/SarnnArch.cmake").read_text()
     sets = re.findall(r"^sarnn_kernel_set\(\S+ .*?FILE (\S+) TARGETS ([^A-Z)]*)", text, re.M)
     names = {f"kernels/{f}.cpp" for f, targets in sets if set(targets.split()) & {"any", "portable", "hard_float"}}
-    return names | {"dispatch.cpp", "fixed.cpp", "kernels/q15.cpp"}
+    q15 = {f"kernels/q15/{name}.cpp" for name in ("affine", "attention", "cells")}
+    return names | q15 | {"dispatch.cpp", "fixed.cpp"}
 
 
 def forbidden_parts(paths):

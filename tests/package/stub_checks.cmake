@@ -2,15 +2,15 @@
 # asks for (the paths its stubbed functions received).
 
 # The sources: at least one, each an existing .cpp of lib/, none of a SIMD set (x86_*, arm_neon*, arm_mve*), and
-# every .cpp the CMake build of any target compiles besides those (lib/dispatch.cpp, lib/fixed.cpp, lib/kernels/q15.cpp
-# and the plain C++ sets' files, as cmake/SarnnArch.cmake names them).
+# every .cpp the CMake build of any target compiles besides those (lib/dispatch.cpp, lib/fixed.cpp,
+# lib/kernels/q15/*.cpp and the plain C++ sets' files, as cmake/SarnnArch.cmake names them).
 function(stub_check_sources sources)
   if(NOT sources)
     message(FATAL_ERROR "no sources")
   endif()
   set(_names "")
   foreach(_s IN LISTS sources)
-    if(NOT IS_ABSOLUTE ${_s} OR NOT EXISTS ${_s} OR NOT _s MATCHES "/lib/(kernels/)?[^/]+[.]cpp$")
+    if(NOT IS_ABSOLUTE ${_s} OR NOT EXISTS ${_s} OR NOT _s MATCHES "/lib/(kernels/(q15/)?)?[^/]+[.]cpp$")
       message(FATAL_ERROR "source ${_s}: not an existing .cpp of lib/ (by its absolute path)")
     endif()
     if(_s MATCHES "/(x86_|arm_neon|arm_mve)[^/]*$")
@@ -20,7 +20,7 @@ function(stub_check_sources sources)
     list(APPEND _names ${_n})
   endforeach()
   file(STRINGS ${SARNN}/cmake/SarnnArch.cmake _sets REGEX "^sarnn_kernel_set\\(.* TARGETS (any|portable|hard_float)")
-  set(_want dispatch fixed q15)
+  set(_want dispatch fixed affine attention cells)
   foreach(_l IN LISTS _sets)
     string(REGEX REPLACE ".* FILE ([a-z0-9_]+) .*" "\\1" _f "${_l}")
     list(APPEND _want ${_f})

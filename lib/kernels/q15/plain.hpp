@@ -1,7 +1,7 @@
-// lib/kernels/q15/plain.hpp: the inner loops of the q15 kernels (lib/kernels/q15.cpp) in plain C++, for a group of
+// lib/kernels/q15/plain.hpp: the inner loops of the q15 kernels (lib/kernels/q15/*.cpp) in plain C++, for a group of
 // G rows, states or columns at a time: what a target runs where it has no loop of its own (q15/seam.hpp), and the
 // definition the Thumb and DSP loops compute exactly (the same integer sums in int32; the bounds are the callers',
-// given in q15.cpp).
+// given in q15/*.cpp).
 #ifndef SARNN_LIB_KERNELS_Q15_PLAIN_HPP
 #define SARNN_LIB_KERNELS_Q15_PLAIN_HPP
 

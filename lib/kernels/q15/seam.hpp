@@ -1,4 +1,4 @@
-// lib/kernels/q15/seam.hpp: the typed seam between the q15 kernels' one algorithm (lib/kernels/q15.cpp: the
+// lib/kernels/q15/seam.hpp: the typed seam between the q15 kernels' one algorithm (lib/kernels/q15/*.cpp: the
 // arithmetic every target shares, its rounding and bounds) and each target's inner loops. A target's loops are a
 // struct L deriving from Loops<L> (the generic forms below, written once on L's own products), with:
 //   kRows, kStates, kColumns       how many rows, states or columns one pass of its products takes;
@@ -11,7 +11,7 @@
 // and the Cap bits of its capabilities. check<L>() refuses, at compile time, a list that disagrees with the functions (a misspelt name is a
 // generic path taken without a word).
 //
-// The capabilities that change the algorithm's shape, read by q15.cpp with `if constexpr` (absent unless in kCaps):
+// The capabilities that change the algorithm's shape, read by q15/*.cpp with `if constexpr` (absent unless in kCaps):
 //   kTanhRows    tanh_rows(y, n): y_k = tanh_q15(y_k) in place; affine_tanh takes every row's tanh after the
 //                pre-activations (MVE: eight lanes at a time)
 //   kFinishRows  finish_rows(s_x, s_r, count, x_m, x_shift, m, shift, b, y): a chunk's pre-activations from their
@@ -30,9 +30,9 @@
 //   kFinishSum   finish_sum alone (kRowsSum's, without the packed passes): affine's rows where the x part's factor is 1
 //                finished from the sums of dot_rows
 //   kWeighted    weighted_sum(base, n, stride, dim, alpha, c): the whole context c = Σ_j alpha_j S_j (rounded as
-//                q15.cpp's)
+//                q15/*.cpp's)
 //   kCell        lstm_cell(z, c~, hidden, c, h): Q15::lstm_cell's contract
-// The bounds every loop relies on are the callers', given in q15.cpp.
+// The bounds every loop relies on are the callers', given in q15/*.cpp.
 #ifndef SARNN_LIB_KERNELS_Q15_SEAM_HPP
 #define SARNN_LIB_KERNELS_Q15_SEAM_HPP
 
@@ -206,7 +206,7 @@ struct Loops {
 
 /// The plain C++ loops (q15/plain.hpp) and every generic form: what a target without loops of its own runs, and the
 /// twin every target's loops are checked against. Groups of more than two, so that the host's tests (and
-/// sanitizers) take every remainder path of q15.cpp.
+/// sanitizers) take every remainder path of q15/*.cpp.
 struct PlainLoops : Loops<PlainLoops> {
     static constexpr std::size_t kRows = 4, kStates = 3, kColumns = 4;
     static constexpr unsigned kCaps = 0;
@@ -243,7 +243,7 @@ constexpr unsigned owned() noexcept {
 }
 }  // namespace detail
 
-/// The rules between a target's capabilities, checked where q15.cpp takes the loops L.
+/// The rules between a target's capabilities, checked where q15/*.cpp take the loops L.
 template <class L>
 constexpr bool check() noexcept {
     static_assert(L::kRows >= 1 && L::kStates >= 1 && L::kColumns >= 2 && L::kColumns % 2 == 0,

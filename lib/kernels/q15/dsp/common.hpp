@@ -2,8 +2,8 @@
 // DSP extension (M4, M7; ARMv7E-M). SMLAD multiplies two pairs of int16 and adds both products in one instruction,
 // SMLAxy one chosen half by another, SXTB16 widens two int8 to two int16, LDRD loads two words. The main loops are
 // Thumb-2 assembly: GCC 12 at -Os kept the intrinsics' loops (<arm_acle.h>) rolled, their sums on the stack, at twice
-// the instructions. Each computes exactly what q15/plain.hpp computes (the same integer sums, whose bounds, q15.cpp's,
-// keep every partial sum in int32: SMLAD's and SMLAxy's additions never wrap).
+// the instructions. Each computes exactly what q15/plain.hpp computes (the same integer sums, whose bounds,
+// q15/*.cpp's, keep every partial sum in int32: SMLAD's and SMLAxy's additions never wrap).
 #ifndef SARNN_LIB_KERNELS_Q15_DSP_COMMON_HPP
 #define SARNN_LIB_KERNELS_Q15_DSP_COMMON_HPP
 

@@ -259,10 +259,10 @@ __attribute__((noinline)) inline void weighted_passes(const q15* const base[2], 
     }
 }
 
-/// c = Σ_j alpha_j S_j (q15.cpp's weighted_sum: c_k = (Σ_j alpha_j S_j,k + 2^14) >> 15 within +-32767), the states
-/// in the two segments base[0] (n[0] states) and base[1] (n[1]), alpha's values in that order. Eight columns a pass,
-/// the pass in assembly: its sums from 2^14 (|Σ| + 2^14 < 2^31 by q15.cpp's bound: every partial sum in int32, in
-/// any order); each run of the list (a segment's states, read at constant offsets from
+/// c = Σ_j alpha_j S_j (q15/attention.cpp's weighted_sum: c_k = (Σ_j alpha_j S_j,k + 2^14) >> 15 within +-32767), the
+/// states in the two segments base[0] (n[0] states) and base[1] (n[1]), alpha's values in that order. Eight columns a
+/// pass, the pass in assembly: its sums from 2^14 (|Σ| + 2^14 < 2^31 by attention.cpp's bound: every partial sum in
+/// int32, in any order); each run of the list (a segment's states, read at constant offsets from
 /// one pointer where the row step is that of Hidden 16, 32 or 64); then the eight sums rounded (SSAT's shift),
 /// saturated, packed in pairs, clamped at -32767 (QSUB16 from 0 twice: -(-32768) saturates to 32767) and stored (one
 /// STM). A run enters its loop (TBH) as Duff's device, skipping the loop's first -count mod 8 (or 4) states in its
@@ -272,7 +272,7 @@ __attribute__((noinline)) inline void weighted_passes(const q15* const base[2], 
 /// 53 for 32 at any other even step (read from the stack). The last dim % 8 columns four, then two at a time
 /// (weighted_columns; three as four, the fourth an odd dim's padding); where the rows or c are not word aligned or the
 /// stride is odd, and for an odd dim's last column, one column at a time in C. (Not inlined: one
-/// copy of the assembly for q15.cpp's three calls.)
+/// copy of the assembly for attention.cpp's three calls.)
 __attribute__((noinline)) inline void weighted_sum(const q15* const base[2], const std::size_t n[2], std::size_t stride,
                                                    std::size_t dim, const q15* alpha, q15* c) noexcept {
     std::size_t k = 0;

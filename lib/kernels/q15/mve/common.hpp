@@ -8,9 +8,9 @@
 // the rest of a step (q15/seam.hpp's list) vectorised: tables read by gather loads (VLDRH,
 // VLDRW with a vector of offsets), the weighted sum's columns gathered eight states at a                         time,
 // the roundings as VRSHL/VRSHR/VQRDMULH where those compute the same integers. Each computes exactly what q15/plain.hpp
-// computes: the same integer products, summed modulo 2^32 in another order, which is the same int32 sum since q15.cpp's
-// bounds keep every sum (and so every partial sum's true value) in int32: VMLADAVA and VMLA wrap like int32 addition
-// and never saturate.
+// computes: the same integer products, summed modulo 2^32 in another order, which is the same int32 sum since
+// q15/*.cpp's bounds keep every sum (and so every partial sum's true value) in int32: VMLADAVA and VMLA wrap like int32
+// addition and never saturate.
 #ifndef SARNN_LIB_KERNELS_Q15_MVE_COMMON_HPP
 #define SARNN_LIB_KERNELS_Q15_MVE_COMMON_HPP
 
@@ -40,7 +40,7 @@ __attribute__((always_inline)) inline std::int16_t* raw(q15* p) noexcept {
 }
 
 /// A compiler barrier over the memory at p: GCC 12's MVE load intrinsics are not seen to read memory, so stores
-/// just before them (q15.cpp writes q' into c, then scores the states against it) must be made to happen first.
+/// just before them (attention.cpp writes q' into c, then scores the states against it) must be made to happen first.
 __attribute__((always_inline)) inline void touch(const void* p) noexcept { __asm__ volatile("" : : "r"(p) : "memory"); }
 
 /// A vector of the loops' tails (kTail) or of their whole passes, lanes below the tail predicate p: where kTail, the

@@ -94,8 +94,8 @@ inline bool finish_rows(const std::int32_t* s_x, const std::int32_t* s_r, std::s
 
 /// gru_gates's rows from their (s_x, s_h) sums where the x part's factor is 1 (q15/seam.hpp: kFinishGru), four rows
 /// a pass: gi = requantize(s_x, m_r, shift_r) + b_ih, gh = requantize(s_h, m_r, shift_r) + b_hh, each saturated to
-/// int16 (q15.cpp's gru_gates). For shift_r in 2 .. 31 (any m_r) requantize is (H + 2^(shift_r - 2)) >> (shift_r - 1)
-/// with H = floor(acc·m_r / 2^32) (q15.cpp's rescale_hi): VMULH, then VRSHL by 1 - shift_r; + b by VQADD (QADD's int32
+/// int16 (q15/affine.cpp). For shift_r in 2 .. 31 (any m_r) requantize is (H + 2^(shift_r - 2)) >> (shift_r - 1)
+/// with H = floor(acc·m_r / 2^32) (its rescale_hi): VMULH, then VRSHL by 1 - shift_r; + b by VQADD (QADD's int32
 /// saturation), clamped. Stops at the first row whose shift is outside 2 .. 31 and returns the rows done (the caller
 /// finishes the rest); the last rows % 4 (or those before that row) under a predicate. s: the pairs (s_x, s_h) of the
 /// rows, readable up to the next multiple of four rows (VLD20/VLD21 take the pairs apart); nothing of m, shift, b_ih,

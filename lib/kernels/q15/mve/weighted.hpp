@@ -115,13 +115,13 @@ __attribute__((noinline)) inline void weighted_last(const q15* const base[2], co
     for (std::size_t col = k; col < dim; ++col) c[col] = q15{t[col - k]};
 }
 
-/// c = Σ_j alpha_j S_j (q15.cpp's weighted_sum: c_k = (Σ_j alpha_j S_j,k + 2^14) >> 15 within +-32767), four columns
-/// a pass over the states, eight states at a time: a gather load (VLDRH with offsets j·stride + k: eight states'
-/// values of column k) and VMLADAVA with eight values of alpha, per column; the four sums rounded together (VRSHR),
-/// clamped and stored as int16. The states in the two segments base[0] (n[0] states) and base[1] (n[1]), alpha's
-/// values in that order; tail-predicated loops (the lanes past a segment's end read as zero). The last dim % 4 columns
-/// by one more pass (weighted_last). The offsets are uint16: a row stride of at most 9360 (7·stride + 3 < 2^16; far
-/// beyond the models'), else plain C++.
+/// c = Σ_j alpha_j S_j (attention.cpp's weighted_sum: c_k = (Σ_j alpha_j S_j,k + 2^14) >> 15 within +-32767), four
+/// columns a pass over the states, eight states at a time: a gather load (VLDRH with offsets j·stride + k: eight
+/// states' values of column k) and VMLADAVA with eight values of alpha, per column; the four sums rounded together
+/// (VRSHR), clamped and stored as int16. The states in the two segments base[0] (n[0] states) and base[1] (n[1]),
+/// alpha's values in that order; tail-predicated loops (the lanes past a segment's end read as zero). The last dim % 4
+/// columns by one more pass (weighted_last). The offsets are uint16: a row stride of at most 9360 (7·stride + 3 < 2^16;
+/// far beyond the models'), else plain C++.
 inline void weighted_sum(const q15* const base[2], const std::size_t n[2], std::size_t stride, std::size_t dim,
                          const q15* alpha, q15* c) noexcept {
     std::size_t k = 0;

@@ -1,5 +1,5 @@
-// lib/kernels/q15.cpp: kernel::Q15, the kernels of the q15 models (contracts: include/sarnn/kernels_q15.hpp). Plain
-// C++, integers only; every result has its twin in python/sarnn/q15.py (affine_tanh, attend_dot), which
+// lib/kernels/q15/affine.cpp: kernel::Q15's products of rows (contracts: include/sarnn/kernels_q15.hpp): affine_tanh,
+// affine, gemv, gemv_t and gru_gates. Plain C++, integers only; every result has its twin in python/sarnn/q15.py, which
 // computes the same integers. The arithmetic that rounds (requantisation, the scores' format, the softmax) is here,
 // the same on every target; the inner loops, exact integer sums, are each target's (the seam: q15/seam.hpp), in
 // groups of rows, states or columns that share their loads. Every sum is kept in 32 bits (the cores without an FPU
@@ -8,15 +8,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
-#include <utility>
 
 #if defined(__ARM_FEATURE_DSP)
 #include <arm_acle.h>
 #endif
 
-#include "kernels/exp.hpp"
-#include "kernels/q15/loops.hpp"
-#include "kernels/requantize.hpp"
+#include "kernels/q15/internals.hpp"
 #include "kernels/tanh.hpp"
 #include "sarnn/fixed.hpp"
 #include "sarnn/kernels_q15.hpp"
@@ -24,106 +21,7 @@
 namespace sarnn::kernel {
 namespace {
 
-/// The loops of a Q15Set (kernels_q15.hpp's TargetLoops, PlainLoops): this build's (q15/loops.hpp) or the plain ones.
-/// The one algorithm below takes them as its L.
-template <class Which>
-struct loops_of;
-template <>
-struct loops_of<TargetLoops> {
-    using type = q15_loops::Target;
-};
-template <>
-struct loops_of<PlainLoops> {
-    using type = q15_loops::PlainLoops;
-};
-template <class Which>
-using loops_t = typename loops_of<Which>::type;
-static_assert(q15_loops::check<q15_loops::Target>());
-static_assert(q15_loops::check<q15_loops::PlainLoops>());
-
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "sarnn: the q15 kernels read int16 pairs little endian");
-
 constexpr std::int32_t kMax30 = std::int32_t{1} << 30;
-
-/// floor((v + 2^(s - 1)) / 2^s) for 1 <= s <= 30, v + 2^(s - 1) < 2^31: v rounded half up, then divided. The
-/// shift of a negative number is arithmetic, a floor (GCC and Clang define it so, C++20 requires it; two
-/// instructions where the floor of the magnitude took eight): the one place the kernels rely on it.
-__attribute__((always_inline)) inline std::int32_t round_shift(std::int32_t v, int s) noexcept {
-    return (v + (std::int32_t{1} << (s - 1))) >> s;
-}
-
-/// the least t >= 0 with 2^t >= v (v <= 2^31): CLZ where the core has it (not ARMv6-M: a library call there)
-__attribute__((always_inline)) inline int ceil_log2(std::uint32_t v) noexcept {
-#if defined(__GNUC__) && !defined(__ARM_ARCH_6M__)
-    return v > 1 ? 32 - __builtin_clz(v - 1) : 0;
-#else
-    int t = 0;
-    while ((std::uint32_t{1} << t) < v) ++t;
-    return t;
-#endif
-}
-
-/// the least sh >= 0 with v·2^sh >= 2^30, for 0 < v < 2^31 (v·2^sh < 2^31 then)
-__attribute__((always_inline)) inline int to_top(std::uint32_t v) noexcept {
-#if defined(__GNUC__) && !defined(__ARM_ARCH_6M__)
-    return v < (std::uint32_t{1} << 30) ? __builtin_clz(v) - 1 : 0;
-#else
-    int sh = 0;
-    while ((v << sh) < (std::uint32_t{1} << 30)) ++sh;
-    return sh;
-#endif
-}
-
-__attribute__((always_inline)) inline bool word_aligned(const void* p) noexcept {
-    return (reinterpret_cast<std::uintptr_t>(p) & 3u) == 0;
-}
-
-/// The two segments of a ring of rows (physical rows first.. then 0..), as in the float kernels.
-struct Segments {
-    const q15* base[2];
-    std::size_t n[2];
-};
-inline Segments segments(const Rows<q15>& S) noexcept {
-    const std::size_t n0 = S.cap - S.first < S.n ? S.cap - S.first : S.n;
-    return {{S.base + S.first * S.stride, S.base}, {n0, S.n - n0}};
-}
-
-/// A group size as a type (the passes below are generic lambdas).
-template <std::size_t G>
-using Group = std::integral_constant<std::size_t, G>;
-
-/// The rows row..end in L's groups, the one skeleton of every product below: kRows at a time, then two, then one;
-/// pass(Group<G>{}, i) takes the G rows from i.
-template <class L, class Pass>
-__attribute__((always_inline)) inline void row_groups(std::size_t row, std::size_t end, Pass&& pass) noexcept {
-    for (; row + L::kRows <= end; row += L::kRows) pass(Group<L::kRows>{}, row);
-    if constexpr (L::kRows > 2) {
-        if (row + 2 <= end) {
-            pass(Group<2>{}, row);
-            row += 2;
-        }
-    }
-    if (row < end) pass(Group<1>{}, row);
-}
-
-/// A group's accumulators, zeroed one store each: `= {}` on an array of two to four words became a call of memset
-/// at -Os on ARMv6-M (about 130 instructions a pass).
-template <std::size_t G>
-struct Sums {
-    std::int32_t v[G];
-    template <std::size_t... I>
-    __attribute__((always_inline)) void zero(std::index_sequence<I...>) noexcept {
-        ((v[I] = 0), ...);
-    }
-    __attribute__((always_inline)) Sums() noexcept { zero(std::make_index_sequence<G>{}); }
-};
-
-/// requantize, by its short form where the factor is below 2 (the rows' factors always are: a_r / 8; the input's
-/// is near 1 for inputs in (-1, 1)).
-__attribute__((always_inline)) inline std::int32_t rescale(std::int32_t acc, std::int32_t m, int shift) noexcept {
-    return shift >= -1 && m >= 0 ? fixed::detail::requantize_short(acc, m, shift)
-                                 : fixed::detail::requantize(acc, m, shift);
-}
 
 /// requantize(acc, m, shift) for m >= 0 and shift >= 2 (a shift above 31 counts as 31): floor((acc·m + 2^(30 + shift))
 /// / 2^(31 + shift)) = (H + 2^(shift - 2)) >> (shift - 1) with H = floor(acc·m / 2^32), the high word (the low word
@@ -461,217 +359,6 @@ void Q15Set<Which>::gemv_t(const QMatrix& W, const q15* v, std::int32_t m, int s
 
 namespace {
 
-/// alpha = softmax(e) in place: e_j in Q(f) (f <= 15), m = max_j e_j. See attend_dot in kernels_q15.hpp.
-template <class L>
-void softmax(q15* alpha, std::size_t n, int f, std::int32_t m) noexcept {
-    // p_j = e^(e_j - m) in Q16 (exp_q16 of the difference in Q16, (e_j - m)·2^(16 - f), f >= -2: taken only above
-    // zero_below, so |.| < 12·2^16), at most 65535 so that p_j - 32768 fits the int16 of alpha until alpha replaces
-    // it; l = Σ p_j (< 65536·n, n < 32768)
-    const std::int32_t to_q16 = std::int32_t{1} << (16 - f);
-    // (e_j - m)·2^(16 - f) <= -12·65536: exp_q16 gives 0, without the call (and never for the max itself, d = 0)
-    const std::int32_t below = (std::int32_t{12} << 16) >> (16 - f);
-    const std::int32_t zero_below = below > 1 ? -below : -1;
-    const std::uint32_t l = L::exps(alpha, n, m, to_q16, zero_below);
-    // 1 / l: l·2^sh in [2^30, 2^31) (l >= 65535, the max's own term, so sh <= 15); den = its top 16 bits, in
-    // [2^15, 2^16); rec = 2^31 / den in (2^15, 2^16], at most 65535 (the one division of a step)
-    const int sh = to_top(l);
-    // (bit 15 of den is set for every l >= 65535: the OR changes nothing, it tells the analyzer den > 0)
-    const std::uint32_t den = ((l << sh) >> 15) | (std::uint32_t{1} << 15);
-    const std::uint32_t rec0 = (std::uint32_t{1} << 31) / den;
-    const std::uint32_t rec = rec0 > 65535u ? 65535u : rec0;
-    // alpha_j = p_j / l in Q15 = p_j·rec / 2^(31 - sh), floored (p_j·rec < 2^32), at most 32767
-    L::normalize(alpha, n, rec, 31 - sh);
-}
-
-/// c_k = Σ_j alpha_j S_j,k / 32768 rounded half up, in [-32767, 32767]: |Σ| <= 32767·Σ alpha_j < 2^31
-/// (Σ alpha_j <= 32768 + 1)
-__attribute__((always_inline)) inline q15 context_value(std::int32_t acc) noexcept {
-#if defined(__ARM_FEATURE_DSP) && defined(__ARM_FEATURE_SAT)
-    const std::int32_t ck = __ssat(round_shift(acc, 15), 16);
-    return q15{static_cast<std::int16_t>(ck < -32767 ? -32767 : ck)};
-#else
-    const std::int32_t ck = round_shift(acc, 15);
-    return q15{static_cast<std::int16_t>(ck > 32767 ? 32767 : (ck < -32767 ? -32767 : ck))};
-#endif
-}
-
-/// c = Σ_j alpha_j S_j (the rows of S in the segments seg), rounded half up to Q15.
-template <class L>
-void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15* c) noexcept {
-    if constexpr (q15_loops::has(L::kCaps, q15_loops::kWeighted)) {
-        L::weighted_sum(seg.base, seg.n, S.stride, S.dim, alpha, c);
-        return;
-    }
-    const std::size_t dim = S.dim, stride = S.stride;
-    std::size_t k = 0;
-    if (word_aligned(S.base) && stride % 2 == 0 && word_aligned(alpha)) {
-        // The states as runs, found once for every pass: an even count the target's loop takes (alpha's pairs word
-        // aligned), or a state alone (where the pairs do not start: segment 2 after an odd segment 1; or end)
-        struct Run {
-            const q15* v;  // the run's first row
-            const q15* a;  // its first weight
-            std::size_t count;
-        };
-        Run runs[6];
-        std::size_t nruns = 0;
-        const q15* ap = alpha;
-        for (int g = 0; g < 2; ++g) {
-            const q15* v = seg.base[g];
-            std::size_t cnt = seg.n[g];
-            if (cnt > 0 && !word_aligned(ap)) {
-                runs[nruns++] = {v, ap++, 1};
-                v += stride;
-                --cnt;
-            }
-            const std::size_t even = cnt & ~std::size_t{1};
-            if (even > 0) runs[nruns++] = {v, ap, even};
-            ap += even;
-            v += even * stride;
-            if (cnt != even) runs[nruns++] = {v, ap++, 1};
-        }
-        // G columns at a time (each row read once per G columns)
-        const auto pass = [&](auto group) __attribute__((always_inline)) {
-            constexpr std::size_t G = decltype(group)::value;
-            Sums<G> sums;
-            for (std::size_t i = 0; i < nruns; ++i) {
-                const Run& run = runs[i];
-                if (run.count == 1) {
-                    q15_plain::columns<G>(run.a, run.v + k, stride, 1, sums.v);
-                } else {
-                    L::template columns<G>(run.a, run.v + k, stride, run.count, sums.v);
-                }
-            }
-            for (std::size_t col = 0; col < G; ++col) c[k + col] = context_value(sums.v[col]);
-            k += G;
-        };
-        // NOLINTNEXTLINE(bugprone-infinite-loop): the pass advances the index (a lambda, by reference)
-        while (k + L::kColumns <= dim) pass(Group<L::kColumns>{});
-        if constexpr (L::kColumns > 2) {
-            // NOLINTNEXTLINE(bugprone-infinite-loop): the pass advances the index (a lambda, by reference)
-            while (k + 2 <= dim) pass(Group<2>{});
-        }
-    }
-    for (; k < dim; ++k) {
-        std::int32_t acc = 0;
-        const q15* ap = alpha;
-        for (int g = 0; g < 2; ++g) {
-            const q15* v = seg.base[g] + k;
-            for (std::size_t i = 0; i < seg.n[g]; ++i, ++ap, v += stride) acc += ap->raw * v->raw;
-        }
-        c[k] = context_value(acc);
-    }
-}
-
-}  // namespace
-
-template <class Which>
-QueryScale Q15Set<Which>::prepare_query(const q15* q, q15* qp, std::size_t dim, int g) noexcept {
-    using L = loops_t<Which>;
-    // q' = q / 2^s rounded, with s the least for which Σ|q'_k| <= 65536, so that every S_j·q' is exact in int32
-    // (|S_j,k| <= 32767): Σ|q_k| <= 32768·256 = 2^23 gives s <= 8
-    std::uint32_t qsum = L::abs_sum(q, dim);
-    int s = 0;
-    while ((qsum >> s) + dim + 1 > 65536u) ++s;
-    if (s > 0) {
-        qsum = L::round_query(q, qp, dim, s);
-    } else if (qp != q) {
-        for (std::size_t k = 0; k < dim; ++k) qp[k] = q[k];
-    }
-    // e_j = S_j·q' / 2^t rounded, t = ceil(log2 Σ|q'_k|) (so |e_j| <= 32767) and at least 15 - g - s (and 1): the
-    // scores in Q(f), f = 30 - g - s - t <= 15 (q in Q(15 - g): S_j·q = S_j·q'·2^s / 2^(30 - g))
-    int t = ceil_log2(qsum);
-    g = g < 0 ? 0 : (g > 8 ? 8 : g);  // (the contract's range: f >= -2, see softmax)
-    const int least = 15 - g - s > 1 ? 15 - g - s : 1;
-    if (t < least) t = least;
-    return {static_cast<std::int8_t>(t), static_cast<std::int8_t>(30 - g - s - t)};
-}
-
-template <class Which>
-void Q15Set<Which>::attend_dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexcept {
-    if (S.n == 1) {
-        attend_query(S, c, QueryScale{1, 15}, S, alpha, c);  // (the query is not read)
-        return;
-    }
-    // q' in c, free until the weighted sum
-    const QueryScale qs = prepare_query(q, c, S.dim, 0);
-    attend_query(S, c, qs, S, alpha, c);
-}
-
-template <class Which>
-void Q15Set<Which>::attend_scored(const Rows<q15>& S, int f, q15* alpha, q15* c) noexcept {
-    using L = loops_t<Which>;
-    const Segments seg = segments(S);
-    if (S.n == 1) {
-        // alpha_1 = 1 (as near as q15 gets), c_1 = h_1 exactly
-        alpha[0] = q15{32767};
-        for (std::size_t k = 0; k < S.dim; ++k) c[k] = seg.base[0][k];
-        return;
-    }
-    // alpha = softmax(e) (e in Q(f), the max subtracted); c = Σ_j alpha_j S_j
-    softmax<L>(alpha, S.n, f < -2 ? -2 : (f > 15 ? 15 : f), L::max_raw(alpha, S.n));
-    weighted_sum<L>(S, seg, alpha, c);
-}
-
-namespace {
-
-/// the additive score's sum for one state (q15/seam.hpp), a function of its own: its loop keeps its values in
-/// registers (inlined in additive_scores' loop, ARMv6-M's eight low registers spilled them)
-template <class L>
-__attribute__((noinline)) std::int32_t additive_score(const q15* key, const q15* q, const std::int8_t* v,
-                                                      std::size_t K) noexcept {
-    return L::additive_sum(key, q, v, K);
-}
-
-}  // namespace
-
-template <class Which>
-void Q15Set<Which>::additive_scores(const Rows<q15>& P, const q15* q, const std::int8_t* v, std::int32_t m_v,
-                                    int shift_v, q15* e) noexcept {
-    using L = loops_t<Which>;
-    const Segments seg = segments(P);
-    for (int g = 0; g < 2; ++g) {
-        const q15* row = seg.base[g];
-        for (std::size_t i = 0; i < seg.n[g]; ++i, row += P.stride) {
-            // d = Σ_k v_k·tanh(P_j,k + q_k); e_j = requantize(d, m_v, shift_v), saturated to int16
-            const std::int32_t ej = rescale(additive_score<L>(row, q, v, P.dim), m_v, shift_v);
-            (e++)->raw = static_cast<std::int16_t>(ej > 32767 ? 32767 : (ej < -32768 ? -32768 : ej));
-        }
-    }
-}
-
-template <class Which>
-void Q15Set<Which>::attend_query(const Rows<q15>& E, const q15* qp, QueryScale qs, const Rows<q15>& S, q15* alpha,
-                                 q15* c) noexcept {
-    using L = loops_t<Which>;
-    const std::size_t n = S.n;
-    if (n == 1) {
-        attend_scored(S, 15, alpha, c);  // (no score is read)
-        return;
-    }
-    const int t = qs.t, f = qs.f;  // NOLINT(bugprone-signed-char-misuse,cert-str34-c): int8_t shift counts, not text
-    // e_j = E_j·q' / 2^t rounded (prepare_query: |e_j| <= 32767), kept in alpha for now
-    const Segments eseg = segments(E);
-    const bool pairs = word_aligned(E.base) && word_aligned(qp) && E.stride % 2 == 0;
-    const std::size_t npairs = (E.dim + 1) / 2;  // an odd dim reads the zero padding lane of the rows and of q'
-    std::size_t j = 0;
-    for (int g = 0; g < 2; ++g) {
-        const q15* row = eseg.base[g];
-        if (pairs) {
-            L::scores(row, E.stride, eseg.n[g], qp, npairs, t, alpha + j);
-            j += eseg.n[g];
-            continue;
-        }
-        for (std::size_t i = 0; i < eseg.n[g]; ++i, row += E.stride) {
-            std::int32_t d = 0;
-            for (std::size_t k = 0; k < E.dim; ++k) d += row[k].raw * qp[k].raw;
-            alpha[j++].raw = static_cast<std::int16_t>(round_shift(d, t));
-        }
-    }
-    attend_scored(S, f, alpha, c);
-}
-
-namespace {
-
 /// affine where L finishes rows (kFinishTanh) and the input's factor is near 1 (x_shift 0 or -1, x_m >= 0): a block
 /// of rows' sums first (dot_rows), then the block's pre-activations by the target's loop (finish_tanh without the
 /// tanh); a row it leaves (shift below 2) as affine's other rows.
@@ -866,58 +553,6 @@ void Q15Set<Which>::affine(const QGates& a, std::size_t rows, const q15* x, std:
     kernel::affine<loops_t<Which>>(a, rows, x, nx, r, nr, z);
 }
 
-template <class Which>
-void Q15Set<Which>::attend_scored_pair(const Rows<q15>& S, const Rows<q15>& T, int f, q15* alpha, q15* c,
-                                       q15* d) noexcept {
-    using L = loops_t<Which>;
-    const Segments seg = segments(S), tseg = segments(T);
-    if (S.n == 1) {
-        // alpha_1 = 1 (as near as q15 gets), c = S_1 and d = T_1 exactly
-        alpha[0] = q15{32767};
-        for (std::size_t k = 0; k < S.dim; ++k) c[k] = seg.base[0][k];
-        for (std::size_t k = 0; k < T.dim; ++k) d[k] = tseg.base[0][k];
-        return;
-    }
-    // alpha = softmax(e) (e in Q(f), the max subtracted), once; c = Σ_j alpha_j S_j, d = Σ_j alpha_j T_j
-    softmax<L>(alpha, S.n, f < -2 ? -2 : (f > 15 ? 15 : f), L::max_raw(alpha, S.n));
-    weighted_sum<L>(S, seg, alpha, c);
-    weighted_sum<L>(T, tseg, alpha, d);
-}
-
-namespace {
-
-/// lstm_cell with the loops L (Q15::lstm_cell's contract)
-template <class L>
-__attribute__((always_inline)) inline std::size_t lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden,
-                                                            q15* c, q15* h) noexcept {
-    if constexpr (q15_loops::has(L::kCaps, q15_loops::kCell)) return L::lstm_cell(z, c_tilde, hidden, c, h);
-    std::size_t saturated = 0;
-    for (std::size_t k = 0; k < hidden; ++k) {
-        // i, f, o in Q15 (1 .. 32767), g in Q15 (-32767 .. 32767): sigmoid_q15 and tanh_q15 inline (kernels/tanh.hpp,
-        // the same integers; a call each cost about as much as the activation itself)
-        const std::int32_t i = fixed::detail::sigmoid_inline(z[k].raw);
-        const std::int32_t f = fixed::detail::sigmoid_inline(z[hidden + k].raw);
-        const std::int32_t g = fixed::detail::tanh_wide(z[2 * hidden + k].raw);
-        const std::int32_t o = fixed::detail::sigmoid_inline(z[3 * hidden + k].raw);
-        // c = f·c~ / 2^15 + i·g / 2^18 in Q3.12, each rounded half up: |f·c~|, |i·g| < 2^30, |c| < 2^15 + 2^12
-        const std::int32_t ck = round_shift(f * c_tilde[k].raw, 15) + round_shift(i * g, 18);
-        // saturated to int16 (|c| < 8), and counted
-        const std::int32_t cs = ck > 32767 ? 32767 : (ck < -32768 ? -32768 : ck);
-        saturated += cs != ck ? 1u : 0u;
-        c[k] = q15{static_cast<std::int16_t>(cs)};
-        // h = o·tanh(c) in Q15, rounded half up: |o·tanh| < 2^30, |h| <= 32766
-        h[k] = q15{static_cast<std::int16_t>(round_shift(o * fixed::detail::tanh_wide(cs), 15))};
-    }
-    return saturated;
-}
-
-}  // namespace
-
-template <class Which>
-std::size_t Q15Set<Which>::lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden, q15* c, q15* h) noexcept {
-    return kernel::lstm_cell<loops_t<Which>>(z, c_tilde, hidden, c, h);
-}
-
 namespace {
 
 /// gru_gates with the loops L (Q15::gru_gates's contract): a block of rows' sums (s_x, s_h) first, by the target's
@@ -1003,14 +638,22 @@ void Q15Set<Which>::gru_gates(const QGru& a, std::size_t rows, const q15* x, std
     kernel::gru_gates<loops_t<Which>>(a, rows, x, nx, h, nh, gi, gh);
 }
 
-template <class Which>
-void Q15Set<Which>::gru_cell(const q15* gi, const q15* gh, const q15* h_prev, std::size_t hidden, q15* h) noexcept {
-    // the target's form where it has one (kGruCell), else the generic one (q15/seam.hpp)
-    loops_t<Which>::gru_cell(gi, gh, h_prev, hidden, h);
-}
-
-// the two sets of kernels_q15.hpp: this target's loops, and the plain ones
-template struct Q15Set<TargetLoops>;
-template struct Q15Set<PlainLoops>;
+// the two sets of kernels_q15.hpp (this target's loops, the plain ones): this file's members
+template void Q15Set<TargetLoops>::affine_tanh(const QAffine&, std::size_t, const q15*, std::size_t, const q15*,
+                                               std::size_t, q15*) noexcept;
+template void Q15Set<TargetLoops>::gemv(const QMatrix&, const q15*, q15*) noexcept;
+template void Q15Set<TargetLoops>::gemv_t(const QMatrix&, const q15*, std::int32_t, int, q15*) noexcept;
+template void Q15Set<TargetLoops>::affine(const QGates&, std::size_t, const q15*, std::size_t, const q15*, std::size_t,
+                                          q15*) noexcept;
+template void Q15Set<TargetLoops>::gru_gates(const QGru&, std::size_t, const q15*, std::size_t, const q15*, std::size_t,
+                                             q15*, q15*) noexcept;
+template void Q15Set<PlainLoops>::affine_tanh(const QAffine&, std::size_t, const q15*, std::size_t, const q15*,
+                                              std::size_t, q15*) noexcept;
+template void Q15Set<PlainLoops>::gemv(const QMatrix&, const q15*, q15*) noexcept;
+template void Q15Set<PlainLoops>::gemv_t(const QMatrix&, const q15*, std::int32_t, int, q15*) noexcept;
+template void Q15Set<PlainLoops>::affine(const QGates&, std::size_t, const q15*, std::size_t, const q15*, std::size_t,
+                                         q15*) noexcept;
+template void Q15Set<PlainLoops>::gru_gates(const QGru&, std::size_t, const q15*, std::size_t, const q15*, std::size_t,
+                                            q15*, q15*) noexcept;
 
 }  // namespace sarnn::kernel
