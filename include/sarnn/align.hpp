@@ -34,6 +34,7 @@
 #include <type_traits>
 
 #include "sarnn/detail/finite.hpp"
+#include "sarnn/detail/shaped.hpp"
 #include "sarnn/fixed.hpp"
 #include "sarnn/kernels.hpp"
 #include "sarnn/kernels_q15.hpp"
@@ -42,6 +43,16 @@
 #include "sarnn/status.hpp"
 
 namespace sarnn {
+
+/// The dot-score context of the float aligns (dot, scaled dot, bilinear, folded key/query): alpha = softmax_j(scale·
+/// (h_j·q)), c = Σ_j alpha_j h_j over the memory of NRows rows of Hidden values, by Set's form shaped for these sizes
+/// where it has one (detail/shaped.hpp), else its run-time attend_dot.
+namespace detail {
+template <class Set, class V, std::size_t Hidden, std::size_t NRows>
+void dot_context(const Rows<V>& memory, const V* q, V scale, V* alpha, V* c) noexcept {
+    shaped<Set, V>::template attend_dot<Hidden, padded<V>(Hidden), NRows>(memory, q, scale, alpha, c);
+}
+}  // namespace detail
 
 /// e_ij = h_j · h_i (Luong's "dot"; Keras Attention(score_mode="dot")).
 /// Cost per step: O(i·Hidden) multiply-adds for the scores and as many for the weighted sum. No extra RAM.
@@ -60,7 +71,7 @@ struct DotAlign {
         // e_ij = h_j·h_i; alpha = softmax(e); c = Σ alpha_j h_j
         template <class Set>
         void attend(const Rows<V>& memory, const V* h, V* alpha, V* c) const noexcept {
-            if constexpr (Numeric<T>::floating) Set::attend_dot(memory, h, scale_t<T>(1), alpha, c);
+            if constexpr (Numeric<T>::floating) detail::dot_context<Set, V, Hidden, NRows>(memory, h, scale_t<T>(1), alpha, c);
             else Set::attend_dot(memory, h, alpha, c);
         }
     };
@@ -83,7 +94,7 @@ struct ScaledDotAlign {
         // e_ij = h_j·h_i / sqrt(Hidden); alpha = softmax(e); c = Σ alpha_j h_j
         template <class Set>
         void attend(const Rows<V>& memory, const V* h, V* alpha, V* c) const noexcept {
-            Set::attend_dot(memory, h, scale_t<T>(1) / std::sqrt(scale_t<T>(Hidden)), alpha, c);
+            detail::dot_context<Set, V, Hidden, NRows>(memory, h, scale_t<T>(1) / std::sqrt(scale_t<T>(Hidden)), alpha, c);
         }
     };
     /// q15: the query q = h_i / sqrt(Hidden), rounded half up to Q15 once per step, then the dot context over it.
@@ -141,7 +152,7 @@ struct BilinearAlign {
         template <class Set>
         void attend(const Rows<V>& memory, const V*, V* alpha, V* c) const noexcept {
             // e_ij = h_j·q; alpha = softmax(e); c = Σ alpha_j h_j
-            Set::attend_dot(memory, q_, scale_t<T>(1), alpha, c);
+            detail::dot_context<Set, V, Hidden, NRows>(memory, q_, scale_t<T>(1), alpha, c);
         }
 
     private:
@@ -254,7 +265,7 @@ struct KeyQueryAlign {
                 Set::attend_keys(P, u_, memory, alpha, c);
             } else {
                 // e_ij = h_j·q; alpha = softmax(e); c = Σ alpha_j h_j
-                Set::attend_dot(memory, buf_.q, scale_t<T>(1), alpha, c);
+                detail::dot_context<Set, V, Hidden, NRows>(memory, buf_.q, scale_t<T>(1), alpha, c);
             }
         }
 
@@ -386,9 +397,9 @@ struct AdditiveAlign {
             const Rows<V> P{&P_[0][0], padded<V>(K), K, memory.cap, memory.first, memory.n};
             Set::additive_scores(P, q_, p_.v, alpha);
             // alpha_ij = softmax_j(e_ij)
-            Set::softmax(alpha, memory.n);
+            detail::shaped<Set, V>::softmax(alpha, memory.n);
             // c_i = Σ_j alpha_ij h_j
-            Set::weighted_sum(alpha, memory, c);
+            detail::shaped<Set, V>::template weighted_sum<Hidden, padded<V>(Hidden), NRows>(alpha, memory, c);
         }
 
     private:

@@ -1,4 +1,5 @@
-// sarnn/detail/shaped.hpp: the one place where a model's call of gemv, gemv_add, affine_tanh, lstm_cell or gru_cell, with its
+// sarnn/detail/shaped.hpp: the one place where a model's call of gemv, gemv_add, affine_tanh, lstm_cell, gru_cell or a
+// context kernel (attend_dot, weighted_sum, softmax), with its
 // sizes as template parameters, becomes either the set's shaped form (kernels/shaped.hpp: compiled for these sizes in
 // the caller's translation unit) or the set's run-time operation with the sizes as arguments (kernels.hpp). Read at
 // compile time (if constexpr on the set's kCaps); nothing is chosen at run time.
@@ -8,6 +9,9 @@
 //   detail::shaped<Set, T>::affine_tanh<Rows, Nx, Nr>(A, b, x, r, y)  y = tanh(A·[x; r] + b)
 //   detail::shaped<Set, T>::lstm_cell<H>(z, b, c_prev, c, h)
 //   detail::shaped<Set, T>::gru_cell<H>(gi, gh, b_ih, b_hh, h_prev, h)
+//   detail::shaped<Set, T>::attend_dot<Dim, Stride, Cap>(S, q, scale, alpha, c)   (Set::attend_dot(S, q, scale, alpha, c))
+//   detail::shaped<Set, T>::weighted_sum<Dim, Stride, Cap>(w, S, c)
+//   detail::shaped<Set, T>::softmax(y, n)
 #ifndef SARNN_DETAIL_SHAPED_HPP
 #define SARNN_DETAIL_SHAPED_HPP
 
@@ -20,6 +24,9 @@
 #include "sarnn/numeric.hpp"
 #if defined(__ARM_NEON)
 #include "sarnn/kernels/neon/shaped.hpp"
+#endif
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
+#include "sarnn/kernels/mve/shaped.hpp"
 #endif
 
 namespace sarnn::detail {
@@ -69,6 +76,26 @@ struct has_gru_cell<K, T, H,
                     std::void_t<decltype(K::template gru_cell<H>(
                         std::declval<const T*>(), std::declval<const T*>(), std::declval<const T*>(),
                         std::declval<const T*>(), std::declval<const T*>(), std::declval<T*>()))>> : std::true_type {};
+
+template <class K, class T, std::size_t D, std::size_t S, std::size_t C, class = void>
+struct has_attend_dot : std::false_type {};
+template <class K, class T, std::size_t D, std::size_t S, std::size_t C>
+struct has_attend_dot<K, T, D, S, C,
+                      std::void_t<decltype(K::template attend_dot<D, S, C>(
+                          std::declval<const Rows<T>&>(), std::declval<const T*>(), std::declval<T>(),
+                          std::declval<T*>(), std::declval<T*>()))>> : std::true_type {};
+template <class K, class T, std::size_t D, std::size_t S, std::size_t C, class = void>
+struct has_weighted_sum : std::false_type {};
+template <class K, class T, std::size_t D, std::size_t S, std::size_t C>
+struct has_weighted_sum<K, T, D, S, C,
+                        std::void_t<decltype(K::template weighted_sum<D, S, C>(
+                            std::declval<const T*>(), std::declval<const Rows<T>&>(), std::declval<T*>()))>>
+    : std::true_type {};
+template <class K, class T, class = void>
+struct has_softmax : std::false_type {};
+template <class K, class T>
+struct has_softmax<K, T, std::void_t<decltype(K::softmax(std::declval<T*>(), std::declval<std::size_t>()))>>
+    : std::true_type {};
 
 /// The kernel calls of a float or double model on Set with its sizes at compile time (see above). Cost: that of
 /// the operation called; the choice costs nothing at run time.
@@ -132,6 +159,43 @@ struct shaped {
             if constexpr (has_gru_cell<K, T, H>::value) K::template gru_cell<H>(gi, gh, b_ih, b_hh, h_prev, h);
         } else {
             Set::gru_cell(gi, gh, b_ih, b_hh, h_prev, H, h);
+        }
+    }
+    /// The dot-score context over S, whose rows hold Dim values, Stride apart, in Cap physical rows.
+    template <std::size_t Dim, std::size_t Stride, std::size_t Cap>
+    static void attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) noexcept {
+        if constexpr (has(kernel::shaped_attend_dot)) {
+            static_assert(has_attend_dot<K, T, Dim, Stride, Cap>::value,
+                          "sarnn: kernel::Shaped<A, T>::kCaps has shaped_attend_dot, but no member `template "
+                          "<std::size_t Dim, std::size_t Stride, std::size_t Cap> static void attend_dot(S, q, scale, "
+                          "alpha, c)`");
+            if constexpr (has_attend_dot<K, T, Dim, Stride, Cap>::value)
+                K::template attend_dot<Dim, Stride, Cap>(S, q, scale, alpha, c);
+        } else {
+            Set::attend_dot(S, q, scale, alpha, c);
+        }
+    }
+    /// c = Σ_j w_j S_j, S as for attend_dot.
+    template <std::size_t Dim, std::size_t Stride, std::size_t Cap>
+    static void weighted_sum(const T* w, const Rows<T>& S, T* c) noexcept {
+        if constexpr (has(kernel::shaped_weighted_sum)) {
+            static_assert(has_weighted_sum<K, T, Dim, Stride, Cap>::value,
+                          "sarnn: kernel::Shaped<A, T>::kCaps has shaped_weighted_sum, but no member `template "
+                          "<std::size_t Dim, std::size_t Stride, std::size_t Cap> static void weighted_sum(w, S, c)`");
+            if constexpr (has_weighted_sum<K, T, Dim, Stride, Cap>::value)
+                K::template weighted_sum<Dim, Stride, Cap>(w, S, c);
+        } else {
+            Set::weighted_sum(w, S, c);
+        }
+    }
+    /// y = softmax(y) over n >= 1 values.
+    static void softmax(T* y, std::size_t n) noexcept {
+        if constexpr (has(kernel::shaped_softmax)) {
+            static_assert(has_softmax<K, T>::value, "sarnn: kernel::Shaped<A, T>::kCaps has shaped_softmax, but no "
+                                                    "member `static void softmax(y, n)`");
+            if constexpr (has_softmax<K, T>::value) K::softmax(y, n);
+        } else {
+            Set::softmax(y, n);
         }
     }
 };

@@ -12,6 +12,13 @@
 //   template <std::size_t H> static void lstm_cell(const T* z, const T* b, const T* c_prev, T* c, T* h);
 //   template <std::size_t H> static void gru_cell(const T* gi, const T* gh, const T* b_ih, const T* b_hh,
 //                                                 const T* h_prev, T* h);
+//   template <std::size_t Dim, std::size_t Stride, std::size_t Cap>
+//       static void attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c);
+//   template <std::size_t Dim, std::size_t Stride, std::size_t Cap>
+//       static void weighted_sum(const T* w, const Rows<T>& S, T* c);
+//   static void softmax(T* y, std::size_t n);
+// (the context kernels: Dim the values per stored row, Stride its padded length, Cap the physical rows of S, whose
+// S.stride and S.cap they are; the states attended, S.n and S.first, stay run-time values)
 // (contracts: kernels.hpp's operations of the same names). A flag without its member is a compile-time error
 // (static_assert in detail/shaped.hpp), never a silent fallback. The sets that have them: kernel::Neon64 and
 // kernel::Neon, float (kernels/neon/shaped.hpp). kernel::Dispatch (x86-64) and every other set: none, so their models
@@ -29,6 +36,9 @@ inline constexpr unsigned shaped_gemv_add = 1u << 1;
 inline constexpr unsigned shaped_lstm_cell = 1u << 2;
 inline constexpr unsigned shaped_gru_cell = 1u << 3;
 inline constexpr unsigned shaped_affine_tanh = 1u << 4;
+inline constexpr unsigned shaped_attend_dot = 1u << 5;
+inline constexpr unsigned shaped_weighted_sum = 1u << 6;
+inline constexpr unsigned shaped_softmax = 1u << 7;
 
 /// The shaped forms of the set of arch A for T: none unless a specialisation says so (see above).
 template <Arch A, class T>

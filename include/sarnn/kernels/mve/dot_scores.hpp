@@ -1,0 +1,112 @@
+// sarnn/kernels/mve/dot_scores.hpp: the scores of the dot context, e_j = scale·(S_j·q) for the n stored states of a
+// ring of Cap rows (Stride floats apart, Dim values each), with Dim, Stride and Cap known at compile time, on Helium
+// (MVE float). Eight states per pass: their row addresses in two vectors (VIWDUP: the physical rows (first + j) mod
+// Cap, wrapping inside the vector, so the ring needs no second run), then for each k of q the k-th values of the
+// eight rows by two gathers at the immediate offset 4·k (VLDRW.U32 Qd, [Qm, #4k]) and two multiply-adds by q_k held in
+// a core register (four q values a load, LDM): the scores of four states come out in the four lanes of a vector, no
+// transpose and no sum across a vector (MVE float has none). The last pass stores its 1 to 7 scores under a tail
+// predicate (VCTP); the lanes past n read rows of the ring that hold no state (any value: never stored).
+// Cost: per eight states 4·Dim + Dim/4 + 12 instructions (Dim 32: 2.3 instructions per state fewer than the run-time
+// set's four-row passes with their transpose; 0.5 per multiply-add in the loop). Assembly: GCC 12 given the same loop
+// in intrinsics loads q_k with one LDR per k and per pass (4·Dim/8 instructions a state more).
+#ifndef SARNN_KERNELS_MVE_DOT_SCORES_HPP
+#define SARNN_KERNELS_MVE_DOT_SCORES_HPP
+
+#include <cstddef>
+#include <cstdint>
+
+namespace sarnn::kernel::mve_shaped {
+
+// One k of the pass (the assembler's .Lsarnn_k): the k-th values of the eight rows, times q_k (r8..r11 by k % 4),
+// onto q2 (states 0-3) and q3 (states 4-7); the first k by multiplies.
+#define SARNN_MVE_SCORE_K_(R)                \
+    "vldrw.u32 q4, [q0, #4 * .Lsarnn_k]\n\t" \
+    "vldrw.u32 q5, [q1, #4 * .Lsarnn_k]\n\t" \
+    ".if .Lsarnn_k == 0\n\t"                 \
+    "vmul.f32 q2, q4, " R                    \
+    "\n\t"                                   \
+    "vmul.f32 q3, q5, " R                    \
+    "\n\t"                                   \
+    ".else\n\t"                              \
+    "vfma.f32 q2, q4, " R                    \
+    "\n\t"                                   \
+    "vfma.f32 q3, q5, " R                    \
+    "\n\t"                                   \
+    ".endif\n\t"
+
+/// e[j] = scale·(R_j·q) for j < n, R_j = base + ((first + j) mod Cap)·Stride floats the j-th stored state (Dim
+/// values), q Dim values (any 4-byte alignment). n in 1..Cap, first < Cap. e receives n floats, nothing past them.
+template <std::size_t Dim, std::size_t Stride, std::size_t Cap>
+__attribute__((noinline)) void dot_scores(const float* base, std::size_t first, std::size_t n, const float* q,
+                                          float scale, float* e) noexcept {
+    static_assert(Dim >= 1 && Dim <= 128, "sarnn: mve dot_scores: Dim 1 to 128 (the gathers' offsets are immediates)");
+    static_assert(Stride >= Dim && Stride % 4 == 0 && Cap >= 1, "sarnn: mve dot_scores: padded rows");
+    constexpr std::uint32_t kRowBytes = Stride * sizeof(float);
+    // r4: the next state's physical row (VIWDUP wants an even register), r5: Cap (an odd one), r8: a row's bytes
+    // (then q values)
+    register std::uint32_t at __asm__("r4") = static_cast<std::uint32_t>(first);
+    register std::uint32_t rows __asm__("r5") = static_cast<std::uint32_t>(Cap);
+    register std::uint32_t rb __asm__("r8") = kRowBytes;
+    std::uint32_t left = static_cast<std::uint32_t>(n);
+    const float* qp;
+    __asm__ volatile(
+        // q7: a row's bytes in every lane
+        "vdup.32 q7, %[rb]\n"
+        "1:\n\t"
+        // q0, q1: the addresses of the rows of states j..j+3 and j+4..j+7 (physical row·bytes + base)
+        "viwdup.u32 q0, %[at], %[rows], #1\n\t"
+        "viwdup.u32 q1, %[at], %[rows], #1\n\t"
+        "vmlas.u32 q0, q7, %[base]\n\t"
+        "vmlas.u32 q1, q7, %[base]\n\t"
+        "mov %[qp], %[q]\n\t"
+        // q2, q3 = Σ_k q_k·(value k of the rows), q_k four at a time in r8..r11
+        ".set .Lsarnn_k, 0\n\t"
+        ".rept %c[dim]\n\t"
+        ".if (.Lsarnn_k %% 4) == 0\n\t"
+        ".if %c[dim] - .Lsarnn_k >= 4\n\t"
+        "ldm %[qp]!, {r8, r9, r10, r11}\n\t"
+        ".elseif %c[dim] - .Lsarnn_k == 3\n\t"
+        "ldm %[qp], {r8, r9, r10}\n\t"
+        ".elseif %c[dim] - .Lsarnn_k == 2\n\t"
+        "ldrd r8, r9, [%[qp]]\n\t"
+        ".else\n\t"
+        "ldr r8, [%[qp]]\n\t"
+        ".endif\n\t"
+        ".endif\n\t"
+        ".if (.Lsarnn_k %% 4) == 0\n\t" SARNN_MVE_SCORE_K_("r8")
+        ".elseif (.Lsarnn_k %% 4) == 1\n\t" SARNN_MVE_SCORE_K_("r9")
+        ".elseif (.Lsarnn_k %% 4) == 2\n\t" SARNN_MVE_SCORE_K_("r10")
+        ".else\n\t" SARNN_MVE_SCORE_K_("r11")
+        ".endif\n\t"
+        ".set .Lsarnn_k, .Lsarnn_k + 1\n\t"
+        ".endr\n\t"
+        // e_j = scale·(R_j·q): eight whole, or the last 1 to 7 under a tail predicate
+        "vmul.f32 q2, q2, %[scale]\n\t"
+        "vmul.f32 q3, q3, %[scale]\n\t"
+        "cmp %[left], #8\n\t"
+        "blo 2f\n\t"
+        "vstrw.32 q2, [%[e]], #16\n\t"
+        "vstrw.32 q3, [%[e]], #16\n\t"
+        "subs %[left], %[left], #8\n\t"
+        "bne 1b\n\t"
+        "b 3f\n"
+        "2:\n\t"
+        "vctp.32 %[left]\n\t"
+        "vpst\n\t"
+        "vstrwt.32 q2, [%[e]]\n\t"
+        "subs %[left], %[left], #4\n\t"
+        "bls 3f\n\t"
+        "vctp.32 %[left]\n\t"
+        "vpst\n\t"
+        "vstrwt.32 q3, [%[e], #16]\n"
+        "3:\n\t"
+        : [e] "+r"(e), [left] "+r"(left), [qp] "=&r"(qp), [at] "+r"(at), [rb] "+r"(rb)
+        : [base] "r"(base), [q] "r"(q), [scale] "r"(scale), [rows] "r"(rows), [dim] "i"(Dim)
+        : "r9", "r10", "r11", "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10",
+          "d11", "d14", "d15", "cc", "memory");
+}
+#undef SARNN_MVE_SCORE_K_
+
+}  // namespace sarnn::kernel::mve_shaped
+
+#endif

@@ -1,0 +1,46 @@
+// sarnn/kernels/mve/shaped.hpp: the shaped forms of kernel::Mve (Helium, MVE float: Cortex-M55, M85) for float, with
+// the sizes as template parameters, compiled in the model's translation unit for the model's shape (detail/shaped.hpp
+// chooses them): the dot context attend_dot (kernels/mve/dot_scores.hpp for the scores, then the set's softmax and
+// weighted sum). Each shaped kernel is one function per shape (not inlined into the model: an image holds one copy
+// per shape it uses). Included by detail/shaped.hpp where MVE float is on (__ARM_FEATURE_MVE & 2); nothing here exists
+// elsewhere.
+#ifndef SARNN_KERNELS_MVE_SHAPED_HPP
+#define SARNN_KERNELS_MVE_SHAPED_HPP
+
+#include <cstddef>
+
+#include "sarnn/kernels.hpp"
+#include "sarnn/kernels/mve/dot_scores.hpp"
+#include "sarnn/kernels/shaped.hpp"
+
+namespace sarnn::kernel::mve_shaped {
+
+/// The shaped float operations of the mve set (contracts: kernels.hpp, with the sizes as template parameters).
+struct Shaped {
+    /// What detail::shaped reads.
+    static constexpr unsigned kCaps = shaped_attend_dot;
+
+    /// e_j = scale·(S_j·q), alpha = softmax(e), c = Σ_j alpha_j S_j over S's n >= 1 states (S.dim = Dim, S.stride =
+    /// Stride, S.cap = Cap): the scores eight states a pass (dot_scores), then kernel::Mve's softmax and weighted
+    /// sum. Rows of more than 128 values: kernel::Mve's attend_dot.
+    template <std::size_t Dim, std::size_t Stride, std::size_t Cap>
+    static void attend_dot(const Rows<float>& S, const float* q, float scale, float* alpha, float* c) noexcept {
+        if constexpr (Dim <= 128) {
+            dot_scores<Dim, Stride, Cap>(S.base, S.first, S.n, q, scale, alpha);
+            Mve::softmax(alpha, S.n);
+            Mve::weighted_sum(alpha, S, c);
+        } else {
+            Mve::attend_dot(S, q, scale, alpha, c);
+        }
+    }
+};
+
+}  // namespace sarnn::kernel::mve_shaped
+
+namespace sarnn::kernel {
+/// kernel::Mve takes the shaped forms for float (double runs the scalar set's code).
+template <>
+struct Shaped<Arch::mve, float> : mve_shaped::Shaped {};
+}  // namespace sarnn::kernel
+
+#endif
