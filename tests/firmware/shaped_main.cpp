@@ -6,7 +6,9 @@
 // set, so this is where its shaped forms are checked. Prints "N passed, N failed" over semihosting, exits 0 only when
 // nothing failed.
 //
-// Bounds: alpha 1e-6 absolute, c 1e-6·(1 + Σ|S_j|) absolute (the exp's 2e-7 relative, the sums' rounding).
+// Also gemv, gemv_add and affine_tanh at every pair of those sizes, and tanh at its extremes (±1e30, ±Inf, NaN).
+//
+// Bounds: products 1e-6 relative to Σ|terms|, tanh 2.5e-7 more; alpha 1e-6 absolute plus 2.4e-7·alpha·Σ|terms|, c 1e-6·(1 + Σ|S_j|) absolute (the exp's 2e-7 relative, the sums' rounding).
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -70,19 +72,24 @@ void check_attend_dot(float mag) {
             const sarnn::Rows<float> rows{S, St, Dim, Cap, first, n};
             Shaped::attend_dot<Dim, St, Cap>(rows, q, scale, alpha, c);
             // e_j = scale·(S_j·q), alpha = softmax(e), c = Σ alpha_j S_j
-            double e[Cap], m = -1e300, l = 0.0;
+            double e[Cap], m = -1e300, l = 0.0, worst = 0.0;  // worst: the largest Σ_k |S_jk q_k|·scale
             for (std::size_t j = 0; j < n; ++j) {
                 const float* row = S + ((first + j) % Cap) * St;
-                double s = 0.0;
-                for (std::size_t k = 0; k < Dim; ++k) s += d(row[k]) * d(q[k]);
+                double s = 0.0, mag_j = 0.0;
+                for (std::size_t k = 0; k < Dim; ++k) {
+                    s += d(row[k]) * d(q[k]);
+                    mag_j += std::fabs(d(row[k]) * d(q[k])) * d(scale);
+                }
+                worst = mag_j > worst ? mag_j : worst;
                 e[j] = d(scale) * s;
                 m = e[j] > m ? e[j] : m;
             }
             for (std::size_t j = 0; j < n; ++j) l += (e[j] = std::exp(e[j] - m));
             for (std::size_t j = 0; j < n; ++j) {
                 const double want = e[j] / l;
-                expect(std::fabs(d(alpha[j]) - want) <= 1e-6, "attend_dot alpha", d(alpha[j]), want, Dim * 1000 + Cap,
-                       n * 1000 + first);
+                // a score's float rounding (below 1.2e-7·Σ|terms|) moves alpha_j relatively by twice that at most
+                expect(std::fabs(d(alpha[j]) - want) <= 1e-6 + 2.4e-7 * worst * want, "attend_dot alpha", d(alpha[j]),
+                       want, Dim * 1000 + Cap, n * 1000 + first);
             }
             for (std::size_t j = n; j < sarnn::padded<float>(Cap) + 4; ++j)
                 expect(alpha[j] == 7.0f, "attend_dot writes past alpha", d(alpha[j]), 7.0, Dim, n);
@@ -129,6 +136,82 @@ void check_attend_dot_extremes() {
     }
 }
 
+/// gemv, gemv_add and affine_tanh of Rows rows and C columns (affine_tanh: C values of x and C + 2 of r), rows Ld =
+/// C + 1 floats apart for the products (the kernels must honour Ld), against double; one value past y poisoned.
+template <std::size_t Rows, std::size_t C>
+void check_rows() {
+    constexpr std::size_t Ld = C + 1, Nr = C + 2, La = C + Nr;
+    alignas(16) static float M[Rows * La], v[Nr], x[C], b[Rows], y[Rows + 1], y0[Rows];
+    for (float& a : M) a = uniform(1.0f);
+    for (float& a : v) a = uniform(1.0f);
+    for (float& a : x) a = uniform(1.0f);
+    for (float& a : b) a = uniform(1.0f);
+    y[Rows] = 7.0f;
+    Shaped::gemv<Rows, C, Ld>(M, v, y);
+    for (std::size_t i = 0; i < Rows; ++i) {
+        double want = 0.0, mag = 0.0;
+        for (std::size_t k = 0; k < C; ++k) {
+            want += d(M[i * Ld + k]) * d(v[k]);
+            mag += std::fabs(d(M[i * Ld + k]) * d(v[k]));
+        }
+        expect(std::fabs(d(y[i]) - want) <= 1e-6 * mag + 1e-30, "gemv", d(y[i]), want, Rows, C);
+        y0[i] = y[i];
+    }
+    Shaped::gemv_add<Rows, C, Ld>(M, x, y);
+    for (std::size_t i = 0; i < Rows; ++i) {
+        double want = d(y0[i]), mag = std::fabs(d(y0[i]));
+        for (std::size_t k = 0; k < C; ++k) {
+            want += d(M[i * Ld + k]) * d(x[k]);
+            mag += std::fabs(d(M[i * Ld + k]) * d(x[k]));
+        }
+        expect(std::fabs(d(y[i]) - want) <= 1e-6 * mag + 1e-30, "gemv_add", d(y[i]), want, Rows, C);
+    }
+    Shaped::affine_tanh<Rows, C, Nr>(M, b, x, v, y);
+    for (std::size_t i = 0; i < Rows; ++i) {
+        // y_i = tanh(A_i·[x; r] + b_i)
+        double z = d(b[i]), mag = std::fabs(d(b[i]));
+        for (std::size_t k = 0; k < La; ++k) {
+            const double t = d(M[i * La + k]) * d(k < C ? x[k] : v[k - C]);
+            z += t;
+            mag += std::fabs(t);
+        }
+        const double want = std::tanh(z);
+        expect(std::fabs(d(y[i]) - want) <= 1e-6 * mag + 2.5e-7, "affine_tanh", d(y[i]), want, Rows, C);
+    }
+    expect(y[Rows] == 7.0f, "writes past y", d(y[Rows]), 7.0, Rows, C);
+}
+
+/// tanh through the shaped affine_tanh at its extremes: one weight 1 per row picks x_i (b = 0, r's weights 0), x
+/// over [-12, 12], then ±1e30, ±Inf (±1) and NaN (NaN).
+void check_affine_tanh_extremes() {
+    constexpr std::size_t R = 33, Nr = 3;
+    alignas(16) static float A[R * (R + Nr)], b[R], x[R], r[Nr], y[R];
+    for (std::size_t i = 0; i < R; ++i)
+        for (std::size_t k = 0; k < R + Nr; ++k) A[i * (R + Nr) + k] = k == i ? 1.0f : 0.0f;
+    for (float& a : b) a = 0.0f;
+    for (float& a : r) a = 0.5f;
+    for (float t = -12.0f; t < 12.0f; t += 0.0317f * static_cast<float>(R)) {
+        for (std::size_t i = 0; i < R; ++i) x[i] = t + 0.0317f * static_cast<float>(i);
+        Shaped::affine_tanh<R, R, Nr>(A, b, x, r, y);
+        for (std::size_t i = 0; i < R; ++i)
+            expect(std::fabs(d(y[i]) - std::tanh(d(x[i]))) <= 2.5e-7, "affine_tanh as tanh", d(y[i]),
+                   std::tanh(d(x[i])), i, 0);
+    }
+    // one special value at a time (0·Inf is NaN in every other row's sum)
+    const float inf = __builtin_inff();
+    const float special[4] = {1e30f, -1e30f, inf, -inf};
+    for (std::size_t s = 0; s < 4; ++s) {
+        for (float& a : x) a = 0.0f;
+        x[5] = special[s];
+        Shaped::affine_tanh<R, R, Nr>(A, b, x, r, y);
+        const double want = s % 2 == 0 ? 1.0 : -1.0;
+        expect(d(y[5]) == want, "affine_tanh of a huge value", d(y[5]), want, s, 0);
+    }
+    x[5] = kNaN;
+    Shaped::affine_tanh<R, R, Nr>(A, b, x, r, y);
+    expect(y[5] != y[5], "affine_tanh of NaN", d(y[5]), 0.0, 5, 0);
+}
+
 template <std::size_t Dim>
 void check_dims() {
     check_attend_dot<Dim, 1>(1.0f);
@@ -137,6 +220,11 @@ void check_dims() {
     check_attend_dot<Dim, 17>(1.0f);
     check_attend_dot<Dim, 33>(4.0f);
     check_attend_dot_extremes<Dim>();
+    check_rows<Dim, 1>();
+    check_rows<Dim, 3>();
+    check_rows<Dim, 7>();
+    check_rows<Dim, 17>();
+    check_rows<Dim, 33>();
 }
 
 }  // namespace
@@ -151,6 +239,12 @@ int main() {
     check_attend_dot<32, 64>(1.0f);
     check_attend_dot<128, 9>(0.25f);
     check_attend_dot<129, 5>(0.25f);
+    check_rows<8, 16>();
+    check_rows<32, 48>();
+    check_rows<96, 32>();
+    check_rows<9, 62>();
+    check_rows<5, 64>();
+    check_affine_tanh_extremes();
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
 }

@@ -1,6 +1,6 @@
 // sarnn/kernels/mve/shaped.hpp: the shaped forms of kernel::Mve (Helium, MVE float: Cortex-M55, M85) for float, with
 // the sizes as template parameters, compiled in the model's translation unit for the model's shape (detail/shaped.hpp
-// chooses them): the dot context attend_dot (kernels/mve/dot_scores.hpp for the scores, then the set's softmax and
+// chooses them): gemv, gemv_add and affine_tanh (kernels/mve/rows.hpp: eight rows a pass by gathers), the dot context attend_dot (kernels/mve/dot_scores.hpp for the scores, then the set's softmax and
 // weighted sum). Each shaped kernel is one function per shape (not inlined into the model: an image holds one copy
 // per shape it uses). Included by detail/shaped.hpp where MVE float is on (__ARM_FEATURE_MVE & 2); nothing here exists
 // elsewhere.
@@ -11,6 +11,8 @@
 
 #include "sarnn/kernels.hpp"
 #include "sarnn/kernels/mve/dot_scores.hpp"
+#include "sarnn/kernels/mve/rows.hpp"
+#include "sarnn/kernels/mve/tanh.hpp"
 #include "sarnn/kernels/shaped.hpp"
 
 namespace sarnn::kernel::mve_shaped {
@@ -18,7 +20,37 @@ namespace sarnn::kernel::mve_shaped {
 /// The shaped float operations of the mve set (contracts: kernels.hpp, with the sizes as template parameters).
 struct Shaped {
     /// What detail::shaped reads.
-    static constexpr unsigned kCaps = shaped_attend_dot;
+    static constexpr unsigned kCaps = shaped_gemv | shaped_gemv_add | shaped_affine_tanh | shaped_attend_dot;
+
+    /// y = M·v, M Rows x Cols row-major with leading dimension Ld; y must not alias v. Eight rows a pass
+    /// (rows_product); rows of more than 128 values: kernel::Mve's gemv.
+    template <std::size_t Rows, std::size_t Cols, std::size_t Ld>
+    static void gemv(const float* M, const float* v, float* y) noexcept {
+        if constexpr (Cols <= 128)
+            rows_product<Rows, Cols, 0, Ld, RowsEnd::none>(M, v, v, nullptr, y);
+        else
+            Mve::gemv(M, Rows, Cols, Ld, v, y);
+    }
+    /// y += M·v, as gemv.
+    template <std::size_t Rows, std::size_t Cols, std::size_t Ld>
+    static void gemv_add(const float* M, const float* v, float* y) noexcept {
+        if constexpr (Cols <= 128)
+            rows_product<Rows, Cols, 0, Ld, RowsEnd::add_b>(M, v, v, y, y);
+        else
+            Mve::gemv_add(M, Rows, Cols, Ld, v, y);
+    }
+    /// y = tanh(A·[x; r] + b): A Rows x (Nx + Nr) row-major, b Rows values, x Nx values, r Nr; y must not alias x, r.
+    /// The products eight rows a pass (rows_product, x and r read in place), then tanh over y (kernels/mve/tanh.hpp); rows of
+    /// more than 128 values: kernel::Mve's affine_tanh.
+    template <std::size_t Rows, std::size_t Nx, std::size_t Nr>
+    static void affine_tanh(const float* A, const float* b, const float* x, const float* r, float* y) noexcept {
+        if constexpr (Nx + Nr <= 128) {
+            rows_product<Rows, Nx, Nr, Nx + Nr, RowsEnd::add_b>(A, x, r, b, y);
+            tanh_inplace<Rows>(y);
+        } else {
+            Mve::affine_tanh(A, b, Rows, x, Nx, r, Nr, y);
+        }
+    }
 
     /// e_j = scale·(S_j·q), alpha = softmax(e), c = Σ_j alpha_j S_j over S's n >= 1 states (S.dim = Dim, S.stride =
     /// Stride, S.cap = Cap): the scores eight states a pass (dot_scores), then kernel::Mve's softmax and weighted
