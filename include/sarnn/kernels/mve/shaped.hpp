@@ -13,6 +13,7 @@
 #include "sarnn/kernels/mve/dot_scores.hpp"
 #include "sarnn/kernels/mve/rows.hpp"
 #include "sarnn/kernels/mve/tanh.hpp"
+#include "sarnn/kernels/mve/weighted_sum.hpp"
 #include "sarnn/kernels/shaped.hpp"
 
 namespace sarnn::kernel::mve_shaped {
@@ -60,7 +61,10 @@ struct Shaped {
         if constexpr (Dim <= 128) {
             dot_scores<Dim, Stride, Cap>(S.base, S.first, S.n, q, scale, alpha);
             Mve::softmax(alpha, S.n);
-            Mve::weighted_sum(alpha, S, c);
+            if constexpr (Stride <= 124)
+                weighted_sum<Dim, Stride, Cap>(S.base, S.first, S.n, alpha, c);
+            else
+                Mve::weighted_sum(alpha, S, c);
         } else {
             Mve::attend_dot(S, q, scale, alpha, c);
         }

@@ -1,0 +1,155 @@
+// sarnn/kernels/mve/weighted_sum.hpp: c = Σ_j w_j S_j over the n stored states of a ring of Cap rows (Stride floats
+// apart, Dim values each), with Dim and Stride known at compile time, on Helium (MVE float). c is taken 16 columns
+// (four vectors) at a time, held in q0-q3 through all the states (no load or store of c inside the loops): the states
+// in their two runs (the ring from `first` to its end, then from its start), four a pass (their weights by one LDM,
+// each row's vectors at offsets from one pointer that its last load's writeback moves to the next row), then the
+// run's last 1 to 3 states one a pass. The last chunk (Dim % 16 columns, one to four vectors) stores its last vector
+// under a tail predicate (VCTP): nothing written at or past Dim. Cost per state and 16 columns: 8 instructions and a
+// quarter (the run-time set's: 9, in pairs of states).
+#ifndef SARNN_KERNELS_MVE_WEIGHTED_SUM_HPP
+#define SARNN_KERNELS_MVE_WEIGHTED_SUM_HPP
+
+#include <cstddef>
+#include <cstdint>
+
+namespace sarnn::kernel::mve_shaped {
+
+// One state of a chunk of NV vectors: its row's vectors at offsets from p (which runs .Lsarnn_bias bytes behind the
+// row), times W, onto q0..q(NV-1); the last load moves p one row on.
+#define SARNN_MVE_WSTATE_(W)                      \
+    ".if %c[nv] > 1\n\t"                          \
+    "vldrw.32 q4, [%[p], #.Lsarnn_bias]\n\t"      \
+    "vfma.f32 q0, q4, " W                         \
+    "\n\t"                                        \
+    ".endif\n\t"                                  \
+    ".if %c[nv] > 2\n\t"                          \
+    "vldrw.32 q5, [%[p], #.Lsarnn_bias + 16]\n\t" \
+    "vfma.f32 q1, q5, " W                         \
+    "\n\t"                                        \
+    ".endif\n\t"                                  \
+    ".if %c[nv] > 3\n\t"                          \
+    "vldrw.32 q6, [%[p], #.Lsarnn_bias + 32]\n\t" \
+    "vfma.f32 q2, q6, " W                         \
+    "\n\t"                                        \
+    ".endif\n\t"                                  \
+    "vldrw.32 q7, [%[p], #%c[rb]]!\n\t"           \
+    ".if %c[nv] == 1\n\t"                         \
+    "vfma.f32 q0, q7, " W                         \
+    "\n\t"                                        \
+    ".elseif %c[nv] == 2\n\t"                     \
+    "vfma.f32 q1, q7, " W                         \
+    "\n\t"                                        \
+    ".elseif %c[nv] == 3\n\t"                     \
+    "vfma.f32 q2, q7, " W                         \
+    "\n\t"                                        \
+    ".else\n\t"                                   \
+    "vfma.f32 q3, q7, " W                         \
+    "\n\t"                                        \
+    ".endif\n\t"
+
+// The states of one run: n of them from the row at p, four a pass, then one a pass (L: a label suffix).
+#define SARNN_MVE_WRUN_(P, N, L)                                                                                 \
+    "sub %[p], " P                                                                                               \
+    ", #%c[rb] - .Lsarnn_last\n\t"                                                                               \
+    "lsrs lr, " N                                                                                                \
+    ", #2\n\t"                                                                                                   \
+    "wls lr, lr, 2" L                                                                                            \
+    "f\n"                                                                                                        \
+    "1" L                                                                                                        \
+    ":\n\t"                                                                                                      \
+    "ldm %[w]!, {r8, r9, r10, r11}\n\t" SARNN_MVE_WSTATE_("r8") SARNN_MVE_WSTATE_("r9") SARNN_MVE_WSTATE_("r10") \
+        SARNN_MVE_WSTATE_("r11") "le lr, 1" L                                                                    \
+                                 "b\n"                                                                           \
+                                 "2" L                                                                           \
+                                 ":\n\t"                                                                         \
+                                 "and lr, " N                                                                    \
+                                 ", #3\n\t"                                                                      \
+                                 "wls lr, lr, 4" L                                                               \
+                                 "f\n"                                                                           \
+                                 "3" L                                                                           \
+                                 ":\n\t"                                                                         \
+                                 "ldr r8, [%[w]], #4\n\t" SARNN_MVE_WSTATE_("r8") "le lr, 3" L                   \
+                                                                                  "b\n"                          \
+                                                                                  "4" L ":\n\t"
+
+/// c[k..k + 4·NV) = Σ_j w_j R_j[k..k + 4·NV) over the n0 rows from row0 and then the n1 rows from row1 (each run's
+/// rows Stride floats apart; row0, row1 already at column k), w their n0 + n1 weights; the last vector of c stored
+/// under the predicate last.
+template <int NV, std::size_t Stride>
+inline void weighted_chunk(const float* row0, std::size_t n0, const float* row1, std::size_t n1, const float* w,
+                           float* c, std::uint32_t last) noexcept {
+    static_assert(NV >= 1 && NV <= 4 && Stride * sizeof(float) <= 508, "sarnn: mve weighted_chunk: rows of <= 127");
+    constexpr int kRowBytes = static_cast<int>(Stride * sizeof(float));
+    const float* p;
+    __asm__ volatile(
+        // p runs .Lsarnn_bias = B - 16·(NV - 1) bytes behind the row (B a row's bytes): the last load [p, #B]! then
+        // leaves p as far behind the next row
+        ".set .Lsarnn_last, 16 * (%c[nv] - 1)\n\t"
+        ".set .Lsarnn_bias, %c[rb] - .Lsarnn_last\n\t"
+        "vmov.i32 q0, #0\n\t"
+        ".if %c[nv] > 1\n\t"
+        "vmov.i32 q1, #0\n\t"
+        ".endif\n\t"
+        ".if %c[nv] > 2\n\t"
+        "vmov.i32 q2, #0\n\t"
+        ".endif\n\t"
+        ".if %c[nv] > 3\n\t"
+        "vmov.i32 q3, #0\n\t"
+        ".endif\n\t" SARNN_MVE_WRUN_("%[r0]", "%[n0]", "") SARNN_MVE_WRUN_("%[r1]", "%[n1]", "")
+        // the whole vectors, then the last under its predicate
+        ".if %c[nv] > 1\n\t"
+        "vstrw.32 q0, [%[c]]\n\t"
+        ".endif\n\t"
+        ".if %c[nv] > 2\n\t"
+        "vstrw.32 q1, [%[c], #16]\n\t"
+        ".endif\n\t"
+        ".if %c[nv] > 3\n\t"
+        "vstrw.32 q2, [%[c], #32]\n\t"
+        ".endif\n\t"
+        "vmsr p0, %[last]\n\t"
+        "vpst\n\t"
+        ".if %c[nv] == 1\n\t"
+        "vstrwt.32 q0, [%[c]]\n\t"
+        ".elseif %c[nv] == 2\n\t"
+        "vstrwt.32 q1, [%[c], #16]\n\t"
+        ".elseif %c[nv] == 3\n\t"
+        "vstrwt.32 q2, [%[c], #32]\n\t"
+        ".else\n\t"
+        "vstrwt.32 q3, [%[c], #48]\n\t"
+        ".endif\n\t"
+        : [p] "=&r"(p), [w] "+r"(w)
+        : [r0] "r"(row0), [n0] "r"(n0), [r1] "r"(row1), [n1] "r"(n1), [c] "r"(c), [last] "r"(last), [nv] "i"(NV),
+          [rb] "i"(kRowBytes)
+        : "r8", "r9", "r10", "r11", "lr", "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11",
+          "d12", "d13", "d14", "d15", "cc", "memory");
+}
+#undef SARNN_MVE_WRUN_
+#undef SARNN_MVE_WSTATE_
+
+/// c[0..Dim) = Σ_j w_j R_j, R_j = base + ((first + j) mod Cap)·Stride floats the j-th stored state, j < n (n in
+/// 1..Cap, first < Cap); w n values (any 4-byte alignment). c: nothing written at or past Dim.
+template <std::size_t Dim, std::size_t Stride, std::size_t Cap>
+__attribute__((noinline)) void weighted_sum(const float* base, std::size_t first, std::size_t n, const float* w,
+                                            float* c) noexcept {
+    static_assert(Dim >= 1 && Stride >= Dim && Stride % 4 == 0 && Stride <= 127, "sarnn: mve weighted_sum: Stride");
+    // the two runs: physical rows first..first + n0 - 1, then 0..n1 - 1
+    const std::size_t n0 = Cap - first < n ? Cap - first : n;
+    const float* const row0 = base + first * Stride;
+    constexpr std::size_t kChunks = (Dim + 15) / 16;
+    for (std::size_t k = 0; k < kChunks; ++k) {
+        const std::size_t cols = Dim - 16 * k < 16 ? Dim - 16 * k : 16;
+        // the chunk's last vector: its lanes below Dim
+        const std::uint32_t left = static_cast<std::uint32_t>(cols - (cols - 1) / 4 * 4);
+        const std::uint32_t last = (1u << (4 * left)) - 1u;
+        switch ((cols + 3) / 4) {
+        case 1: weighted_chunk<1, Stride>(row0 + 16 * k, n0, base + 16 * k, n - n0, w, c + 16 * k, last); break;
+        case 2: weighted_chunk<2, Stride>(row0 + 16 * k, n0, base + 16 * k, n - n0, w, c + 16 * k, last); break;
+        case 3: weighted_chunk<3, Stride>(row0 + 16 * k, n0, base + 16 * k, n - n0, w, c + 16 * k, last); break;
+        default: weighted_chunk<4, Stride>(row0 + 16 * k, n0, base + 16 * k, n - n0, w, c + 16 * k, last); break;
+        }
+    }
+}
+
+}  // namespace sarnn::kernel::mve_shaped
+
+#endif
