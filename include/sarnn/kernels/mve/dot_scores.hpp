@@ -15,6 +15,13 @@
 #include <cstddef>
 #include <cstdint>
 
+// The loops name core registers themselves (r4-r11 among them): an unoptimised build (-O0) keeps r7 for its frame,
+// so these functions are built without a frame pointer there (else GCC: "r7 cannot be used in 'asm' here").
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
+#pragma GCC push_options
+#pragma GCC optimize("omit-frame-pointer")
+#endif
+
 namespace sarnn::kernel::mve_shaped {
 
 // One k of the pass (the assembler's .Lsarnn_k): the k-th values of the eight rows, times q_k (r8..r11 by k % 4),
@@ -108,5 +115,9 @@ __attribute__((noinline)) void dot_scores(const float* base, std::size_t first, 
 #undef SARNN_MVE_SCORE_K_
 
 }  // namespace sarnn::kernel::mve_shaped
+
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
+#pragma GCC pop_options
+#endif
 
 #endif

@@ -13,6 +13,13 @@
 #include <cstddef>
 #include <cstdint>
 
+// The loops name core registers themselves (r4-r11 among them): an unoptimised build (-O0) keeps r7 for its frame,
+// so these functions are built without a frame pointer there (else GCC: "r7 cannot be used in 'asm' here").
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
+#pragma GCC push_options
+#pragma GCC optimize("omit-frame-pointer")
+#endif
+
 namespace sarnn::kernel::mve_shaped {
 
 /// How rows_product ends each row: y = A·v, y = A·v + b, or y += A·v (b is y).
@@ -135,5 +142,9 @@ __attribute__((noinline)) void rows_product(const float* A, const float* v1, con
 #undef SARNN_MVE_ROWS_COL_
 
 }  // namespace sarnn::kernel::mve_shaped
+
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
+#pragma GCC pop_options
+#endif
 
 #endif

@@ -11,6 +11,13 @@
 #include <cstddef>
 #include <cstdint>
 
+// The loops name core registers themselves (r4-r11 among them): an unoptimised build (-O0) keeps r7 for its frame,
+// so these functions are built without a frame pointer there (else GCC: "r7 cannot be used in 'asm' here").
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
+#pragma GCC push_options
+#pragma GCC optimize("omit-frame-pointer")
+#endif
+
 namespace sarnn::kernel::mve_shaped {
 
 /// r4 1.5·2^23, r5 -ln2 (high part), r6 -ln2 (low part), r7..r10 the polynomial's c4..c1, r11 1 (c0, and 127 << 23:
@@ -85,5 +92,9 @@ __attribute__((noinline)) void tanh_inplace(float* y) noexcept {
 #undef SARNN_MVE_TANH_LANES_
 
 }  // namespace sarnn::kernel::mve_shaped
+
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
+#pragma GCC pop_options
+#endif
 
 #endif

@@ -12,6 +12,13 @@
 #include <cstddef>
 #include <cstdint>
 
+// The loops name core registers themselves (r4-r11 among them): an unoptimised build (-O0) keeps r7 for its frame,
+// so these functions are built without a frame pointer there (else GCC: "r7 cannot be used in 'asm' here").
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
+#pragma GCC push_options
+#pragma GCC optimize("omit-frame-pointer")
+#endif
+
 namespace sarnn::kernel::mve_shaped {
 
 // One state of a chunk of NV vectors: its row's vectors at offsets from p (which runs .Lsarnn_bias bytes behind the
@@ -151,5 +158,9 @@ __attribute__((noinline)) void weighted_sum(const float* base, std::size_t first
 }
 
 }  // namespace sarnn::kernel::mve_shaped
+
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
+#pragma GCC pop_options
+#endif
 
 #endif
