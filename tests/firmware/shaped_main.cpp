@@ -212,6 +212,29 @@ void check_affine_tanh_extremes() {
     expect(y[5] != y[5], "affine_tanh of NaN", d(y[5]), 0.0, 5, 0);
 }
 
+/// A NaN or an Inf in a state: the shaped context gives what the set's run-time attend_dot gives (its exact path),
+/// value for value (NaN where it has NaN).
+template <std::size_t Dim>
+void check_attend_dot_non_finite() {
+    constexpr std::size_t St = sarnn::padded<float>(Dim), Cap = 11;
+    alignas(16) static float S[Cap * St], q[St], a0[sarnn::padded<float>(Cap)], c0[St], a1[sarnn::padded<float>(Cap)],
+        c1[St];
+    const float inf = __builtin_inff();
+    for (const float bad : {kNaN, inf, -inf}) {
+        for (std::size_t k = 0; k < Cap * St; ++k) S[k] = (k % St) < Dim ? uniform(1.0f) : 0.0f;
+        for (std::size_t k = 0; k < St; ++k) q[k] = k < Dim ? uniform(1.0f) : 0.0f;
+        S[5 * St + Dim / 2] = bad;
+        const sarnn::Rows<float> rows{S, St, Dim, Cap, 4, 9};
+        Shaped::attend_dot<Dim, St, Cap>(rows, q, 1.0f, a0, c0);
+        Set::attend_dot(rows, q, 1.0f, a1, c1);
+        const auto same = [](float x, float y) { return x == y || (x != x && y != y); };
+        for (std::size_t j = 0; j < 9; ++j)
+            expect(same(a0[j], a1[j]), "attend_dot non-finite alpha as the set's", d(a0[j]), d(a1[j]), Dim, j);
+        for (std::size_t k = 0; k < Dim; ++k)
+            expect(same(c0[k], c1[k]), "attend_dot non-finite c as the set's", d(c0[k]), d(c1[k]), Dim, k);
+    }
+}
+
 template <std::size_t Dim>
 void check_dims() {
     check_attend_dot<Dim, 1>(1.0f);
@@ -220,6 +243,7 @@ void check_dims() {
     check_attend_dot<Dim, 17>(1.0f);
     check_attend_dot<Dim, 33>(4.0f);
     check_attend_dot_extremes<Dim>();
+    check_attend_dot_non_finite<Dim>();
     check_rows<Dim, 1>();
     check_rows<Dim, 3>();
     check_rows<Dim, 7>();

@@ -41,11 +41,12 @@ namespace sarnn::kernel::mve_shaped {
     "\n\t"                                   \
     ".endif\n\t"
 
-/// e[j] = scale·(R_j·q) for j < n, R_j = base + ((first + j) mod Cap)·Stride floats the j-th stored state (Dim
+/// e[j] = scale·(R_j·q) for j < n, and their max returned (vmaxnm: a NaN score is passed over, the softmax's check
+/// finds it), R_j = base + ((first + j) mod Cap)·Stride floats the j-th stored state (Dim
 /// values), q Dim values (any 4-byte alignment). n in 1..Cap, first < Cap. e receives n floats, nothing past them.
 template <std::size_t Dim, std::size_t Stride, std::size_t Cap>
-__attribute__((noinline)) void dot_scores(const float* base, std::size_t first, std::size_t n, const float* q,
-                                          float scale, float* e) noexcept {
+__attribute__((noinline)) float dot_scores(const float* base, std::size_t first, std::size_t n, const float* q,
+                                           float scale, float* e) noexcept {
     static_assert(Dim >= 1 && Dim <= 128, "sarnn: mve dot_scores: Dim 1 to 128 (the gathers' offsets are immediates)");
     static_assert(Stride >= Dim && Stride % 4 == 0 && Cap >= 1, "sarnn: mve dot_scores: padded rows");
     constexpr std::uint32_t kRowBytes = Stride * sizeof(float);
@@ -56,9 +57,11 @@ __attribute__((noinline)) void dot_scores(const float* base, std::size_t first, 
     register std::uint32_t rb __asm__("r8") = kRowBytes;
     std::uint32_t left = static_cast<std::uint32_t>(n);
     const float* qp;
+    float m = -__builtin_inff();
     __asm__ volatile(
-        // q7: a row's bytes in every lane
-        "vdup.32 q7, %[rb]\n"
+        // q7: a row's bytes in every lane; q6: the scores' max, lane by lane
+        "vdup.32 q7, %[rb]\n\t"
+        "vdup.32 q6, %[m]\n"
         "1:\n\t"
         // q0, q1: the addresses of the rows of states j..j+3 and j+4..j+7 (physical row·bytes + base)
         "viwdup.u32 q0, %[at], %[rows], #1\n\t"
@@ -92,6 +95,8 @@ __attribute__((noinline)) void dot_scores(const float* base, std::size_t first, 
         "vmul.f32 q3, q3, %[scale]\n\t"
         "cmp %[left], #8\n\t"
         "blo 2f\n\t"
+        "vmaxnm.f32 q6, q6, q2\n\t"
+        "vmaxnm.f32 q6, q6, q3\n\t"
         "vstrw.32 q2, [%[e]], #16\n\t"
         "vstrw.32 q3, [%[e]], #16\n\t"
         "subs %[left], %[left], #8\n\t"
@@ -99,18 +104,22 @@ __attribute__((noinline)) void dot_scores(const float* base, std::size_t first, 
         "b 3f\n"
         "2:\n\t"
         "vctp.32 %[left]\n\t"
-        "vpst\n\t"
+        "vpstt\n\t"
+        "vmaxnmt.f32 q6, q6, q2\n\t"
         "vstrwt.32 q2, [%[e]]\n\t"
         "subs %[left], %[left], #4\n\t"
         "bls 3f\n\t"
         "vctp.32 %[left]\n\t"
-        "vpst\n\t"
+        "vpstt\n\t"
+        "vmaxnmt.f32 q6, q6, q3\n\t"
         "vstrwt.32 q3, [%[e], #16]\n"
         "3:\n\t"
-        : [e] "+r"(e), [left] "+r"(left), [qp] "=&r"(qp), [at] "+r"(at), [rb] "+r"(rb)
+        "vmaxnmv.f32 %[m], q6\n\t"
+        : [e] "+r"(e), [left] "+r"(left), [qp] "=&r"(qp), [at] "+r"(at), [rb] "+r"(rb), [m] "+r"(m)
         : [base] "r"(base), [q] "r"(q), [scale] "r"(scale), [rows] "r"(rows), [dim] "i"(Dim)
         : "r9", "r10", "r11", "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10",
-          "d11", "d14", "d15", "cc", "memory");
+          "d11", "d12", "d13", "d14", "d15", "cc", "memory");
+    return m;
 }
 #undef SARNN_MVE_SCORE_K_
 

@@ -12,6 +12,7 @@
 #include "sarnn/kernels.hpp"
 #include "sarnn/kernels/mve/dot_scores.hpp"
 #include "sarnn/kernels/mve/rows.hpp"
+#include "sarnn/kernels/mve/softmax.hpp"
 #include "sarnn/kernels/mve/tanh.hpp"
 #include "sarnn/kernels/mve/weighted_sum.hpp"
 #include "sarnn/kernels/shaped.hpp"
@@ -59,8 +60,12 @@ struct Shaped {
     template <std::size_t Dim, std::size_t Stride, std::size_t Cap>
     static void attend_dot(const Rows<float>& S, const float* q, float scale, float* alpha, float* c) noexcept {
         if constexpr (Dim <= 128) {
-            dot_scores<Dim, Stride, Cap>(S.base, S.first, S.n, q, scale, alpha);
-            Mve::softmax(alpha, S.n);
+            // e = scale·(S_j·q) and its max; alpha = softmax(e) (a NaN or Inf score: the set's exact context)
+            const float m = dot_scores<Dim, Stride, Cap>(S.base, S.first, S.n, q, scale, alpha);
+            if (softmax_with_max(alpha, S.n, m) != 0) {
+                Mve::attend_dot(S, q, scale, alpha, c);
+                return;
+            }
             if constexpr (Stride <= 124)
                 weighted_sum<Dim, Stride, Cap>(S.base, S.first, S.n, alpha, c);
             else

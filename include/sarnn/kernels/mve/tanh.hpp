@@ -11,6 +11,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "sarnn/kernels/mve/exp.hpp"
+
 // The loops name core registers themselves (r4-r11 among them): an unoptimised build (-O0) keeps r7 for its frame,
 // so these functions are built without a frame pointer there (else GCC: "r7 cannot be used in 'asm' here").
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
@@ -20,13 +22,8 @@
 
 namespace sarnn::kernel::mve_shaped {
 
-/// r4 1.5·2^23, r5 -ln2 (high part), r6 -ln2 (low part), r7..r10 the polynomial's c4..c1, r11 1 (c0, and 127 << 23:
-/// the exponent bias); then log2(e) and c5 in four lanes each (q6, q7).
-alignas(16) inline constexpr std::uint32_t kTanhConstants[16] = {
-    0x4b400000u, 0xbf317200u, 0xb5bfbe8eu, 0x3d2b9d2au, 0x3e2aad35u, 0x3efffee3u, 0x3f7ffffbu, 0x3f800000u,
-    0x3fb8aa3bu, 0x3fb8aa3bu, 0x3fb8aa3bu, 0x3fb8aa3bu, 0x3c07d41au, 0x3c07d41au, 0x3c07d41au, 0x3c07d41au};
-
-// tanh of the four lanes of q0 (x, also kept in q3 for the NaN check) into q0; q1, q2, q4 temporaries; q5 9.1.
+// tanh of the four lanes of q0 (x, also kept in q3 for the NaN check) into q0; q1, q2, q4 temporaries; q5 9.1; the
+// constants of kernels/mve/exp.hpp in r4-r11, q6 and q7 (its exp, with q1 where it has q3).
 #define SARNN_MVE_TANH_LANES_                                                      \
     "vmov q3, q0\n\t"                                                              \
     "vshr.u32 q4, q0, #31\n\t" /* the sign of x */                                 \
@@ -85,7 +82,7 @@ __attribute__((noinline)) void tanh_inplace(float* y) noexcept {
         "vstrwt.32 q0, [%[y]]\n\t"
         ".endif\n\t"
         : [y] "+r"(y)
-        : [groups] "r"(N / 4), [clamp] "r"(clamp), [k] "r"(kTanhConstants), [whole] "i"(N / 4), [rest] "i"(N % 4)
+        : [groups] "r"(N / 4), [clamp] "r"(clamp), [k] "r"(kExpConstants), [whole] "i"(N / 4), [rest] "i"(N % 4)
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9",
           "d10", "d11", "d12", "d13", "d14", "d15", "lr", "memory");
 }
