@@ -1,14 +1,15 @@
 // tests/firmware/shaped_main.cpp: the build's shaped kernels (detail::shaped<kernel::Default, float>: the set's forms
 // compiled for each shape where it has them, kernel::Mve on Helium cores; the run-time operations elsewhere) checked
-// on the board against double arithmetic computed here, at every size of {1, 3, 7, 17, 33} and more: the dot context
-// over rings of several capacities, every start and fill (the ring wrapping inside a pass of eight states), and the
-// softmax at its extremes (scores of ±1e4: one state takes all; equal scores: uniform). The host cannot build the mve
-// set, so this is where its shaped forms are checked. Prints "N passed, N failed" over semihosting, exits 0 only when
-// nothing failed.
+// on the board against double arithmetic computed here, at every size of {1, 3, 7, 17, 33} and more:
+//  - the dot context (attend_dot) and weighted_sum over rings of several capacities, every fill and start (the ring
+//    wrapping inside a pass of eight states), the rows holding no state NaN; the softmax at its extremes (scores of
+//    ±1e4: one state takes all; equal scores: uniform); a NaN or Inf in a state (the set's exact path, value for value);
+//  - gemv, gemv_add and affine_tanh at every pair of those sizes, tanh at its extremes (±1e30, ±Inf, NaN).
+// The host cannot build the mve set, so this is where its shaped forms are checked. Prints "N passed, N failed" over
+// semihosting, exits 0 only when nothing failed.
 //
-// Also gemv, gemv_add and affine_tanh at every pair of those sizes, and tanh at its extremes (±1e30, ±Inf, NaN).
-//
-// Bounds: products 1e-6 relative to Σ|terms|, tanh 2.5e-7 more; alpha 1e-6 absolute plus 2.4e-7·alpha·Σ|terms|, c 1e-6·(1 + Σ|S_j|) absolute (the exp's 2e-7 relative, the sums' rounding).
+// Bounds: products 1e-6 relative to Σ|terms|, tanh 2.5e-7 more; alpha 1e-6 absolute plus 2.4e-7·alpha·Σ|terms| (a
+// score's rounding), c 1e-6·(1 + the magnitude of q) absolute (the exp's 2e-7 relative, the sums' rounding).
 #include <cmath>
 #include <cstddef>
 #include <cstdint>

@@ -1,6 +1,7 @@
 // sarnn/kernels/mve/shaped.hpp: the shaped forms of kernel::Mve (Helium, MVE float: Cortex-M55, M85) for float, with
 // the sizes as template parameters, compiled in the model's translation unit for the model's shape (detail/shaped.hpp
-// chooses them): gemv, gemv_add and affine_tanh (kernels/mve/rows.hpp: eight rows a pass by gathers), the dot context attend_dot (kernels/mve/dot_scores.hpp for the scores, then the set's softmax and
+// chooses them): gemv, gemv_add and affine_tanh (kernels/mve/rows.hpp: eight rows a pass by gathers), the dot
+// context attend_dot and its weighted_sum (kernels/mve/dot_scores.hpp for the scores, then the set's softmax and
 // weighted sum). Each shaped kernel is one function per shape (not inlined into the model: an image holds one copy
 // per shape it uses). Included by detail/shaped.hpp where MVE float is on (__ARM_FEATURE_MVE & 2); nothing here exists
 // elsewhere.
@@ -22,7 +23,8 @@ namespace sarnn::kernel::mve_shaped {
 /// The shaped float operations of the mve set (contracts: kernels.hpp, with the sizes as template parameters).
 struct Shaped {
     /// What detail::shaped reads.
-    static constexpr unsigned kCaps = shaped_gemv | shaped_gemv_add | shaped_affine_tanh | shaped_attend_dot;
+    static constexpr unsigned kCaps = shaped_gemv | shaped_gemv_add | shaped_affine_tanh | shaped_attend_dot |
+                                      shaped_weighted_sum;
 
     /// y = M·v, M Rows x Cols row-major with leading dimension Ld; y must not alias v. Eight rows a pass
     /// (rows_product); rows of more than 128 values: kernel::Mve's gemv.
@@ -54,9 +56,19 @@ struct Shaped {
         }
     }
 
+    /// c = Σ_j w_j S_j over S's n >= 1 states (S.dim = Dim, S.stride = Stride, S.cap = Cap; weighted_sum.hpp); rows
+    /// of more than 124 floats: kernel::Mve's weighted_sum.
+    template <std::size_t Dim, std::size_t Stride, std::size_t Cap>
+    static void weighted_sum(const float* w, const Rows<float>& S, float* c) noexcept {
+        if constexpr (Stride <= 124)
+            mve_shaped::weighted_sum<Dim, Stride, Cap>(S.base, S.first, S.n, w, c);
+        else
+            Mve::weighted_sum(w, S, c);
+    }
     /// e_j = scale·(S_j·q), alpha = softmax(e), c = Σ_j alpha_j S_j over S's n >= 1 states (S.dim = Dim, S.stride =
-    /// Stride, S.cap = Cap): the scores eight states a pass (dot_scores), then kernel::Mve's softmax and weighted
-    /// sum. Rows of more than 128 values: kernel::Mve's attend_dot.
+    /// Stride, S.cap = Cap): the scores and their max eight states a pass (dot_scores), the softmax from that max
+    /// (softmax.hpp; a NaN or Inf score: kernel::Mve's attend_dot, its exact path), then the weighted sum
+    /// (weighted_sum.hpp). Rows of more than 128 values: kernel::Mve's attend_dot.
     template <std::size_t Dim, std::size_t Stride, std::size_t Cap>
     static void attend_dot(const Rows<float>& S, const float* q, float scale, float* alpha, float* c) noexcept {
         if constexpr (Dim <= 128) {
@@ -66,10 +78,8 @@ struct Shaped {
                 Mve::attend_dot(S, q, scale, alpha, c);
                 return;
             }
-            if constexpr (Stride <= 124)
-                weighted_sum<Dim, Stride, Cap>(S.base, S.first, S.n, alpha, c);
-            else
-                Mve::weighted_sum(alpha, S, c);
+            // c = Σ_j alpha_j S_j
+            weighted_sum<Dim, Stride, Cap>(alpha, S, c);
         } else {
             Mve::attend_dot(S, q, scale, alpha, c);
         }
