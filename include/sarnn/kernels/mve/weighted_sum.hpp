@@ -5,7 +5,8 @@
 // each row's vectors at offsets from one pointer that its last load's writeback moves to the next row), then the
 // run's last 1 to 3 states one a pass. The last chunk (Dim % 16 columns, one to four vectors) stores its last vector
 // under a tail predicate (VCTP): nothing written at or past Dim. Cost per state and 16 columns: 8 instructions and a
-// quarter (the run-time set's: 9, in pairs of states).
+// quarter (the run-time set's: 9, in pairs of states). Assembly: the form of the mve set's weighted_chunk_asm
+// (lib/kernels/arm_mve_loops.hpp, measured there against intrinsics) with four weights a load.
 #ifndef SARNN_KERNELS_MVE_WEIGHTED_SUM_HPP
 #define SARNN_KERNELS_MVE_WEIGHTED_SUM_HPP
 
