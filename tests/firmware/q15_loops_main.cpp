@@ -647,6 +647,101 @@ void check_finish_gru() {
     }
 }
 
+/// gru_gates whole (the target's, kGruGates) where the x part's factor is 1: per row s_x = W_ih·x, s_h = W_hh·h,
+/// gi = requantize(s_x, m_r, shift_r) + b_ih and gh = requantize(s_h, m_r, shift_r) + b_hh saturated to int16, for
+/// rows across blocks of 32 with every remainder mod 4, x and h of any length (their words in one chunk or several),
+/// extreme weights and values, now and then a negative multiplier or a shift outside 2 .. 31; and false (nothing
+/// written) for another factor
+// the weights of both in g_s's storage (the 16 kB board's RAM: no array of their own; the checks run one at a time)
+constexpr std::size_t kGwBytes = 2880;
+static_assert(kGwBytes <= sizeof g_s, "the GRU checks' weights fit g_s");
+std::int8_t* const g_gw = reinterpret_cast<std::int8_t*>(g_s);
+template <class X>
+void check_gru_gates() {
+    static std::int32_t m[40], bi[40], bh[40];
+    static std::int8_t shift[40];
+    static q15 gi[41], gh[41], xv[81], hv[81];
+    const auto pre = [](std::int32_t v, std::int32_t mk, int sk, std::int32_t b) {
+        const std::int64_t p = static_cast<std::int64_t>(sarnn::fixed::requantize(v, mk, sk)) + b;
+        return p > 32767 ? 32767 : (p < -32768 ? -32768 : static_cast<std::int32_t>(p));
+    };
+    for (int it = 0; it < 400; ++it) {
+        const std::size_t rows = static_cast<std::size_t>(uniform(1, 36));
+        const std::size_t span = kGwBytes / rows;  // nx + nh at most
+        const std::size_t cap = span < 80 ? span : 80;
+        const std::size_t nx = static_cast<std::size_t>(uniform(1, static_cast<int>(cap) - 1));
+        const std::size_t nh = static_cast<std::size_t>(uniform(1, static_cast<int>(cap - nx)));
+        const bool extreme = it % 7 == 3;
+        std::int8_t* const W_ih = g_gw;
+        std::int8_t* const W_hh = g_gw + rows * nx;
+        for (std::size_t k = 0; k < rows * (nx + nh); ++k)
+            g_gw[k] = static_cast<std::int8_t>(extreme ? (uniform(0, 1) != 0 ? 127 : -128) : uniform(-128, 127));
+        // x and h from their arrays' first or second value
+        q15* const x = xv + it % 2;
+        q15* const h = hv + (it / 2) % 2;
+        for (std::size_t k = 0; k < nx; ++k)
+            x[k].raw = static_cast<std::int16_t>(extreme ? (uniform(0, 1) != 0 ? 32767 : -32768)
+                                                         : uniform(-32768, 32767));
+        for (std::size_t k = 0; k < nh; ++k)
+            h[k].raw = static_cast<std::int16_t>(extreme ? (uniform(0, 1) != 0 ? 32767 : -32768)
+                                                         : uniform(-32768, 32767));
+        const std::int32_t wide[] = {INT32_MAX, INT32_MIN, 1 << 30, -(1 << 30), 40000, -40000};
+        for (std::size_t k = 0; k < rows; ++k) {
+            m[k] = static_cast<std::int32_t>(static_cast<std::uint32_t>(any32_bits()) >> uniform(1, 2));
+            if (it % 11 == 0 && k % 3 == 0) m[k] = -m[k];
+            shift[k] = static_cast<std::int8_t>(it % 13 == 0 ? uniform(-1, 33) : uniform(2, 31));
+            bi[k] = it % 5 == 0 ? wide[uniform(0, 5)] : uniform(-40000, 40000);
+            bh[k] = it % 5 == 1 ? wide[uniform(0, 5)] : uniform(-40000, 40000);
+        }
+        const bool one = it % 17 != 5;
+        const sarnn::QGru a{W_ih, W_hh, bi, bh, m, shift, one ? std::int32_t{1} << 30 : 1234567890, one ? -1 : 0};
+        for (std::size_t k = 0; k <= rows; ++k) gi[k].raw = gh[k].raw = 12345;  // (and the one past the last row)
+        const bool took = X::gru_gates(a, rows, x, nx, h, nh, gi, gh);
+        bool ok = took == one && gi[rows].raw == 12345 && gh[rows].raw == 12345;
+        for (std::size_t r = 0; r < rows && ok; ++r) {
+            std::int32_t sx = 0, sh = 0;
+            for (std::size_t k = 0; k < nx; ++k) sx += W_ih[r * nx + k] * x[k].raw;
+            for (std::size_t k = 0; k < nh; ++k) sh += W_hh[r * nh + k] * h[k].raw;
+            ok = one ? gi[r].raw == pre(sx, m[r], shift[r], bi[r]) && gh[r].raw == pre(sh, m[r], shift[r], bh[r])
+                     : gi[r].raw == 12345 && gh[r].raw == 12345;
+        }
+        expect(ok, "gru_gates", it);
+    }
+}
+
+#if defined(SARNN_LIB_KERNELS_Q15_THUMB_GRU_HPP)
+/// The Thumb set's rows4_words: s[8·j + 2·g] (+)= Σ_{k < n} w[(4·j + g)·ld + k]·v_k for groups of four rows, v in
+/// words, every n up to 70 (every tail), ld >= n, stored or added; the odd words and the words past the last group
+/// untouched
+void check_rows4_words() {
+    static std::int32_t v[72], s[8 * 9], before[8 * 9];
+    for (int it = 0; it < 300; ++it) {
+        const auto n = static_cast<std::size_t>(1 + it % 70);
+        const std::size_t ld = n + static_cast<std::size_t>(uniform(0, 3));
+        const auto groups = static_cast<std::size_t>(
+            uniform(1, static_cast<int>(kGwBytes / (4 * ld) < 8 ? kGwBytes / (4 * ld) : 8)));
+        const bool add = it % 3 == 1, extreme = it % 5 == 2;
+        for (std::size_t k = 0; k < 4 * groups * ld; ++k)
+            g_gw[k] = static_cast<std::int8_t>(extreme ? (uniform(0, 1) != 0 ? 127 : -128) : uniform(-128, 127));
+        for (std::size_t k = 0; k < n; ++k)
+            v[k] = extreme ? (uniform(0, 1) != 0 ? 32767 : -32768) : uniform(-32768, 32767);
+        for (std::size_t k = 0; k < 8 * 9; ++k) s[k] = before[k] = uniform(-1000000, 1000000);
+        sarnn::kernel::q15_thumb::rows4_words(g_gw, ld, v, n, groups, s, add);
+        bool ok = true;
+        for (std::size_t k = 0; k < 8 * 9; ++k) {
+            std::int32_t want = before[k];
+            if (k % 2 == 0 && k < 8 * groups) {
+                const std::size_t row = k / 2;
+                want = add ? before[k] : 0;
+                for (std::size_t c = 0; c < n; ++c) want += g_gw[row * ld + c] * v[c];
+            }
+            ok = ok && s[k] == want;
+        }
+        expect(ok, "rows4_words", it);
+    }
+}
+#endif
+
 /// acc_g += Σ_{k < n} w[g·ld + k]·v_k for G rows (dot_rows: any n, any alignment of w and v), from a nonzero start,
 /// for every n up to kDimMax (every tail), extreme values among the random ones; the accumulator past G is not the
 /// loop's to touch (its sum would show it)
@@ -702,6 +797,10 @@ int main() {
     if constexpr (q::has(L::kCaps, q::kFinishTanh)) check_finish_tanh<L>();
     if constexpr (q::has(L::kCaps, q::kRowsSum) || q::has(L::kCaps, q::kFinishSum)) check_finish_sum<L>();
     if constexpr (q::has(L::kCaps, q::kFinishGru)) check_finish_gru<L>();
+    if constexpr (q::has(L::kCaps, q::kGruGates)) check_gru_gates<L>();
+#if defined(SARNN_LIB_KERNELS_Q15_THUMB_GRU_HPP)
+    check_rows4_words();
+#endif
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
 }

@@ -2,7 +2,7 @@
 // the DSP extension (M0, M0+, M3), in Thumb assembly that ARMv6-M runs: there GCC 12 at -Os spent 8 to 13
 // instructions on a multiply-add (index registers reloaded with constants, values moved through ip); these spend
 // 4.19 (four rows) to 4.75. Each computes exactly what q15/plain.hpp computes (integer sums, the same bounds). The
-// cells and the rows' finish: q15/thumb_cells.hpp, q15/thumb_finish.hpp.
+// cells and the rows' finish: q15/thumb_cells.hpp, q15/thumb_finish.hpp; the GRU's gates whole: q15/thumb_gru.hpp.
 // Registers: values and pointers in low registers ("l": ARMv6-M's loads and MULS take no others; at most seven, so
 // that r7 may stay the frame pointer), accumulators, loop ends and strides in high ones, r8 to r12 (ADD, CMP and MOV
 // take them), so that nothing spills: as explicit register variables, since GCC 12 gives an asm at most one
@@ -39,6 +39,7 @@
 #endif
 
 #include "kernels/q15/thumb_finish.hpp"  // (its assembly takes the macros above)
+#include "kernels/q15/thumb_gru.hpp"     // (and this one)
 
 namespace sarnn::kernel::q15_thumb {
 
@@ -434,11 +435,11 @@ inline std::int32_t additive_sum(const q15* key, const q15* q, const std::int8_t
 
 namespace sarnn::kernel::q15_loops {
 
-/// The Thumb loops: the products, additive_sum, the cells (q15/thumb_cells.hpp) and the rows finished
-/// (q15/thumb_finish.hpp); the rest generic.
+/// The Thumb loops: the products, additive_sum, the cells (q15/thumb_cells.hpp), the rows finished
+/// (q15/thumb_finish.hpp) and the GRU's gates (q15/thumb_gru.hpp); the rest generic.
 struct ThumbLoops : Loops<ThumbLoops> {
     static constexpr std::size_t kRows = q15_thumb::kRows, kStates = q15_thumb::kStates, kColumns = q15_thumb::kColumns;
-    static constexpr unsigned kCaps = kAdditiveSum | kGruCell | kCell | kFinishGru | kFinishSum;
+    static constexpr unsigned kCaps = kAdditiveSum | kGruCell | kCell | kFinishGru | kFinishSum | kGruGates;
     template <std::size_t G>
     __attribute__((always_inline)) static void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v,
                                                         std::size_t n, std::int32_t* acc) noexcept {
@@ -463,6 +464,10 @@ struct ThumbLoops : Loops<ThumbLoops> {
     }
     static void gru_cell(const q15* gi, const q15* gh, const q15* h_prev, std::size_t hidden, q15* h) noexcept {
         q15_thumb::gru_cell(gi, gh, h_prev, hidden, h);
+    }
+    static bool gru_gates(const QGru& a, std::size_t rows, const q15* x, std::size_t nx, const q15* h, std::size_t nh,
+                          q15* gi, q15* gh) noexcept {
+        return q15_thumb::gru_gates<ThumbLoops>(a, rows, x, nx, h, nh, gi, gh);
     }
     static std::size_t finish_gru(const std::int32_t* s, std::size_t rows, const std::int32_t* m,
                                   const std::int8_t* shift, const std::int32_t* b_ih, const std::int32_t* b_hh, q15* gi,
