@@ -649,7 +649,7 @@ void check_finish_gru() {
 
 /// gru_gates whole (the target's, kGruGates) where the x part's factor is 1: per row s_x = W_ih·x, s_h = W_hh·h,
 /// gi = requantize(s_x, m_r, shift_r) + b_ih and gh = requantize(s_h, m_r, shift_r) + b_hh saturated to int16, for
-/// rows across blocks of 32 with every remainder mod 4, x and h of any length (their words in one chunk or several),
+/// rows across blocks of 48 with every remainder mod 4, x and h of any length (their words in one chunk or several),
 /// extreme weights and values, now and then a negative multiplier or a shift outside 2 .. 31; and false (nothing
 /// written) for another factor
 // the weights of both in g_s's storage (the 16 kB board's RAM: no array of their own; the checks run one at a time)
@@ -658,15 +658,15 @@ static_assert(kGwBytes <= sizeof g_s, "the GRU checks' weights fit g_s");
 std::int8_t* const g_gw = reinterpret_cast<std::int8_t*>(g_s);
 template <class X>
 void check_gru_gates() {
-    static std::int32_t m[40], bi[40], bh[40];
-    static std::int8_t shift[40];
-    static q15 gi[41], gh[41], xv[81], hv[81];
+    static std::int32_t m[56], bi[56], bh[56];
+    static std::int8_t shift[56];
+    static q15 gi[57], gh[57], xv[81], hv[81];
     const auto pre = [](std::int32_t v, std::int32_t mk, int sk, std::int32_t b) {
         const std::int64_t p = static_cast<std::int64_t>(sarnn::fixed::requantize(v, mk, sk)) + b;
         return p > 32767 ? 32767 : (p < -32768 ? -32768 : static_cast<std::int32_t>(p));
     };
     for (int it = 0; it < 400; ++it) {
-        const std::size_t rows = static_cast<std::size_t>(uniform(1, 36));
+        const std::size_t rows = static_cast<std::size_t>(uniform(1, 56));
         const std::size_t span = kGwBytes / rows;  // nx + nh at most
         const std::size_t cap = span < 80 ? span : 80;
         const std::size_t nx = static_cast<std::size_t>(uniform(1, static_cast<int>(cap) - 1));
