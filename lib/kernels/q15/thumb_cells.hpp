@@ -69,16 +69,29 @@ __attribute__((always_inline)) inline std::int32_t sat16(std::int32_t v) noexcep
     return v > 32767 ? 32767 : (v < -32768 ? -32768 : v);
 }
 
+/// (p + 2^14) >> 15, p rounded half up to Q15 (p + 2^14 < 2^31), as ((p >> 14) + 1) >> 1: the same floor (p = 2^14·q
+/// + s, 0 <= s < 2^14: both are floor((q + 1) / 2)) without the constant 2^14, which ARMv6-M builds in a register
+__attribute__((always_inline)) inline std::int32_t round15(std::int32_t p) noexcept { return ((p >> 14) + 1) >> 1; }
+
+/// sigmoid_cell's integers without a branch on the sign: (32769 + (t with z's sign)) >> 1, at most 32767
+__attribute__((always_inline)) inline std::int32_t sigmoid_signed(std::int32_t z) noexcept {
+    const std::int32_t m = z >> 31;  // 0 or -1
+    const auto a = static_cast<std::uint32_t>((z ^ m) - m);
+    const std::int32_t t = tanh_entry<7>(a >> 7, a & 127u);
+    const std::int32_t y = (32769 + ((t ^ m) - m)) >> 1;
+    return y > 32767 ? 32767 : y;
+}
+
 /// Q15::gru_cell's contract (kernels_q15.hpp), q15/seam.hpp's generic cell's integers
 inline void gru_cell(const q15* gi, const q15* gh, const q15* h_prev, std::size_t hidden, q15* h) noexcept {
     for (std::size_t d = 0; d < hidden; ++d) {
         // r = σ(gi_r + gh_r), z = σ(gi_z + gh_z) in Q15 (0 .. 32767), the sums saturated to Q3.12
-        const std::int32_t r = sigmoid_cell(sat16(gi[d].raw + gh[d].raw));
+        const std::int32_t r = sigmoid_signed(sat16(gi[d].raw + gh[d].raw));
         // n = tanh(gi_n + r·gh_n / 2^15), the product rounded half up (|r·gh_n| < 2^30), |sum| < 2^17
-        const std::int32_t n = tanh_cell(gi[2 * hidden + d].raw + ((r * gh[2 * hidden + d].raw + (1 << 14)) >> 15));
-        const std::int32_t z = sigmoid_cell(sat16(gi[hidden + d].raw + gh[hidden + d].raw));
+        const std::int32_t n = tanh_cell(gi[2 * hidden + d].raw + round15(r * gh[2 * hidden + d].raw));
+        const std::int32_t z = sigmoid_signed(sat16(gi[hidden + d].raw + gh[hidden + d].raw));
         // h = n + z·(h_prev - n) / 2^15, rounded half up: |z·(h_prev - n)| + 2^14 < 2^31
-        h[d] = q15{static_cast<std::int16_t>(n + ((z * (h_prev[d].raw - n) + (1 << 14)) >> 15))};
+        h[d] = q15{static_cast<std::int16_t>(n + round15(z * (h_prev[d].raw - n)))};
     }
 }
 
