@@ -647,11 +647,11 @@ void check_finish_gru() {
     }
 }
 
-/// gru_gates whole (the target's, kGruGates) where the x part's factor is 1: per row s_x = W_ih·x, s_h = W_hh·h,
-/// gi = requantize(s_x, m_r, shift_r) + b_ih and gh = requantize(s_h, m_r, shift_r) + b_hh saturated to int16, for
-/// rows across blocks of 48 with every remainder mod 4, x and h of any length (their words in one chunk or several),
-/// extreme weights and values, now and then a negative multiplier or a shift outside 2 .. 31; and false (nothing
-/// written) for another factor
+/// gru_gates whole (the target's, kGruGates): per row s_x = W_ih·x, s_h = W_hh·h, xq = s_x where the x part's factor
+/// is 1, else requantize(s_x, x_m, x_shift) clamped to +-2^30, gi = requantize(xq, m_r, shift_r) + b_ih and gh =
+/// requantize(s_h, m_r, shift_r) + b_hh saturated to int16, for rows across blocks of 48 with every remainder mod 4, x
+/// and h of any length (their words in one chunk or several), extreme weights and values, now and then a negative
+/// multiplier, a shift outside 2 .. 31 or another factor of x
 // the weights of both in g_s's storage (the 16 kB board's RAM: no array of their own; the checks run one at a time)
 constexpr std::size_t kGwBytes = 2880;
 static_assert(kGwBytes <= sizeof g_s, "the GRU checks' weights fit g_s");
@@ -693,17 +693,21 @@ void check_gru_gates() {
             bi[k] = it % 5 == 0 ? wide[uniform(0, 5)] : uniform(-40000, 40000);
             bh[k] = it % 5 == 1 ? wide[uniform(0, 5)] : uniform(-40000, 40000);
         }
-        const bool one = it % 17 != 5;
-        const sarnn::QGru a{W_ih, W_hh, bi, bh, m, shift, one ? std::int32_t{1} << 30 : 1234567890, one ? -1 : 0};
+        // the factor 1 (the exporter's), else one of the others the contract allows
+        const int kind = it % 17 == 5 ? 1 : (it % 17 == 9 ? 2 : 0);
+        const std::int32_t x_m = kind == 0 ? std::int32_t{1} << 30 : (kind == 1 ? 1234567890 : 1 << 30);
+        const int x_shift = kind == 0 ? -1 : (kind == 1 ? uniform(-1, 3) : -3);
+        const sarnn::QGru a{W_ih, W_hh, bi, bh, m, shift, x_m, x_shift};
         for (std::size_t k = 0; k <= rows; ++k) gi[k].raw = gh[k].raw = 12345;  // (and the one past the last row)
-        const bool took = X::gru_gates(a, rows, x, nx, h, nh, gi, gh);
-        bool ok = took == one && gi[rows].raw == 12345 && gh[rows].raw == 12345;
+        X::gru_gates(a, rows, x, nx, h, nh, gi, gh);
+        bool ok = gi[rows].raw == 12345 && gh[rows].raw == 12345;
         for (std::size_t r = 0; r < rows && ok; ++r) {
             std::int32_t sx = 0, sh = 0;
             for (std::size_t k = 0; k < nx; ++k) sx += W_ih[r * nx + k] * x[k].raw;
             for (std::size_t k = 0; k < nh; ++k) sh += W_hh[r * nh + k] * h[k].raw;
-            ok = one ? gi[r].raw == pre(sx, m[r], shift[r], bi[r]) && gh[r].raw == pre(sh, m[r], shift[r], bh[r])
-                     : gi[r].raw == 12345 && gh[r].raw == 12345;
+            const std::int32_t q = sarnn::fixed::requantize(sx, x_m, x_shift);
+            const std::int32_t xq = q > (1 << 30) ? 1 << 30 : (q < -(1 << 30) ? -(1 << 30) : q);
+            ok = gi[r].raw == pre(xq, m[r], shift[r], bi[r]) && gh[r].raw == pre(sh, m[r], shift[r], bh[r]);
         }
         expect(ok, "gru_gates", it);
     }

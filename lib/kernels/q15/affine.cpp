@@ -635,12 +635,12 @@ __attribute__((noinline)) void gru_gates(const QGru& a, std::size_t rows, const 
 template <class Which>
 void Q15Set<Which>::gru_gates(const QGru& a, std::size_t rows, const q15* x, std::size_t nx, const q15* h,
                               std::size_t nh, q15* gi, q15* gh) noexcept {
-    // the target's whole where it has one and takes the factors (kGruGates), else the generic form (no frame of it
-    // below the target's)
+    // the target's whole where it has one (kGruGates), else the generic form
     if constexpr (q15_loops::has(loops_t<Which>::kCaps, q15_loops::kGruGates)) {
-        if (loops_t<Which>::gru_gates(a, rows, x, nx, h, nh, gi, gh)) return;
+        loops_t<Which>::gru_gates(a, rows, x, nx, h, nh, gi, gh);
+    } else {
+        kernel::gru_gates<loops_t<Which>>(a, rows, x, nx, h, nh, gi, gh);
     }
-    kernel::gru_gates<loops_t<Which>>(a, rows, x, nx, h, nh, gi, gh);
 }
 
 // the two sets of kernels_q15.hpp (this target's loops, the plain ones): this file's members

@@ -157,13 +157,21 @@ inline void rows4_words(const std::int8_t* w, std::size_t ld, const std::int32_t
 #undef SARNN_THUMB_WCOL
 #undef SARNN_THUMB_WMAC
 
-/// gru_gates (Q15::gru_gates's contract) where the x part's factor is 1 (x_m = 2^30, x_shift = -1, nx <= 256: the
-/// exporter's, as q15.cpp's `one`), else false (q15.cpp's generic form): blocks of 48 rows, their (s_x, s_h) sums four
-/// rows a pass (rows4_words; the last rows % 4 by dot_rows), then finish_gru (the rows it leaves: requantize in C).
+/// v clamped to +-2^30
+__attribute__((always_inline)) inline std::int32_t clamp30(std::int32_t v) noexcept {
+    constexpr std::int32_t kMax30 = std::int32_t{1} << 30;
+    return v > kMax30 ? kMax30 : (v < -kMax30 ? -kMax30 : v);
+}
+
+/// gru_gates (Q15::gru_gates's contract), whole: blocks of 48 rows, their (s_x, s_h) sums four rows a pass
+/// (rows4_words; the last rows % 4 by dot_rows), then the rows finished: where the x part's factor is 1 (x_m = 2^30,
+/// x_shift = -1, nx <= 256: the exporter's, q15.cpp's `one`) by finish_gru (a row it leaves: requantize in C), else
+/// row by row in C, s_x to h's units as q15.cpp's XFactor (requantize clamped to +-2^30; no exporter gives it). The
+/// image of a q15 Gru then holds no generic gru_gates (1.2 kB of code).
 template <class Rows>
-inline bool gru_gates(const QGru& a, std::size_t rows, const q15* x, std::size_t nx, const q15* h, std::size_t nh,
+inline void gru_gates(const QGru& a, std::size_t rows, const q15* x, std::size_t nx, const q15* h, std::size_t nh,
                       q15* gi, q15* gh) noexcept {
-    if (a.x_m != (std::int32_t{1} << 30) || a.x_shift != -1 || nx > 256 || nx == 0 || nh == 0) return false;
+    const bool one = a.x_m == (std::int32_t{1} << 30) && a.x_shift == -1 && nx <= 256;
     std::int32_t vw[kGruChunk];  // x then h as words where both fit, else a chunk of one of them
     const auto words = [](const q15* v, std::size_t n, std::int32_t* out) __attribute__((always_inline)) {
         for (std::size_t k = 0; k < n; ++k) out[k] = v[k].raw;
@@ -179,21 +187,24 @@ inline bool gru_gates(const QGru& a, std::size_t rows, const q15* x, std::size_t
         std::int32_t s[2 * kBlock];  // (s_x, s_h) of each row
         const std::size_t groups = count / 4;
         if (groups > 0) {
-            if (once) {
-                rows4_words(a.W_ih + start * nx, nx, vw, nx, groups, s, false);
-                rows4_words(a.W_hh + start * nh, nh, vw + nx, nh, groups, s + 1, false);
-            } else {
-                // each part a chunk of columns at a time, the sums added from the second on
-                const auto part = [&](const std::int8_t* w, const q15* v, std::size_t n, std::int32_t* sp) {
+            // one part's sums (s_x or s_h) of the groups: from the words read once, else a chunk of columns at a
+            // time (the sums added from the second on)
+            const auto part = [&](const std::int8_t* w, const q15* v, std::size_t n, const std::int32_t* vo,
+                                  std::int32_t* sp) {
+                if (n == 0) {
+                    for (std::size_t k = 0; k < 4 * groups; ++k) sp[2 * k] = 0;
+                } else if (once) {
+                    rows4_words(w, n, vo, n, groups, sp, false);
+                } else {
                     for (std::size_t c = 0; c < n; c += kGruChunk) {
                         const std::size_t len = n - c < kGruChunk ? n - c : kGruChunk;
                         words(v + c, len, vw);
                         rows4_words(w + c, n, vw, len, groups, sp, c > 0);
                     }
-                };
-                part(a.W_ih + start * nx, x, nx, s);
-                part(a.W_hh + start * nh, h, nh, s + 1);
-            }
+                }
+            };
+            part(a.W_ih + start * nx, x, nx, vw, s);
+            part(a.W_hh + start * nh, h, nh, vw + nx, s + 1);
         }
         // the last rows % 4: two, then one
         for (std::size_t i = 4 * groups; i < count;) {
@@ -212,21 +223,23 @@ inline bool gru_gates(const QGru& a, std::size_t rows, const q15* x, std::size_t
                 ++i;
             }
         }
-        // the rows finished: finish_gru up to a shift outside 2 .. 31, that row by requantize itself, then on
+        // the rows finished: gi = requantize(xq, m_r, shift_r) + b_ih, gh = requantize(s_h, m_r, shift_r) + b_hh,
+        // saturated; xq = s_x where the factor is 1 (finish_gru up to a shift outside 2 .. 31, that row in C, then on)
         for (std::size_t i = 0; i < count;) {
-            i += finish_gru(s + 2 * i, count - i, a.m + start + i, a.shift + start + i, a.b_ih + start + i,
-                            a.b_hh + start + i, gi + start + i, gh + start + i);
-            if (i < count) {
-                const std::size_t row = start + i;
-                gi[row] = q15{static_cast<std::int16_t>(
-                    add_sat16(fixed::detail::requantize(s[2 * i], a.m[row], a.shift[row]), a.b_ih[row]))};
-                gh[row] = q15{static_cast<std::int16_t>(
-                    add_sat16(fixed::detail::requantize(s[2 * i + 1], a.m[row], a.shift[row]), a.b_hh[row]))};
-                ++i;
+            if (one) {
+                i += finish_gru(s + 2 * i, count - i, a.m + start + i, a.shift + start + i, a.b_ih + start + i,
+                                a.b_hh + start + i, gi + start + i, gh + start + i);
+                if (i == count) break;
             }
+            const std::size_t row = start + i;
+            const std::int32_t xq = one ? s[2 * i] : clamp30(fixed::detail::requantize(s[2 * i], a.x_m, a.x_shift));
+            gi[row] = q15{static_cast<std::int16_t>(
+                add_sat16(fixed::detail::requantize(xq, a.m[row], a.shift[row]), a.b_ih[row]))};
+            gh[row] = q15{static_cast<std::int16_t>(
+                add_sat16(fixed::detail::requantize(s[2 * i + 1], a.m[row], a.shift[row]), a.b_hh[row]))};
+            ++i;
         }
     }
-    return true;
 }
 
 }  // namespace sarnn::kernel::q15_thumb
