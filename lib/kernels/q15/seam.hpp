@@ -27,8 +27,8 @@
 //                y): those rows' pre-activations from their sums, up to the first shift outside 2 .. 31 (b not null)
 //   kFinishGru   finish_gru(s, rows, m, shift, b_ih, b_hh, gi, gh): gru_gates's rows from their (s_x, s_h) sums where
 //                the x part's factor is 1, up to the first shift outside 2 .. 31
-//   kGruGates    gru_gates(a, rows, x, nx, h, nh, gi, gh): Q15::gru_gates whole, every factor (q15.cpp's generic form
-//                is then not in the target's image)
+//   kGruGates    gru_gates(a, rows, x, nx, h, nh, gi, gh): Q15::gru_gates whole, every factor (q15/affine.cpp's
+//                generic form is then not in the target's image)
 //   kFinishSum   finish_sum alone (kRowsSum's, without the packed passes): affine's rows where the x part's factor is 1
 //                finished from the sums of dot_rows
 //   kWeighted    weighted_sum(base, n, stride, dim, alpha, c): the whole context c = Σ_j alpha_j S_j (rounded as

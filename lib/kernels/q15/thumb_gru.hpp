@@ -1,11 +1,12 @@
 // lib/kernels/q15/thumb_gru.hpp: gru_gates for the Thumb loops (q15/thumb.hpp: ARMv6-M, ARMv7-M without DSP; the
-// seam's kGruGates), the integers of q15.cpp's generic gru_gates where the x part's factor is 1: per row s_x = W_ih·x,
-// s_h = W_hh·h (exact int32), gi = requantize(s_x, m, shift) + b_ih, gh = requantize(s_h, m, shift) + b_hh, each
-// saturated to int16. x and h read once into int32 words (both in 64 words of stack where they fit, else a chunk at a
-// time), then four rows a pass over both matrices by index (rows4_words: one load of a value for four rows, no sign
-// extension, the loop's end from its index), the rows finished by finish_gru (q15/thumb_finish.hpp). The M0+ Gru
-// step (In 16, Hidden 32) took 2,650 instructions fewer than with gru_gates's generic form on dot_rows<4> (35,364 ->
-// 32,714: its products 22,099 -> 19,418). About 600 bytes of code.
+// seam's kGruGates), the integers of q15/affine.cpp's generic gru_gates: per row s_x = W_ih·x, s_h = W_hh·h (exact
+// int32), gi = requantize(xq, m, shift) + b_ih with xq = s_x in h's units (s_x itself for the exporter's factor 1),
+// gh = requantize(s_h, m, shift) + b_hh, each saturated to int16. x and h read once into int32 words (both in 64
+// words of stack where they fit, else a chunk at a time), then four rows a pass over both matrices by index
+// (rows4_words: one load of a value for four rows, no sign extension, the loop's end from its index), the rows
+// finished by finish_gru (q15/thumb_finish.hpp). The M0+ Gru step (In 16, Hidden 32) took 2,650 instructions fewer
+// than with the generic gru_gates on dot_rows<4> (35,364 -> 32,714: its products 22,099 -> 19,418), and its image
+// 560 bytes less code (the generic gru_gates not in it).
 // Included by q15/thumb.hpp after q15/thumb_finish.hpp (its assembly takes SARNN_THUMB_BEGIN and _END from there).
 #ifndef SARNN_LIB_KERNELS_Q15_THUMB_GRU_HPP
 #define SARNN_LIB_KERNELS_Q15_THUMB_GRU_HPP
@@ -165,8 +166,8 @@ __attribute__((always_inline)) inline std::int32_t clamp30(std::int32_t v) noexc
 
 /// gru_gates (Q15::gru_gates's contract), whole: blocks of 48 rows, their (s_x, s_h) sums four rows a pass
 /// (rows4_words; the last rows % 4 by dot_rows), then the rows finished: where the x part's factor is 1 (x_m = 2^30,
-/// x_shift = -1, nx <= 256: the exporter's, q15.cpp's `one`) by finish_gru (a row it leaves: requantize in C), else
-/// row by row in C, s_x to h's units as q15.cpp's XFactor (requantize clamped to +-2^30; no exporter gives it). The
+/// x_shift = -1, nx <= 256: the exporter's, q15/affine.cpp's `one`) by finish_gru (a row it leaves: requantize in C), else
+/// row by row in C, s_x to h's units as q15/affine.cpp's XFactor (requantize clamped to +-2^30; no exporter gives it). The
 /// image of a q15 Gru then holds no generic gru_gates (1.2 kB of code).
 template <class Rows>
 inline void gru_gates(const QGru& a, std::size_t rows, const q15* x, std::size_t nx, const q15* h, std::size_t nh,
