@@ -1,7 +1,7 @@
 // sarnn/kernels/neon/math.hpp: the vector arithmetic of the shaped NEON kernels (kernels/neon/*.hpp), on <arm_neon.h>
 // float32x4_t: multiply-add, division, exp, tanh and sigmoid, and loads and stores of a part of a vector whose length
-// is known at compile time. The same formulas, constants and rounding as lib/kernels/float_math.hpp and madd.hpp
-// (the run-time NEON sets): exp within 2 ulp on [-86.5, 88.7] (0 below, +inf above), tanh within 2 ulp, NaN passes
+// is known at compile time. exp, tanh and sigmoid are kernels/detail/float_math.hpp's (as the run-time NEON sets'),
+// the multiply-add rounds as madd.hpp's: exp within 2 ulp on [-86.5, 88.7] (0 below, +inf above), tanh within 2 ulp, NaN passes
 // through both. AArch64, and ARMv7 with NEON (there without a fused multiply-add unless __ARM_FEATURE_FMA: VMLA,
 // rounded twice, as the run-time set).
 // Only for AArch64 or a 32-bit ARM build with NEON (__ARM_NEON); included by kernels/neon/shaped.hpp.
@@ -11,6 +11,8 @@
 #include <arm_neon.h>
 
 #include <cstddef>
+
+#include "sarnn/kernels/detail/float_math.hpp"
 
 #define SARNN_NEON_INLINE __attribute__((always_inline)) inline
 #define SARNN_NEON_LAMBDA __attribute__((always_inline))
@@ -57,55 +59,40 @@ SARNN_NEON_INLINE F divide(F a, F b) noexcept {
 /// m ? a : b, lane by lane
 SARNN_NEON_INLINE F select(uint32x4_t m, F a, F b) noexcept { return vbslq_f32(m, a, b); }
 
-/// exp(x) = 2^n · exp(r), n = round(x / ln 2), r = x - n·ln 2; 2·exp(r) by a polynomial, times 2^(n - 1) (so that
-/// n = 128 still has an exponent). Below -86.5: 0; x clamped at 89, where the product overflows to +inf.
-SARNN_NEON_INLINE F exp(F x) noexcept {
-    const F lo = vdupq_n_f32(-86.5f);
-    const F xc = vminq_f32(vmaxq_f32(x, lo), vdupq_n_f32(89.0f));  // a NaN lane is replaced at the end
-    // t = x / ln 2 + 1.5·2^23 rounds x / ln 2 to an integer n in t's low mantissa bits
-    const F magic = vdupq_n_f32(12582912.0f);
-    const F t = madd(xc, vdupq_n_f32(1.44269504088896341f), magic);
-    const F n = vsubq_f32(t, magic);
-    // r = x - n·ln 2, ln 2 in two parts (n·0.693145751953125 is exact)
-    F r = nmadd(n, vdupq_n_f32(0.693145751953125f), xc);
-    r = nmadd(n, vdupq_n_f32(1.428606765330187e-6f), r);
-    // 2·exp(r) = 2 + 2r + r^2·(2·Q(r))
-    F q = madd(vdupq_n_f32(2.75028158e-3f), r, vdupq_n_f32(1.67378326e-2f));
-    q = madd(q, r, vdupq_n_f32(8.33390662e-2f));
-    q = madd(q, r, vdupq_n_f32(3.33330369e-1f));
-    q = madd(q, r, vdupq_n_f32(9.99999772e-1f));
-    const F two = vdupq_n_f32(2.0f);
-    const F e2 = madd(vmulq_f32(r, r), q, madd(r, two, two));
-    // 2^(n - 1): the bits (bits(t) + 126) << 23
-    const F p2 = vreinterpretq_f32_s32(vshlq_n_s32(vaddq_s32(vreinterpretq_s32_f32(t), vdupq_n_s32(126)), 23));
-    const F y = vmulq_f32(e2, p2);
-    // 0 below the range; NaN stays NaN
-    return select(vcltq_f32(x, lo), vdupq_n_f32(0.0f), select(vceqq_f32(x, x), y, x));
-}
+/// The vector operations of kernels/detail/float_math.hpp's exp, tanh and sigmoid on float32x4_t.
+struct VecOps {
+    using V = F;
+    static SARNN_NEON_INLINE F splat(float s) noexcept { return vdupq_n_f32(s); }
+    static SARNN_NEON_INLINE F add(F a, F b) noexcept { return vaddq_f32(a, b); }
+    static SARNN_NEON_INLINE F sub(F a, F b) noexcept { return vsubq_f32(a, b); }
+    static SARNN_NEON_INLINE F mul(F a, F b) noexcept { return vmulq_f32(a, b); }
+    static SARNN_NEON_INLINE F divide(F a, F b) noexcept { return neon::divide(a, b); }
+    static SARNN_NEON_INLINE F min(F a, F b) noexcept { return vminq_f32(a, b); }
+    static SARNN_NEON_INLINE F max(F a, F b) noexcept { return vmaxq_f32(a, b); }
+    static SARNN_NEON_INLINE F abs(F a) noexcept { return vabsq_f32(a); }
+    static SARNN_NEON_INLINE F neg(F a) noexcept { return vnegq_f32(a); }
+    static SARNN_NEON_INLINE F madd(F a, F b, F c) noexcept { return neon::madd(a, b, c); }
+    static SARNN_NEON_INLINE F nmadd(F a, F b, F c) noexcept { return neon::nmadd(a, b, c); }
+    /// 2^(n - 1): the bits (bits(t) + 126) << 23
+    static SARNN_NEON_INLINE F pow2_from_magic(F t) noexcept {
+        return vreinterpretq_f32_s32(vshlq_n_s32(vaddq_s32(vreinterpretq_s32_f32(t), vdupq_n_s32(126)), 23));
+    }
+    static SARNN_NEON_INLINE F exp_edges(F x, F lo, F y) noexcept {
+        return select(vcltq_f32(x, lo), vdupq_n_f32(0.0f), select(vceqq_f32(x, x), y, x));
+    }
+    static SARNN_NEON_INLINE F select_lt(F a, F b, F p, F q) noexcept { return select(vcltq_f32(a, b), p, q); }
+    static SARNN_NEON_INLINE F copy_sign(F m, F x) noexcept {
+        const uint32x4_t sign = vandq_u32(vreinterpretq_u32_f32(x), vdupq_n_u32(0x80000000u));
+        return vreinterpretq_f32_u32(vorrq_u32(vreinterpretq_u32_f32(m), sign));
+    }
+};
 
-/// tanh(x): x + x^3·P(x^2) for |x| < 0.5, else sign(x)·(1 - 2 / (exp(2|x|) + 1)).
-SARNN_NEON_INLINE F tanh(F x) noexcept {
-    const F ax = vabsq_f32(x);
-    // the small branch
-    const F z = vmulq_f32(x, x);
-    F p = madd(vdupq_n_f32(1.76143597e-2f), z, vdupq_n_f32(-5.32246726e-2f));
-    p = madd(p, z, vdupq_n_f32(1.33284762e-1f));
-    p = madd(p, z, vdupq_n_f32(-3.33332508e-1f));
-    const F small = madd(vmulq_f32(x, z), p, x);
-    // the large branch: exp(2|x|) = +inf for |x| > 44.4 gives 1; a NaN is carried by it
-    const F one = vdupq_n_f32(1.0f);
-    const F e = exp(vaddq_f32(ax, ax));
-    const F large = vsubq_f32(one, divide(vdupq_n_f32(2.0f), vaddq_f32(e, one)));
-    const uint32x4_t sign = vandq_u32(vreinterpretq_u32_f32(x), vdupq_n_u32(0x80000000u));
-    const F signed_large = vreinterpretq_f32_u32(vorrq_u32(vreinterpretq_u32_f32(large), sign));
-    return select(vcltq_f32(ax, vdupq_n_f32(0.5f)), small, signed_large);
-}
-
+/// exp(x) within 2 ulp on [-86.5, 88.7], 0 below, +inf above, NaN through (kernels/detail/float_math.hpp)
+SARNN_NEON_INLINE F exp(F x) noexcept { return float_math::exp<VecOps>(x); }
+/// tanh(x) within 2 ulp, NaN through (kernels/detail/float_math.hpp)
+SARNN_NEON_INLINE F tanh(F x) noexcept { return float_math::tanh<VecOps>(x); }
 /// σ(x) = 1 / (1 + exp(-x))
-SARNN_NEON_INLINE F sigmoid(F x) noexcept {
-    const F one = vdupq_n_f32(1.0f);
-    return divide(one, vaddq_f32(one, exp(vnegq_f32(x))));
-}
+SARNN_NEON_INLINE F sigmoid(F x) noexcept { return float_math::sigmoid<VecOps>(x); }
 
 /// The vector at p, then p advanced past it: on ARMv7 one VLD1 with writeback (VLD1 takes no offset, and GCC 12
 /// addresses an unrolled loop's loads from one base, with an address add before each), elsewhere a load and an add.
