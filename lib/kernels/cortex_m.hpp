@@ -49,6 +49,9 @@
 #include <type_traits>
 
 #include "sarnn/kernels.hpp"
+#include "sarnn/kernels/cortex_m/gru_cell.hpp"
+#include "sarnn/kernels/cortex_m/lstm_cell.hpp"
+#include "sarnn/kernels/cortex_m/math.hpp"
 #include "kernels/scalar.hpp"
 
 #ifndef SARNN_CM_SOFT_MACS
@@ -62,56 +65,12 @@ namespace cm {
 
 inline constexpr bool kSoftMacs = SARNN_CM_SOFT_MACS != 0;
 
-// ---- exp, tanh, sigmoid --------------------------------------------------------------------------------------
-inline float from_bits(std::uint32_t u) {
-    float f;
-    std::memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-/// e^x for x in [-87, 88] (no range checks: k stays in [-126, 127], where 2^k is one normal float).
-inline float exp_in_range(float x) {
-    // k = round(x / ln2), by the float rounding of a sum with 1.5·2^23
-    constexpr float kMagic = 12582912.0f;
-    const float t = x * 1.44269504f + kMagic;
-    const float kf = t - kMagic;
-    // the bits of t are those of kMagic (0x4B400000) plus k: shifted left by 23 the constant part drops out,
-    // and adding 127 << 23 gives the bits of 2^k
-    std::uint32_t bits;
-    std::memcpy(&bits, &t, sizeof bits);
-    const float two_k = from_bits((bits << 23) + (127u << 23));
-    // r = x - k·ln2, ln2 = 0.693145751953125 + 1.428606765330187e-06
-    const float r = (x - kf * 0.693145751953125f) - kf * 1.428606765330187e-06f;
-    // e^r = 1 + r + r²/2! + ... + r^6/6! (Horner)
-    float p = 1.0f / 720.0f;
-    p = p * r + 1.0f / 120.0f;
-    p = p * r + 1.0f / 24.0f;
-    p = p * r + 1.0f / 6.0f;
-    p = p * r + 0.5f;
-    p = p * r + 1.0f;
-    p = p * r + 1.0f;
-    return p * two_k;
-}
-
-inline float exp(float x) {
-    if (x > 88.7228394f) return std::numeric_limits<float>::infinity();
-    if (x < -104.0f) return 0.0f;
-    if (x >= -87.0f && x <= 88.0f) return exp_in_range(x);
-    // the edges (results below 2^-126 or above 2^127): e^x = e^(x - y)·e^y, both factors normal
-    return x < 0.0f ? exp_in_range(x + 40.0f) * 4.24835426e-18f : exp_in_range(x - 40.0f) * 2.35385267e17f;
-}
-
-inline float tanh(float x) {
-    const float a = x < 0.0f ? -x : x;
-    float t;
-    if (a >= 9.1f) {
-        t = 1.0f;  // also +inf; NaN falls through below and stays NaN
-    } else {
-        // tanh|x| = 1 - 2/(e^{2|x|} + 1), 2|x| < 18.2
-        t = 1.0f - 2.0f / (exp_in_range(2.0f * a) + 1.0f);
-    }
-    return x < 0.0f ? -t : t;
-}
+// ---- exp, tanh, sigmoid ----------------------------------------------------------------------------------------
+// include/sarnn/kernels/cortex_m/math.hpp's (shared with the set's shaped forms)
+using cortex_m::exp;
+using cortex_m::exp_in_range;
+using cortex_m::from_bits;
+using cortex_m::tanh;
 
 // ---- exp and tanh in integers (the cores without an FPU) ----------------------------------------------------
 /// The top 32 bits of the 64-bit product a·b, from four 16-bit multiplies (ARMv6-M multiplies 32 x 32 -> 32 only).
@@ -693,53 +652,10 @@ inline void additive_scores(const Rows<float>& P, const float* q, const float* v
 }
 
 // ---- the gates of a cell, inline (the cores with an FPU) -------------------------------------------------------
-/// The largest |a| the inline gates take (below): e^{2a} stays a normal float (2·40·log2(e) < 116).
-inline constexpr float kGateLimit = 40.0f;
-
-/// e^w = 2^k·e^r with w = s·a (s = -1 for σ, 2 for tanh), k = round(w·log2(e)), r = w - k·ln2 = s·ρ,
-/// ρ = a - k·(ln2/s), and e^r by its Padé form of order [3/3], P(r)/P(-r) with P(r) = 1 + r/2 + r²/10 + r³/120
-/// (truncation below 6e-9 relative for |r| <= ln2/2). In ρ, with u = ρ², P(r) = E + O and P(-r) = E - O for
-/// E = 1 + α·u, O = ρ·(β + γ·u), α = s²/10, β = s/2, γ = s³/120; both scaled by 1/γ (the ratio is the same):
-/// E/γ = (α/γ)·(u + 1/α), O/γ = ρ·(u + β/γ). Returns 2^k·P (its exponent bits raised by k: |a| < kGateLimit keeps
-/// it normal) and Q, e^w = 2^k·P / Q. No range checks: finite |a| < kGateLimit only.
-template <int S>
-inline void gate_exp(float a, float& p2k, float& q) {
-    constexpr float s = static_cast<float>(S);
-    constexpr float alpha = s * s / 10.0f, beta = s / 2.0f, gamma = s * s * s / 120.0f;
-    // k = round(a·s·log2(e)), by the float rounding of a sum with 1.5·2^23
-    constexpr float kMagic = 12582912.0f;
-    const float t = a * (s * 1.44269504f) + kMagic;
-    const float kf = t - kMagic;
-    // ρ = a - k·ln2/s (one constant: its error, 2e-9·k, weighs on σ and tanh only where they are flat)
-    const float rho = a - kf * (0.693147181f / s);
-    // u + β/γ from u + 1/α (the smaller constant first: β/γ is 6 to 60 times 1/α, so its rounding stays small)
-    const float w2 = rho * rho + 1.0f / alpha;
-    const float w1 = w2 + (beta / gamma - 1.0f / alpha);
-    const float e = (alpha / gamma) * w2;
-    const float o = rho * w1;
-    const float p = e + o;
-    q = e - o;
-    // 2^k·P: the bits of t are those of kMagic (0x4B400000) plus k, and shifted left by 23 the constant part drops
-    // out, leaving k in the exponent field
-    std::uint32_t tb, pb;
-    std::memcpy(&tb, &t, sizeof tb);
-    std::memcpy(&pb, &p, sizeof pb);
-    p2k = from_bits(pb + (tb << 23));
-}
-
-/// σ(a) = 1/(1 + e^{-a}) = Q/(Q + 2^k·P) for finite |a| < kGateLimit.
-inline float gate_sigmoid(float a) {
-    float p2k, q;
-    gate_exp<-1>(a, p2k, q);
-    return q / (q + p2k);
-}
-
-/// tanh(a) = (e^{2a} - 1)/(e^{2a} + 1) = (2^k·P - Q)/(2^k·P + Q) for finite |a| < kGateLimit.
-inline float gate_tanh(float a) {
-    float p2k, q;
-    gate_exp<2>(a, p2k, q);
-    return (p2k - q) / (p2k + q);
-}
+// include/sarnn/kernels/cortex_m/{math,lstm_cell,gru_cell}.hpp's (shared with the set's shaped forms)
+using cortex_m::gru_lane;
+using cortex_m::kGateLimit;
+using cortex_m::lstm_lane;
 
 inline void lstm_cell(const float* z, const float* b, const float* c_prev, std::size_t H, float* c, float* h) {
     if constexpr (!kSoftMacs) {
@@ -747,18 +663,8 @@ inline void lstm_cell(const float* z, const float* b, const float* c_prev, std::
         const float *bi = b, *bf = b + H, *bg = b + 2 * H, *bo = b + 3 * H;
         for (std::size_t d = 0; d < H; ++d) {
             const float ai = *zi++ + *bi++, af = *zf++ + *bf++, ag = *zg++ + *bg++, ao = *zo++ + *bo++;
-            // the inline gates when every |a| < kGateLimit (their sum is below it: false for NaN and Inf too)
-            if (__builtin_expect(std::fabs(ai) + std::fabs(af) + std::fabs(ag) + std::fabs(ao) < kGateLimit, 1)) {
-                // c = σ(a_f) ⊙ c_prev + σ(a_i) ⊙ tanh(a_g); h = σ(a_o) ⊙ tanh(c)
-                const float cd = gate_sigmoid(af) * c_prev[d] + gate_sigmoid(ai) * gate_tanh(ag);
-                c[d] = cd;
-                h[d] = gate_sigmoid(ao) * (std::fabs(cd) < kGateLimit ? gate_tanh(cd) : set_tanh(cd));
-                continue;
-            }
-            const float i = set_sigmoid(ai), f = set_sigmoid(af), g = set_tanh(ag), o = set_sigmoid(ao);
-            // c = f ⊙ c_prev + i ⊙ g; h = o ⊙ tanh(c)
-            c[d] = f * c_prev[d] + i * g;
-            h[d] = o * set_tanh(c[d]);
+            // c = σ(a_f) ⊙ c_prev + σ(a_i) ⊙ tanh(a_g); h = σ(a_o) ⊙ tanh(c)
+            lstm_lane(ai, af, ag, ao, c_prev[d], c[d], h[d]);
         }
         return;
     }
@@ -782,17 +688,8 @@ inline void gru_cell(const float* gi, const float* gh, const float* b_ih, const 
         for (std::size_t d = 0; d < H; ++d) {
             const float ar = *gir++ + *bir++ + (*ghr++ + *bhr++), az = *giz++ + *biz++ + (*ghz++ + *bhz++);
             const float xn = *gin++ + *bin++, hn = *ghn++ + *bhn++;
-            // the inline gates when |a_r|, |a_z| and |x_n| + |h_n| (>= |a_n| = |x_n + r·h_n|, 0 < r < 1) are below
-            // kGateLimit (their sum is below it: false for NaN and Inf too)
-            if (__builtin_expect(std::fabs(ar) + std::fabs(az) + std::fabs(xn) + std::fabs(hn) < kGateLimit, 1)) {
-                // n = tanh(x_n + σ(a_r)·h_n); h = n + σ(a_z) ⊙ (h_prev - n)
-                const float n = gate_tanh(xn + gate_sigmoid(ar) * hn);
-                h[d] = n + gate_sigmoid(az) * (h_prev[d] - n);
-                continue;
-            }
-            const float r = set_sigmoid(ar), z = set_sigmoid(az), n = set_tanh(xn + r * hn);
-            // h = (1 - z) ⊙ n + z ⊙ h_prev = n + z ⊙ (h_prev - n)
-            h[d] = n + z * (h_prev[d] - n);
+            // n = tanh(x_n + σ(a_r)·h_n); h = n + σ(a_z) ⊙ (h_prev - n)
+            h[d] = gru_lane(ar, az, xn, hn, h_prev[d]);
         }
         return;
     }

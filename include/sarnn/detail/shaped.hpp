@@ -28,6 +28,8 @@
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
 #include "sarnn/kernels/mve/shaped.hpp"
 #endif
+// kernel::CortexM (Cortex-M4F, M7): plain C++, built and tested on every host as the set is
+#include "sarnn/kernels/cortex_m/shaped.hpp"
 
 namespace sarnn::detail {
 

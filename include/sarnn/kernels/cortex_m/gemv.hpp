@@ -1,0 +1,162 @@
+// sarnn/kernels/cortex_m/gemv.hpp: y = M·v and y += M·v of the Cortex-M float set with the shape known at compile
+// time (M: Rows x Cols, row-major, leading dimension Ld). Four rows at a time, so that each value of v loaded feeds
+// four multiply-adds and four independent sums hide the FPU's multiply-add latency; the columns in blocks of four
+// (block4: the loop over them of compile-time length), the Cols % 4 columns past the last block by straight-line
+// code, the Rows % 4 rows past the last group of four by one group of that many rows: no loop whose count is read
+// at run time, no per-element loop for a remainder.
+// Cost: Rows·Cols multiply-adds; a block of four columns of four rows is 16 VFMA and 5 VLDM, a column of the tail 4
+// VFMA and 5 VLDR, a group of four rows about 14 more (its pointers, sums and stores).
+// Reads exactly M's Rows rows of Cols values and v's Cols values; writes exactly y[0..Rows).
+#ifndef SARNN_KERNELS_CORTEX_M_GEMV_HPP
+#define SARNN_KERNELS_CORTEX_M_GEMV_HPP
+
+#include <cstddef>
+#include <utility>
+
+#include "sarnn/kernels/cortex_m/math.hpp"
+
+// Thumb-2 with a single-precision FPU that has VFMA (FPv4-SP and later: M4F, M7): a block loads four consecutive
+// floats of v and of each row with one VLDM each, which GCC does not emit by itself (it loads them one VLDR at a
+// time): the 16 multiply-adds of a block then take 21 instructions instead of 36 (assembly, as lib/kernels/
+// cortex_m.hpp's dot4: measured there, a block 40% fewer instructions than the plain C++ below it). Every other
+// target runs the plain C++, which computes the same sums in the same order.
+#if defined(__ARM_FP) && (__ARM_FP & 4) && defined(__ARM_FEATURE_FMA) && defined(__thumb2__) && defined(__GNUC__) && \
+    !defined(__ARM_NEON)
+#define SARNN_CM_SHAPED_VLDM 1
+#else
+#define SARNN_CM_SHAPED_VLDM 0
+#endif
+
+namespace sarnn::kernel::cortex_m {
+
+/// s_k += row_k[0..4)·v[0..4) for the NR <= 4 rows at p_k (rows from NR on: untouched), then p_k and pv 4 values on.
+template <std::size_t NR>
+SARNN_CM_INLINE void block4(const float*& p0, const float*& p1, const float*& p2, const float*& p3, const float*& pv,
+                            float& s0, float& s1, float& s2, float& s3) noexcept {
+#if SARNN_CM_SHAPED_VLDM
+    // s_k += p_k[0..4)·v[0..4): v in s16-s19, rows 0 and 2 in s20-s23, rows 1 and 3 in s24-s27
+    __asm__(
+        "vldmia %[pv]!, {s16-s19}\n\t"
+        "vldmia %[p0]!, {s20-s23}\n\t"
+        ".if %c[nr] >= 2\n\t"
+        "vldmia %[p1]!, {s24-s27}\n\t"
+        ".endif\n\t"
+        "vfma.f32 %[s0], s20, s16\n\t"
+        ".if %c[nr] >= 2\n\t"
+        "vfma.f32 %[s1], s24, s16\n\t"
+        ".endif\n\t"
+        "vfma.f32 %[s0], s21, s17\n\t"
+        ".if %c[nr] >= 2\n\t"
+        "vfma.f32 %[s1], s25, s17\n\t"
+        ".endif\n\t"
+        "vfma.f32 %[s0], s22, s18\n\t"
+        ".if %c[nr] >= 2\n\t"
+        "vfma.f32 %[s1], s26, s18\n\t"
+        ".endif\n\t"
+        "vfma.f32 %[s0], s23, s19\n\t"
+        ".if %c[nr] >= 2\n\t"
+        "vfma.f32 %[s1], s27, s19\n\t"
+        ".endif\n\t"
+        ".if %c[nr] >= 3\n\t"
+        "vldmia %[p2]!, {s20-s23}\n\t"
+        ".endif\n\t"
+        ".if %c[nr] >= 4\n\t"
+        "vldmia %[p3]!, {s24-s27}\n\t"
+        ".endif\n\t"
+        ".if %c[nr] >= 3\n\t"
+        "vfma.f32 %[s2], s20, s16\n\t"
+        ".endif\n\t"
+        ".if %c[nr] >= 4\n\t"
+        "vfma.f32 %[s3], s24, s16\n\t"
+        ".endif\n\t"
+        ".if %c[nr] >= 3\n\t"
+        "vfma.f32 %[s2], s21, s17\n\t"
+        ".endif\n\t"
+        ".if %c[nr] >= 4\n\t"
+        "vfma.f32 %[s3], s25, s17\n\t"
+        ".endif\n\t"
+        ".if %c[nr] >= 3\n\t"
+        "vfma.f32 %[s2], s22, s18\n\t"
+        ".endif\n\t"
+        ".if %c[nr] >= 4\n\t"
+        "vfma.f32 %[s3], s26, s18\n\t"
+        ".endif\n\t"
+        ".if %c[nr] >= 3\n\t"
+        "vfma.f32 %[s2], s23, s19\n\t"
+        ".endif\n\t"
+        ".if %c[nr] >= 4\n\t"
+        "vfma.f32 %[s3], s27, s19\n\t"
+        ".endif\n\t"
+        : [s0] "+t"(s0), [s1] "+t"(s1), [s2] "+t"(s2), [s3] "+t"(s3), [p0] "+r"(p0), [p1] "+r"(p1), [p2] "+r"(p2),
+          [p3] "+r"(p3), [pv] "+r"(pv)
+        : [nr] "i"(NR)
+        : "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "memory");
+#else
+    // s_k += Σ_j p_k[j]·v[j], j = 0..3, in that order
+    float* const s[4] = {&s0, &s1, &s2, &s3};
+    const float** const p[4] = {&p0, &p1, &p2, &p3};
+    for (std::size_t k = 0; k < NR; ++k) {
+        for (std::size_t j = 0; j < 4; ++j) *s[k] = madd((*p[k])[j], pv[j], *s[k]);
+        *p[k] += 4;
+    }
+    pv += 4;
+#endif
+}
+
+/// block4 once per element of the sequence, straight-line.
+template <std::size_t NR, std::size_t... U>
+SARNN_CM_INLINE void blocks4(const float*& p0, const float*& p1, const float*& p2, const float*& p3, const float*& pv,
+                             float& s0, float& s1, float& s2, float& s3, std::index_sequence<U...>) noexcept {
+    ((static_cast<void>(U), block4<NR>(p0, p1, p2, p3, pv, s0, s1, s2, s3)), ...);
+}
+
+/// s_k += row_k·v for the NR <= 4 rows row_k = first + k·Ld of Cols values (s_k, k >= NR: untouched).
+template <std::size_t NR, std::size_t Cols, std::size_t Ld>
+SARNN_CM_INLINE void rows_dot(const float* first, const float* v, float& s0, float& s1, float& s2,
+                              float& s3) noexcept {
+    static_assert(NR >= 1 && NR <= 4, "sarnn: rows_dot: 1 to 4 rows");
+    const float* p0 = first;
+    const float* p1 = NR >= 2 ? first + Ld : first;
+    const float* p2 = NR >= 3 ? first + 2 * Ld : first;
+    const float* p3 = NR >= 4 ? first + 3 * Ld : first;
+    const float* pv = v;
+    // the blocks of four columns, unrolled (a loop over asm statements costs its count and register copies)
+    blocks4<NR>(p0, p1, p2, p3, pv, s0, s1, s2, s3, std::make_index_sequence<Cols / 4>{});
+    // the last Cols % 4 columns: s_k += row_k[j]·v[j]
+    for (std::size_t j = 0; j < Cols % 4; ++j) {
+        const float vj = pv[j];
+        s0 = madd(p0[j], vj, s0);
+        if constexpr (NR >= 2) s1 = madd(p1[j], vj, s1);
+        if constexpr (NR >= 3) s2 = madd(p2[j], vj, s2);
+        if constexpr (NR >= 4) s3 = madd(p3[j], vj, s3);
+    }
+}
+
+/// y = M·v (Add: y += M·v), M Rows x Cols with leading dimension Ld; y must not alias v.
+template <bool Add, std::size_t Rows, std::size_t Cols, std::size_t Ld>
+SARNN_CM_INLINE void gemv_rows(const float* M, const float* v, float* y) noexcept {
+    static_assert(Rows >= 1 && Cols >= 1 && Ld >= Cols, "sarnn: gemv<Rows, Cols, Ld>: Rows, Cols >= 1, Ld >= Cols");
+    constexpr std::size_t full = Rows / 4 * 4;
+    // y[r..r+4) (+)= M[r..r+4)·v, four rows at a time
+    for (std::size_t r = 0; r < full; r += 4) {
+        float s0 = Add ? y[r] : 0.0f, s1 = Add ? y[r + 1] : 0.0f, s2 = Add ? y[r + 2] : 0.0f,
+              s3 = Add ? y[r + 3] : 0.0f;
+        rows_dot<4, Cols, Ld>(M + r * Ld, v, s0, s1, s2, s3);
+        y[r] = s0;
+        y[r + 1] = s1;
+        y[r + 2] = s2;
+        y[r + 3] = s3;
+    }
+    // the last Rows % 4 rows
+    constexpr std::size_t rest = Rows % 4;
+    if constexpr (rest != 0) {
+        float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        for (std::size_t k = 0; k < rest; ++k) s[k] = Add ? y[full + k] : 0.0f;
+        rows_dot<rest, Cols, Ld>(M + full * Ld, v, s[0], s[1], s[2], s[3]);
+        for (std::size_t k = 0; k < rest; ++k) y[full + k] = s[k];
+    }
+}
+
+}  // namespace sarnn::kernel::cortex_m
+
+#endif
