@@ -3,7 +3,8 @@
 // suite's kernel::Default is Dispatch everywhere) and on kernel::Scalar (always the run-time path), against
 // straightforward double loops written here. AArch64 and ARMv7 NEON: the build's set is Neon64 or Neon, whose shaped
 // NEON forms (include/sarnn/kernels/neon/) are checked; x86-64: Dispatch, the run-time operations with the sizes as
-// arguments. Shapes: Rows x Cols in {1, 3, 7, 17, 33}² (and a leading dimension past Cols), Hidden x In in
+// arguments. kernel::CortexM (Cortex-M4F, M7; plain C++, so on every host where lib/ holds it): its shaped forms
+// (include/sarnn/kernels/cortex_m/), checked on every build. Shapes: Rows x Cols in {1, 3, 7, 17, 33}² (and a leading dimension past Cols), Hidden x In in
 // {1, 3, 7, 17, 33}² for affine_tanh, H in {1, 2, 3, 4, 5, 7, 8, 17, 33} for the cells.
 // Outputs that hold exactly n values have sentinels after them (and gemv_add one before): they must survive. The
 // padded rows of the cells have sentinels in their padding lanes: the contract is that only lanes < H are written.
@@ -197,6 +198,15 @@ void check_cells(std::index_sequence<H...>) {
 
 using CellSizes = std::index_sequence<1, 2, 3, 4, 5, 7, 8, 17, 33>;
 
+/// f.template operator()<Set>() for the Cortex-M float set when lib/ holds it (not on the cores without an FPU).
+template <class F>
+void on_cortex_m(F f) {
+#define SARNN_TEST_CM_(id, Type, double_id) \
+    if constexpr (sarnn::Arch::id == sarnn::Arch::cortex_m) f(sarnn::kernel::Type{});
+    SARNN_SETS(SARNN_TEST_CM_)
+#undef SARNN_TEST_CM_
+}
+
 /// The set the build has (config.hpp), whatever SARNN_DEFAULT_SET the suite is compiled with.
 using Own = sarnn::kernel::SARNN_BUILD_DEFAULT_SET;
 
@@ -224,19 +234,39 @@ TEST_CASE("shaped layer: the NEON sets take the shaped forms for float, every ot
     STATIC_REQUIRE(!sarnn::detail::shaped<sarnn::kernel::Dispatch, float>::has(shaped_gemv));
     STATIC_REQUIRE(!sarnn::detail::shaped<Own, double>::has(shaped_gemv));
     STATIC_REQUIRE(!sarnn::detail::shaped<sarnn::kernel::Scalar, float>::has(shaped_gemv));
+    // the Cortex-M float set: every shaped form, for float only
+    on_cortex_m([](auto set) {
+        using CM = decltype(set);
+        using C = sarnn::detail::shaped<CM, float>;
+        STATIC_REQUIRE(C::has(sarnn::kernel::shaped_gemv));
+        STATIC_REQUIRE(C::has(sarnn::kernel::shaped_gemv_add));
+        STATIC_REQUIRE(C::has(sarnn::kernel::shaped_lstm_cell));
+        STATIC_REQUIRE(C::has(sarnn::kernel::shaped_gru_cell));
+        STATIC_REQUIRE(C::has(sarnn::kernel::shaped_affine_tanh));
+        STATIC_REQUIRE(!sarnn::detail::shaped<CM, double>::has(sarnn::kernel::shaped_gemv));
+    });
 }
 
 TEST_CASE("shaped gemv and gemv_add against double loops, Rows x Cols in {1, 3, 7, 17, 33}^2", "[shaped]") {
     SECTION("the build's set") { check_all_gemv<Own>(std::make_index_sequence<5>{}); }
     SECTION("scalar set (run-time path)") { check_all_gemv<sarnn::kernel::Scalar>(std::make_index_sequence<5>{}); }
+    SECTION("Cortex-M float set") {
+        on_cortex_m([](auto set) { check_all_gemv<decltype(set)>(std::make_index_sequence<5>{}); });
+    }
 }
 
 TEST_CASE("shaped lstm_cell and gru_cell against double formulas, H in {1, 2, 3, 4, 5, 7, 8, 17, 33}", "[shaped]") {
     SECTION("the build's set") { check_cells<Own>(CellSizes{}); }
     SECTION("scalar set (run-time path)") { check_cells<sarnn::kernel::Scalar>(CellSizes{}); }
+    SECTION("Cortex-M float set") {
+        on_cortex_m([](auto set) { check_cells<decltype(set)>(CellSizes{}); });
+    }
 }
 
 TEST_CASE("shaped affine_tanh against double loops, Hidden x In in {1, 3, 7, 17, 33}^2", "[shaped]") {
     SECTION("the build's set") { check_all_affine<Own>(std::make_index_sequence<5>{}); }
     SECTION("scalar set (run-time path)") { check_all_affine<sarnn::kernel::Scalar>(std::make_index_sequence<5>{}); }
+    SECTION("Cortex-M float set") {
+        on_cortex_m([](auto set) { check_all_affine<decltype(set)>(std::make_index_sequence<5>{}); });
+    }
 }

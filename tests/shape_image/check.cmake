@@ -1,7 +1,11 @@
-# tests/shape_image/check.cmake: cmake -DNM=<nm> -DEXE=<sarnn_shape_image> -DSET=<Neon64|Neon> -P check.cmake
-# The image links the shaped forms of its models' shapes only (Lstm<float, 3, 8>: gemv<32, 3, 3>, gemv_add<32, 8, 8>,
+# tests/shape_image/check.cmake: cmake -DNM=<nm> -DEXE=<image> -DSET=<Neon64|Neon|CortexM> [-DNS=<neon|cortex_m>]
+#                                 -P check.cmake
+# NS: the namespace of the set's shaped forms, sarnn::kernel::<NS>::Shaped (neon unless given). The image links the shaped forms of its models' shapes only (Lstm<float, 3, 8>: gemv<32, 3, 3>, gemv_add<32, 8, 8>,
 # lstm_cell<8>; Gru<float, 5, 7>: gemv<21, 5, 5>, gemv<21, 7, 7>, gru_cell<7>), and none of the set's run-time
 # gemv, gemv_add, lstm_cell, gru_cell.
+if(NOT NS)
+  set(NS neon)
+endif()
 execute_process(COMMAND ${NM} -C ${EXE} OUTPUT_VARIABLE syms RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0 OR syms STREQUAL "")
   message(FATAL_ERROR "shape_image: ${NM} -C ${EXE} failed (${rc})")
@@ -14,7 +18,7 @@ foreach(line IN LISTS lines)
     message(SEND_ERROR "shape_image: the run-time ${CMAKE_MATCH_1} of kernel::${SET} is linked: ${line}")
     set(failed 1)
   endif()
-  if(line MATCHES "sarnn::kernel::neon::Shaped::([a-z_]+<[^>]*>)")
+  if(line MATCHES "sarnn::kernel::${NS}::Shaped::([a-z_]+<[^>]*>)")
     # template arguments without their type suffixes (32ul on AArch64, 32u on ARMv7)
     string(REGEX REPLACE "([0-9]+)u?l?" "\\1" name "${CMAKE_MATCH_1}")
     list(APPEND found "${name}")

@@ -2,10 +2,12 @@
 // compile time (A: Rows x (Nx + Nr) row-major, the recurrent step of SimpleRnn and SelfAttentionRnn). Four rows at a
 // time (cortex_m/gemv.hpp's rows_dot), each sum started at b_i; when Nx is not a multiple of 4, x and r are first
 // copied into one vector [x; r] on the stack (Nx + Nr floats), so that a row is one product with one column tail
-// of (Nx + Nr) % 4 instead of two (x's and r's). Cost: Rows·(Nx + Nr) multiply-adds, Rows tanh (one division each).
+// of (Nx + Nr) % 4 instead of two (x's and r's). tanh by the inline gate's form (cortex_m/math.hpp) while |s| <
+// kGateLimit. Cost: Rows·(Nx + Nr) multiply-adds, Rows tanh (one division each).
 #ifndef SARNN_KERNELS_CORTEX_M_AFFINE_TANH_HPP
 #define SARNN_KERNELS_CORTEX_M_AFFINE_TANH_HPP
 
+#include <cmath>
 #include <cstddef>
 #include <cstring>
 
@@ -28,6 +30,10 @@ SARNN_CM_INLINE void affine_rows(const float* a, const float* b, const float* x,
     }
 }
 
+/// tanh(s): the inline gate's form for |s| < kGateLimit (one division, no branch in it), tanh otherwise (large, Inf,
+/// NaN); both within 1.5e-7 of tanh (cortex_m/math.hpp).
+SARNN_CM_INLINE float row_tanh(float s) noexcept { return std::fabs(s) < kGateLimit ? gate_tanh(s) : tanh(s); }
+
 /// y = tanh(A·[x; r] + b): A Rows x (Nx + Nr), b Rows values, x Nx values, r Nr; y must not alias x, r.
 template <std::size_t Rows, std::size_t Nx, std::size_t Nr>
 SARNN_CM_INLINE void affine_tanh_rows(const float* A, const float* b, const float* x, const float* r,
@@ -46,13 +52,13 @@ SARNN_CM_INLINE void affine_tanh_rows(const float* A, const float* b, const floa
         float s[4];
         affine_rows<4, Nx, Nr, joined>(A + i * ld, b + i, x, r, xr, s);
         // y_i = tanh(A_i·[x; r] + b_i)
-        for (std::size_t k = 0; k < 4; ++k) y[i + k] = tanh(s[k]);
+        for (std::size_t k = 0; k < 4; ++k) y[i + k] = row_tanh(s[k]);
     }
     constexpr std::size_t rest = Rows % 4;
     if constexpr (rest != 0) {
         float s[4];
         affine_rows<rest, Nx, Nr, joined>(A + full * ld, b + full, x, r, xr, s);
-        for (std::size_t k = 0; k < rest; ++k) y[full + k] = tanh(s[k]);
+        for (std::size_t k = 0; k < rest; ++k) y[full + k] = row_tanh(s[k]);
     }
 }
 

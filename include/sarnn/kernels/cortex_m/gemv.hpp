@@ -4,8 +4,8 @@
 // (block4: the loop over them of compile-time length), the Cols % 4 columns past the last block by straight-line
 // code, the Rows % 4 rows past the last group of four by one group of that many rows: no loop whose count is read
 // at run time, no per-element loop for a remainder.
-// Cost: Rows·Cols multiply-adds; a block of four columns of four rows is 16 VFMA and 5 VLDM, a column of the tail 4
-// VFMA and 5 VLDR, a group of four rows about 14 more (its pointers, sums and stores).
+// Cost: Rows·Cols multiply-adds; a block of four columns of four rows is 16 VFMA and 5 VLDM, the tail of T < 4
+// columns 4·T VFMA and 5 VLDM, a group of four rows about 14 more (its pointers, sums and stores).
 // Reads exactly M's Rows rows of Cols values and v's Cols values; writes exactly y[0..Rows).
 #ifndef SARNN_KERNELS_CORTEX_M_GEMV_HPP
 #define SARNN_KERNELS_CORTEX_M_GEMV_HPP
@@ -103,6 +103,100 @@ SARNN_CM_INLINE void block4(const float*& p0, const float*& p1, const float*& p2
 #endif
 }
 
+/// s_k += row_k[0..T)·v[0..T) for the T < 4 columns past the last block, for the NR <= 4 rows at p_k.
+template <std::size_t NR, std::size_t T>
+SARNN_CM_INLINE void tail(const float* p0, const float* p1, const float* p2, const float* p3, const float* pv,
+                          float& s0, float& s1, float& s2, float& s3) noexcept {
+    static_assert(T >= 1 && T <= 3, "sarnn: tail: 1 to 3 columns");
+#if SARNN_CM_SHAPED_VLDM
+    // v in s16.., rows 0 and 2 in s20.., rows 1 and 3 in s24.., T values each by one VLDM (where the plain code
+    // takes a VLDR a value: 4·T + 5 instructions for four rows, not 9·T)
+    __asm__(
+        ".if %c[t] == 1\n\t"
+        "vldmia %[pv], {s16}\n\t"
+        ".else\n\t"
+        "vldmia %[pv], {s16-s%c[e16]}\n\t"
+        ".endif\n\t"
+        ".if %c[t] == 1\n\t"
+        "vldmia %[p0], {s20}\n\t"
+        ".else\n\t"
+        "vldmia %[p0], {s20-s%c[e20]}\n\t"
+        ".endif\n\t"
+        ".if %c[nr] >= 2\n\t"
+        ".if %c[t] == 1\n\t"
+        "vldmia %[p1], {s24}\n\t"
+        ".else\n\t"
+        "vldmia %[p1], {s24-s%c[e24]}\n\t"
+        ".endif\n\t"
+        ".endif\n\t"
+        "vfma.f32 %[s0], s20, s16\n\t"
+        ".if %c[nr] >= 2\n\t"
+        "vfma.f32 %[s1], s24, s16\n\t"
+        ".endif\n\t"
+        ".if %c[t] > 1\n\t"
+        "vfma.f32 %[s0], s21, s17\n\t"
+        ".if %c[nr] >= 2\n\t"
+        "vfma.f32 %[s1], s25, s17\n\t"
+        ".endif\n\t"
+        ".endif\n\t"
+        ".if %c[t] > 2\n\t"
+        "vfma.f32 %[s0], s22, s18\n\t"
+        ".if %c[nr] >= 2\n\t"
+        "vfma.f32 %[s1], s26, s18\n\t"
+        ".endif\n\t"
+        ".endif\n\t"
+        ".if %c[nr] >= 3\n\t"
+        ".if %c[t] == 1\n\t"
+        "vldmia %[p2], {s20}\n\t"
+        ".else\n\t"
+        "vldmia %[p2], {s20-s%c[e20]}\n\t"
+        ".endif\n\t"
+        ".endif\n\t"
+        ".if %c[nr] >= 4\n\t"
+        ".if %c[t] == 1\n\t"
+        "vldmia %[p3], {s24}\n\t"
+        ".else\n\t"
+        "vldmia %[p3], {s24-s%c[e24]}\n\t"
+        ".endif\n\t"
+        ".endif\n\t"
+        ".if %c[nr] >= 3\n\t"
+        "vfma.f32 %[s2], s20, s16\n\t"
+        ".endif\n\t"
+        ".if %c[nr] >= 4\n\t"
+        "vfma.f32 %[s3], s24, s16\n\t"
+        ".endif\n\t"
+        ".if %c[t] > 1\n\t"
+        ".if %c[nr] >= 3\n\t"
+        "vfma.f32 %[s2], s21, s17\n\t"
+        ".endif\n\t"
+        ".if %c[nr] >= 4\n\t"
+        "vfma.f32 %[s3], s25, s17\n\t"
+        ".endif\n\t"
+        ".endif\n\t"
+        ".if %c[t] > 2\n\t"
+        ".if %c[nr] >= 3\n\t"
+        "vfma.f32 %[s2], s22, s18\n\t"
+        ".endif\n\t"
+        ".if %c[nr] >= 4\n\t"
+        "vfma.f32 %[s3], s26, s18\n\t"
+        ".endif\n\t"
+        ".endif\n\t"
+        : [s0] "+t"(s0), [s1] "+t"(s1), [s2] "+t"(s2), [s3] "+t"(s3)
+        : [p0] "r"(p0), [p1] "r"(p1), [p2] "r"(p2), [p3] "r"(p3), [pv] "r"(pv), [nr] "i"(NR), [t] "i"(T),
+          [e16] "i"(16 + T - 1), [e20] "i"(20 + T - 1), [e24] "i"(24 + T - 1)
+        : "s16", "s17", "s18", "s20", "s21", "s22", "s24", "s25", "s26", "memory");
+#else
+    // s_k += row_k[j]·v[j], j = 0..T-1 in that order
+    for (std::size_t j = 0; j < T; ++j) {
+        const float vj = pv[j];
+        s0 = madd(p0[j], vj, s0);
+        if constexpr (NR >= 2) s1 = madd(p1[j], vj, s1);
+        if constexpr (NR >= 3) s2 = madd(p2[j], vj, s2);
+        if constexpr (NR >= 4) s3 = madd(p3[j], vj, s3);
+    }
+#endif
+}
+
 /// block4 once per element of the sequence, straight-line.
 template <std::size_t NR, std::size_t... U>
 SARNN_CM_INLINE void blocks4(const float*& p0, const float*& p1, const float*& p2, const float*& p3, const float*& pv,
@@ -112,8 +206,7 @@ SARNN_CM_INLINE void blocks4(const float*& p0, const float*& p1, const float*& p
 
 /// s_k += row_k·v for the NR <= 4 rows row_k = first + k·Ld of Cols values (s_k, k >= NR: untouched).
 template <std::size_t NR, std::size_t Cols, std::size_t Ld>
-SARNN_CM_INLINE void rows_dot(const float* first, const float* v, float& s0, float& s1, float& s2,
-                              float& s3) noexcept {
+SARNN_CM_INLINE void rows_dot(const float* first, const float* v, float& s0, float& s1, float& s2, float& s3) noexcept {
     static_assert(NR >= 1 && NR <= 4, "sarnn: rows_dot: 1 to 4 rows");
     const float* p0 = first;
     const float* p1 = NR >= 2 ? first + Ld : first;
@@ -122,14 +215,8 @@ SARNN_CM_INLINE void rows_dot(const float* first, const float* v, float& s0, flo
     const float* pv = v;
     // the blocks of four columns, unrolled (a loop over asm statements costs its count and register copies)
     blocks4<NR>(p0, p1, p2, p3, pv, s0, s1, s2, s3, std::make_index_sequence<Cols / 4>{});
-    // the last Cols % 4 columns: s_k += row_k[j]·v[j]
-    for (std::size_t j = 0; j < Cols % 4; ++j) {
-        const float vj = pv[j];
-        s0 = madd(p0[j], vj, s0);
-        if constexpr (NR >= 2) s1 = madd(p1[j], vj, s1);
-        if constexpr (NR >= 3) s2 = madd(p2[j], vj, s2);
-        if constexpr (NR >= 4) s3 = madd(p3[j], vj, s3);
-    }
+    // the last Cols % 4 columns
+    if constexpr (Cols % 4 != 0) tail<NR, Cols % 4>(p0, p1, p2, p3, pv, s0, s1, s2, s3);
 }
 
 /// y = M·v (Add: y += M·v), M Rows x Cols with leading dimension Ld; y must not alias v.

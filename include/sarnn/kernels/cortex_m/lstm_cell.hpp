@@ -32,12 +32,11 @@ SARNN_CM_INLINE void lstm_lane(float ai, float af, float ag, float ao, float c_p
 
 /// z, b: 4·H values (gates i, f, g, o); c_prev, c, h: H values each (c must not alias c_prev).
 template <std::size_t H>
-SARNN_CM_INLINE void lstm_cell_lanes(const float* z, const float* b, const float* c_prev, float* c,
-                                     float* h) noexcept {
+SARNN_CM_INLINE void lstm_cell_lanes(const float* z, const float* b, const float* c_prev, float* c, float* h) noexcept {
     static_assert(H >= 1, "sarnn: lstm_cell<H>: H >= 1");
     for (std::size_t d = 0; d < H; ++d)
-        lstm_lane(z[d] + b[d], z[H + d] + b[H + d], z[2 * H + d] + b[2 * H + d], z[3 * H + d] + b[3 * H + d],
-                  c_prev[d], c[d], h[d]);
+        lstm_lane(z[d] + b[d], z[H + d] + b[H + d], z[2 * H + d] + b[2 * H + d], z[3 * H + d] + b[3 * H + d], c_prev[d],
+                  c[d], h[d]);
 }
 
 }  // namespace sarnn::kernel::cortex_m

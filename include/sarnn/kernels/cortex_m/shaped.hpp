@@ -24,8 +24,8 @@ namespace sarnn::kernel::cortex_m {
 struct Shaped {
     /// What detail::shaped reads: every operation below is here. (Their pointers are __restrict: the contracts forbid
     /// the outputs to alias the inputs.)
-    static constexpr unsigned kCaps =
-        shaped_gemv | shaped_gemv_add | shaped_lstm_cell | shaped_gru_cell | shaped_affine_tanh;
+    static constexpr unsigned kCaps = shaped_gemv | shaped_gemv_add | shaped_lstm_cell | shaped_gru_cell |
+                                      shaped_affine_tanh;
 
     /// y = M·v, M Rows x Cols row-major with leading dimension Ld; y must not alias v.
     template <std::size_t Rows, std::size_t Cols, std::size_t Ld>
