@@ -15,11 +15,11 @@
 // Sizes are run-time arguments of the operations below: one copy of each kernel serves every model size. Where a
 // set has shaped forms (kernels/shaped.hpp: the operations with the sizes as template parameters, compiled in the
 // model's translation unit), the models take those instead, through detail/shaped.hpp: today the NEON sets
-// (kernel::Neon64, kernel::Neon) for float, in the Gru and the Lstm (gemv, gemv_add, lstm_cell, gru_cell) and the
+// (kernel::Neon64, kernel::Neon) and the Cortex-M float set (kernel::CortexM) for float, in the Gru and the Lstm (gemv, gemv_add, lstm_cell, gru_cell) and the
 // recurrent step of SimpleRnn and SelfAttentionRnn (affine_tanh), whose loops are then unrolled for the model's In
 // and Hidden with their remainders resolved at compile time; an image then holds the shaped code of its own shapes,
-// and not the set's run-time form of those operations. Every other set (x86-64's Dispatch, scalar, the Cortex-M
-// sets), the other operations (aligns, context, LSTMN) and double keep the run-time sizes.
+// and not the set's run-time form of those operations. Every other set (x86-64's Dispatch, scalar, the M0's
+// CortexM0), the other operations (aligns, context, LSTMN) and double keep the run-time sizes.
 //
 // Padding contract ("padded row"): a pointer documented as a padded row is aligned to
 // SARNN_VECTOR_BYTES (at least alignof(T)), holds `padded(n)` elements, and its lanes at index >= n are

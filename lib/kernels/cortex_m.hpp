@@ -23,21 +23,15 @@
 // double runs the scalar set's code (double_arch is scalar): no core these sets are for has double lanes.
 // Contracts: include/sarnn/kernels.hpp.
 //
-// exp(x): x = k·ln2 + r with |r| <= ln2/2 (ln2 split in two parts, so r is exact to float rounding), e^r by its
-// Taylor polynomial of degree 6 (truncation below 1.2e-7 relative), times 2^k built in the exponent bits (below
-// -87 and above 88 in two steps, through e^-40 or e^40, so that denormal results come out right); x < -104 gives
-// 0, x > 88.73 +inf, NaN NaN. tanh(x) = 1 - 2/(e^{2|x|} + 1) with the sign of x, ±1 once |x| >= 9.1 (where tanhf
-// rounds to ±1 too). sigmoid(x) = 1/(1 + e^{-x}). Without an FPU the same forms in integers (soft_exp, soft_tanh).
-// Largest errors against double, measured on dense grids by tests/test_cortex_m.cpp (SARNN_TEST_REPORT=1 prints
-// them; the test bounds them at 3e-7, 2e-7 and 1.5e-7):
+// exp, tanh, σ and the cells' inline gates with an FPU: include/sarnn/kernels/cortex_m/math.hpp (shared with the
+// set's shaped forms, include/sarnn/kernels/cortex_m/), their forms and errors described there. Without an FPU the
+// same forms in integers (soft_exp, soft_tanh, below). Largest errors against double, measured on dense grids by
+// tests/test_cortex_m.cpp (SARNN_TEST_REPORT=1 prints them; the test bounds them at 3e-7, 2e-7 and 1.5e-7):
 //   kernel::CortexM:  exp 2.5e-7 relative over [-87, 88], tanh 1.5e-7 absolute, sigmoid 1.0e-7 absolute
 //   kernel::CortexM0: exp 1.1e-7 relative,                 tanh 1.2e-7 absolute, sigmoid 8.9e-8 absolute
 //   (libm's expf, tanhf through the scalar set: 6.0e-8, 1.0e-7, 8.9e-8)
-// The cells' inline gates (kernel::CortexM; gate_exp, gate_sigmoid, gate_tanh): e^w = 2^k·P(r)/P(-r) with P the
-// Padé numerator of order [3/3] (no second ln2 constant: its error weighs only where σ and tanh are flat),
-// σ(a) = Q/(Q + 2^k·P) for w = -a, tanh(a) = (2^k·P - Q)/(2^k·P + Q) for w = 2a; one division each, no branch and
-// no library call. Measured the same way, through lstm_cell (the test holds them to the same 2e-7 and 1.5e-7):
-// tanh 1.5e-7 absolute (of a_g and of c), sigmoid 8.7e-8 absolute.
+// The cells' inline gates, through lstm_cell (the test holds them to the same 2e-7 and 1.5e-7): tanh 1.5e-7
+// absolute (of a_g and of c), sigmoid 8.7e-8 absolute.
 #ifndef SARNN_LIB_KERNELS_CORTEX_M_HPP
 #define SARNN_LIB_KERNELS_CORTEX_M_HPP
 

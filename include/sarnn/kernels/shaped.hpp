@@ -22,7 +22,8 @@
 // (contracts: kernels.hpp's operations of the same names). A flag without its member is a compile-time error
 // (static_assert in detail/shaped.hpp), never a silent fallback. The sets that have them: kernel::Neon64 and
 // kernel::Neon, float (kernels/neon/shaped.hpp); kernel::Mve (Helium), float: gemv, gemv_add, affine_tanh and
-// attend_dot (kernels/mve/shaped.hpp). kernel::Dispatch (x86-64) and every other set: none, so their models
+// attend_dot (kernels/mve/shaped.hpp); kernel::CortexM, float: gemv, gemv_add, affine_tanh, lstm_cell, gru_cell
+// (kernels/cortex_m/shaped.hpp). kernel::Dispatch (x86-64) and every other set: none, so their models
 // call the run-time operations with the sizes as arguments, as before.
 #ifndef SARNN_KERNELS_SHAPED_HPP
 #define SARNN_KERNELS_SHAPED_HPP
