@@ -214,7 +214,9 @@ def main():
             elif "::" in k:
                 pat = r"sarnn::kernel::%s\(" % re.escape(k)
             else:
-                pat = r"sarnn::kernel::\w+::%s\([^)]*float" % re.escape(k)
+                # the set's run-time operation (sarnn::kernel::CortexM::affine_tanh(float const*, ...)) or its shaped
+                # form (sarnn::kernel::cortex_m::Shaped::affine_tanh<32u, 16u, 32u>(float const*, ...))
+                pat = r"sarnn::kernel::(?:\w+::)+%s(?:<[^>]*>)?\([^)]*float" % re.escape(k)
             found = [n for n in reach if re.search(pat, n)]
             if not found:
                 raise SystemExit(f"footprint: kernel {k} not called from do_step() in sarnn's call graph")
