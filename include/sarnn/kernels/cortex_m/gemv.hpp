@@ -275,7 +275,15 @@ SARNN_CM_INLINE void rows_dot(const float* first, const float* v, float& s0, flo
     const float* p3 = NR >= 4 ? first + 3 * Ld : first;
     const float* pv = v;
     // the blocks of four columns, unrolled (a loop over asm statements costs its count and register copies)
+#if defined(__OPTIMIZE_SIZE__)
+    // -Os: the blocks in a loop, one copy of the block (the flash, not the instruction count, is what -Os asks for)
+    if constexpr (Cols / 4 >= 1) {
+        block4<NR, Init>(p0, p1, p2, p3, pv, s0, s1, s2, s3);
+        for (std::size_t u = 1; u < Cols / 4; ++u) block4<NR, false>(p0, p1, p2, p3, pv, s0, s1, s2, s3);
+    }
+#else
     blocks4<NR, Init>(p0, p1, p2, p3, pv, s0, s1, s2, s3, std::make_index_sequence<Cols / 4>{});
+#endif
     // the last Cols % 4 columns
     if constexpr (Cols % 4 != 0) tail < NR, Cols % 4, Init&& Cols<4>(p0, p1, p2, p3, pv, s0, s1, s2, s3);
 }
