@@ -82,10 +82,11 @@ struct has_gru_cell<K, T, H,
 template <class K, class T, std::size_t D, std::size_t S, std::size_t C, class = void>
 struct has_attend_dot : std::false_type {};
 template <class K, class T, std::size_t D, std::size_t S, std::size_t C>
-struct has_attend_dot<K, T, D, S, C,
-                      std::void_t<decltype(K::template attend_dot<D, S, C>(
-                          std::declval<const Rows<T>&>(), std::declval<const T*>(), std::declval<T>(),
-                          std::declval<T*>(), std::declval<T*>()))>> : std::true_type {};
+struct has_attend_dot<
+    K, T, D, S, C,
+    std::void_t<decltype(K::template attend_dot<D, S, C>(std::declval<const Rows<T>&>(), std::declval<const T*>(),
+                                                         std::declval<T>(), std::declval<T*>(), std::declval<T*>()))>>
+    : std::true_type {};
 template <class K, class T, std::size_t D, std::size_t S, std::size_t C, class = void>
 struct has_weighted_sum : std::false_type {};
 template <class K, class T, std::size_t D, std::size_t S, std::size_t C>
@@ -193,8 +194,9 @@ struct shaped {
     /// y = softmax(y) over n >= 1 values.
     static void softmax(T* y, std::size_t n) noexcept {
         if constexpr (has(kernel::shaped_softmax)) {
-            static_assert(has_softmax<K, T>::value, "sarnn: kernel::Shaped<A, T>::kCaps has shaped_softmax, but no "
-                                                    "member `static void softmax(y, n)`");
+            static_assert(has_softmax<K, T>::value,
+                          "sarnn: kernel::Shaped<A, T>::kCaps has shaped_softmax, but no "
+                          "member `static void softmax(y, n)`");
             if constexpr (has_softmax<K, T>::value) K::softmax(y, n);
         } else {
             Set::softmax(y, n);
