@@ -109,15 +109,58 @@ inline std::size_t finish_tanh(const std::int32_t* s, std::size_t rows, const st
 }
 /// affine's rows finished from one sum each (the x part's factor 1: s = z = s_x + s_r, rows_packed_sum's), q15.cpp's
 /// affine_one, the same integers: pre = ssat16(qadd(floor((H + 2^(shift-2)) / 2^(shift-1)), b_r)), H the high word of
-/// z·m_r, taken as finish_tanh's ssat16(qdadd((H >> (shift - 2)) + 1, b_r) >> 1); 15 instructions a row where GCC's
-/// form took 28. Stops before the first row whose shift is outside 2 .. 31 (the caller finishes it) and returns how
-/// many rows it wrote (b may not be null).
+/// z·m_r, taken as finish_tanh's ssat16(qdadd((H >> (shift - 2)) + 1, b_r) >> 1). Two rows a pass (23 instructions
+/// for two rows, where one at a time took 15 a row and GCC's form 28): both sums, factors and biases one LDRD each,
+/// both shifts one LDRH checked at once as finish_gru's (SUBW of 2 from each byte, UQSUB8 of 29: nonzero where one is
+/// outside 2 .. 31), ASR by the bottom byte (the second row's after LSR #8); a pass with a shift outside 2 .. 31, and
+/// an odd last row, one row at a time (15 instructions). Stops before the first row whose shift is outside 2 .. 31
+/// (the caller finishes it) and returns how many rows it wrote (s, m and b word aligned; b may not be null).
 inline std::size_t finish_sum(const std::int32_t* s, std::size_t rows, const std::int32_t* m, const std::int8_t* shift,
                               const std::int32_t* b, q15* y) noexcept {
     if (rows == 0) return 0;
     q15* yp = y;
     q15* const end = y + rows;
     std::int32_t z, mv, t;
+    if (rows >= 2) {
+        const q15* const end2 = y + (rows & ~std::size_t{1});
+        const std::int32_t k29 = 0x1D1D;
+        std::int32_t z1, m1;
+        // clang-format off
+        __asm__ volatile("1:\n\t"
+                         "ldrh   %[t], [%[sh]], #2\n\t"
+                         "subw   %[t], %[t], #0x202\n\t"
+                         "uqsub8 %[z], %[t], %[k29]\n\t"
+                         "cmp    %[z], #0\n\t"
+                         "bne    6f\n\t"
+                         "ldrd   %[z], %[z1], [%[s]], #8\n\t"
+                         "ldrd   %[mv], %[m1], [%[m]], #8\n\t"
+                         "smmul  %[z], %[z], %[mv]\n\t"
+                         "smmul  %[z1], %[z1], %[m1]\n\t"
+                         "asr    %[z], %[z], %[t]\n\t"
+                         "lsr    %[t], %[t], #8\n\t"
+                         "asr    %[z1], %[z1], %[t]\n\t"
+                         "ldrd   %[mv], %[m1], [%[b]], #8\n\t"
+                         "add    %[z], %[z], #1\n\t"
+                         "add    %[z1], %[z1], #1\n\t"
+                         "qdadd  %[z], %[z], %[mv]\n\t"
+                         "qdadd  %[z1], %[z1], %[m1]\n\t"
+                         "ssat   %[z], #16, %[z], asr #1\n\t"
+                         "ssat   %[z1], #16, %[z1], asr #1\n\t"
+                         "strh   %[z], [%[yp]], #2\n\t"
+                         "strh   %[z1], [%[yp]], #2\n\t"
+                         "cmp    %[yp], %[end2]\n\t"
+                         "bne    1b\n\t"
+                         "b      7f\n\t"
+                         "6:\n\t"
+                         "sub    %[sh], %[sh], #2\n\t"
+                         "7:"
+                         : [s] "+r"(s), [m] "+r"(m), [sh] "+r"(shift), [b] "+r"(b), [yp] "+r"(yp), [z] "=&r"(z),
+                           [z1] "=&r"(z1), [mv] "=&r"(mv), [m1] "=&r"(m1), [t] "=&r"(t)
+                         : [end2] "r"(end2), [k29] "r"(k29)
+                         : "cc", "memory");
+        // clang-format on
+        if (yp == end) return rows;
+    }
     // clang-format off
     __asm__ volatile("1:\n\t"
                      "ldrsb  %[t], [%[sh]], #1\n\t"
