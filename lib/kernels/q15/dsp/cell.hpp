@@ -51,10 +51,10 @@ __attribute__((always_inline)) inline std::int32_t pinned(std::int32_t v) noexce
     return v;
 }
 
-/// The LSTM cell, Q15::lstm_cell's contract (kernels_q15.hpp: q15.cpp's generic loop, the same integers), one lane a
-/// pass with i, f, o = sigmoid_dsp, g and tanh(c) = tanh_dsp; the products' rounding shifts as q15.cpp's (|f·c~|,
-/// |i·g|, |o·tanh c| < 2^30: f·c~ + 2^14 one SMLABB), c saturated by SSAT and counted. The gates' rows i, f, g one
-/// pointer and one offset (f and g at 2·hidden and 4·hidden bytes on: [pz, off] and [pz, off, lsl #1]), o a pointer
+/// The LSTM cell, Q15::lstm_cell's contract (kernels_q15.hpp: q15/cells.cpp's generic loop, the same integers), one
+/// lane a pass with i, f, o = sigmoid_dsp, g and tanh(c) = tanh_dsp; the products' rounding shifts as q15/cells.cpp's
+/// (|f·c~|, |i·g|, |o·tanh c| < 2^30: f·c~ + 2^14 one SMLABB), c saturated by SSAT and counted. The gates' rows i, f, g
+/// one pointer and one offset (f and g at 2·hidden and 4·hidden bytes on: [pz, off] and [pz, off, lsl #1]), o a pointer
 /// of its own, so that fewer of the loop's values live on the stack (86 -> 85 instructions a lane).
 inline std::size_t lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden, q15* c, q15* h) noexcept {
     std::size_t saturated = 0;
@@ -100,9 +100,9 @@ __attribute__((always_inline)) inline std::int32_t gru_lane(std::int32_t rs, std
 
 /// The GRU cell, Q15::gru_cell's contract (kernels_q15.hpp: q15/seam.hpp's generic form, the same integers), two lanes
 /// a pass (gru_lane's arithmetic, each stage for both lanes before the next: fewer words live at once, 57 -> 56.5
-/// instructions a lane): each input's pair one word (LDR: any alignment), the sums of r's and z's pairs saturated to int16
-/// by one QADD16 each (SSAT's value per half), the two h stored as one word (h a padded row: word aligned); an odd
-/// last lane alone.
+/// instructions a lane): each input's pair one word (LDR: any alignment), the sums of r's and z's pairs saturated to
+/// int16 by one QADD16 each (SSAT's value per half), the two h stored as one word (h a padded row: word aligned); an
+/// odd last lane alone.
 inline void gru_cell(const q15* gi, const q15* gh, const q15* h_prev, std::size_t hidden, q15* h) noexcept {
     // the gates' rows r, z, n of gi and gh one pointer each, the rows z and n at 2·hidden and 4·hidden bytes on
     const auto* pi = reinterpret_cast<const char*>(gi);

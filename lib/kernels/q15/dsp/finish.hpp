@@ -10,11 +10,11 @@
 
 namespace sarnn::kernel::q15_dsp {
 
-/// affine_tanh's rows finished (q15.cpp's finish_row, the same integers) from their sums s = (s_x, s_r) pairs, for
-/// an input factor x_m / 2^(31 + x_shift) with x_shift = 1 - UP (UP 1 or 2) and x_m >= 0; one row in 34 instructions
-/// where GCC's form of the same took about 70. Stops before the first row whose shift is outside 2 .. 31 (the short
-/// form below needs shift >= 2; a shift above 31, which validate() refuses, counts as 31 in requantize_short: the
-/// caller finishes that row) and returns how many rows it wrote. With kTanh false, y = pre
+/// affine_tanh's rows finished (q15/affine.cpp's finish_row, the same integers) from their sums s = (s_x, s_r) pairs,
+/// for an input factor x_m / 2^(31 + x_shift) with x_shift = 1 - UP (UP 1 or 2) and x_m >= 0; one row in 34
+/// instructions where GCC's form of the same took about 70. Stops before the first row whose shift is outside 2 .. 31
+/// (the short form below needs shift >= 2; a shift above 31, which validate() refuses, counts as 31 in
+/// requantize_short: the caller finishes that row) and returns how many rows it wrote. With kTanh false, y = pre
 /// (affine's rows: 21 instructions a row; b may not be null).
 ///   xq  = clamp(floor((s_x·x_m + 2^(s-1)) / 2^s), +-2^30), s = 31 + x_shift: one SMLAL from 2^(s-1); hi >= 2^(s-2)
 ///         (or < -2^(s-2)) is exactly the clamp (one unsigned comparison of hi + 2^(s-2)); else hi·2^UP + the low
@@ -128,16 +128,16 @@ inline std::size_t finish_tanh(const std::int32_t* s, std::size_t rows, const st
     "strh   %[z], [%[yp]], #2\n\t"                 \
     "strh   %[z1], [%[yp]], #2\n\t"
 // clang-format on
-/// affine's rows finished from one sum each (the x part's factor 1: s = z = s_x + s_r, rows_packed_sum's), q15.cpp's
-/// affine_one, the same integers: pre = ssat16(qadd(floor((H + 2^(shift-2)) / 2^(shift-1)), b_r)), H the high word of
-/// z·m_r, taken as finish_tanh's ssat16(qdadd((H >> (shift - 2)) + 1, b_r) >> 1). Four rows a pass (40 instructions
-/// for four rows, where one at a time took 15 a row and GCC's form 28): two rows' sums, factors and biases one LDRD
-/// each, the four shifts one LDR (any alignment) less 2 in each byte (SUB of 0x02020202: a byte below 2 wraps above
-/// 29, and a borrow comes only from such a byte), checked against 2 .. 31 at once (UQSUB8 of 29 from each byte:
+/// affine's rows finished from one sum each (the x part's factor 1: s = z = s_x + s_r, rows_packed_sum's),
+/// q15/affine.cpp's affine_one, the same integers: pre = ssat16(qadd(floor((H + 2^(shift-2)) / 2^(shift-1)), b_r)), H
+/// the high word of z·m_r, taken as finish_tanh's ssat16(qdadd((H >> (shift - 2)) + 1, b_r) >> 1). Four rows a pass (40
+/// instructions for four rows, where one at a time took 15 a row and GCC's form 28): two rows' sums, factors and biases
+/// one LDRD each, the four shifts one LDR (any alignment) less 2 in each byte (SUB of 0x02020202: a byte below 2 wraps
+/// above 29, and a borrow comes only from such a byte), checked against 2 .. 31 at once (UQSUB8 of 29 from each byte:
 /// nonzero where one is above 29), ASR by the bottom byte (LSR #8 from one row's to the next's); a pass with a shift
-/// outside 2 .. 31, and the last rows % 4, one row at a time (15 instructions). Stops before the first row whose
-/// shift is outside 2 .. 31 (the caller finishes it) and returns how many rows it wrote (s, m and b word aligned; b
-/// may not be null).
+/// outside 2 .. 31, and the last rows % 4, one row at a time (15 instructions). Stops before the first row whose shift
+/// is outside 2 .. 31 (the caller finishes it) and returns how many rows it wrote (s, m and b word aligned; b may not
+/// be null).
 inline std::size_t finish_sum(const std::int32_t* s, std::size_t rows, const std::int32_t* m, const std::int8_t* shift,
                               const std::int32_t* b, q15* y) noexcept {
     if (rows == 0) return 0;
@@ -218,13 +218,13 @@ inline std::size_t finish_sum(const std::int32_t* s, std::size_t rows, const std
     "strh   %[sx], [%[yp]], #2\n\t"                   \
     "strh   %[sh], [%[gh]], #2\n\t"
 // clang-format on
-/// gru_gates's rows finished from their sums s = (s_x, s_h) pairs where the x part's factor is 1 (q15.cpp's gru_gates,
-/// the same integers): gi = ssat16(qadd(requantize(s_x, m_r, shift_r), b_ih)), gh the same of s_h and b_hh, each as
-/// finish_sum's. Four rows a pass (19.5 instructions a row, against 21 two rows a pass): the four shifts one LDR (any
-/// alignment) less 2 in each byte and checked against 2 .. 31 at once as finish_sum's, ASR taking the bottom byte of
-/// the register as its count (the next row's after LSR #8); a pass with a shift outside 2 .. 31, and the last
-/// rows % 4, one row at a time (23 instructions). Stops before the first row whose shift is outside 2 .. 31 and
-/// returns how many rows it wrote.
+/// gru_gates's rows finished from their sums s = (s_x, s_h) pairs where the x part's factor is 1 (q15/affine.cpp's
+/// gru_gates, the same integers): gi = ssat16(qadd(requantize(s_x, m_r, shift_r), b_ih)), gh the same of s_h and b_hh,
+/// each as finish_sum's. Four rows a pass (19.5 instructions a row, against 21 two rows a pass): the four shifts one
+/// LDR (any alignment) less 2 in each byte and checked against 2 .. 31 at once as finish_sum's, ASR taking the bottom
+/// byte of the register as its count (the next row's after LSR #8); a pass with a shift outside 2 .. 31, and the last
+/// rows % 4, one row at a time (23 instructions). Stops before the first row whose shift is outside 2 .. 31 and returns
+/// how many rows it wrote.
 inline std::size_t finish_gru(const std::int32_t* s, std::size_t rows, const std::int32_t* m, const std::int8_t* shift,
                               const std::int32_t* b_ih, const std::int32_t* b_hh, q15* gi, q15* gh) noexcept {
     if (rows == 0) return 0;
