@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstdio>
 
+#include <sarnn/kernels_q15.hpp>
+
 #include "kernels/q15/loops.hpp"
 
 namespace {
