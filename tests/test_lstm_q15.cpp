@@ -1,6 +1,8 @@
 // tests/test_lstm_q15.cpp: Lstm<q15> (LstmParams<q15>, kernel::Q15 and kernel::Q15Plain).
 // - The digest of many runs (tests/shared/q15_lstm_digest.hpp) equals the Python twin's (python/sarnn/q15.py,
 //   lstm_steps; python/tests/test_q15.py checks the same constant): the two agree bit for bit, on both loop sets.
+// - With the x factor 1 (x_m = 2^30, x_shift = -1), Lstm and Gru agree with the twin too (tests/shared/
+//   q15_one_digest.hpp: the rows' finishing passes finish_sum and finish_gru that the factor takes).
 // - The LSTMN attending one entry (a Window of one: h~ = h_{t-1}, c~ = c_{t-1} exactly) is the LSTM bit for bit.
 // - Against the double reference (reference_lstm.hpp) of its dequantised weights (A_q·a_r, b / 4096, x_raw·x_factor):
 //   what the integer arithmetic adds stays within the LSTMN's tolerances; quantised from float weights, h within 0.02
@@ -27,6 +29,7 @@
 #include "reference.hpp"
 #include "reference_lstm.hpp"
 #include "shared/q15_lstm_digest.hpp"
+#include "shared/q15_one_digest.hpp"
 #include "shared/state_bytes.hpp"
 
 namespace {
@@ -225,6 +228,12 @@ void check_properties() {
 TEST_CASE("q15: Lstm and the Python twin agree bit for bit (one digest of many runs)", "[lstm][q15]") {
     CHECK(test::q15_lstm_digest<sarnn::kernel::Q15>() == test::kQ15LstmDigest);
     CHECK(test::q15_lstm_digest<sarnn::kernel::Q15Plain>() == test::kQ15LstmDigest);
+}
+
+TEST_CASE("q15: Lstm and Gru with the x factor 1 agree with the twin bit for bit (one digest)", "[lstm][gru][q15]") {
+    // the factor 1 takes the rows' own finishing passes (finish_sum, finish_gru) where the target has them
+    CHECK(test::q15_one_digest<sarnn::kernel::Q15>() == test::kQ15OneDigest);
+    CHECK(test::q15_one_digest<sarnn::kernel::Q15Plain>() == test::kQ15OneDigest);
 }
 
 TEST_CASE("q15: Lstm is the LSTMN attending one entry (a Window of one), bit for bit", "[lstm][q15]") {

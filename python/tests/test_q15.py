@@ -18,6 +18,7 @@ DIGEST = 0x4154111d6323df19   # tests/shared/q15_digest.hpp: kQ15Digest
 LSTM_DIGEST = 0xa0a944c95b61a0a1   # tests/shared/q15_lstm_digest.hpp: kQ15LstmDigest
 GRU_DIGEST = 0x9d1177656718db2f   # tests/shared/q15_gru_digest.hpp: kQ15GruDigest
 GRU_CELL_DIGEST = 0x202e7a2b3e2018d2   # tests/shared/q15_gru_cell_digest.hpp: kQ15GruCellDigest
+ONE_DIGEST = 0xa5d8b717e2ca9aaf   # tests/shared/q15_one_digest.hpp: kQ15OneDigest
 
 
 def float_gru(W_ih, W_hh, b_ih, b_hh, xs):
@@ -76,6 +77,10 @@ class Q15Twin(unittest.TestCase):
 
     def test_gru_cell_digest_matches_the_cpp(self):
         self.assertEqual(twin_digest.q15_gru_cell_digest(), GRU_CELL_DIGEST)
+
+    def test_one_digest_matches_the_cpp(self):
+        """Lstm and Gru with the x factor 1 (the rows' finishing passes of the targets' loops)"""
+        self.assertEqual(twin_digest.q15_one_digest(), ONE_DIGEST)
 
     def test_gru_cell_first_step_is_the_gru(self):
         """Under attention the GRU cell's first step is Gru<q15>'s (c_0 = 0 = h_0), and a one-state memory makes the

@@ -350,6 +350,32 @@ def q15_gru_cell_digest():
     return fnv.h
 
 
+# ---- Lstm<q15> and Gru<q15> whose x part's factor is 1 (tests/shared/q15_one_digest.hpp), apart from the others ---
+ONE_DIGEST_CASES = [  # (In, Hidden, steps, seed): the packed passes and four rows a finishing pass (16, 32), odd rows
+    (16, 32, 32, 61),
+    (7, 17, 30, 62),
+    (3, 5, 20, 63),
+]
+
+
+def q15_one_digest():
+    """Every step's h and c (Lstm<q15>) and h (Gru<q15>) over ONE_DIGEST_CASES, each case's LSTM then its GRU, their
+    params drawn as digest_lstm_params' and digest_gru_params' from the case's seed and then given the x factor 1 (x_m
+    = 2^30, x_shift = -1: the rows' sums finished by the targets' finish_sum and finish_gru, which the draws of the
+    digests above never take), then the inputs of all steps; 16 bits each, little endian."""
+    fnv = Fnv()
+    for n_in, hidden, n_steps, seed in ONE_DIGEST_CASES:
+        for draw, steps in ((digest_lstm_params, q15.lstm_steps), (digest_gru_params, q15.gru_steps)):
+            rng = _Lcg(seed)
+            p = draw(rng, n_in, hidden)
+            p["x_m"], p["x_shift"] = 1 << 30, -1
+            raw = np.array([[[rng.next() % 65536 - 32768 for _ in range(n_in)] for _ in range(n_steps)]])
+            for out in steps(p, raw):
+                for values in (out[:2] if isinstance(out, tuple) else (out,)):
+                    fnv.feed(values[0])
+    return fnv.h
+
+
 if __name__ == "__main__":
     print(f"fixed 0x{fixed_digest():016x}\nq15   0x{q15_digest():016x}\nlstm  0x{q15_lstm_digest():016x}\n"
-          f"gru   0x{q15_gru_digest():016x}\ngru_cell 0x{q15_gru_cell_digest():016x}")
+          f"gru   0x{q15_gru_digest():016x}\ngru_cell 0x{q15_gru_cell_digest():016x}\none   0x{q15_one_digest():016x}")

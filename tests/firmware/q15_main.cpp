@@ -1,7 +1,8 @@
 // tests/firmware/q15_main.cpp: the q15 models on a bare-metal Cortex-M, with no float anywhere in the program.
 // Runs the digest of many runs of SimpleRnn<q15>, SelfAttentionRnn<q15> and Lstmn<q15> (tests/shared/q15_digest.hpp),
 // of Gru<q15> (tests/shared/q15_gru_digest.hpp), of SelfAttentionRnn<q15, ..., GruCell> (tests/shared/
-// q15_gru_cell_digest.hpp), of Lstm<q15> (tests/shared/q15_lstm_digest.hpp) and of the integer
+// q15_gru_cell_digest.hpp), of Lstm<q15> (tests/shared/q15_lstm_digest.hpp), of Lstm<q15> and Gru<q15> whose x factor
+// is 1 (tests/shared/q15_one_digest.hpp: the rows' finishing passes finish_sum and finish_gru) and of the integer
 // activations (tests/shared/fixed_digest.hpp), and compares them with what the Python twin computes
 // (python/sarnn/q15.py): the board computes the same integers, with this target's q15 loops (kernel::Q15) and with
 // the plain C++ ones (kernel::Q15Plain) in the same run; and affine_tanh against 64-bit
@@ -10,6 +11,7 @@
 // pulls in soft float:
 // ctest's no-float check of this ELF (cmake/SarnnFirmwareCheck.cmake, MODE=nofloat) fails on any __aeabi_f*/d*;
 // q15_float_canary.cpp is this program plus one float multiply, whose check must fail.
+#include <cstddef>
 #include <cstdio>
 
 #include <sarnn/sarnn.hpp>
@@ -20,6 +22,7 @@
 #include "shared/q15_gru_cell_digest.hpp"
 #include "shared/q15_gru_digest.hpp"
 #include "shared/q15_lstm_digest.hpp"
+#include "shared/q15_one_digest.hpp"
 
 #ifdef SARNN_Q15_FLOAT_CANARY
 volatile float g_canary = 3.0f;
@@ -81,6 +84,18 @@ int main() {
         std::puts("q15_lstm_digest (plain)  FAILED");
         ++failed;
     }
+    if (test::q15_one_digest() == test::kQ15OneDigest) {
+        std::puts("q15_one_digest           ok");
+    } else {
+        std::puts("q15_one_digest           FAILED");
+        ++failed;
+    }
+    if (test::q15_one_digest<sarnn::kernel::Q15Plain>() == test::kQ15OneDigest) {
+        std::puts("q15_one_digest (plain)   ok");
+    } else {
+        std::puts("q15_one_digest (plain)   FAILED");
+        ++failed;
+    }
     if (test::q15_affine_mismatches() == 0) {
         std::puts("q15_affine               ok");
     } else {
@@ -91,10 +106,21 @@ int main() {
     g_canary = g_canary * 1.5f;
 #endif
     // "N passed, M failed" of the kChecks checks above, with puts
-    constexpr int kChecks = 8;
-    char summary[] = "0 passed, 0 failed";
-    summary[0] = static_cast<char>('0' + (kChecks - failed));
-    summary[10] = static_cast<char>('0' + failed);
+    constexpr int kChecks = 10;
+    char summary[24];
+    std::size_t at = 0;
+    const auto number = [&](int v) {  // (below 100)
+        if (v >= 10) summary[at++] = static_cast<char>('0' + v / 10);
+        summary[at++] = static_cast<char>('0' + v % 10);
+    };
+    const auto text = [&](const char* t) {
+        while (*t != '\0') summary[at++] = *t++;
+    };
+    number(kChecks - failed);
+    text(" passed, ");
+    number(failed);
+    text(" failed");
+    summary[at] = '\0';
     std::puts(summary);
     return failed == 0 ? 0 : 1;
 }

@@ -10,11 +10,11 @@
 
 namespace sarnn::kernel::q15_dsp {
 
-/// affine_tanh's rows finished (q15.cpp's finish_row, the same integers) from their sums s = (s_x, s_r) pairs, for
-/// an input factor x_m / 2^(31 + x_shift) with x_shift = 1 - UP (UP 1 or 2) and x_m >= 0; one row in 34 instructions
-/// where GCC's form of the same took about 70. Stops before the first row whose shift is outside 2 .. 31 (the short
-/// form below needs shift >= 2; a shift above 31, which validate() refuses, counts as 31 in requantize_short: the
-/// caller finishes that row) and returns how many rows it wrote. With kTanh false, y = pre
+/// affine_tanh's rows finished (q15/affine.cpp's finish_row, the same integers) from their sums s = (s_x, s_r) pairs,
+/// for an input factor x_m / 2^(31 + x_shift) with x_shift = 1 - UP (UP 1 or 2) and x_m >= 0; one row in 34
+/// instructions where GCC's form of the same took about 70. Stops before the first row whose shift is outside 2 .. 31
+/// (the short form below needs shift >= 2; a shift above 31, which validate() refuses, counts as 31 in
+/// requantize_short: the caller finishes that row) and returns how many rows it wrote. With kTanh false, y = pre
 /// (affine's rows: 21 instructions a row; b may not be null).
 ///   xq  = clamp(floor((s_x·x_m + 2^(s-1)) / 2^s), +-2^30), s = 31 + x_shift: one SMLAL from 2^(s-1); hi >= 2^(s-2)
 ///         (or < -2^(s-2)) is exactly the clamp (one unsigned comparison of hi + 2^(s-2)); else hi·2^UP + the low
@@ -107,17 +107,70 @@ inline std::size_t finish_tanh(const std::int32_t* s, std::size_t rows, const st
     }
     return static_cast<std::size_t>(yp - y);
 }
-/// affine's rows finished from one sum each (the x part's factor 1: s = z = s_x + s_r, rows_packed_sum's), q15.cpp's
-/// affine_one, the same integers: pre = ssat16(qadd(floor((H + 2^(shift-2)) / 2^(shift-1)), b_r)), H the high word of
-/// z·m_r, taken as finish_tanh's ssat16(qdadd((H >> (shift - 2)) + 1, b_r) >> 1); 15 instructions a row where GCC's
-/// form took 28. Stops before the first row whose shift is outside 2 .. 31 (the caller finishes it) and returns how
-/// many rows it wrote (b may not be null).
+// Two rows of finish_sum, the first's shift less 2 in the bottom byte of t, the second's in the next (t moves on by
+// a byte: LSR #8) (16 instructions).
+// clang-format off
+#define SARNN_DSP_FINISH_SUM_PAIR                  \
+    "ldrd   %[z], %[z1], [%[s]], #8\n\t"           \
+    "ldrd   %[mv], %[m1], [%[m]], #8\n\t"          \
+    "smmul  %[z], %[z], %[mv]\n\t"                 \
+    "smmul  %[z1], %[z1], %[m1]\n\t"               \
+    "asr    %[z], %[z], %[t]\n\t"                  \
+    "lsr    %[t], %[t], #8\n\t"                    \
+    "asr    %[z1], %[z1], %[t]\n\t"                \
+    "ldrd   %[mv], %[m1], [%[b]], #8\n\t"          \
+    "add    %[z], %[z], #1\n\t"                    \
+    "add    %[z1], %[z1], #1\n\t"                  \
+    "qdadd  %[z], %[z], %[mv]\n\t"                 \
+    "qdadd  %[z1], %[z1], %[m1]\n\t"               \
+    "ssat   %[z], #16, %[z], asr #1\n\t"           \
+    "ssat   %[z1], #16, %[z1], asr #1\n\t"         \
+    "strh   %[z], [%[yp]], #2\n\t"                 \
+    "strh   %[z1], [%[yp]], #2\n\t"
+// clang-format on
+/// affine's rows finished from one sum each (the x part's factor 1: s = z = s_x + s_r, rows_packed_sum's),
+/// q15/affine.cpp's affine_one, the same integers: pre = ssat16(qadd(floor((H + 2^(shift-2)) / 2^(shift-1)), b_r)), H
+/// the high word of z·m_r, taken as finish_tanh's ssat16(qdadd((H >> (shift - 2)) + 1, b_r) >> 1). Four rows a pass (40
+/// instructions for four rows, where one at a time took 15 a row and GCC's form 28): two rows' sums, factors and biases
+/// one LDRD each, the four shifts one LDR (any alignment) less 2 in each byte (SUB of 0x02020202: a byte below 2 wraps
+/// above 29, and a borrow comes only from such a byte), checked against 2 .. 31 at once (UQSUB8 of 29 from each byte:
+/// nonzero where one is above 29), ASR by the bottom byte (LSR #8 from one row's to the next's); a pass with a shift
+/// outside 2 .. 31, and the last rows % 4, one row at a time (15 instructions). Stops before the first row whose shift
+/// is outside 2 .. 31 (the caller finishes it) and returns how many rows it wrote (s, m and b word aligned; b may not
+/// be null).
 inline std::size_t finish_sum(const std::int32_t* s, std::size_t rows, const std::int32_t* m, const std::int8_t* shift,
                               const std::int32_t* b, q15* y) noexcept {
     if (rows == 0) return 0;
     q15* yp = y;
     q15* const end = y + rows;
     std::int32_t z, mv, t;
+    if (rows >= 4) {
+        const q15* const end4 = y + (rows & ~std::size_t{3});
+        const std::int32_t k29 = 0x1D1D1D1D;
+        std::int32_t z1, m1;
+        // clang-format off
+        __asm__ volatile("1:\n\t"
+                         "ldr    %[t], [%[sh]], #4\n\t"
+                         "sub    %[t], %[t], #0x02020202\n\t"
+                         "uqsub8 %[z], %[t], %[k29]\n\t"
+                         "cmp    %[z], #0\n\t"
+                         "bne    6f\n\t"
+                         SARNN_DSP_FINISH_SUM_PAIR
+                         "lsr    %[t], %[t], #8\n\t"
+                         SARNN_DSP_FINISH_SUM_PAIR
+                         "cmp    %[yp], %[end4]\n\t"
+                         "bne    1b\n\t"
+                         "b      7f\n\t"
+                         "6:\n\t"
+                         "sub    %[sh], %[sh], #4\n\t"
+                         "7:"
+                         : [s] "+r"(s), [m] "+r"(m), [sh] "+r"(shift), [b] "+r"(b), [yp] "+r"(yp), [z] "=&r"(z),
+                           [z1] "=&r"(z1), [mv] "=&r"(mv), [m1] "=&r"(m1), [t] "=&r"(t)
+                         : [end4] "r"(end4), [k29] "r"(k29)
+                         : "cc", "memory");
+        // clang-format on
+        if (yp == end) return rows;
+    }
     // clang-format off
     __asm__ volatile("1:\n\t"
                      "ldrsb  %[t], [%[sh]], #1\n\t"
@@ -165,41 +218,45 @@ inline std::size_t finish_sum(const std::int32_t* s, std::size_t rows, const std
     "strh   %[sx], [%[yp]], #2\n\t"                   \
     "strh   %[sh], [%[gh]], #2\n\t"
 // clang-format on
-/// gru_gates's rows finished from their sums s = (s_x, s_h) pairs where the x part's factor is 1 (q15.cpp's gru_gates,
-/// the same integers): gi = ssat16(qadd(requantize(s_x, m_r, shift_r), b_ih)), gh the same of s_h and b_hh, each as
-/// finish_sum's. Two rows a pass (21 instructions a row): both shifts one LDRH, less 2 in each byte (SUBW: a byte
-/// below 2 borrows, and every byte it reaches then exceeds 29), both checked against 2 .. 31 at once (UQSUB8 of 29
-/// from each byte: nonzero where one is above 29), ASR taking the bottom byte of the register as its count (the
-/// second row's after LSR #8); a pass with a shift outside 2 .. 31, and an odd last row, one row at a time (23
-/// instructions). Stops before the first row whose shift is outside 2 .. 31 and returns how many rows it wrote.
+/// gru_gates's rows finished from their sums s = (s_x, s_h) pairs where the x part's factor is 1 (q15/affine.cpp's
+/// gru_gates, the same integers): gi = ssat16(qadd(requantize(s_x, m_r, shift_r), b_ih)), gh the same of s_h and b_hh,
+/// each as finish_sum's. Four rows a pass (19.5 instructions a row, against 21 two rows a pass): the four shifts one
+/// LDR (any alignment) less 2 in each byte and checked against 2 .. 31 at once as finish_sum's, ASR taking the bottom
+/// byte of the register as its count (the next row's after LSR #8); a pass with a shift outside 2 .. 31, and the last
+/// rows % 4, one row at a time (23 instructions). Stops before the first row whose shift is outside 2 .. 31 and returns
+/// how many rows it wrote.
 inline std::size_t finish_gru(const std::int32_t* s, std::size_t rows, const std::int32_t* m, const std::int8_t* shift,
                               const std::int32_t* b_ih, const std::int32_t* b_hh, q15* gi, q15* gh) noexcept {
     if (rows == 0) return 0;
     q15* yp = gi;
     q15* const end = gi + rows;
     std::int32_t sx, sh, mv, t;
-    if (rows >= 2) {
-        const q15* const end2 = gi + (rows & ~std::size_t{1});
-        const std::int32_t k29 = 0x1D1D;
+    if (rows >= 4) {
+        const q15* const end4 = gi + (rows & ~std::size_t{3});
+        const std::int32_t k29 = 0x1D1D1D1D;
         // clang-format off
         __asm__ volatile("1:\n\t"
-                         "ldrh   %[t], [%[shp]], #2\n\t"
-                         "subw   %[t], %[t], #0x202\n\t"
+                         "ldr    %[t], [%[shp]], #4\n\t"
+                         "sub    %[t], %[t], #0x02020202\n\t"
                          "uqsub8 %[mv], %[t], %[k29]\n\t"
                          "cmp    %[mv], #0\n\t"
                          "bne    6f\n\t"
                          SARNN_DSP_FINISH_GRU_ROW
                          "lsr    %[t], %[t], #8\n\t"
                          SARNN_DSP_FINISH_GRU_ROW
-                         "cmp    %[yp], %[end2]\n\t"
+                         "lsr    %[t], %[t], #8\n\t"
+                         SARNN_DSP_FINISH_GRU_ROW
+                         "lsr    %[t], %[t], #8\n\t"
+                         SARNN_DSP_FINISH_GRU_ROW
+                         "cmp    %[yp], %[end4]\n\t"
                          "bne    1b\n\t"
                          "b      7f\n\t"
                          "6:\n\t"
-                         "sub    %[shp], %[shp], #2\n\t"
+                         "sub    %[shp], %[shp], #4\n\t"
                          "7:"
                          : [s] "+r"(s), [m] "+r"(m), [shp] "+r"(shift), [bi] "+r"(b_ih), [bh] "+r"(b_hh), [yp] "+r"(yp),
                            [gh] "+r"(gh), [sx] "=&r"(sx), [sh] "=&r"(sh), [mv] "=&r"(mv), [t] "=&r"(t)
-                         : [end2] "r"(end2), [k29] "r"(k29)
+                         : [end4] "r"(end4), [k29] "r"(k29)
                          : "cc", "memory");
         // clang-format on
     }
@@ -222,6 +279,7 @@ inline std::size_t finish_gru(const std::int32_t* s, std::size_t rows, const std
     return static_cast<std::size_t>(yp - gi);
 }
 #undef SARNN_DSP_FINISH_GRU_ROW
+#undef SARNN_DSP_FINISH_SUM_PAIR
 
 #undef SARNN_DSP_FINISH_OPERANDS
 #undef SARNN_DSP_FINISH_TAIL

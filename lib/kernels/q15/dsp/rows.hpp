@@ -115,6 +115,12 @@ inline void dot_rows<4>(const std::int8_t* w, std::size_t ld, const q15* v, std:
     "str    %[a1], [%[t], #" #o " + 8]\n\t"  \
     "str    %[a2], [%[t], #" #o " + 16]\n\t" \
     "str    %[a3], [%[t], #" #o " + 24]\n\t"
+// The same, s in a register.
+#define SARNN_DSP_STORE_SUMS_AT(o)           \
+    "str    %[a0], [%[s], #" #o "]\n\t"      \
+    "str    %[a1], [%[s], #" #o " + 8]\n\t"  \
+    "str    %[a2], [%[s], #" #o " + 16]\n\t" \
+    "str    %[a3], [%[s], #" #o " + 24]\n\t"
 // clang-format on
 /// affine_tanh's four rows, both parts in one loop each (the rows' weights are [A_x | A_r], so w0 and w1 leave the
 /// first loop at the second part): s = (s_x, s_r) of each row, the eight sums of q15_plain's dot_rows<4>(w, ld, x, nx)
@@ -222,6 +228,12 @@ inline void pack(const q15* x, std::size_t nx, const q15* r, std::size_t nr, Pac
 #define SARNN_DSP_PACKED_LOOP(L)                                                                             \
     L ":\n\t" SARNN_DSP_PACKED4 SARNN_DSP_PACKED4 "cmp    %[vp], %[end]\n\t"                               \
       "bne    " L "b\n\t"
+// The same, sixteen columns per iteration (86 instructions for 64 multiply-adds), for parts whose lengths are
+// multiples of 16.
+#define SARNN_DSP_PACKED_LOOP16(L)                                                                           \
+    L ":\n\t" SARNN_DSP_PACKED4 SARNN_DSP_PACKED4 SARNN_DSP_PACKED4 SARNN_DSP_PACKED4                        \
+      "cmp    %[vp], %[end]\n\t"                                                                           \
+      "bne    " L "b\n\t"
 // clang-format on
 /// groups passes of four rows (from w, row stride ld: A = [A_x | A_r]) against the packed [x; r] (pack(x, nx, r, nr,
 /// p)): s = (s_x, s_r) of each row, as rows4_xr's, in one assembly loop. Eight columns per iteration (44 instructions
@@ -268,64 +280,122 @@ inline void rows_packed(const std::int8_t* w, std::size_t ld, const Packed& p, s
                      : "cc", "memory");
     // clang-format on
 }
-/// rows_packed for two matrices (affine's gates: A_x rows of nx weights, A_r rows of nr): the x part's rows from wx,
-/// the r part's from wr, each part's row pointers and stride loaded at its start (32 instructions a pass besides the
-/// loops, against 25).
+// One part's passes of four rows (rows_part), after the loop LOOP: the four sums stored at s, s + 8, s + 16, s + 24
+// bytes and s on by 32; w0 and w1 on to the next pass's rows 4 and 5 (w1 ends at row 2), vp back to the part's start
+// (2·n bytes: ld2), until s reaches s_end (13 instructions a pass besides the loop).
+// clang-format off
+#define SARNN_DSP_ROWS_PART(LOOP)                  \
+    "3:\n\t"                                       \
+    "ldrd   %[a0], %[a1], %[zero]\n\t"             \
+    "ldrd   %[a2], %[a3], %[zero]\n\t"             \
+    LOOP("1")                                      \
+    "str    %[a0], [%[s]]\n\t"                     \
+    "str    %[a1], [%[s], #8]\n\t"                 \
+    "str    %[a2], [%[s], #16]\n\t"                \
+    "str    %[a3], [%[s], #24]\n\t"                \
+    "add    %[s], %[s], #32\n\t"                   \
+    "add    %[w0], %[w1], %[ld2]\n\t"              \
+    "add    %[w1], %[w0], %[ld2], lsr #1\n\t"      \
+    "sub    %[vp], %[vp], %[ld2]\n\t"              \
+    "ldr    %[y], %[s_end]\n\t"                    \
+    "cmp    %[s], %[y]\n\t"                        \
+    "bne    3b"
+#define SARNN_DSP_ROWS_PART_OPERANDS                                                                               \
+    : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [w0] "+r"(w0), [w1] "+r"(w1), [vp] "+r"(vp), \
+      [x] "=&r"(xv), [y] "=&r"(yv), [z] "=&r"(z), [t] "=&r"(t), [s] "+r"(s)                                        \
+    : [end] "r"(end), [ld2] "r"(ld2), [zero] "m"(zero), [s_end] "m"(s_end)                                         \
+    : "cc", "memory"
+// clang-format on
+/// One part of rows_packed2: the sums of groups passes of four rows of w (rows of n weights, n a multiple of 8, of 16
+/// for k16) against the part's packed values from v (Packed's words), stored at s, s + 2, s + 4, s + 6 (the (s_x,
+/// s_r) pairs' one half) and on by 8 a pass. All fourteen registers (r0-r12, lr) hold the loop's values: the part's
+/// end and stride, and s, stay in registers from pass to pass.
+template <bool k16>
+__attribute__((noinline)) void rows_part(const std::int8_t* w, std::size_t n, const std::int32_t* v, std::size_t groups,
+                                         std::int32_t* s) noexcept {
+    const std::int8_t* w0 = w;
+    const std::int8_t* w1 = w + n;
+    const std::size_t ld2 = 2 * n;
+    const std::int32_t* vp = v;
+    const std::int32_t* const end = v + n / 2;
+    const std::int32_t* const s_end = s + 8 * groups;
+    std::int32_t zero[2] = {0, 0};  // (on the stack: an LDRD from sp, no register)
+    std::int32_t a0, a1, a2, a3, xv, yv, z, t;
+    if constexpr (k16) {
+        // clang-format off
+        __asm__ volatile(SARNN_DSP_ROWS_PART(SARNN_DSP_PACKED_LOOP16) SARNN_DSP_ROWS_PART_OPERANDS);
+        // clang-format on
+    } else {
+        // clang-format off
+        __asm__ volatile(SARNN_DSP_ROWS_PART(SARNN_DSP_PACKED_LOOP) SARNN_DSP_ROWS_PART_OPERANDS);
+        // clang-format on
+    }
+}
+#undef SARNN_DSP_ROWS_PART
+#undef SARNN_DSP_ROWS_PART_OPERANDS
+/// rows_packed for two matrices (affine's gates: A_x rows of nx weights, A_r rows of nr): s = (s_x, s_r) of each of
+/// the 4·groups rows, the x part's passes over wx, then the r part's over wr (rows_part: 13 instructions a pass
+/// besides the loops, against 32 for both parts in one pass), each part sixteen columns an iteration where its length
+/// is a multiple of 16, else eight.
 inline void rows_packed2(const std::int8_t* wx, const std::int8_t* wr, const Packed& p, std::size_t nx, std::size_t nr,
                          std::size_t groups, std::int32_t* s) noexcept {
-    const std::int32_t* const v0 = p.w + 2;
-    const std::int32_t* vp = v0;
-    const std::int32_t* const x_end = vp + nx / 2;
-    const std::int32_t* const r_end = x_end + nr / 2;
-    std::int32_t* const s_end = s + 8 * groups;
-    const std::size_t ldx2 = 2 * nx, ldr2 = 2 * nr;
-    const std::int8_t *w0, *w1, *end;
-    std::size_t ld2;
-    std::int32_t a0, a1, a2, a3, xv, yv, z, t;
-    // clang-format off
-    __asm__ volatile("3:\n\t"
-                     "ldrd   %[a0], %[a1], [%[vp], #-8]\n\t"
-                     "ldrd   %[a2], %[a3], [%[vp], #-8]\n\t"
-                     "ldr    %[end], %[x_end]\n\t"
-                     "ldr    %[w0], %[wx]\n\t"
-                     "ldr    %[ld2], %[ldx2]\n\t"
-                     "add    %[w1], %[w0], %[ld2], lsr #1\n\t"
-                     SARNN_DSP_PACKED_LOOP("1")
-                     SARNN_DSP_STORE_SUMS(0)
-                     // w1 ends at row 2: the next pass's row 4
-                     "add    %[y], %[w1], %[ld2]\n\t"
-                     "str    %[y], %[wx]\n\t"
-                     "ldr    %[end], %[r_end]\n\t"
-                     "ldrd   %[a0], %[a1], [%[end]]\n\t"
-                     "ldrd   %[a2], %[a3], [%[end]]\n\t"
-                     "ldr    %[w0], %[wr]\n\t"
-                     "ldr    %[ld2], %[ldr2]\n\t"
-                     "add    %[w1], %[w0], %[ld2], lsr #1\n\t"
-                     SARNN_DSP_PACKED_LOOP("2")
-                     SARNN_DSP_STORE_SUMS(4)
-                     "add    %[t], %[t], #32\n\t"
-                     "str    %[t], %[s]\n\t"
-                     "add    %[y], %[w1], %[ld2]\n\t"
-                     "str    %[y], %[wr]\n\t"
-                     "ldr    %[vp], %[v0]\n\t"
-                     "ldr    %[y], %[s_end]\n\t"
-                     "cmp    %[t], %[y]\n\t"
-                     "bne    3b"
-                     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [w0] "=&r"(w0), [w1] "=&r"(w1),
-                       [vp] "+r"(vp), [end] "=&r"(end), [x] "=&r"(xv), [y] "=&r"(yv), [z] "=&r"(z), [t] "=&r"(t),
-                       [ld2] "=&r"(ld2), [s] "+m"(s), [wx] "+m"(wx), [wr] "+m"(wr)
-                     : [x_end] "m"(x_end), [r_end] "m"(r_end), [s_end] "m"(s_end), [ldx2] "m"(ldx2),
-                       [ldr2] "m"(ldr2), [v0] "m"(v0)
-                     : "cc", "memory");
-    // clang-format on
+    const std::int32_t* const vx = p.w + 2;
+    const std::int32_t* const vr = vx + nx / 2;
+    if (nx % 16 == 0) {
+        rows_part<true>(wx, nx, vx, groups, s);
+    } else {
+        rows_part<false>(wx, nx, vx, groups, s);
+    }
+    if (nr % 16 == 0) {
+        rows_part<true>(wr, nr, vr, groups, s + 1);
+    } else {
+        rows_part<false>(wr, nr, vr, groups, s + 1);
+    }
 }
+// clang-format off
+#define SARNN_DSP_ROWS_PACKED_SUM(LOOP) \
+    "3:\n\t" \
+    "ldrd   %[a0], %[a1], [%[vp], #-8]\n\t" \
+    "ldrd   %[a2], %[a3], [%[vp], #-8]\n\t" \
+    "ldr    %[end], %[x_end]\n\t" \
+    "ldr    %[w0], %[wx]\n\t" \
+    "ldr    %[ld2], %[ldx2]\n\t" \
+    "add    %[w1], %[w0], %[ld2], lsr #1\n\t" \
+    LOOP("1") \
+    /* w1 ends at row 2: the next pass's row 4 */ \
+    "add    %[y], %[w1], %[ld2]\n\t" \
+    "str    %[y], %[wx]\n\t" \
+    "ldr    %[end], %[r_end]\n\t" \
+    "ldr    %[w0], %[wr]\n\t" \
+    "ldr    %[ld2], %[ldr2]\n\t" \
+    "add    %[w1], %[w0], %[ld2], lsr #1\n\t" \
+    LOOP("2") \
+    "ldr    %[t], %[s]\n\t" \
+    "strd   %[a0], %[a1], [%[t]], #8\n\t" \
+    "strd   %[a2], %[a3], [%[t]], #8\n\t" \
+    "str    %[t], %[s]\n\t" \
+    "add    %[y], %[w1], %[ld2]\n\t" \
+    "str    %[y], %[wr]\n\t" \
+    "ldr    %[vp], %[v0]\n\t" \
+    "ldr    %[y], %[s_end]\n\t" \
+    "cmp    %[t], %[y]\n\t" \
+    "bne    3b"
+#define SARNN_DSP_ROWS_PACKED_SUM_OPERANDS \
+    : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [w0] "=&r"(w0), [w1] "=&r"(w1), \
+    [vp] "+r"(vp), [end] "=&r"(end), [x] "=&r"(xv), [y] "=&r"(yv), [z] "=&r"(z), [t] "=&r"(t), \
+    [ld2] "=&r"(ld2), [s] "+m"(s), [wx] "+m"(wx), [wr] "+m"(wr) \
+    : [x_end] "m"(x_end), [r_end] "m"(r_end), [s_end] "m"(s_end), [ldx2] "m"(ldx2), \
+    [ldr2] "m"(ldr2), [v0] "m"(v0) \
+    : "cc", "memory"
+// clang-format on
 /// rows_packed2's two sums added, one per row (affine's gates where the x part's factor is 1: z = s_x + s_r): s[i] =
 /// Σ_k A_x[i][k]·x_k + Σ_k A_r[i][k]·r_k for the 4·groups rows, what q15_plain's dot_rows<4>(wx, nx, x, nx, acc) then
 /// dot_rows<4>(wr, nr, r, nr, acc) give from acc = 0 (the sum exact where it fits int32: SMLAD wraps, and the
 /// caller's bound |s_x| + |s_r| < 2^31 holds for the total). Each pass's four sums run on from the x part into the r
 /// part (vp runs on from x to r in Packed) and are stored once (25 instructions a pass besides the loops, against 32).
-inline void rows_packed_sum(const std::int8_t* wx, const std::int8_t* wr, const Packed& p, std::size_t nx,
-                            std::size_t nr, std::size_t groups, std::int32_t* s) noexcept {
+template <bool k16>
+inline void rows_packed_sum_by(const std::int8_t* wx, const std::int8_t* wr, const Packed& p, std::size_t nx,
+                               std::size_t nr, std::size_t groups, std::int32_t* s) noexcept {
     const std::int32_t* const v0 = p.w + 2;
     const std::int32_t* vp = v0;
     const std::int32_t* const x_end = vp + nx / 2;
@@ -335,44 +405,32 @@ inline void rows_packed_sum(const std::int8_t* wx, const std::int8_t* wr, const 
     const std::int8_t *w0, *w1, *end;
     std::size_t ld2;
     std::int32_t a0, a1, a2, a3, xv, yv, z, t;
-    // clang-format off
-    __asm__ volatile("3:\n\t"
-                     "ldrd   %[a0], %[a1], [%[vp], #-8]\n\t"
-                     "ldrd   %[a2], %[a3], [%[vp], #-8]\n\t"
-                     "ldr    %[end], %[x_end]\n\t"
-                     "ldr    %[w0], %[wx]\n\t"
-                     "ldr    %[ld2], %[ldx2]\n\t"
-                     "add    %[w1], %[w0], %[ld2], lsr #1\n\t"
-                     SARNN_DSP_PACKED_LOOP("1")
-                     // w1 ends at row 2: the next pass's row 4
-                     "add    %[y], %[w1], %[ld2]\n\t"
-                     "str    %[y], %[wx]\n\t"
-                     "ldr    %[end], %[r_end]\n\t"
-                     "ldr    %[w0], %[wr]\n\t"
-                     "ldr    %[ld2], %[ldr2]\n\t"
-                     "add    %[w1], %[w0], %[ld2], lsr #1\n\t"
-                     SARNN_DSP_PACKED_LOOP("2")
-                     "ldr    %[t], %[s]\n\t"
-                     "strd   %[a0], %[a1], [%[t]], #8\n\t"
-                     "strd   %[a2], %[a3], [%[t]], #8\n\t"
-                     "str    %[t], %[s]\n\t"
-                     "add    %[y], %[w1], %[ld2]\n\t"
-                     "str    %[y], %[wr]\n\t"
-                     "ldr    %[vp], %[v0]\n\t"
-                     "ldr    %[y], %[s_end]\n\t"
-                     "cmp    %[t], %[y]\n\t"
-                     "bne    3b"
-                     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [w0] "=&r"(w0), [w1] "=&r"(w1),
-                       [vp] "+r"(vp), [end] "=&r"(end), [x] "=&r"(xv), [y] "=&r"(yv), [z] "=&r"(z), [t] "=&r"(t),
-                       [ld2] "=&r"(ld2), [s] "+m"(s), [wx] "+m"(wx), [wr] "+m"(wr)
-                     : [x_end] "m"(x_end), [r_end] "m"(r_end), [s_end] "m"(s_end), [ldx2] "m"(ldx2),
-                       [ldr2] "m"(ldr2), [v0] "m"(v0)
-                     : "cc", "memory");
-    // clang-format on
+    if constexpr (k16) {
+        // clang-format off
+        __asm__ volatile(SARNN_DSP_ROWS_PACKED_SUM(SARNN_DSP_PACKED_LOOP16) SARNN_DSP_ROWS_PACKED_SUM_OPERANDS);
+        // clang-format on
+    } else {
+        // clang-format off
+        __asm__ volatile(SARNN_DSP_ROWS_PACKED_SUM(SARNN_DSP_PACKED_LOOP) SARNN_DSP_ROWS_PACKED_SUM_OPERANDS);
+        // clang-format on
+    }
+}
+#undef SARNN_DSP_ROWS_PACKED_SUM
+#undef SARNN_DSP_ROWS_PACKED_SUM_OPERANDS
+/// rows_packed_sum (sixteen columns an iteration where both parts are multiples of 16 long, else eight)
+inline void rows_packed_sum(const std::int8_t* wx, const std::int8_t* wr, const Packed& p, std::size_t nx,
+                            std::size_t nr, std::size_t groups, std::int32_t* s) noexcept {
+    if (nx % 16 == 0 && nr % 16 == 0) {
+        rows_packed_sum_by<true>(wx, wr, p, nx, nr, groups, s);
+    } else {
+        rows_packed_sum_by<false>(wx, wr, p, nx, nr, groups, s);
+    }
 }
 #undef SARNN_DSP_PACKED4
 #undef SARNN_DSP_PACKED_LOOP
+#undef SARNN_DSP_PACKED_LOOP16
 #undef SARNN_DSP_STORE_SUMS
+#undef SARNN_DSP_STORE_SUMS_AT
 
 #undef SARNN_DSP_ROWS4
 #undef SARNN_DSP_ROWS4_LOOP
