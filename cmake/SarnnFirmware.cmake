@@ -15,6 +15,9 @@
 #   sarnn_add_no_float_check(<name> <target>)
 #       A ctest test that fails when `nm -C` of the ELF shows a soft-float routine (__aeabi_f*, __aeabi_d*, the int
 #       to float conversions, __addsf3 and its kin): for programs that must do no float arithmetic (the q15 path).
+#   sarnn_add_shape_check(<name> <target> HAS <regex>... LACKS <regex>...)
+#       A ctest test that fails unless `nm -C` of the ELF shows a symbol matching each HAS expression and none
+#       matching a LACKS one: an image links the code of its own shape only (issue 32).
 set(_sarnn_firmware_check ${CMAKE_CURRENT_LIST_DIR}/SarnnFirmwareCheck.cmake)
 
 # sarnn_bench_qemu(<var>): the qemu-system-arm command (a list, up to its -kernel) that counts instructions as
@@ -58,6 +61,15 @@ endfunction()
 function(sarnn_add_no_heap_check name target)
   add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -DMODE=nm -DNM=${CMAKE_NM} -DELF=$<TARGET_FILE:${target}>
                                 -P ${_sarnn_firmware_check})
+endfunction()
+
+function(sarnn_add_shape_check name target)
+  cmake_parse_arguments(ARG "" "" "HAS;LACKS" ${ARGN})
+  # each list in one argument, its ';' escaped (ctest would split it)
+  string(REPLACE ";" "\\;" _has "${ARG_HAS}")
+  string(REPLACE ";" "\\;" _lacks "${ARG_LACKS}")
+  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -DMODE=shape -DNM=${CMAKE_NM} -DELF=$<TARGET_FILE:${target}>
+                                "-DHAS=${_has}" "-DLACKS=${_lacks}" -P ${_sarnn_firmware_check})
 endfunction()
 
 function(sarnn_add_no_float_check name target)

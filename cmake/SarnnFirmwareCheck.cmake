@@ -7,6 +7,9 @@
 #       fails when the ELF holds a soft-float routine: __aeabi_f*, __aeabi_d*, __aeabi_cf*, __aeabi_cd*, the
 #       conversions __aeabi_[u][il]2[fd], libgcc's __addsf3 .. __divdf3, __floatsisf .., __fixsfsi .., __extendsfdf2,
 #       __truncdfsf2 (any of them means some code does float arithmetic without an FPU).
+#   -DMODE=shape -DNM=<arm-none-eabi-nm> -DELF=<elf> -DHAS=<regex;...> -DLACKS=<regex;...>
+#       fails unless the ELF defines a symbol matching each regular expression of HAS and none matching one of LACKS
+#       (an image links the code of its own shape only).
 # The lines of `nm -C <ELF>` whose symbol name matches one of the regular expressions ARGN, one a line, into
 # <result> (empty when none does).
 function(sarnn_nm_find result)
@@ -60,6 +63,18 @@ elseif(MODE STREQUAL "nofloat")
     message(FATAL_ERROR "${ELF} does float arithmetic in software:\n  ${_found}")
   endif()
   message(STATUS "${ELF}: no soft-float routine (__aeabi_f*, __aeabi_d*, conversions, libgcc's sf/df helpers)")
+elseif(MODE STREQUAL "shape")
+  foreach(_re IN LISTS HAS)
+    sarnn_nm_find(_found "${_re}")
+    if(NOT _found)
+      message(FATAL_ERROR "${ELF}: no symbol matches ${_re}")
+    endif()
+  endforeach()
+  sarnn_nm_find(_found ${LACKS})
+  if(_found)
+    message(FATAL_ERROR "${ELF} links the code of another shape:\n  ${_found}")
+  endif()
+  message(STATUS "${ELF}: its own shape's code (${HAS}), none of another's")
 else()
-  message(FATAL_ERROR "SarnnFirmwareCheck.cmake: MODE must be run, nm or nofloat")
+  message(FATAL_ERROR "SarnnFirmwareCheck.cmake: MODE must be run, nm, nofloat or shape")
 endif()

@@ -72,7 +72,7 @@ struct DotAlign {
         template <class Set>
         void attend(const Rows<V>& memory, const V* h, V* alpha, V* c) const noexcept {
             if constexpr (Numeric<T>::floating) detail::dot_context<Set, V, Hidden, NRows>(memory, h, scale_t<T>(1), alpha, c);
-            else Set::attend_dot(memory, h, alpha, c);
+            else Set::template attend_dot_at<kernel::q15_stride(padded<V>(Hidden))>(memory, h, alpha, c);
         }
     };
 };
@@ -119,7 +119,7 @@ struct ScaledDotAlign {
         // e_ij = h_j·q; alpha = softmax(e); c = Σ alpha_j h_j
         template <class Set>
         void attend(const Rows<V>& memory, const V*, V* alpha, V* c) const noexcept {
-            Set::attend_dot(memory, q_, alpha, c);
+            Set::template attend_dot_at<kernel::q15_stride(padded<V>(Hidden))>(memory, q_, alpha, c);
         }
 
     private:
@@ -437,7 +437,7 @@ struct AdditiveAlign {
             const Rows<V> P{&P_[0][0], padded<V>(K), K, memory.cap, memory.first, memory.n};
             Set::additive_scores(P, q_, p_.v, p_.m_v, p_.shift_v, alpha);
             // alpha_ij = softmax_j(e_ij); c_i = Σ_j alpha_ij h_j
-            Set::attend_scored(memory, p_.f, alpha, c);
+            Set::template attend_scored_at<kernel::q15_stride(padded<V>(Hidden))>(memory, p_.f, alpha, c);
         }
 
     private:

@@ -52,6 +52,9 @@
 //        and c tapes): alpha = softmax(e) once, c = Σ_j alpha_j S_j and d = Σ_j alpha_j T_j, each rounded half up
 //        to the rows' own format (Q15 for h, Q3.12 for c: the weighted sum is the same integers), within +-32767; n =
 //        1: alpha_1 = 32767, c = S_1 and d = T_1 exactly. O(n·(S.dim + T.dim)) + n exp_q16 + one 32-bit division.
+//   attend_dot_at<St>, attend_scored_at<St>, attend_scored_pair_at<St>   the three above where the caller knows the
+//        states' row stride at compile time, St = q15_stride(S.stride): the same integers, and an image links the
+//        loops of that stride only (the models call these).
 //   lstm_cell(z, c~, H, c, h)               the LSTM cell from the Q3.12 pre-activations z = [z_i; z_f; z_g; z_o]
 //        (4·H values) and c~ (Q3.12): i, f, o = sigmoid_q15, g = tanh_q15 (Q15); per lane
 //        c = round(f·c~ / 2^15) + round(i·g / 2^18) (both Q3.12, rounded half up), saturated to int16 (|c| < 8);
@@ -136,6 +139,15 @@ namespace kernel {
 struct TargetLoops;
 struct PlainLoops;
 
+/// The row stride of the states (Rows::stride, in values) as a model knows it at compile time, for the attention
+/// kernels' forms by stride (Q15Set::attend_dot_at<St>, attend_scored_at<St>, attend_scored_pair_at<St>): s16, s32,
+/// s64 (16, 32 and 64 values: Hidden 16, 32 and 64, the strides the DSP set has loops of their own for), or other
+/// (any other stride). q15_stride(stride) gives it.
+enum class Q15Stride : std::size_t { other = 0, s16 = 16, s32 = 32, s64 = 64 };
+constexpr Q15Stride q15_stride(std::size_t stride) noexcept {
+    return stride == 16 || stride == 32 || stride == 64 ? static_cast<Q15Stride>(stride) : Q15Stride::other;
+}
+
 /// The q15 kernels with the inner loops `Loops` (TargetLoops or PlainLoops): the operations above, each a static
 /// function. Both are in lib/ on every target (an image links only the one its models use: --gc-sections); they
 /// compute the same integers.
@@ -159,6 +171,19 @@ struct Q15Set {
     static void gru_gates(const QGru& a, std::size_t rows, const q15* x, std::size_t nx, const q15* h, std::size_t nh,
                           q15* gi, q15* gh) noexcept;
     static void gru_cell(const q15* gi, const q15* gh, const q15* h_prev, std::size_t hidden, q15* h) noexcept;
+
+    /// attend_dot_at, attend_scored_at, attend_scored_pair_at: attend_dot, attend_scored and attend_scored_pair where
+    /// the caller knows the states' row stride at compile time: St = q15_stride(S.stride) (T.stride = S.stride). The
+    /// same contracts and integers, the cost at most theirs; the target's loops for that stride alone, so that an
+    /// image links the code of its own shape only (the forms above choose among every stride's loops at run time).
+    /// The models call these. In lib/ for every Q15Stride.
+    template <Q15Stride St>
+    static void attend_dot_at(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexcept;
+    template <Q15Stride St>
+    static void attend_scored_at(const Rows<q15>& S, int f, q15* alpha, q15* c) noexcept;
+    template <Q15Stride St>
+    static void attend_scored_pair_at(const Rows<q15>& S, const Rows<q15>& T, int f, q15* alpha, q15* c,
+                                      q15* d) noexcept;
 };
 extern template struct Q15Set<TargetLoops>;
 extern template struct Q15Set<PlainLoops>;

@@ -213,7 +213,8 @@ private:
             // a_j = v·tanh(P_j + q) in Q(f)
             Ops::additive_scores(P, q_, p_.v, p_.m_v, p_.shift_v, s_[next]);
             // s = softmax(a); h~_t = Σ_j s_j h_j (Q15), c~_t = Σ_j s_j c_j (Q3.12)
-            Ops::attend_scored_pair(tape(h_), tape(c_), p_.f, s_[next], h_tilde_[next], c_tilde_);
+            Ops::template attend_scored_pair_at<kernel::q15_stride(kStride)>(tape(h_), tape(c_), p_.f, s_[next],
+                                                                             h_tilde_[next], c_tilde_);
         }
         return true;
     }

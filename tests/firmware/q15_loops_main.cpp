@@ -42,9 +42,10 @@ std::int8_t g_v[kDimMax];
 
 std::int32_t abs32(std::int32_t v) { return v < 0 ? -v : v; }
 
-/// e_j = (S_j·q + 2^(t-1)) >> t, count states of 2·npairs values (row stride even, word aligned)
+/// e_j = (S_j·q + 2^(t-1)) >> t, count states of 2·npairs values (row stride even, word aligned), by X::scores
 /// (the last 120 cases: the strides 16, 32 and 64 that the DSP set's scores4 takes as constants, q' of a multiple of
 /// 4 pairs up to the stride, counts with every remainder mod 4)
+template <class X>
 void check_scores() {
     for (int it = 0; it < 320; ++it) {
         std::size_t npairs = static_cast<std::size_t>(uniform(1, 20));
@@ -59,7 +60,7 @@ void check_scores() {
         // Σ|q| <= 65536: every product sum exact in int32
         const int qmax = static_cast<int>(3000 / npairs);
         for (std::size_t k = 0; k < 2 * npairs; ++k) g_b[k].raw = static_cast<std::int16_t>(uniform(-qmax, qmax));
-        L::scores(g_s, stride, count, g_b, npairs, t, g_out);
+        X::scores(g_s, stride, count, g_b, npairs, t, g_out);
         bool ok = true;
         for (std::size_t j = 0; j < count; ++j) {
             std::int32_t d = 0;
@@ -779,10 +780,33 @@ void check_dot_rows() {
     }
 }
 
+/// The loops by stride (kStrided) as the seam's scores and weighted_sum, for the caller's stride Stride (q15/seam.hpp);
+/// X: the loops (a template parameter, so that a target without kStrided compiles this unused)
+template <std::size_t Stride, class X = L>
+struct AtStride {
+    static void scores(const q15* s, std::size_t stride, std::size_t count, const q15* q, std::size_t npairs, int t,
+                       q15* e) noexcept {
+        X::template scores_at<Stride>(s, stride, count, q, npairs, t, e);
+    }
+    static void weighted_sum(const q15* const base[2], const std::size_t n[2], std::size_t stride, std::size_t dim,
+                             const q15* alpha, q15* c) noexcept {
+        X::template weighted_at<Stride>(base, n, stride, dim, alpha, c);
+    }
+};
+
+/// kStrided: each Stride's forms against the formulas, at every stride of the cases above (the stride itself, others:
+/// a constant Stride must give the same integers where the rows are another stride apart, by the loops of any stride)
+template <std::size_t... Strides>
+void check_strided() {
+    (check_scores<AtStride<Strides>>(), ...);
+    (check_weighted_sum<AtStride<Strides>>(), ...);
+}
+
 }  // namespace
 
 int main() {
-    check_scores();
+    check_scores<L>();
+    if constexpr (q::has(L::kCaps, q::kStrided)) check_strided<0, 16, 32, 64>();
     check_softmax();
     check_query();
     check_every_input();

@@ -208,9 +208,9 @@ def main():
         indirect = []
         for k in kernels.split(","):
             # "name": a float kernel of the model's set; "Q15::name": kernel::Q15's (a q15 model's), which is
-            # Q15Set<TargetLoops> (kernels_q15.hpp)
+            # Q15Set<TargetLoops> (kernels_q15.hpp), any template arguments after the name (the forms by stride)
             if k.startswith("Q15::"):
-                pat = r"sarnn::kernel::Q15Set<sarnn::kernel::TargetLoops>::%s\(" % re.escape(k[len("Q15::"):])
+                pat = r"sarnn::kernel::Q15Set<sarnn::kernel::TargetLoops>::%s(<.*?>)?\(" % re.escape(k[len("Q15::"):])
             elif "::" in k:
                 pat = r"sarnn::kernel::%s\(" % re.escape(k)
             else:

@@ -1,5 +1,6 @@
 // lib/kernels/q15/attention.cpp: kernel::Q15's attention (contracts: include/sarnn/kernels_q15.hpp): prepare_query,
-// attend_dot, attend_query, attend_scored, attend_scored_pair, additive_scores, and their softmax and weighted sum.
+// attend_dot, attend_query, attend_scored, attend_scored_pair (and their forms by stride, *_at<Q15Stride>),
+// additive_scores, and their softmax and weighted sum.
 // Plain C++, integers only; every result has its twin in python/sarnn/q15.py (attend_dot), which
 // computes the same integers. The arithmetic that rounds (requantisation, the scores' format, the softmax) is here,
 // the same on every target; the inner loops, exact integer sums, are each target's (the seam: q15/seam.hpp), in
@@ -86,10 +87,14 @@ __attribute__((always_inline)) inline q15 context_value(std::int32_t acc) noexce
 #endif
 }
 
-/// c = Σ_j alpha_j S_j (the rows of S in the segments seg), rounded half up to Q15.
-template <class L>
+/// c = Σ_j alpha_j S_j (the rows of S in the segments seg), rounded half up to Q15. Stride: S.stride as the caller
+/// knows it at compile time (q15/seam.hpp's kAnyStride: not).
+template <class L, std::size_t Stride = q15_loops::kAnyStride>
 void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15* c) noexcept {
-    if constexpr (q15_loops::has(L::kCaps, q15_loops::kWeighted)) {
+    if constexpr (Stride != q15_loops::kAnyStride && q15_loops::has(L::kCaps, q15_loops::kStrided)) {
+        L::template weighted_at<Stride>(seg.base, seg.n, S.stride, S.dim, alpha, c);
+        return;
+    } else if constexpr (q15_loops::has(L::kCaps, q15_loops::kWeighted)) {
         L::weighted_sum(seg.base, seg.n, S.stride, S.dim, alpha, c);
         return;
     }
@@ -153,6 +158,115 @@ void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15
     }
 }
 
+/// The attention's steps on the loops of Which (Q15Set's contracts), the states' row stride Stride as the caller knows
+/// it (q15/seam.hpp: 16, 32, 64, 0 for another, or kAnyStride, known at run time only): with a constant stride the
+/// target's loops of that stride alone (kStrided), so that an image links the code of its own shape only. The
+/// run-time forms (kAnyStride) call each other through Q15Set's members, as they always have.
+template <class Which, std::size_t Stride>
+struct Attention {
+    using L = loops_t<Which>;
+    using Set = Q15Set<Which>;
+    static constexpr bool kAny = Stride == q15_loops::kAnyStride;
+
+    /// attend_scored's: alpha = softmax(e), c = Σ_j alpha_j S_j
+    static void scored(const Rows<q15>& S, int f, q15* alpha, q15* c) noexcept {
+        const Segments seg = segments(S);
+        if (S.n == 1) {
+            // alpha_1 = 1 (as near as q15 gets), c_1 = h_1 exactly
+            alpha[0] = q15{32767};
+            for (std::size_t k = 0; k < S.dim; ++k) c[k] = seg.base[0][k];
+            return;
+        }
+        // alpha = softmax(e) (e in Q(f), the max subtracted); c = Σ_j alpha_j S_j
+        softmax<L>(alpha, S.n, f < -2 ? -2 : (f > 15 ? 15 : f), L::max_raw(alpha, S.n));
+        weighted_sum<L, Stride>(S, seg, alpha, c);
+    }
+    __attribute__((always_inline)) static void to_scored(const Rows<q15>& S, int f, q15* alpha, q15* c) noexcept {
+        if constexpr (kAny) {
+            Set::attend_scored(S, f, alpha, c);
+        } else {
+            scored(S, f, alpha, c);
+        }
+    }
+
+    /// attend_query's: the scores e_j = E_j·q' / 2^t, then scored
+    static void query(const Rows<q15>& E, const q15* qp, QueryScale qs, const Rows<q15>& S, q15* alpha,
+                      q15* c) noexcept {
+        const std::size_t n = S.n;
+        if (n == 1) {
+            to_scored(S, 15, alpha, c);  // (no score is read)
+            return;
+        }
+        const int t = qs.t, f = qs.f;  // NOLINT(bugprone-signed-char-misuse,cert-str34-c): int8_t shift counts
+        // e_j = E_j·q' / 2^t rounded (prepare_query: |e_j| <= 32767), kept in alpha for now
+        const Segments eseg = segments(E);
+        const bool pairs = word_aligned(E.base) && word_aligned(qp) && E.stride % 2 == 0;
+        const std::size_t npairs = (E.dim + 1) / 2;  // an odd dim reads the zero padding lane of the rows and of q'
+        std::size_t j = 0;
+        for (int g = 0; g < 2; ++g) {
+            const q15* row = eseg.base[g];
+            if (pairs) {
+                if constexpr (!kAny && q15_loops::has(L::kCaps, q15_loops::kStrided)) {
+                    L::template scores_at<Stride>(row, E.stride, eseg.n[g], qp, npairs, t, alpha + j);
+                } else {
+                    L::scores(row, E.stride, eseg.n[g], qp, npairs, t, alpha + j);
+                }
+                j += eseg.n[g];
+                continue;
+            }
+            for (std::size_t i = 0; i < eseg.n[g]; ++i, row += E.stride) {
+                std::int32_t d = 0;
+                for (std::size_t k = 0; k < E.dim; ++k) d += row[k].raw * qp[k].raw;
+                alpha[j++].raw = static_cast<std::int16_t>(round_shift(d, t));
+            }
+        }
+        to_scored(S, f, alpha, c);
+    }
+    __attribute__((always_inline)) static void to_query(const Rows<q15>& E, const q15* qp, QueryScale qs,
+                                                        const Rows<q15>& S, q15* alpha, q15* c) noexcept {
+        if constexpr (kAny) {
+            Set::attend_query(E, qp, qs, S, alpha, c);
+        } else {
+            query(E, qp, qs, S, alpha, c);
+        }
+    }
+
+    /// attend_dot's: q' from q, then query with the states as their own keys
+    static void dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexcept {
+        if (S.n == 1) {
+            to_query(S, c, QueryScale{1, 15}, S, alpha, c);  // (the query is not read)
+            return;
+        }
+        // q' in c, free until the weighted sum
+        const QueryScale qs = Set::prepare_query(q, c, S.dim, 0);
+        to_query(S, c, qs, S, alpha, c);
+    }
+
+    /// attend_scored_pair's: alpha = softmax(e) once, c = Σ_j alpha_j S_j, d = Σ_j alpha_j T_j
+    static void scored_pair(const Rows<q15>& S, const Rows<q15>& T, int f, q15* alpha, q15* c, q15* d) noexcept {
+        const Segments seg = segments(S), tseg = segments(T);
+        if (S.n == 1) {
+            // alpha_1 = 1 (as near as q15 gets), c = S_1 and d = T_1 exactly
+            alpha[0] = q15{32767};
+            for (std::size_t k = 0; k < S.dim; ++k) c[k] = seg.base[0][k];
+            for (std::size_t k = 0; k < T.dim; ++k) d[k] = tseg.base[0][k];
+            return;
+        }
+        // alpha = softmax(e) (e in Q(f), the max subtracted), once; c = Σ_j alpha_j S_j, d = Σ_j alpha_j T_j
+        softmax<L>(alpha, S.n, f < -2 ? -2 : (f > 15 ? 15 : f), L::max_raw(alpha, S.n));
+        weighted_sum<L, Stride>(S, seg, alpha, c);
+        weighted_sum<L, Stride>(T, tseg, alpha, d);
+    }
+};
+
+/// The Stride of Attention for a Q15Stride: its value where the target has loops by stride, else kAnyStride (the
+/// run-time forms: one copy of the code whatever the stride)
+template <class Which>
+constexpr std::size_t stride_of(Q15Stride st) noexcept {
+    return q15_loops::has(loops_t<Which>::kCaps, q15_loops::kStrided) ? static_cast<std::size_t>(st)
+                                                                      : q15_loops::kAnyStride;
+}
+
 }  // namespace
 
 template <class Which>
@@ -179,28 +293,12 @@ QueryScale Q15Set<Which>::prepare_query(const q15* q, q15* qp, std::size_t dim, 
 
 template <class Which>
 void Q15Set<Which>::attend_dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexcept {
-    if (S.n == 1) {
-        attend_query(S, c, QueryScale{1, 15}, S, alpha, c);  // (the query is not read)
-        return;
-    }
-    // q' in c, free until the weighted sum
-    const QueryScale qs = prepare_query(q, c, S.dim, 0);
-    attend_query(S, c, qs, S, alpha, c);
+    Attention<Which, q15_loops::kAnyStride>::dot(S, q, alpha, c);
 }
 
 template <class Which>
 void Q15Set<Which>::attend_scored(const Rows<q15>& S, int f, q15* alpha, q15* c) noexcept {
-    using L = loops_t<Which>;
-    const Segments seg = segments(S);
-    if (S.n == 1) {
-        // alpha_1 = 1 (as near as q15 gets), c_1 = h_1 exactly
-        alpha[0] = q15{32767};
-        for (std::size_t k = 0; k < S.dim; ++k) c[k] = seg.base[0][k];
-        return;
-    }
-    // alpha = softmax(e) (e in Q(f), the max subtracted); c = Σ_j alpha_j S_j
-    softmax<L>(alpha, S.n, f < -2 ? -2 : (f > 15 ? 15 : f), L::max_raw(alpha, S.n));
-    weighted_sum<L>(S, seg, alpha, c);
+    Attention<Which, q15_loops::kAnyStride>::scored(S, f, alpha, c);
 }
 
 namespace {
@@ -233,50 +331,34 @@ void Q15Set<Which>::additive_scores(const Rows<q15>& P, const q15* q, const std:
 template <class Which>
 void Q15Set<Which>::attend_query(const Rows<q15>& E, const q15* qp, QueryScale qs, const Rows<q15>& S, q15* alpha,
                                  q15* c) noexcept {
-    using L = loops_t<Which>;
-    const std::size_t n = S.n;
-    if (n == 1) {
-        attend_scored(S, 15, alpha, c);  // (no score is read)
-        return;
-    }
-    const int t = qs.t, f = qs.f;  // NOLINT(bugprone-signed-char-misuse,cert-str34-c): int8_t shift counts, not text
-    // e_j = E_j·q' / 2^t rounded (prepare_query: |e_j| <= 32767), kept in alpha for now
-    const Segments eseg = segments(E);
-    const bool pairs = word_aligned(E.base) && word_aligned(qp) && E.stride % 2 == 0;
-    const std::size_t npairs = (E.dim + 1) / 2;  // an odd dim reads the zero padding lane of the rows and of q'
-    std::size_t j = 0;
-    for (int g = 0; g < 2; ++g) {
-        const q15* row = eseg.base[g];
-        if (pairs) {
-            L::scores(row, E.stride, eseg.n[g], qp, npairs, t, alpha + j);
-            j += eseg.n[g];
-            continue;
-        }
-        for (std::size_t i = 0; i < eseg.n[g]; ++i, row += E.stride) {
-            std::int32_t d = 0;
-            for (std::size_t k = 0; k < E.dim; ++k) d += row[k].raw * qp[k].raw;
-            alpha[j++].raw = static_cast<std::int16_t>(round_shift(d, t));
-        }
-    }
-    attend_scored(S, f, alpha, c);
+    Attention<Which, q15_loops::kAnyStride>::query(E, qp, qs, S, alpha, c);
 }
 
 template <class Which>
 void Q15Set<Which>::attend_scored_pair(const Rows<q15>& S, const Rows<q15>& T, int f, q15* alpha, q15* c,
                                        q15* d) noexcept {
-    using L = loops_t<Which>;
-    const Segments seg = segments(S), tseg = segments(T);
-    if (S.n == 1) {
-        // alpha_1 = 1 (as near as q15 gets), c = S_1 and d = T_1 exactly
-        alpha[0] = q15{32767};
-        for (std::size_t k = 0; k < S.dim; ++k) c[k] = seg.base[0][k];
-        for (std::size_t k = 0; k < T.dim; ++k) d[k] = tseg.base[0][k];
-        return;
-    }
-    // alpha = softmax(e) (e in Q(f), the max subtracted), once; c = Σ_j alpha_j S_j, d = Σ_j alpha_j T_j
-    softmax<L>(alpha, S.n, f < -2 ? -2 : (f > 15 ? 15 : f), L::max_raw(alpha, S.n));
-    weighted_sum<L>(S, seg, alpha, c);
-    weighted_sum<L>(T, tseg, alpha, d);
+    Attention<Which, q15_loops::kAnyStride>::scored_pair(S, T, f, alpha, c, d);
+}
+
+/// The forms with the states' stride known at compile time: Attention's of that stride where the target has loops
+/// by stride (kStrided), else the run-time forms' steps.
+template <class Which>
+template <Q15Stride St>
+void Q15Set<Which>::attend_dot_at(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexcept {
+    Attention<Which, stride_of<Which>(St)>::dot(S, q, alpha, c);
+}
+
+template <class Which>
+template <Q15Stride St>
+void Q15Set<Which>::attend_scored_at(const Rows<q15>& S, int f, q15* alpha, q15* c) noexcept {
+    Attention<Which, stride_of<Which>(St)>::scored(S, f, alpha, c);
+}
+
+template <class Which>
+template <Q15Stride St>
+void Q15Set<Which>::attend_scored_pair_at(const Rows<q15>& S, const Rows<q15>& T, int f, q15* alpha, q15* c,
+                                          q15* d) noexcept {
+    Attention<Which, stride_of<Which>(St)>::scored_pair(S, T, f, alpha, c, d);
 }
 
 // the two sets of kernels_q15.hpp (this target's loops, the plain ones): this file's members
@@ -298,5 +380,20 @@ template void Q15Set<PlainLoops>::attend_query(const Rows<q15>&, const q15*, Que
                                                q15*) noexcept;
 template void Q15Set<PlainLoops>::attend_scored_pair(const Rows<q15>&, const Rows<q15>&, int, q15*, q15*,
                                                      q15*) noexcept;
+// and the forms by stride, for every Q15Stride
+#define SARNN_Q15_BY_STRIDE(Which, St)                                                                          \
+    template void Q15Set<Which>::attend_dot_at<St>(const Rows<q15>&, const q15*, q15*, q15*) noexcept;          \
+    template void Q15Set<Which>::attend_scored_at<St>(const Rows<q15>&, int, q15*, q15*) noexcept;              \
+    template void Q15Set<Which>::attend_scored_pair_at<St>(const Rows<q15>&, const Rows<q15>&, int, q15*, q15*, \
+                                                           q15*) noexcept;
+SARNN_Q15_BY_STRIDE(TargetLoops, Q15Stride::other)
+SARNN_Q15_BY_STRIDE(TargetLoops, Q15Stride::s16)
+SARNN_Q15_BY_STRIDE(TargetLoops, Q15Stride::s32)
+SARNN_Q15_BY_STRIDE(TargetLoops, Q15Stride::s64)
+SARNN_Q15_BY_STRIDE(PlainLoops, Q15Stride::other)
+SARNN_Q15_BY_STRIDE(PlainLoops, Q15Stride::s16)
+SARNN_Q15_BY_STRIDE(PlainLoops, Q15Stride::s32)
+SARNN_Q15_BY_STRIDE(PlainLoops, Q15Stride::s64)
+#undef SARNN_Q15_BY_STRIDE
 
 }  // namespace sarnn::kernel

@@ -34,6 +34,11 @@
 //   kWeighted    weighted_sum(base, n, stride, dim, alpha, c): the whole context c = Σ_j alpha_j S_j (rounded as
 //                q15/*.cpp's)
 //   kCell        lstm_cell(z, c~, hidden, c, h): Q15::lstm_cell's contract
+//   kStrided     scores_at<Stride>(s, stride, count, q, npairs, t, e) and weighted_at<Stride>(base, n, stride, dim,
+//                alpha, c): scores and weighted_sum (needs kScores and kWeighted) with the states' row stride as the
+//                caller knows it at compile time: Stride 16, 32 or 64 (the stride is it; the loops of that stride
+//                alone), 0 (another stride), kAnyStride (not known: every loop, chosen at run time), so that an
+//                image links the loops of its own shape only (Q15Set's forms by Q15Stride)
 // The bounds every loop relies on are the callers', given in q15/*.cpp.
 #ifndef SARNN_LIB_KERNELS_Q15_SEAM_HPP
 #define SARNN_LIB_KERNELS_Q15_SEAM_HPP
@@ -73,7 +78,11 @@ enum Cap : unsigned {
     kFinishGru = 1u << 16,
     kFinishSum = 1u << 17,
     kGruGates = 1u << 18,
+    kStrided = 1u << 19,
 };
+
+/// A row stride not known at compile time (kStrided's Stride): the loops choose at run time.
+constexpr std::size_t kAnyStride = ~std::size_t{0};
 /// The Op bits of a kCaps.
 constexpr unsigned kOps = (1u << 8) - 1;
 
@@ -266,6 +275,8 @@ constexpr bool check() noexcept {
                   "q15 loops: kRowsPacked feeds finish_tanh: it needs kFinishTanh");
     static_assert(!has(caps, kRowsSum) || has(caps, kRowsPacked),
                   "q15 loops: kRowsSum reads the packed x and r: it needs kRowsPacked");
+    static_assert(!has(caps, kStrided) || has(caps, kScores | kWeighted),
+                  "q15 loops: kStrided gives scores and weighted_sum forms by stride: it needs kScores and kWeighted");
     return true;
 }
 

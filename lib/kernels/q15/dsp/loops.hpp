@@ -20,13 +20,13 @@
 namespace sarnn::kernel::q15_loops {
 
 /// The DSP loops: the products, the scores, the additive scores' sums and the softmax's passes, the query's sums, the
-/// weighted sum, and affine_tanh's rows in blocks (four rows' two parts at once, or against x and r packed once)
-/// finished with their tanh by finish_tanh.
+/// weighted sum (both also by stride: kStrided), and affine_tanh's rows in blocks (four rows' two parts at once, or
+/// against x and r packed once) finished with their tanh by finish_tanh.
 struct DspLoops : Loops<DspLoops> {
     static constexpr std::size_t kRows = q15_dsp::kRows, kStates = q15_dsp::kStates, kColumns = q15_dsp::kColumns;
     static constexpr unsigned kCaps = kScores | kMaxRaw | kAdditiveSum | kAbsSum | kRoundQuery | kExps | kNormalize |
                                       kFinishTanh | kRowsXr | kRowsPacked | kRowsSum | kFinishGru | kWeighted | kCell |
-                                      kGruCell;
+                                      kGruCell | kStrided;
     static constexpr std::size_t kPackMax = q15_dsp::kPackMax;  ///< the longest x and r that packs() takes
     using Packed = q15_dsp::Packed;
 
@@ -47,7 +47,12 @@ struct DspLoops : Loops<DspLoops> {
     }
     __attribute__((always_inline)) static void scores(const q15* s, std::size_t stride, std::size_t count, const q15* q,
                                                       std::size_t npairs, int t, q15* e) noexcept {
-        q15_dsp::scores(s, stride, count, q, npairs, t, e);
+        q15_dsp::scores_at<kAnyStride>(s, stride, count, q, npairs, t, e);
+    }
+    template <std::size_t Stride>
+    __attribute__((always_inline)) static void scores_at(const q15* s, std::size_t stride, std::size_t count,
+                                                         const q15* q, std::size_t npairs, int t, q15* e) noexcept {
+        q15_dsp::scores_at<Stride>(s, stride, count, q, npairs, t, e);
     }
     __attribute__((always_inline)) static std::int32_t max_raw(const q15* e, std::size_t n) noexcept {
         return q15_dsp::max_raw(e, n);
@@ -74,7 +79,13 @@ struct DspLoops : Loops<DspLoops> {
     __attribute__((always_inline)) static void weighted_sum(const q15* const base[2], const std::size_t n[2],
                                                             std::size_t stride, std::size_t dim, const q15* alpha,
                                                             q15* c) noexcept {
-        q15_dsp::weighted_sum(base, n, stride, dim, alpha, c);
+        q15_dsp::weighted_sum_at<kAnyStride>(base, n, stride, dim, alpha, c);
+    }
+    template <std::size_t Stride>
+    __attribute__((always_inline)) static void weighted_at(const q15* const base[2], const std::size_t n[2],
+                                                           std::size_t stride, std::size_t dim, const q15* alpha,
+                                                           q15* c) noexcept {
+        q15_dsp::weighted_sum_at<Stride>(base, n, stride, dim, alpha, c);
     }
     template <int UP, bool kTanh = true>
     __attribute__((always_inline)) static std::size_t finish_tanh(const std::int32_t* s, std::size_t rows,

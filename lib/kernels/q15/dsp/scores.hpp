@@ -1,6 +1,7 @@
 // lib/kernels/q15/dsp/scores.hpp: the DSP set's q15 loops (Cortex-M4, M7; the set: dsp/loops.hpp), the scores:
 // dot_states<3>, dot_states<1>, scores4 (four states at the strides of Hidden 16, 32, 64), scores3 (three states a
-// pass at any stride, q' of an even or odd number of pairs) and scores (the rounded scores of many states).
+// pass at any stride, q' of an even or odd number of pairs) and scores_at (the rounded scores of many states, the
+// stride known at compile time or not).
 #ifndef SARNN_LIB_KERNELS_Q15_DSP_SCORES_HPP
 #define SARNN_LIB_KERNELS_Q15_DSP_SCORES_HPP
 
@@ -217,19 +218,29 @@ inline std::size_t scores3(const q15*& s, std::size_t stride, std::size_t groups
 
 /// The rounded scores (q15/seam.hpp): four states a pass where q' has a multiple of 4 pairs and the stride is one of
 /// scores4's, else three (scores3, where q' has at least two pairs); the last count % 3 states (and every state of a
-/// q' of one pair) by dot_states.
-inline void scores(const q15* s, std::size_t stride, std::size_t count, const q15* q, std::size_t npairs, int t,
-                   q15* e) noexcept {
+/// q' of one pair) by dot_states. Stride: the stride as the caller knows it at compile time (q15/seam.hpp): 16, 32 or
+/// 64 (that stride's scores4 alone, where the stride is it), 0 (another: no scores4), or kAnyStride (every scores4,
+/// chosen by the stride at run time).
+template <std::size_t Stride>
+inline void scores_at(const q15* s, std::size_t stride, std::size_t count, const q15* q, std::size_t npairs, int t,
+                      q15* e) noexcept {
     // four states a pass where the stride is one of the constants of scores4 (the rest after, as below)
-    if (npairs % 4 == 0 && count >= 4) {
-        const std::size_t groups = count / 4;
-        switch (stride) {
-        case 16: count -= scores4<32>(s, groups, q, npairs, t, e); break;
-        case 32: count -= scores4<64>(s, groups, q, npairs, t, e); break;
-        case 64: count -= scores4<128>(s, groups, q, npairs, t, e); break;
-        default: break;
+    if constexpr (Stride != 0) {
+        if (npairs % 4 == 0 && count >= 4) {
+            const std::size_t groups = count / 4;
+            if constexpr (Stride == q15_loops::kAnyStride) {
+                switch (stride) {
+                case 16: count -= scores4<32>(s, groups, q, npairs, t, e); break;
+                case 32: count -= scores4<64>(s, groups, q, npairs, t, e); break;
+                case 64: count -= scores4<128>(s, groups, q, npairs, t, e); break;
+                default: break;
+                }
+            } else {
+                static_assert(Stride == 16 || Stride == 32 || Stride == 64, "scores_at: a stride of scores4's");
+                if (stride == Stride) count -= scores4<static_cast<int>(2 * Stride)>(s, groups, q, npairs, t, e);
+            }
+            if (count == 0) return;
         }
-        if (count == 0) return;
     }
     const std::int32_t half = std::int32_t{1} << (t - 1);
     const std::size_t groups = npairs >= 2 ? count / 3 : 0;

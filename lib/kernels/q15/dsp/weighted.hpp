@@ -82,7 +82,7 @@ namespace dsp {
 
 /// A run of the weighted sum's states (weighted_sum): v the address of its first row less (e + bias) row steps, its
 /// weights a to a_end, entry its loop's first entry in the table plus e (the states the loop's first iteration
-/// skips), or kWsAlone (a state alone), or kWsEnd (the end of the list).
+/// skips), or kWsAlone (a state alone), or the table's end (the end of the list).
 struct WeightedRun {
     std::uintptr_t v;
     const q15* a;
@@ -94,7 +94,7 @@ struct WeightedRuns {
     std::int32_t half[8];
     WeightedRun run[5];
 };
-constexpr std::uint32_t kWsAlone = 0, kWsEnd = 29;
+constexpr std::uint32_t kWsAlone = 0;  // (the end of the list: weighted_passes's kEnd)
 
 }  // namespace dsp
 
@@ -134,21 +134,106 @@ inline void weighted_columns(const q15* const base[2], const std::size_t n[2], s
     }
 }
 
+// The passes of weighted_passes (below) over the run list: TAB the jump table's entries past the first (a state
+// alone), ODD the odd entries of the loops, LOOPS the loops (the strides' constant and the run-time one).
+// clang-format off
+#define SARNN_DSP_WS_PASSES(TAB, ODD, LOOPS)                                                                        \
+    __asm__ volatile(                                                                                              \
+        ".Lws%=p:\n\t"                                                                                             \
+        "ldr    %[y], %[runs]\n\t"                                                                                 \
+        "ldm    %[y]!, {%[c0], %[c1], %[c2], %[c3], %[c4], %[c5], %[c6], %[c7]}\n"                                 \
+        ".Lws%=d:\n\t"                                                                                             \
+        "ldrd   %[x], %[aw], [%[y], #8]\n\t"                                                                       \
+        "cmp    %[aw], %[fin]\n\t"                                                                                 \
+        "beq    .Lws%=f\n\t"                                                                                       \
+        "ldrd   %[vp], %[ap], [%[y]]\n\t"                                                                          \
+        "str    %[x], %[end]\n\t"                                                                                  \
+        "add    %[x], %[vp], #16\n\t"                                                                              \
+        "str    %[x], [%[y]], #16\n\t"                                                                             \
+        "str    %[y], %[rp]\n\t"                                                                                   \
+        "tbh    [pc, %[aw], lsl #1]\n"                                                                             \
+        ".Lws%=t:\n\t"                                                                                             \
+        ".hword (.Lws%=s-.Lws%=t)/2, " TAB "\n"                                                                    \
+        /* a state alone */                                                                                        \
+        ".Lws%=s:\n\t"                                                                                             \
+        "ldrsh  %[aw], [%[ap]]\n\t" SARNN_DSP_WS_MACS("b", "[%[vp]]", "[%[vp], #8]") SARNN_DSP_WS_NEXT             \
+        ODD LOOPS                                                                                                  \
+        /* the pass's end: c_k .. c_k+7 */                                                                         \
+        ".Lws%=f:\n\t"                                                                                             \
+        "ssat   %[c0], #16, %[c0], asr #15\n\t"                                                                    \
+        "ssat   %[c1], #16, %[c1], asr #15\n\t"                                                                    \
+        "ssat   %[c2], #16, %[c2], asr #15\n\t"                                                                    \
+        "ssat   %[c3], #16, %[c3], asr #15\n\t"                                                                    \
+        "ssat   %[c4], #16, %[c4], asr #15\n\t"                                                                    \
+        "ssat   %[c5], #16, %[c5], asr #15\n\t"                                                                    \
+        "ssat   %[c6], #16, %[c6], asr #15\n\t"                                                                    \
+        "ssat   %[c7], #16, %[c7], asr #15\n\t"                                                                    \
+        "pkhbt  %[c0], %[c0], %[c1], lsl #16\n\t"                                                                  \
+        "pkhbt  %[c2], %[c2], %[c3], lsl #16\n\t"                                                                  \
+        "pkhbt  %[c4], %[c4], %[c5], lsl #16\n\t"                                                                  \
+        "pkhbt  %[c6], %[c6], %[c7], lsl #16\n\t"                                                                  \
+        "mov    %[x], #0\n\t"                                                                                      \
+        "qsub16 %[c0], %[x], %[c0]\n\t"                                                                            \
+        "qsub16 %[c0], %[x], %[c0]\n\t"                                                                            \
+        "qsub16 %[c2], %[x], %[c2]\n\t"                                                                            \
+        "qsub16 %[c2], %[x], %[c2]\n\t"                                                                            \
+        "qsub16 %[c4], %[x], %[c4]\n\t"                                                                            \
+        "qsub16 %[c4], %[x], %[c4]\n\t"                                                                            \
+        "qsub16 %[c6], %[x], %[c6]\n\t"                                                                            \
+        "qsub16 %[c6], %[x], %[c6]\n\t"                                                                            \
+        "ldr    %[y], %[cp]\n\t"                                                                                   \
+        "stm    %[y]!, {%[c0], %[c2], %[c4], %[c6]}\n\t"                                                           \
+        "str    %[y], %[cp]\n\t"                                                                                   \
+        "ldr    %[x], %[cend]\n\t"                                                                                 \
+        "cmp    %[y], %[x]\n\t"                                                                                    \
+        "bne    .Lws%=p"                                                                                           \
+        : [c0] "=&r"(c0), [c1] "=&r"(c1), [c2] "=&r"(c2), [c3] "=&r"(c3), [c4] "=&r"(c4), [c5] "=&r"(c5),         \
+          [c6] "=&r"(c6), [c7] "=&r"(c7), [vp] "=&r"(vp), [ap] "=&r"(a), [aw] "=&r"(aw), [x] "=&r"(x),             \
+          [y] "=&r"(y), [rp] "+m"(rp), [end] "+m"(end), [cp] "+m"(cp)                                              \
+        : [runs] "m"(runs), [cend] "m"(cend), [step] "m"(step), [fin] "i"(kEnd)                                    \
+        : "cc", "memory")
+// The loop of any even step (read from the stack), four states an iteration, and its odd entries.
+#define SARNN_DSP_WS_LOOP_RT                                                                                       \
+    ".Lws%=re0:\n\t"                                                                                               \
+    "ldr    %[aw], [%[ap]], #4\n\t" SARNN_DSP_WS_RT(0, "b") ".Lws%=re1:\n\t" SARNN_DSP_WS_RT(1, "t")               \
+    ".Lws%=re2:\n\t"                                                                                               \
+    "ldr    %[aw], [%[ap]], #4\n\t" SARNN_DSP_WS_RT(2, "b") ".Lws%=re3:\n\t" SARNN_DSP_WS_RT(3, "t")               \
+    "ldr    %[x], %[end]\n\t"                                                                                      \
+    "cmp    %[ap], %[x]\n\t"                                                                                       \
+    "bne    .Lws%=re0\n\t" SARNN_DSP_WS_NEXT
+#define SARNN_DSP_WS_TAB_RT "(.Lws%=re0-.Lws%=t)/2, (.Lws%=ro1-.Lws%=t)/2, (.Lws%=re2-.Lws%=t)/2, (.Lws%=ro3-.Lws%=t)/2"
+#define SARNN_DSP_WS_ODD_RT SARNN_DSP_WS_ODD("r", 1) SARNN_DSP_WS_ODD("r", 3)
+// The loops of the row steps 32, 64 and 128 bytes (Hidden 16, 32, 64).
+#define SARNN_DSP_WS_LOOP_A SARNN_DSP_WS_LOOP8("a", SARNN_DSP_WS_WB, SARNN_DSP_WS_WB_LAST, 32)
+#define SARNN_DSP_WS_LOOP_B SARNN_DSP_WS_LOOP8("b", SARNN_DSP_WS_WB, SARNN_DSP_WS_WB_LAST, 64)
+#define SARNN_DSP_WS_LOOP_C SARNN_DSP_WS_LOOP8("c", SARNN_DSP_WS_ADD, SARNN_DSP_WS_ADD_LAST, 128)
+// clang-format on
+
 /// weighted_sum's passes over the first `full` columns (a multiple of 8, at least 8), the rows and c word aligned, the
-/// stride even (weighted_sum below: the loops, their runs).
-__attribute__((noinline)) inline void weighted_passes(const q15* const base[2], const std::size_t n[2],
-                                                      std::size_t stride, std::size_t full, const q15* alpha,
-                                                      q15* c) noexcept {
+/// stride even (weighted_sum below: the loops, their runs). Stride (q15/seam.hpp's): the stride the caller knows at
+/// compile time, whose loop alone is assembled: 16, 32 or 64 (the stride must be it), 0 (another stride: the loop of
+/// any step), or kAnyStride (every loop, chosen by the stride at run time).
+template <std::size_t Stride>
+__attribute__((noinline)) void weighted_passes(const q15* const base[2], const std::size_t n[2], std::size_t stride,
+                                               std::size_t full, const q15* alpha, q15* c) noexcept {
+    static_assert(Stride == q15_loops::kAnyStride || Stride == 0 || Stride == 16 || Stride == 32 || Stride == 64,
+                  "weighted_passes: a stride of its loops, 0 or q15_loops::kAnyStride");
     const std::size_t step = stride * sizeof(q15);
-    // the loop for this step: its first entry, how many states an iteration (mask + 1), the bytes back per state
-    // skipped and the row steps before the first row its offsets start at
-    std::uint32_t first = 25, mask = 3;
+    // the loop for this step: its first entry in the table, how many states an iteration (mask + 1), the bytes back
+    // per state skipped and the row steps before the first row its offsets start at; the table's end (kEnd)
+    std::uint32_t first = 1, mask = 3;
     std::size_t skip = 0, bias = 0;
-    switch (stride) {
-    case 16: first = 1, mask = 7, skip = step, bias = 1; break;
-    case 32: first = 9, mask = 7, skip = step, bias = 1; break;
-    case 64: first = 17, mask = 7, skip = step; break;
-    default: break;
+    constexpr std::uint32_t kEnd = Stride == q15_loops::kAnyStride ? 29 : (Stride == 0 ? 5 : 9);
+    if constexpr (Stride == q15_loops::kAnyStride) {
+        first = 25;  // (the loop of any step, after the three of the constant steps)
+        switch (stride) {
+        case 16: first = 1, mask = 7, skip = step, bias = 1; break;
+        case 32: first = 9, mask = 7, skip = step, bias = 1; break;
+        case 64: first = 17, mask = 7, skip = step; break;
+        default: break;
+        }
+    } else if constexpr (Stride != 0) {
+        mask = 7, skip = step, bias = Stride == 64 ? 0 : 1;
     }
     dsp::WeightedRuns list;
     for (std::int32_t& h : list.half) h = std::int32_t{1} << 14;
@@ -167,7 +252,7 @@ __attribute__((noinline)) inline void weighted_passes(const q15* const base[2], 
         }
         ap += n[g];
     }
-    *r = {0, nullptr, nullptr, dsp::kWsEnd};
+    *r = {0, nullptr, nullptr, kEnd};
     const dsp::WeightedRuns* runs = &list;
     const dsp::WeightedRun* rp = list.run;
     const q15* end = alpha;
@@ -187,74 +272,20 @@ __attribute__((noinline)) inline void weighted_passes(const q15* const base[2], 
         const q15* vp;
         const q15* a;
         // clang-format off
-            __asm__ volatile(
-                ".Lws%=p:\n\t"
-                "ldr    %[y], %[runs]\n\t"
-                "ldm    %[y]!, {%[c0], %[c1], %[c2], %[c3], %[c4], %[c5], %[c6], %[c7]}\n"
-                ".Lws%=d:\n\t"
-                "ldrd   %[x], %[aw], [%[y], #8]\n\t"
-                "cmp    %[aw], %[fin]\n\t"
-                "beq    .Lws%=f\n\t"
-                "ldrd   %[vp], %[ap], [%[y]]\n\t"
-                "str    %[x], %[end]\n\t"
-                "add    %[x], %[vp], #16\n\t"
-                "str    %[x], [%[y]], #16\n\t"
-                "str    %[y], %[rp]\n\t"
-                "tbh    [pc, %[aw], lsl #1]\n"
-                ".Lws%=t:\n\t"
-                ".hword (.Lws%=s-.Lws%=t)/2, " SARNN_DSP_WS_TAB8("a") ", " SARNN_DSP_WS_TAB8("b") ", " SARNN_DSP_WS_TAB8(
-                    "c") ", (.Lws%=re0-.Lws%=t)/2, (.Lws%=ro1-.Lws%=t)/2, (.Lws%=re2-.Lws%=t)/2, (.Lws%=ro3-.Lws%=t)/2\n"
-                // a state alone
-                ".Lws%=s:\n\t"
-                "ldrsh  %[aw], [%[ap]]\n\t" SARNN_DSP_WS_MACS("b", "[%[vp]]", "[%[vp], #8]") SARNN_DSP_WS_NEXT
-                // the odd entries
-                SARNN_DSP_WS_ODD8("a") SARNN_DSP_WS_ODD8("b") SARNN_DSP_WS_ODD8("c") SARNN_DSP_WS_ODD("r", 1)
-                    SARNN_DSP_WS_ODD("r", 3)
-                // the loops: row steps 32, 64 and 128 bytes, then any
-                SARNN_DSP_WS_LOOP8("a", SARNN_DSP_WS_WB, SARNN_DSP_WS_WB_LAST, 32)
-                    SARNN_DSP_WS_LOOP8("b", SARNN_DSP_WS_WB, SARNN_DSP_WS_WB_LAST, 64)
-                        SARNN_DSP_WS_LOOP8("c", SARNN_DSP_WS_ADD, SARNN_DSP_WS_ADD_LAST, 128)
-                ".Lws%=re0:\n\t"
-                "ldr    %[aw], [%[ap]], #4\n\t" SARNN_DSP_WS_RT(0, "b") ".Lws%=re1:\n\t" SARNN_DSP_WS_RT(1, "t")
-                ".Lws%=re2:\n\t"
-                "ldr    %[aw], [%[ap]], #4\n\t" SARNN_DSP_WS_RT(2, "b") ".Lws%=re3:\n\t" SARNN_DSP_WS_RT(3, "t")
-                "ldr    %[x], %[end]\n\t"
-                "cmp    %[ap], %[x]\n\t"
-                "bne    .Lws%=re0\n\t" SARNN_DSP_WS_NEXT
-                // the pass's end: c_k .. c_k+7
-                ".Lws%=f:\n\t"
-                "ssat   %[c0], #16, %[c0], asr #15\n\t"
-                "ssat   %[c1], #16, %[c1], asr #15\n\t"
-                "ssat   %[c2], #16, %[c2], asr #15\n\t"
-                "ssat   %[c3], #16, %[c3], asr #15\n\t"
-                "ssat   %[c4], #16, %[c4], asr #15\n\t"
-                "ssat   %[c5], #16, %[c5], asr #15\n\t"
-                "ssat   %[c6], #16, %[c6], asr #15\n\t"
-                "ssat   %[c7], #16, %[c7], asr #15\n\t"
-                "pkhbt  %[c0], %[c0], %[c1], lsl #16\n\t"
-                "pkhbt  %[c2], %[c2], %[c3], lsl #16\n\t"
-                "pkhbt  %[c4], %[c4], %[c5], lsl #16\n\t"
-                "pkhbt  %[c6], %[c6], %[c7], lsl #16\n\t"
-                "mov    %[x], #0\n\t"
-                "qsub16 %[c0], %[x], %[c0]\n\t"
-                "qsub16 %[c0], %[x], %[c0]\n\t"
-                "qsub16 %[c2], %[x], %[c2]\n\t"
-                "qsub16 %[c2], %[x], %[c2]\n\t"
-                "qsub16 %[c4], %[x], %[c4]\n\t"
-                "qsub16 %[c4], %[x], %[c4]\n\t"
-                "qsub16 %[c6], %[x], %[c6]\n\t"
-                "qsub16 %[c6], %[x], %[c6]\n\t"
-                "ldr    %[y], %[cp]\n\t"
-                "stm    %[y]!, {%[c0], %[c2], %[c4], %[c6]}\n\t"
-                "str    %[y], %[cp]\n\t"
-                "ldr    %[x], %[cend]\n\t"
-                "cmp    %[y], %[x]\n\t"
-                "bne    .Lws%=p"
-                : [c0] "=&r"(c0), [c1] "=&r"(c1), [c2] "=&r"(c2), [c3] "=&r"(c3), [c4] "=&r"(c4), [c5] "=&r"(c5),
-                  [c6] "=&r"(c6), [c7] "=&r"(c7), [vp] "=&r"(vp), [ap] "=&r"(a), [aw] "=&r"(aw), [x] "=&r"(x),
-                  [y] "=&r"(y), [rp] "+m"(rp), [end] "+m"(end), [cp] "+m"(cp)
-                : [runs] "m"(runs), [cend] "m"(cend), [step] "m"(step), [fin] "i"(dsp::kWsEnd)
-                : "cc", "memory");
+        if constexpr (Stride == q15_loops::kAnyStride) {
+            SARNN_DSP_WS_PASSES(SARNN_DSP_WS_TAB8("a") ", " SARNN_DSP_WS_TAB8("b") ", " SARNN_DSP_WS_TAB8("c") ", "
+                                    SARNN_DSP_WS_TAB_RT,
+                                SARNN_DSP_WS_ODD8("a") SARNN_DSP_WS_ODD8("b") SARNN_DSP_WS_ODD8("c") SARNN_DSP_WS_ODD_RT,
+                                SARNN_DSP_WS_LOOP_A SARNN_DSP_WS_LOOP_B SARNN_DSP_WS_LOOP_C SARNN_DSP_WS_LOOP_RT);
+        } else if constexpr (Stride == 16) {
+            SARNN_DSP_WS_PASSES(SARNN_DSP_WS_TAB8("a"), SARNN_DSP_WS_ODD8("a"), SARNN_DSP_WS_LOOP_A);
+        } else if constexpr (Stride == 32) {
+            SARNN_DSP_WS_PASSES(SARNN_DSP_WS_TAB8("b"), SARNN_DSP_WS_ODD8("b"), SARNN_DSP_WS_LOOP_B);
+        } else if constexpr (Stride == 64) {
+            SARNN_DSP_WS_PASSES(SARNN_DSP_WS_TAB8("c"), SARNN_DSP_WS_ODD8("c"), SARNN_DSP_WS_LOOP_C);
+        } else {
+            SARNN_DSP_WS_PASSES(SARNN_DSP_WS_TAB_RT, SARNN_DSP_WS_ODD_RT, SARNN_DSP_WS_LOOP_RT);
+        }
         // clang-format on
     }
 }
@@ -272,17 +303,24 @@ __attribute__((noinline)) inline void weighted_passes(const q15* const base[2], 
 /// 53 for 32 at any other even step (read from the stack). The last dim % 8 columns four, then two at a time
 /// (weighted_columns; three as four, the fourth an odd dim's padding); where the rows or c are not word aligned or the
 /// stride is odd, and for an odd dim's last column, one column at a time in C. (Not inlined: one
-/// copy of the assembly for attention.cpp's three calls.)
-__attribute__((noinline)) inline void weighted_sum(const q15* const base[2], const std::size_t n[2], std::size_t stride,
-                                                   std::size_t dim, const q15* alpha, q15* c) noexcept {
+/// copy of the assembly for attention.cpp's three calls.) Stride: the stride as the caller knows it at compile time
+/// (weighted_passes: 16, 32, 64, 0 for another, kAnyStride), of whose loops alone the image holds the code; a stride
+/// other than a constant Stride takes the columns four at a time.
+template <std::size_t Stride>
+__attribute__((noinline)) void weighted_sum_at(const q15* const base[2], const std::size_t n[2], std::size_t stride,
+                                               std::size_t dim, const q15* alpha, q15* c) noexcept {
     std::size_t k = 0;
     // c and the rows word aligned (the stride even)
     const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(c) | reinterpret_cast<std::uintptr_t>(base[0]) |
                               reinterpret_cast<std::uintptr_t>(base[1]) | (stride << 1);
     if ((at & 3u) == 0) {
-        const std::size_t full = dim & ~std::size_t{7};
-        if (full > 0) weighted_passes(base, n, stride, full, alpha, c);
-        k = full;
+        // the passes where their loop takes the stride (Stride 16, 32, 64: that stride alone), else four columns at a
+        // time from the first
+        if (Stride == q15_loops::kAnyStride || Stride == 0 || stride == Stride) {
+            const std::size_t full = dim & ~std::size_t{7};
+            if (full > 0) weighted_passes<Stride>(base, n, stride, full, alpha, c);
+            k = full;
+        }
         while (k + 3 <= dim) {
             const std::size_t w = dim - k < 4 ? dim - k : 4;
             weighted_columns<4>(base, n, stride, alpha, k, w, c);
@@ -305,6 +343,13 @@ __attribute__((noinline)) inline void weighted_sum(const q15* const base[2], con
     }
 }
 
+#undef SARNN_DSP_WS_PASSES
+#undef SARNN_DSP_WS_LOOP_RT
+#undef SARNN_DSP_WS_TAB_RT
+#undef SARNN_DSP_WS_ODD_RT
+#undef SARNN_DSP_WS_LOOP_A
+#undef SARNN_DSP_WS_LOOP_B
+#undef SARNN_DSP_WS_LOOP_C
 #undef SARNN_DSP_WS_ODD8
 #undef SARNN_DSP_WS_TAB8
 #undef SARNN_DSP_WS_LOOP8
