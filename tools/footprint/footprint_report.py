@@ -24,6 +24,11 @@ import subprocess
 import sys
 
 
+# The parts that Helium's inlined shaped forms call (include/sarnn/kernels/mve/shaped.hpp), by the kernel they make.
+MVE_SHAPED_PARTS = {"affine_tanh": ["rows_product"], "gemv": ["rows_product"], "gemv_add": ["rows_product"],
+                    "attend_dot": ["dot_scores"]}
+
+
 def run(cmd, **kw):
     return subprocess.run(cmd, check=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw).stdout
 
@@ -215,8 +220,10 @@ def main():
                 pat = r"sarnn::kernel::%s\(" % re.escape(k)
             else:
                 # the set's run-time operation (sarnn::kernel::CortexM::affine_tanh(float const*, ...)) or its shaped
-                # form (sarnn::kernel::cortex_m::Shaped::affine_tanh<32u, 16u, 32u>(float const*, ...))
-                pat = r"sarnn::kernel::(?:\w+::)+%s(?:<[^>]*>)?\([^)]*float" % re.escape(k)
+                # form (sarnn::kernel::cortex_m::Shaped::affine_tanh<32u, 16u, 32u>(float const*, ...)); Helium's shaped
+                # forms are inlined into the model and call their parts (kernels/mve/shaped.hpp): those name the kernel
+                names = [k] + MVE_SHAPED_PARTS.get(k, [])
+                pat = r"sarnn::kernel::(?:\w+::)+(?:%s)(?:<[^>]*>)?\([^)]*float" % "|".join(map(re.escape, names))
             found = [n for n in reach if re.search(pat, n)]
             if not found:
                 raise SystemExit(f"footprint: kernel {k} not called from do_step() in sarnn's call graph")
