@@ -4,15 +4,18 @@
 // straightforward double loops written here. AArch64 and ARMv7 NEON: the build's set is Neon64 or Neon, whose shaped
 // NEON forms (include/sarnn/kernels/neon/) are checked; x86-64: Dispatch, the run-time operations with the sizes as
 // arguments. kernel::CortexM (Cortex-M4F, M7; plain C++, so on every host where lib/ holds it): its shaped forms
-// (include/sarnn/kernels/cortex_m/), checked on every build. Shapes: Rows x Cols in {1, 3, 7, 17, 33}² (and a leading dimension past Cols), Hidden x In in
-// {1, 3, 7, 17, 33}² for affine_tanh, H in {1, 2, 3, 4, 5, 7, 8, 17, 33} for the cells.
-// Outputs that hold exactly n values have sentinels after them (and gemv_add one before): they must survive. The
-// padded rows of the cells have sentinels in their padding lanes: the contract is that only lanes < H are written.
+// (include/sarnn/kernels/cortex_m/), checked on every build. Shapes: Rows x Cols in {1, 3, 7, 17, 33}² (and a leading
+// dimension past Cols), Hidden x In in {1, 3, 7, 17, 33}² for affine_tanh, H in {1, 2, 3, 4, 5, 7, 8, 17, 33} for the
+// cells, rows of Dim in {1, 3, 4, 7, 17, 33, 40, 96} in rings of 1, 7, 64 and 301 rows (n from 1 to the whole ring,
+// starts 0, 1, Cap / 2, Cap - 1) for the context kernels (attend_dot, weighted_sum, softmax). Outputs that hold exactly
+// n values have sentinels after them (and gemv_add one before): they must survive. The padded rows of the cells have
+// sentinels in their padding lanes: the contract is that only lanes < H are written.
 #include <catch2/catch.hpp>
 
 #include <sarnn/detail/shaped.hpp>
 #include <sarnn/sarnn.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -101,6 +104,16 @@ struct Row {
     bool padding_intact() {
         for (std::size_t k = n; k < sarnn::padded<float>(n); ++k)
             if (get()[k] != kSentinel) return false;
+        return true;
+    }
+    /// The padding lanes 0, as the contract has them on entry (the run-time context kernels store whole vectors,
+    /// whose padding lanes sum zeros); padding_zero() checks they still are.
+    void zero_padding() {
+        for (std::size_t k = n; k < sarnn::padded<float>(n); ++k) get()[k] = 0.0f;
+    }
+    bool padding_zero() {
+        for (std::size_t k = n; k < sarnn::padded<float>(n); ++k)
+            if (get()[k] != 0.0f) return false;
         return true;
     }
     std::size_t n;
@@ -198,6 +211,173 @@ void check_cells(std::index_sequence<H...>) {
 
 using CellSizes = std::index_sequence<1, 2, 3, 4, 5, 7, 8, 17, 33>;
 
+// ---- the context kernels: attend_dot, weighted_sum, softmax ------------------------------------------------------
+
+/// Cap physical rows of Dim values (padded to Stride, the padding lanes 0 as the contract says), aligned as a model's
+/// memory; the n states from physical row `first` on, in ring order.
+template <std::size_t Dim, std::size_t Cap>
+struct Ring {
+    static constexpr std::size_t Stride = sarnn::padded<float>(Dim);
+    Ring() : data(Cap * Stride + sarnn::lanes<float>(), 0.0f) {}
+    float* base() {
+        auto p = reinterpret_cast<std::uintptr_t>(data.data());
+        const std::uintptr_t a = sarnn::storage_alignment<float>();
+        return data.data() + ((a - p % a) % a) / sizeof(float);
+    }
+    /// Every row's Dim values uniform in [-scale, scale).
+    void fill(float scale) {
+        for (std::size_t r = 0; r < Cap; ++r)
+            for (std::size_t d = 0; d < Dim; ++d) base()[r * Stride + d] = uniform(scale);
+    }
+    sarnn::Rows<float> rows(std::size_t first, std::size_t n) { return {base(), Stride, Dim, Cap, first, n}; }
+    /// Logical row j of the n from `first` on.
+    const float* row(std::size_t first, std::size_t j) { return base() + (first + j) % Cap * Stride; }
+    std::vector<float> data;
+};
+
+/// alpha_j = softmax_j(scale·(S_j·q)) and c = Σ_j alpha_j S_j in double, against the set's attend_dot at every n in
+/// `ns` (<= Cap) and ring start `firsts` (< Cap), q a fresh padded row or the newest state (as DotAlign passes h).
+/// Tolerance: 1e-5 times the largest Σ_d |scale·S_jd·q_d| (float's rounding grows with the terms of a score).
+template <class Set, std::size_t Dim, std::size_t Cap>
+void check_attend_dot(float q_scale) {
+    Ring<Dim, Cap> S;
+    S.fill(1.0f);
+    Row q_row(Dim);
+    for (std::size_t d = 0; d < Dim; ++d) q_row.get()[d] = uniform(q_scale);
+    for (std::size_t d = Dim; d < Ring<Dim, Cap>::Stride; ++d) q_row.get()[d] = 0.0f;  // the contract's zeros
+    const std::size_t ns[] = {1, 2, 3, 4, 5, 7, 8, 9, Cap / 2, Cap - 1, Cap};
+    const std::size_t firsts[] = {0, 1, Cap / 2, Cap - 1};
+    for (std::size_t n : ns) {
+        if (n < 1 || n > Cap) continue;
+        for (std::size_t first : firsts) {
+            for (int variant = 0; variant < 2; ++variant) {
+                const float* q = variant == 0 ? q_row.get() : S.row(first, n - 1);  // variant 1: q is the newest state
+                for (float scale : {1.0f, 1.0f / std::sqrt(float(Dim))}) {
+                    std::vector<float> alpha(n + 2 * kGuard, kSentinel);
+                    Row c(Dim);
+                    c.zero_padding();
+                    sarnn::detail::shaped<Set, float>::template attend_dot<Dim, Ring<Dim, Cap>::Stride, Cap>(
+                        S.rows(first, n), q, scale, alpha.data() + kGuard, c.get());
+                    // e_j = scale·(S_j·q); alpha = softmax(e); c = Σ_j alpha_j S_j
+                    std::vector<double> e(n), a(n);
+                    double mag = 1.0, m = -1e300, l = 0.0;
+                    for (std::size_t j = 0; j < n; ++j) {
+                        double s = 0.0, t = 0.0;
+                        for (std::size_t d = 0; d < Dim; ++d) {
+                            s += double(S.row(first, j)[d]) * double(q[d]);
+                            t += std::fabs(double(S.row(first, j)[d]) * double(q[d]));
+                        }
+                        e[j] = double(scale) * s;
+                        mag = std::max(mag, double(scale) * t);
+                        m = std::max(m, e[j]);
+                    }
+                    for (std::size_t j = 0; j < n; ++j) l += (a[j] = std::exp(e[j] - m));
+                    INFO("attend_dot Dim " << Dim << " Cap " << Cap << " n " << n << " first " << first << " q "
+                                           << (variant == 0 ? "row" : "newest") << " scale " << scale);
+                    double sum = 0.0;
+                    for (std::size_t j = 0; j < n; ++j) {
+                        a[j] /= l;
+                        REQUIRE(std::fabs(double(alpha[kGuard + j]) - a[j]) <= 1e-5 * mag);
+                        sum += double(alpha[kGuard + j]);
+                    }
+                    REQUIRE(std::fabs(sum - 1.0) <= 1e-6 * double(n));  // alpha sums to 1
+                    for (std::size_t d = 0; d < Dim; ++d) {
+                        double want = 0.0;
+                        for (std::size_t j = 0; j < n; ++j) want += a[j] * double(S.row(first, j)[d]);
+                        REQUIRE(std::fabs(double(c.get()[d]) - want) <= 1e-5 * mag);
+                    }
+                    if (n == 1) {
+                        // one state: alpha = 1 and c = h_1, exactly
+                        REQUIRE(alpha[kGuard] == 1.0f);
+                        for (std::size_t d = 0; d < Dim; ++d) REQUIRE(c.get()[d] == S.row(first, 0)[d]);
+                    }
+                    for (std::size_t g = 0; g < kGuard; ++g) {
+                        REQUIRE(alpha[g] == kSentinel);
+                        REQUIRE(alpha[kGuard + n + g] == kSentinel);
+                    }
+                    REQUIRE(c.padding_zero());
+                }
+            }
+        }
+    }
+}
+
+/// c = Σ_j w_j S_j against double loops, every n and start as check_attend_dot.
+template <class Set, std::size_t Dim, std::size_t Cap>
+void check_weighted_sum() {
+    Ring<Dim, Cap> S;
+    S.fill(1.0f);
+    const std::size_t ns[] = {1, 2, 3, 4, 5, 7, 8, 9, Cap / 2, Cap - 1, Cap};
+    const std::size_t firsts[] = {0, 1, Cap / 2, Cap - 1};
+    for (std::size_t n : ns) {
+        if (n < 1 || n > Cap) continue;
+        for (std::size_t first : firsts) {
+            std::vector<float> w(n);
+            for (float& v : w) v = uniform(1.0f);
+            Row c(Dim);
+            c.zero_padding();
+            sarnn::detail::shaped<Set, float>::template weighted_sum<Dim, Ring<Dim, Cap>::Stride, Cap>(
+                w.data(), S.rows(first, n), c.get());
+            INFO("weighted_sum Dim " << Dim << " Cap " << Cap << " n " << n << " first " << first);
+            for (std::size_t d = 0; d < Dim; ++d) {
+                // c_d = Σ_j w_j S_jd
+                double want = 0.0, mag = 1.0;
+                for (std::size_t j = 0; j < n; ++j) {
+                    want += double(w[j]) * double(S.row(first, j)[d]);
+                    mag += std::fabs(double(w[j]) * double(S.row(first, j)[d]));
+                }
+                REQUIRE(std::fabs(double(c.get()[d]) - want) <= 1e-6 * mag);
+            }
+            REQUIRE(c.padding_zero());
+        }
+    }
+}
+
+template <class Set, std::size_t Dim>
+void check_context_dim() {
+    check_attend_dot<Set, Dim, 1>(1.0f);
+    check_attend_dot<Set, Dim, 7>(1.0f);
+    check_attend_dot<Set, Dim, 64>(1.0f);
+    check_attend_dot<Set, Dim, 64>(8.0f);   // scores up to 8·Dim: the softmax's shift matters
+    check_attend_dot<Set, Dim, 301>(1.0f);  // a long ring, wrapping
+    check_weighted_sum<Set, Dim, 1>();
+    check_weighted_sum<Set, Dim, 7>();
+    check_weighted_sum<Set, Dim, 64>();
+    check_weighted_sum<Set, Dim, 301>();
+}
+
+template <class Set, std::size_t... I>
+void check_all_context(std::index_sequence<I...>) {
+    (check_context_dim<Set, kDims[I]>(), ...);
+    check_context_dim<Set, 4>();   // whole vectors: no lane tail
+    check_context_dim<Set, 40>();  // 10 vectors
+    check_context_dim<Set, 96>();  // 24 vectors: more than one group of c's registers
+}
+
+/// softmax over n values (a tail of n % 4 among them) against double, with scores up to +-50.
+template <class Set>
+void check_softmax() {
+    for (std::size_t n = 1; n <= 70; ++n) {
+        std::vector<float> y(n + 2 * kGuard, kSentinel);
+        for (std::size_t j = 0; j < n; ++j) y[kGuard + j] = uniform(50.0f);
+        std::vector<double> e(y.begin() + kGuard, y.begin() + kGuard + static_cast<std::ptrdiff_t>(n));
+        sarnn::detail::shaped<Set, float>::softmax(y.data() + kGuard, n);
+        double m = -1e300, l = 0.0, sum = 0.0;
+        for (double v : e) m = std::max(m, v);
+        for (double& v : e) l += (v = std::exp(v - m));
+        INFO("softmax n " << n);
+        for (std::size_t j = 0; j < n; ++j) {
+            REQUIRE(std::fabs(double(y[kGuard + j]) - e[j] / l) <= 1e-6 * 50.0);
+            sum += double(y[kGuard + j]);
+        }
+        REQUIRE(std::fabs(sum - 1.0) <= 1e-6 * double(n));
+        for (std::size_t g = 0; g < kGuard; ++g) {
+            REQUIRE(y[g] == kSentinel);
+            REQUIRE(y[kGuard + n + g] == kSentinel);
+        }
+    }
+}
+
 /// f.template operator()<Set>() for the Cortex-M float set when lib/ holds it (not on the cores without an FPU).
 template <class F>
 void on_cortex_m(F f) {
@@ -230,6 +410,9 @@ TEST_CASE("shaped layer: the NEON sets take the shaped forms for float, every ot
     STATIC_REQUIRE(D::has(sarnn::kernel::shaped_lstm_cell) == expected);
     STATIC_REQUIRE(D::has(sarnn::kernel::shaped_gru_cell) == expected);
     STATIC_REQUIRE(D::has(sarnn::kernel::shaped_affine_tanh) == expected);
+    STATIC_REQUIRE(D::has(sarnn::kernel::shaped_attend_dot) == expected);
+    STATIC_REQUIRE(D::has(sarnn::kernel::shaped_weighted_sum) == expected);
+    STATIC_REQUIRE(D::has(sarnn::kernel::shaped_softmax) == expected);
     // double, the scalar set and Dispatch: never
     STATIC_REQUIRE(!sarnn::detail::shaped<sarnn::kernel::Dispatch, float>::has(shaped_gemv));
     STATIC_REQUIRE(!sarnn::detail::shaped<Own, double>::has(shaped_gemv));
@@ -269,4 +452,16 @@ TEST_CASE("shaped affine_tanh against double loops, Hidden x In in {1, 3, 7, 17,
     SECTION("Cortex-M float set") {
         on_cortex_m([](auto set) { check_all_affine<decltype(set)>(std::make_index_sequence<5>{}); });
     }
+}
+
+TEST_CASE(
+    "shaped attend_dot and weighted_sum against double loops, Dim in {1, 3, 4, 7, 17, 33, 40, 96}, rings that wrap",
+    "[shaped]") {
+    SECTION("the build's set") { check_all_context<Own>(std::make_index_sequence<5>{}); }
+    SECTION("scalar set (run-time path)") { check_all_context<sarnn::kernel::Scalar>(std::make_index_sequence<5>{}); }
+}
+
+TEST_CASE("shaped softmax against double, n in 1..70", "[shaped]") {
+    SECTION("the build's set") { check_softmax<Own>(); }
+    SECTION("scalar set (run-time path)") { check_softmax<sarnn::kernel::Scalar>(); }
 }

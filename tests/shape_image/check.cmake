@@ -1,8 +1,9 @@
 # tests/shape_image/check.cmake: cmake -DNM=<nm> -DEXE=<image> -DSET=<Neon64|Neon|CortexM> [-DNS=<neon|cortex_m>]
 #                                 -P check.cmake
 # NS: the namespace of the set's shaped forms, sarnn::kernel::<NS>::Shaped (neon unless given). The image links the shaped forms of its models' shapes only (Lstm<float, 3, 8>: gemv<32, 3, 3>, gemv_add<32, 8, 8>,
-# lstm_cell<8>; Gru<float, 5, 7>: gemv<21, 5, 5>, gemv<21, 7, 7>, gru_cell<7>), and none of the set's run-time
-# gemv, gemv_add, lstm_cell, gru_cell.
+# lstm_cell<8>; Gru<float, 5, 7>: gemv<21, 5, 5>, gemv<21, 7, 7>, gru_cell<7>; on NEON also SelfAttentionRnn<float, 3,
+# 5, 6, DotAlign, Window>: affine_tanh<5, 3, 5>, attend_dot<5, 8, 7>), and none of the set's run-time gemv, gemv_add,
+# lstm_cell, gru_cell (nor, on NEON, attend_dot).
 if(NOT NS)
   set(NS neon)
 endif()
@@ -13,8 +14,12 @@ endif()
 string(REPLACE "\n" ";" lines "${syms}")
 set(found "")
 set(failed 0)
+set(runtime "gemv|gemv_add|lstm_cell|gru_cell")
+if(NS STREQUAL "neon")
+  set(runtime "${runtime}|attend_dot")
+endif()
 foreach(line IN LISTS lines)
-  if(line MATCHES "sarnn::kernel::${SET}::(gemv|gemv_add|lstm_cell|gru_cell)\\(")
+  if(line MATCHES "sarnn::kernel::${SET}::(${runtime})\\(")
     message(SEND_ERROR "shape_image: the run-time ${CMAKE_MATCH_1} of kernel::${SET} is linked: ${line}")
     set(failed 1)
   endif()
@@ -27,6 +32,9 @@ endforeach()
 list(REMOVE_DUPLICATES found)
 list(SORT found)
 set(expected "gemv<32, 3, 3>" "gemv_add<32, 8, 8>" "lstm_cell<8>" "gemv<21, 5, 5>" "gemv<21, 7, 7>" "gru_cell<7>")
+if(NS STREQUAL "neon")
+  list(APPEND expected "affine_tanh<5, 3, 5>" "attend_dot<5, 8, 7>")
+endif()
 list(SORT expected)
 if(NOT found STREQUAL expected)
   message(SEND_ERROR "shape_image: the shaped forms in the image are [${found}], expected [${expected}]")
@@ -35,4 +43,4 @@ endif()
 if(failed)
   message(FATAL_ERROR "shape_image: failed")
 endif()
-message(STATUS "shape_image: ${found}; no run-time gemv, gemv_add, lstm_cell, gru_cell of kernel::${SET}")
+message(STATUS "shape_image: ${found}; no run-time ${runtime} of kernel::${SET}")
