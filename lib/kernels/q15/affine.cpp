@@ -239,7 +239,8 @@ __attribute__((noinline)) void affine_tanh_blocks(const QAffine& a, std::size_t 
         row_groups<L>(
             row, end, [&](auto group, std::size_t i) __attribute__((always_inline)) {
                 const std::int8_t* const w = a.A + i * ld;
-                row_sums<L, decltype(group)::value>(w, ld, x, nx, w + nx, ld, r, nr, s, i - start);
+                constexpr std::size_t G = decltype(group)::value;
+                row_sums<L, G>(w, ld, x, nx, w + nx, ld, r, nr, s, i - start);
             });
         finish_block<L>(a, start, end, s, y);
     }
@@ -387,7 +388,8 @@ __attribute__((noinline)) void affine_blocks(const QGates& a, std::size_t rows, 
         }
         row_groups<L>(
             row, end, [&](auto group, std::size_t i) __attribute__((always_inline)) {
-                row_sums<L, decltype(group)::value>(a.A_x + i * nx, nx, x, nx, a.A_r + i * nr, nr, r, nr, s, i - start);
+                constexpr std::size_t G = decltype(group)::value;
+                row_sums<L, G>(a.A_x + i * nx, nx, x, nx, a.A_r + i * nr, nr, r, nr, s, i - start);
             });
         for (std::size_t i = start; i < end;) {
             const std::int32_t* const si = s + 2 * (i - start);
@@ -584,8 +586,8 @@ __attribute__((noinline)) void gru_gates(const QGru& a, std::size_t rows, const 
         }
         row_groups<L>(
             row, end, [&](auto group, std::size_t i) __attribute__((always_inline)) {
-                row_sums<L, decltype(group)::value>(a.W_ih + i * nx, nx, x, nx, a.W_hh + i * nh, nh, h, nh, s,
-                                                    i - start);
+                constexpr std::size_t G = decltype(group)::value;
+                row_sums<L, G>(a.W_ih + i * nx, nx, x, nx, a.W_hh + i * nh, nh, h, nh, s, i - start);
             });
         std::size_t done = start;  // the rows finished
         if constexpr (q15_loops::has(L::kCaps, q15_loops::kFinishGru)) {

@@ -267,6 +267,23 @@ constexpr std::size_t stride_of(Q15Stride st) noexcept {
                                                                       : q15_loops::kAnyStride;
 }
 
+/// The run-time forms' steps (Attention at kAnyStride), one copy in an image whoever calls them: the run-time forms
+/// and, on a target without loops by stride, every form by stride (noinline: inlined, each of those held a copy of
+/// its own, 11 kB more in the M55's -O3 benchmark image)
+template <class Which>
+__attribute__((noinline)) void dot_any(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexcept {
+    Attention<Which, q15_loops::kAnyStride>::dot(S, q, alpha, c);
+}
+template <class Which>
+__attribute__((noinline)) void scored_any(const Rows<q15>& S, int f, q15* alpha, q15* c) noexcept {
+    Attention<Which, q15_loops::kAnyStride>::scored(S, f, alpha, c);
+}
+template <class Which>
+__attribute__((noinline)) void scored_pair_any(const Rows<q15>& S, const Rows<q15>& T, int f, q15* alpha, q15* c,
+                                               q15* d) noexcept {
+    Attention<Which, q15_loops::kAnyStride>::scored_pair(S, T, f, alpha, c, d);
+}
+
 }  // namespace
 
 template <class Which>
@@ -293,12 +310,12 @@ QueryScale Q15Set<Which>::prepare_query(const q15* q, q15* qp, std::size_t dim, 
 
 template <class Which>
 void Q15Set<Which>::attend_dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexcept {
-    Attention<Which, q15_loops::kAnyStride>::dot(S, q, alpha, c);
+    dot_any<Which>(S, q, alpha, c);
 }
 
 template <class Which>
 void Q15Set<Which>::attend_scored(const Rows<q15>& S, int f, q15* alpha, q15* c) noexcept {
-    Attention<Which, q15_loops::kAnyStride>::scored(S, f, alpha, c);
+    scored_any<Which>(S, f, alpha, c);
 }
 
 namespace {
@@ -337,7 +354,7 @@ void Q15Set<Which>::attend_query(const Rows<q15>& E, const q15* qp, QueryScale q
 template <class Which>
 void Q15Set<Which>::attend_scored_pair(const Rows<q15>& S, const Rows<q15>& T, int f, q15* alpha, q15* c,
                                        q15* d) noexcept {
-    Attention<Which, q15_loops::kAnyStride>::scored_pair(S, T, f, alpha, c, d);
+    scored_pair_any<Which>(S, T, f, alpha, c, d);
 }
 
 /// The forms with the states' stride known at compile time: Attention's of that stride where the target has loops
@@ -345,20 +362,29 @@ void Q15Set<Which>::attend_scored_pair(const Rows<q15>& S, const Rows<q15>& T, i
 template <class Which>
 template <Q15Stride St>
 void Q15Set<Which>::attend_dot_at(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexcept {
-    Attention<Which, stride_of<Which>(St)>::dot(S, q, alpha, c);
+    if constexpr (stride_of<Which>(St) == q15_loops::kAnyStride)
+        dot_any<Which>(S, q, alpha, c);
+    else
+        Attention<Which, stride_of<Which>(St)>::dot(S, q, alpha, c);
 }
 
 template <class Which>
 template <Q15Stride St>
 void Q15Set<Which>::attend_scored_at(const Rows<q15>& S, int f, q15* alpha, q15* c) noexcept {
-    Attention<Which, stride_of<Which>(St)>::scored(S, f, alpha, c);
+    if constexpr (stride_of<Which>(St) == q15_loops::kAnyStride)
+        scored_any<Which>(S, f, alpha, c);
+    else
+        Attention<Which, stride_of<Which>(St)>::scored(S, f, alpha, c);
 }
 
 template <class Which>
 template <Q15Stride St>
 void Q15Set<Which>::attend_scored_pair_at(const Rows<q15>& S, const Rows<q15>& T, int f, q15* alpha, q15* c,
                                           q15* d) noexcept {
-    Attention<Which, stride_of<Which>(St)>::scored_pair(S, T, f, alpha, c, d);
+    if constexpr (stride_of<Which>(St) == q15_loops::kAnyStride)
+        scored_pair_any<Which>(S, T, f, alpha, c, d);
+    else
+        Attention<Which, stride_of<Which>(St)>::scored_pair(S, T, f, alpha, c, d);
 }
 
 // the two sets of kernels_q15.hpp (this target's loops, the plain ones): this file's members
