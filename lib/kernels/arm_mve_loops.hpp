@@ -13,6 +13,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "sarnn/kernels/mve/exp.hpp"
+
 // The loops keep constants in r4-r11: an unoptimised build (-O0) keeps r7 for its frame, so these functions are
 // built without a frame pointer there (else GCC: "r7 cannot be used in 'asm' here"); optimised builds have none.
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
@@ -530,26 +532,10 @@ __attribute__((noinline)) void affine_rows_asm(const float* A, std::size_t ld, s
 // 1.5·2^23, r5 -ln2 (high part), r6 -ln2 (low part), r7..r10 the polynomial's c4..c1, r11 1 (c0, and 127 << 23:
 // the exponent bias); q6 log2(e), q7 c5: SARNN_MVE_EXP_CONSTANTS loads them from kExpConstants (operand %[k]: one
 // LDM and two vector loads).
-alignas(16) constexpr std::uint32_t kExpConstants[20] = {
-    0x4b400000u, 0xbf317200u, 0xb5bfbe8eu, 0x3d2b9d2au, 0x3e2aad35u, 0x3efffee3u, 0x3f7ffffbu,
-    0x3f800000u, 0x3fb8aa3bu, 0x3fb8aa3bu, 0x3fb8aa3bu, 0x3fb8aa3bu, 0x3c07d41au, 0x3c07d41au,
-    0x3c07d41au, 0x3c07d41au, 0xc2ae0000u, 0xc2ae0000u, 0xc2ae0000u, 0xc2ae0000u};  // then -87 (four lanes)
-#define SARNN_MVE_EXP_CONSTANTS "ldm %[k], {r4-r11}\n\tvldrw.32 q6, [%[k], #32]\n\tvldrw.32 q7, [%[k], #48]\n\t"
-#define SARNN_MVE_EXP                                                               \
-    "vmov q2, q0\n\t"           /* t = x·log2(e) + 1.5·2^23: k in its low bits */   \
-    "vfmas.f32 q2, q6, r4\n\t"                                                      \
-    "vsub.f32 q3, q2, r4\n\t"   /* kf = k */                                        \
-    "vshl.i32 q2, q2, #23\n\t"  /* 2^k: k into the exponent field, plus the bias */ \
-    "vadd.i32 q2, q2, r11\n\t"                                                      \
-    "vfma.f32 q0, q3, r5\n\t"   /* r = x - k·ln2, ln2 in two parts */               \
-    "vfma.f32 q0, q3, r6\n\t"                                                       \
-    "vmov q1, q7\n\t"           /* e^r = c0 + c1·r + ... + c5·r^5, Horner */        \
-    "vfmas.f32 q1, q0, r7\n\t"                                                      \
-    "vfmas.f32 q1, q0, r8\n\t"                                                      \
-    "vfmas.f32 q1, q0, r9\n\t"                                                      \
-    "vfmas.f32 q1, q0, r10\n\t"                                                     \
-    "vfmas.f32 q1, q0, r11\n\t"                                                     \
-    "vmul.f32 q1, q1, q2\n\t"
+// (include/sarnn/kernels/mve/exp.hpp: written once for the set and its shaped forms)
+#define SARNN_MVE_EXP_CONSTANTS SARNN_MVE_EXP_LOAD_
+#define SARNN_MVE_EXP SARNN_MVE_EXP_
+using mve_shaped::kExpConstants;
 #define SARNN_MVE_EXP_CLOBBERS                                                                                   \
     "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9",  \
         "d10", "d11", "d12", "d13", "d14", "d15", "lr", "memory"
