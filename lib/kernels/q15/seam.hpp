@@ -275,7 +275,7 @@ constexpr bool check() noexcept {
                   "q15 loops: kRowsPacked feeds finish_tanh: it needs kFinishTanh");
     static_assert(!has(caps, kRowsSum) || has(caps, kRowsPacked),
                   "q15 loops: kRowsSum reads the packed x and r: it needs kRowsPacked");
-    static_assert(!has(caps, kStrided) || has(caps, kScores | kWeighted),
+    static_assert(!has(caps, kStrided) || (has(caps, kScores) && has(caps, kWeighted)),
                   "q15 loops: kStrided gives scores and weighted_sum forms by stride: it needs kScores and kWeighted");
     return true;
 }
