@@ -128,7 +128,8 @@ TEST_CASE("Align params are kept by reference, not copied", "[align]") {
             sarnn::SelfAttentionRnn<float, In, Hidden, Capacity, sarnn::BilinearAlign> model(*params, *ap);
             fam::fill_value(ap->W, 0.0f);
             for (std::size_t k = 0; k < Hidden; ++k) ap->W[k][k] = 4.0f;  // now 4·(h_j·h_i)
-            check(model, [] {}, ref::bilinear_of(*ap));
+            check(
+                model, [] {}, ref::bilinear_of(*ap));
         }
         {
             INFO("KeyQueryAlign");
@@ -210,7 +211,7 @@ TEST_CASE("Models run from constexpr align params", "[align][params]") {
         sarnn::SelfAttentionRnn<float, 1, 2, 6, sarnn::AdditiveAlign<3>> additive{kRnn, kAdditive};
         run(additive, ref::additive_of(kAdditive), 0);
         sarnn::SelfAttentionRnn<float, 1, 2, 4, sarnn::AdditiveAlign<3>, sarnn::Window> additive_window{kRnn,
-                                                                                                      kAdditive};
+                                                                                                        kAdditive};
         run(additive_window, ref::additive_of(kAdditive), 4);  // 6 steps through a window of 4
     });
 }
@@ -229,18 +230,21 @@ template <class T, std::size_t Hidden, std::size_t Capacity, std::size_t K, sarn
 constexpr bool key_query_caches() {
     using KQ = sarnn::SelfAttentionRnn<T, 1, Hidden, Capacity, sarnn::KeyQueryAlign<K, Plan>>;
     using Dot = sarnn::SelfAttentionRnn<T, 1, Hidden, Capacity, sarnn::DotAlign>;
-    return sarnn::KeyQueryAlign<K, Plan>::template State<T, Hidden, Capacity>::caches_keys && sizeof(KQ) - sizeof(Dot) >= Capacity * K * sizeof(T);
+    return sarnn::KeyQueryAlign<K, Plan>::template State<T, Hidden, Capacity>::caches_keys &&
+           sizeof(KQ) - sizeof(Dot) >= Capacity * K * sizeof(T);
 }
 template <class T, std::size_t Hidden, std::size_t Capacity, std::size_t K, sarnn::KeyQueryPlan Plan>
 constexpr bool key_query_folds() {
     using KQ = sarnn::SelfAttentionRnn<T, 1, Hidden, Capacity, sarnn::KeyQueryAlign<K, Plan>>;
     using Dot = sarnn::SelfAttentionRnn<T, 1, Hidden, Capacity, sarnn::DotAlign>;
     // u and q and a params reference, nothing per state
-    return !sarnn::KeyQueryAlign<K, Plan>::template State<T, Hidden, Capacity>::caches_keys && sizeof(KQ) - sizeof(Dot) < (K + Hidden) * sizeof(T) + 3 * 64;
+    return !sarnn::KeyQueryAlign<K, Plan>::template State<T, Hidden, Capacity>::caches_keys &&
+           sizeof(KQ) - sizeof(Dot) < (K + Hidden) * sizeof(T) + 3 * 64;
 }
 }  // namespace
 
-TEST_CASE("KeyQueryAlign caches Capacity·K keys when 4·K <= Hidden or asked to, else folds Wk", "[align][key_query][sizeof]") {
+TEST_CASE("KeyQueryAlign caches Capacity·K keys when 4·K <= Hidden or asked to, else folds Wk",
+          "[align][key_query][sizeof]") {
     using P = sarnn::KeyQueryPlan;
     STATIC_REQUIRE(key_query_caches<float, 64, 100, 16, P::by_size>());
     STATIC_REQUIRE(key_query_caches<double, 68, 64, 17, P::by_size>());

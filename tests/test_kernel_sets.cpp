@@ -124,8 +124,10 @@ void check_models_on() {
 // The arch of a fixed set (Dispatch has none).
 template <class Set>
 sarnn::Arch arch_of() {
-    if constexpr (std::is_same_v<Set, sarnn::kernel::Dispatch>) return sarnn::Arch::scalar;
-    else return Set::arch;
+    if constexpr (std::is_same_v<Set, sarnn::kernel::Dispatch>)
+        return sarnn::Arch::scalar;
+    else
+        return Set::arch;
 }
 
 }  // namespace

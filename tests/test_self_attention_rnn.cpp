@@ -29,8 +29,8 @@ void check_against_reference(test::Weights kind, std::uint32_t seed) {
     rc.tol = ref::tol<T>();
     rc.c1_tol = ref::c1_tol<T>();
     rc.free_running = kind != test::Weights::large;
-    rc.label = test::model_label("SelfAttentionRnn", sizeof(T), In, Hidden, Capacity,
-                                 kit::AlignTraits<Align>::name(), kind);
+    rc.label = test::model_label("SelfAttentionRnn", sizeof(T), In, Hidden, Capacity, kit::AlignTraits<Align>::name(),
+                                 kind);
     test::check_against_reference(test::factory<Model>(*params), rc);
     CHECK(test::ModelSubject<Model>(*params).params_address() == params.get());  // a reference, not a copy
 }

@@ -71,8 +71,10 @@ struct DotAlign {
         // e_ij = h_j·h_i; alpha = softmax(e); c = Σ alpha_j h_j
         template <class Set>
         void attend(const Rows<V>& memory, const V* h, V* alpha, V* c) const noexcept {
-            if constexpr (Numeric<T>::floating) detail::dot_context<Set, V, Hidden, NRows>(memory, h, scale_t<T>(1), alpha, c);
-            else Set::template attend_dot_at<kernel::q15_stride(padded<V>(Hidden))>(memory, h, alpha, c);
+            if constexpr (Numeric<T>::floating)
+                detail::dot_context<Set, V, Hidden, NRows>(memory, h, scale_t<T>(1), alpha, c);
+            else
+                Set::template attend_dot_at<kernel::q15_stride(padded<V>(Hidden))>(memory, h, alpha, c);
         }
     };
 };
@@ -94,7 +96,8 @@ struct ScaledDotAlign {
         // e_ij = h_j·h_i / sqrt(Hidden); alpha = softmax(e); c = Σ alpha_j h_j
         template <class Set>
         void attend(const Rows<V>& memory, const V* h, V* alpha, V* c) const noexcept {
-            detail::dot_context<Set, V, Hidden, NRows>(memory, h, scale_t<T>(1) / std::sqrt(scale_t<T>(Hidden)), alpha, c);
+            detail::dot_context<Set, V, Hidden, NRows>(memory, h, scale_t<T>(1) / std::sqrt(scale_t<T>(Hidden)), alpha,
+                                                       c);
         }
     };
     /// q15: the query q = h_i / sqrt(Hidden), rounded half up to Q15 once per step, then the dot context over it.
@@ -137,7 +140,8 @@ struct BilinearAlign {
         static constexpr bool has_params = true;
         using params_type = BilinearParams<T, Hidden>;
 
-        State(const params_type&&) = delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary
+        State(const params_type&&) =
+            delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary
         explicit State(const params_type& p) noexcept : p_(p) {
             for (V& v : q_) v = V(0);
         }
@@ -167,7 +171,8 @@ struct BilinearAlign {
         static constexpr bool has_params = true;
         using params_type = BilinearParams<T, Hidden>;
 
-        State(const params_type&&) = delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary
+        State(const params_type&&) =
+            delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary
         explicit State(const params_type& p) noexcept : p_(p) {
             for (V& v : q_) v = V{};
         }
@@ -216,10 +221,11 @@ struct KeyQueryAlign {
         static constexpr bool has_params = true;
         using params_type = KeyQueryParams<T, Hidden, K>;
         /// true: keys cached per state; false: Wk folded into the query.
-        static constexpr bool caches_keys =
-            Plan == KeyQueryPlan::cache || (Plan == KeyQueryPlan::by_size && 4 * K <= Hidden);
+        static constexpr bool caches_keys = Plan == KeyQueryPlan::cache ||
+                                            (Plan == KeyQueryPlan::by_size && 4 * K <= Hidden);
 
-        State(const params_type&&) = delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary
+        State(const params_type&&) =
+            delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary
         explicit State(const params_type& p) noexcept : p_(p) {
             for (V& v : u_) v = V(0);
             buf_.clear();
@@ -301,10 +307,11 @@ struct KeyQueryAlign {
         using V = activation_t<T>;
         static constexpr bool has_params = true;
         using params_type = KeyQueryParams<T, Hidden, K>;
-        static constexpr bool caches_keys =
-            Plan == KeyQueryPlan::cache || (Plan == KeyQueryPlan::by_size && 4 * K <= Hidden);
+        static constexpr bool caches_keys = Plan == KeyQueryPlan::cache ||
+                                            (Plan == KeyQueryPlan::by_size && 4 * K <= Hidden);
 
-        State(const params_type&&) = delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary
+        State(const params_type&&) =
+            delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary
         explicit State(const params_type& p) noexcept : p_(p) {
             for (V& v : u_) v = V{};
             buf_.clear();
@@ -321,8 +328,7 @@ struct KeyQueryAlign {
                 // u' = diag(wk) Wq h_i; q = Wk_qᵀ u', rounded for exact scores h_j·q
                 (void)slot;
                 Set::gemv(QMatrix{&p_.Wq[0][0], K, Hidden, Hidden, p_.m_f, p_.shift_f}, h, u_);
-                Set::gemv_t(QMatrix{&p_.Wk[0][0], K, Hidden, Hidden, nullptr, nullptr}, u_, p_.m_t, p_.shift_t,
-                            buf_.q);
+                Set::gemv_t(QMatrix{&p_.Wk[0][0], K, Hidden, Hidden, nullptr, nullptr}, u_, p_.m_t, p_.shift_t, buf_.q);
                 scale_ = Set::prepare_query(buf_.q, buf_.q, Hidden, p_.g);
             }
             return Status::ok;
@@ -373,7 +379,8 @@ struct AdditiveAlign {
         static constexpr bool has_params = true;
         using params_type = AdditiveParams<T, Hidden, K>;
 
-        State(const params_type&&) = delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary
+        State(const params_type&&) =
+            delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary
         explicit State(const params_type& p) noexcept : p_(p) {
             for (auto& row : P_)
                 for (V& v : row) v = V(0);
@@ -416,7 +423,8 @@ struct AdditiveAlign {
         static constexpr bool has_params = true;
         using params_type = AdditiveParams<T, Hidden, K>;
 
-        State(const params_type&&) = delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary
+        State(const params_type&&) =
+            delete;  // sarnn: align params must outlive the model: pass a named object, not a temporary
         explicit State(const params_type& p) noexcept : p_(p) {
             for (auto& row : P_)
                 for (V& v : row) v = V{};

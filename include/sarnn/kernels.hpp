@@ -168,7 +168,8 @@ struct KeyBlocks {
 template <class T>
 struct Kernels {
     Arch arch;  ///< the set whose code runs (for double on ARMv7 NEON: Arch::scalar)
-#define SARNN_TABLE_FIELD_(T_, R, name, impl, params, args) R(*name) params noexcept;  // NOLINT(bugprone-macro-parentheses): a declarator
+#define SARNN_TABLE_FIELD_(T_, R, name, impl, params, args) \
+    R(*name) params noexcept;  // NOLINT(bugprone-macro-parentheses): a declarator
     SARNN_MODEL_OPS(SARNN_TABLE_FIELD_, T)
 #undef SARNN_TABLE_FIELD_
 };
@@ -190,8 +191,10 @@ extern template const Kernels<double>& first_kernels<double>() noexcept;
 template <class T>
 inline const Kernels<T>& kernels() noexcept {
     const Kernels<T>* t;
-    if constexpr (std::is_same_v<T, float>) t = detail::g_kernels_float.load(std::memory_order_relaxed);
-    else t = detail::g_kernels_double.load(std::memory_order_relaxed);
+    if constexpr (std::is_same_v<T, float>)
+        t = detail::g_kernels_float.load(std::memory_order_relaxed);
+    else
+        t = detail::g_kernels_double.load(std::memory_order_relaxed);
     return t != nullptr ? *t : detail::first_kernels<T>();
 }
 
@@ -217,15 +220,15 @@ extern template const Kernels<double>* kernels_for<double>(Arch) noexcept;
 namespace kernel {
 
 #define SARNN_SET_DECLARE_OP_(T, R, name, impl, params, args) static R name params noexcept;
-#define SARNN_SET_DECLARE_(id, Type, double_id)                                                        \
-    struct Type {                                                                                      \
-        static constexpr Arch arch = Arch::id;               /* whose code runs for float */            \
-        static constexpr Arch double_arch = Arch::double_id; /* and for double */                       \
+#define SARNN_SET_DECLARE_(id, Type, double_id)                                                          \
+    struct Type {                                                                                        \
+        static constexpr Arch arch = Arch::id;               /* whose code runs for float */             \
+        static constexpr Arch double_arch = Arch::double_id; /* and for double */                        \
         static bool runs_here() noexcept;                    /* whether this CPU has the instructions */ \
-        SARNN_MODEL_OPS(SARNN_SET_DECLARE_OP_, float)                                                   \
-        SARNN_SET_OPS(SARNN_SET_DECLARE_OP_, float)                                                     \
-        SARNN_MODEL_OPS(SARNN_SET_DECLARE_OP_, double)                                                  \
-        SARNN_SET_OPS(SARNN_SET_DECLARE_OP_, double)                                                    \
+        SARNN_MODEL_OPS(SARNN_SET_DECLARE_OP_, float)                                                    \
+        SARNN_SET_OPS(SARNN_SET_DECLARE_OP_, float)                                                      \
+        SARNN_MODEL_OPS(SARNN_SET_DECLARE_OP_, double)                                                   \
+        SARNN_SET_OPS(SARNN_SET_DECLARE_OP_, double)                                                     \
     };
 /// The sets this lib/ holds (SARNN_SETS): each a type with the operations as static functions, defined in
 /// lib/kernels/<arch>.cpp. Calls are direct: a model names its set at compile time.
@@ -254,8 +257,10 @@ using Default = SARNN_BUILD_DEFAULT_SET;
 /// a fixed set it links nothing of the run-time table.
 template <class Set>
 Arch arch_in_use() noexcept {
-    if constexpr (std::is_same_v<Set, Dispatch>) return active_arch();
-    else return Set::arch;
+    if constexpr (std::is_same_v<Set, Dispatch>)
+        return active_arch();
+    else
+        return Set::arch;
 }
 
 /// Calls f(Set{}) for every set this lib/ holds, plainest first (the caller checks Set::runs_here()).

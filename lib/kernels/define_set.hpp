@@ -14,13 +14,13 @@
 #define SARNN_DEFINE_OP_(T, R, name, impl, params, args) \
     R SarnnThisSet_::name params noexcept { return Impl<T>::impl args; }
 
-#define SARNN_DEFINE_SET(Type)                       \
-    namespace {                                      \
-    using SarnnThisSet_ = Type;                      \
-    }                                                \
-    SARNN_MODEL_OPS(SARNN_DEFINE_OP_, float)         \
-    SARNN_SET_OPS(SARNN_DEFINE_OP_, float)           \
-    SARNN_MODEL_OPS(SARNN_DEFINE_OP_, double)        \
+#define SARNN_DEFINE_SET(Type)                \
+    namespace {                               \
+    using SarnnThisSet_ = Type;               \
+    }                                         \
+    SARNN_MODEL_OPS(SARNN_DEFINE_OP_, float)  \
+    SARNN_SET_OPS(SARNN_DEFINE_OP_, float)    \
+    SARNN_MODEL_OPS(SARNN_DEFINE_OP_, double) \
     SARNN_SET_OPS(SARNN_DEFINE_OP_, double)
 
 #endif

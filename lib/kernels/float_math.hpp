@@ -43,18 +43,18 @@ SARNN_FM_INLINE xsimd::batch<float, A> pow2_from_magic(const xsimd::batch<float,
     } else
 #endif
 #if defined(__AVX2__)
-    if constexpr (std::is_base_of_v<xsimd::avx2, A>) {
+        if constexpr (std::is_base_of_v<xsimd::avx2, A>) {
         return B(_mm256_castsi256_ps(
             _mm256_slli_epi32(_mm256_add_epi32(_mm256_castps_si256(t), _mm256_set1_epi32(126)), 23)));
     } else
 #endif
 #if defined(__SSE2__)
-    if constexpr (std::is_base_of_v<xsimd::sse2, A>) {
+        if constexpr (std::is_base_of_v<xsimd::sse2, A>) {
         return B(_mm_castsi128_ps(_mm_slli_epi32(_mm_add_epi32(_mm_castps_si128(t), _mm_set1_epi32(126)), 23)));
     } else
 #endif
 #if defined(__ARM_NEON)
-    if constexpr (std::is_base_of_v<xsimd::neon, A>) {
+        if constexpr (std::is_base_of_v<xsimd::neon, A>) {
         return B(vreinterpretq_f32_s32(vshlq_n_s32(vaddq_s32(vreinterpretq_s32_f32(t), vdupq_n_s32(126)), 23)));
     } else
 #endif

@@ -42,7 +42,9 @@ __attribute__((always_inline)) inline xsimd::batch<T, A> load_step(const T*& p, 
     if constexpr (std::is_same_v<T, float> && std::is_base_of_v<xsimd::neon, A>) {
         float32x4_t v;
         const std::ptrdiff_t bytes = step * static_cast<std::ptrdiff_t>(sizeof(T));
-        __asm__("vld1.32 {%e0-%f0}, [%1], %3" : "=w"(v), "+r"(p) : "m"(*reinterpret_cast<const T(*)[4]>(p)), "r"(bytes));
+        __asm__("vld1.32 {%e0-%f0}, [%1], %3"
+                : "=w"(v), "+r"(p)
+                : "m"(*reinterpret_cast<const T(*)[4]>(p)), "r"(bytes));
         return B(v);
     } else
 #endif

@@ -53,7 +53,8 @@ __attribute__((always_inline)) inline xsimd::batch<T, A> nmadd(const xsimd::batc
 /// a / b: xsimd's operator/, except for float on AArch64, where xsimd 8.1 takes ARMv7's reciprocal estimate and
 /// two Newton steps (5 instructions, not correctly rounded) although AArch64 divides: FDIV, one, exact.
 template <class T, class A>
-__attribute__((always_inline)) inline xsimd::batch<T, A> divide(const xsimd::batch<T, A>& a, const xsimd::batch<T, A>& b) {
+__attribute__((always_inline)) inline xsimd::batch<T, A> divide(const xsimd::batch<T, A>& a,
+                                                                const xsimd::batch<T, A>& b) {
 #if defined(__aarch64__)
     if constexpr (std::is_same_v<T, float> && std::is_base_of_v<xsimd::neon64, A>) {
         return xsimd::batch<T, A>(vdivq_f32(a, b));

@@ -40,8 +40,8 @@ void gemv_t(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, cons
 }
 
 template <class T>
-void affine_tanh(const T* A, const T* b, std::size_t rows, const T* x, std::size_t nx, const T* r,
-                 std::size_t nr, T* y) {
+void affine_tanh(const T* A, const T* b, std::size_t rows, const T* x, std::size_t nx, const T* r, std::size_t nr,
+                 T* y) {
     const std::size_t ld = nx + nr;
     for (std::size_t i = 0; i < rows; ++i) {
         const T* a = A + i * ld;
@@ -152,18 +152,22 @@ void attend_scored(const Rows<T>& S, Score score, T* alpha, T* c) {
 template <class T>
 void attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) {
     // e_j = scale·(S_j·q)
-    attend_scored(S, [&](std::size_t j) { return scale * dot(S.row(j), q, S.dim); }, alpha, c);
+    attend_scored(
+        S, [&](std::size_t j) { return scale * dot(S.row(j), q, S.dim); }, alpha, c);
 }
 
 template <class T>
 void attend_keys(const KeyBlocks<T>& P, const T* u, const Rows<T>& S, T* alpha, T* c) {
-    attend_scored(S, [&](std::size_t j) {
-        const T* key = P.key(j);
-        T s = T(0);
-        // e_j = P_j·u (the key's values KeyBlocks<T>::L apart)
-        for (std::size_t k = 0; k < P.dim; ++k) s += key[k * KeyBlocks<T>::L] * u[k];
-        return s;
-    }, alpha, c);
+    attend_scored(
+        S,
+        [&](std::size_t j) {
+            const T* key = P.key(j);
+            T s = T(0);
+            // e_j = P_j·u (the key's values KeyBlocks<T>::L apart)
+            for (std::size_t k = 0; k < P.dim; ++k) s += key[k * KeyBlocks<T>::L] * u[k];
+            return s;
+        },
+        alpha, c);
 }
 
 // The operations as one type (what lib/kernels/define_set.hpp forwards to): Plain<T>::op = scalar::op<T>.

@@ -98,8 +98,8 @@ struct Simd {
     SARNN_INLINE static bool with_fixed_width(std::size_t nv, F f);
     SARNN_INLINE static void store_rows(B s, T* y, std::size_t count);
     template <bool Add, std::size_t NV>
-    SARNN_FLAT static std::size_t gemv_fixed(const T* M, std::size_t rows, std::size_t cols, std::size_t ld,
-                                             const T* v, T* y);
+    SARNN_FLAT static std::size_t gemv_fixed(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v,
+                                             T* y);
     template <bool Add>
     SARNN_FLAT static void gemv_impl(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y);
     SARNN_OP static void gemv(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y);

@@ -35,7 +35,8 @@ inline __attribute__((always_inline)) __m512 row_sums_avx512(const xsimd::batch<
     const __m512i pick2 = _mm512_setr_epi32(4, 5, 6, 7, 16, 17, 18, 19, 12, 13, 14, 15, 24, 25, 26, 27);
     __m512 y[4];
     for (int k = 0; k < 4; ++k)
-        y[k] = _mm512_add_ps(_mm512_mask_blend_ps(0xF0F0, x[k], x[k + 4]), _mm512_permutex2var_ps(x[k], pick2, x[k + 4]));
+        y[k] = _mm512_add_ps(_mm512_mask_blend_ps(0xF0F0, x[k], x[k + 4]),
+                             _mm512_permutex2var_ps(x[k], pick2, x[k + 4]));
     // level 3: pairs of lanes
     __m512 z[2];
     for (int k = 0; k < 2; ++k)
@@ -58,7 +59,7 @@ __attribute__((always_inline)) inline xsimd::batch<T, A> row_sums(const xsimd::b
     } else
 #endif
 #if defined(__AVX512F__)
-    if constexpr (std::is_same_v<T, float> && std::is_base_of_v<xsimd::avx512f, A>) {
+        if constexpr (std::is_same_v<T, float> && std::is_base_of_v<xsimd::avx512f, A>) {
         return row_sums_avx512(row);
     } else
 #endif

@@ -39,7 +39,9 @@ constexpr std::uint32_t next(std::uint32_t& s) {
 }
 
 /// Uniform in about ±0.14 (1/sqrt(In + Hidden)), from the generator above.
-constexpr float weight(std::uint32_t r) { return static_cast<float>(static_cast<int>(r & 0xFFFFu) - 0x8000) / 235000.0f; }
+constexpr float weight(std::uint32_t r) {
+    return static_cast<float>(static_cast<int>(r & 0xFFFFu) - 0x8000) / 235000.0f;
+}
 
 template <std::size_t N>
 constexpr void fill(float (&a)[N], std::uint32_t& s) {
@@ -86,7 +88,7 @@ constexpr const char* kName = "SelfAttentionRnn<float, 16, 32, 64, ScaledDotAlig
 using Model = sarnn::SimpleRnn<float, In, Hidden>;
 constexpr const char* kName = "SimpleRnn<float, 16, 32>";
 #elif SARNN_FOOTPRINT_MODEL == 4
-using Model = sarnn::SelfAttentionRnn<float, In, Hidden, Capacity, sarnn::AdditiveAlign<K>>;
+using Model = sarnn::SelfAttentionRnn<float, In, Hidden, Capacity, sarnn::AdditiveAlign<K> >;
 constexpr const char* kName = "SelfAttentionRnn<float, 16, 32, 64, AdditiveAlign<16>>";
 #elif SARNN_FOOTPRINT_MODEL == 5
 using Model = sarnn::Lstmn<float, In, Hidden, Capacity, K>;
@@ -184,7 +186,7 @@ constexpr sarnn::AdditiveParams<float, Hidden, K> make_align_params() {
     return p;
 }
 constexpr sarnn::AdditiveParams<float, Hidden, K> kAlignParams = make_align_params();  // flash
-Model g_model{kParams, kAlignParams};                                                 // RAM: all of its state
+Model g_model{kParams, kAlignParams};                                                  // RAM: all of its state
 #else
 Model g_model{kParams};  // RAM: all of the model's state
 #endif

@@ -56,9 +56,7 @@ SARNN_FLAT void Simd<A, T>::affine_tanh(const T* Am, const T* b, std::size_t row
                                         const T* r, std::size_t nr, T* y) {
     const std::size_t ld = nx + nr;
     std::size_t r0 = 0;
-    with_fixed_width(ld / W, [&](auto nv) {
-        r0 = affine_tanh_fixed<nv()>(Am, b, rows, x, nx, r, nr, y);
-    });
+    with_fixed_width(ld / W, [&](auto nv) { r0 = affine_tanh_fixed<nv()>(Am, b, rows, x, nx, r, nr, y); });
     for (; r0 + W <= rows; r0 += W) {
         const T* first = Am + r0 * ld;
         B acc[W];

@@ -51,19 +51,22 @@ SARNN_INLINE void Simd<A, T>::attend_any(const Rows<T>& S, BlockScores block_sco
 
 template <class A, class T>
 inline void Simd<A, T>::attend_dot_any(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) {
-    attend_any(S, [&](std::size_t j0, std::size_t count, T* e) {
-        const T* row[W];
-        for (std::size_t k = 0; k < W; ++k) row[k] = S.row(j0 + (k < count ? k : count - 1));
-        // e_j = scale·(S_j·q) for W states at once: lanes across states, one horizontal step per block
-        B acc[W];
-        for (auto& a : acc) a = B(T(0));
-        for (std::size_t v = 0; v < S.stride; v += W) {
-            const B qv = load_a(q + v);
-            SARNN_UNROLL(16)
-            for (std::size_t k = 0; k < W; ++k) acc[k] = madd(load_a(row[k] + v), qv, acc[k]);
-        }
-        (row_sums(acc) * B(scale)).store_aligned(e);
-    }, alpha, c);
+    attend_any(
+        S,
+        [&](std::size_t j0, std::size_t count, T* e) {
+            const T* row[W];
+            for (std::size_t k = 0; k < W; ++k) row[k] = S.row(j0 + (k < count ? k : count - 1));
+            // e_j = scale·(S_j·q) for W states at once: lanes across states, one horizontal step per block
+            B acc[W];
+            for (auto& a : acc) a = B(T(0));
+            for (std::size_t v = 0; v < S.stride; v += W) {
+                const B qv = load_a(q + v);
+                SARNN_UNROLL(16)
+                for (std::size_t k = 0; k < W; ++k) acc[k] = madd(load_a(row[k] + v), qv, acc[k]);
+            }
+            (row_sums(acc) * B(scale)).store_aligned(e);
+        },
+        alpha, c);
 }
 
 // dst[0..n) = src[0..n), src aligned.
@@ -242,7 +245,7 @@ struct ContextPlan {
     bool direct;
     // written as chunks are done, read only below `chunks`: left uninitialised (zeroing them cost a step 100-230
     // instructions under qemu)
-    T chunk_m[kMaxChunks];             // the shift m when chunk c was done
+    T chunk_m[kMaxChunks];              // the shift m when chunk c was done
     std::size_t chunk_end[kMaxChunks];  // one past its last state
     std::size_t chunks = 0;
 
@@ -304,8 +307,8 @@ template <class A, class T>
 template <std::size_t NV, class Scores>
 SARNN_INLINE void Simd<A, T>::attend_chunks(const Rows<T>& S, Scores scores, T* alpha, T* c) {
     constexpr std::size_t stride = NV * W;
-    constexpr std::size_t kChains = W * sizeof(T) == 64 ? 16 : 8;        // FMA chains to hide latency
-    constexpr std::size_t Split = kChains / NV > 1 ? kChains / NV : 1;    // accumulators per vector of c
+    constexpr std::size_t kChains = W * sizeof(T) == 64 ? 16 : 8;       // FMA chains to hide latency
+    constexpr std::size_t Split = kChains / NV > 1 ? kChains / NV : 1;  // accumulators per vector of c
     constexpr std::size_t Chunk = chunk_rows<NV>();
     B acc_c[Split][NV];
     for (std::size_t u = 0; u < NV; ++u)
@@ -473,17 +476,17 @@ inline void Simd<A, T>::attend_fixed(const Rows<T>& S, const T* q, T scale, T* a
     const auto scores = [&](std::size_t seg, std::size_t r, std::size_t count) SARNN_INLINE_LAMBDA {
         return block_scores<NV>(base[seg] + r * stride, count, qv, q) * scale_v;
     };
-    if constexpr (kSplitContext) attend_chunks_split<NV>(S, scores, alpha, c);
-    else attend_chunks<NV>(S, scores, alpha, c);
+    if constexpr (kSplitContext)
+        attend_chunks_split<NV>(S, scores, alpha, c);
+    else
+        attend_chunks<NV>(S, scores, alpha, c);
 }
 
 template <class A, class T>
 void Simd<A, T>::attend_dot(const Rows<T>& S, const T* q, T scale, T* alpha, T* c) {
     // Also rows of 16 vectors (Hidden = 128 on AVX2, 64 on SSE2 and NEON): faster with q partly read from L1
     // (more vectors than registers), 1.7-2x the generic path as measured. 32 vectors: slower, generic path.
-    const bool fixed = with_fixed_width<16>(S.stride / W, [&](auto nv) {
-        attend_fixed<nv()>(S, q, scale, alpha, c);
-    });
+    const bool fixed = with_fixed_width<16>(S.stride / W, [&](auto nv) { attend_fixed<nv()>(S, q, scale, alpha, c); });
     if (!fixed) attend_dot_any(S, q, scale, alpha, c);
 }
 

@@ -197,12 +197,11 @@ SARNN_FLAT std::size_t Simd<A, T>::gemv_fixed(const T* M, std::size_t rows, std:
 // through the generic loop.
 template <class A, class T>
 template <bool Add>
-SARNN_FLAT void Simd<A, T>::gemv_impl(const T* M, std::size_t rows, std::size_t cols, std::size_t ld,
-                                      const T* v, T* y) {
+SARNN_FLAT void Simd<A, T>::gemv_impl(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v,
+                                      T* y) {
     std::size_t r0 = 0;
-    const bool fixed = with_fixed_width(cols / W, [&](auto nv) {
-        r0 = gemv_fixed<Add, nv()>(M, rows, cols, ld, v, y);
-    });
+    const bool fixed = with_fixed_width(cols / W,
+                                        [&](auto nv) { r0 = gemv_fixed<Add, nv()>(M, rows, cols, ld, v, y); });
     if (!fixed) {
         for (; r0 + W <= rows; r0 += W) {
             B s = block_dot(M + r0 * ld, ld, v, cols);

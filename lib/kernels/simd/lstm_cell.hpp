@@ -7,7 +7,9 @@ namespace sarnn::simd {
 namespace {  // NOLINT(cert-dcl59-cpp): the set's internal linkage, as in simd.hpp
 
 template <class A, class T>
-SARNN_INLINE auto Simd<A, T>::sigmoid(B x) -> B { return divide(B(T(1)), B(T(1)) + exp_safe(-x)); }
+SARNN_INLINE auto Simd<A, T>::sigmoid(B x) -> B {
+    return divide(B(T(1)), B(T(1)) + exp_safe(-x));
+}
 
 // c = σ(f) ⊙ c_prev + σ(i) ⊙ tanh(g); h = σ(o) ⊙ tanh(c)
 template <class A, class T>
