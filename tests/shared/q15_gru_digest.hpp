@@ -11,6 +11,7 @@
 
 #include <sarnn/sarnn.hpp>
 
+#include "q15_case.hpp"
 #include "q15_digest.hpp"
 
 namespace test {
@@ -39,21 +40,11 @@ void draw_q15_params(Q15Lcg& rng, sarnn::GruParams<sarnn::q15, In, Hidden>& p) {
 template <std::size_t In, std::size_t Hidden, class Set>
 void q15_digest_gru(Q15Fnv& fnv, std::size_t steps, std::uint64_t seed) {
     using Model = sarnn::Gru<sarnn::q15, In, Hidden, Set>;
-    using Params = sarnn::GruParams<sarnn::q15, In, Hidden>;
-    static_assert(sizeof(Params) + sizeof(Model) + 192 <= Q15Arena::kBytes,
-                  "q15_digest: a case does not fit the arena");
-    Q15Lcg rng{seed};
-    Q15Arena& arena = q15_arena();
-    arena.clear();
-    auto& p = arena.make<Params>();
-    draw_q15_params(rng, p);
-    auto& model = arena.make<Model>(p);
-    sarnn::q15 x[In];
-    for (std::size_t t = 0; t < steps; ++t) {
-        draw_q15_input(rng, x);
-        if (model.step(x) != sarnn::Status::ok) fnv.feed(-1);  // (never: a q15 step refuses only null input)
-        fnv.feed_view(model.hidden());
-    }
+    q15_digest_case<Model, sarnn::GruParams<sarnn::q15, In, Hidden>, In>(
+        fnv, steps, seed, Q15AsDrawn{}, [](Q15Fnv& f, sarnn::Status s, const Model& model) {
+            if (s != sarnn::Status::ok) f.feed(-1);  // (never: a q15 step refuses only null input)
+            f.feed_view(model.hidden());
+        });
 }
 
 /// The digest of python/tests/twin_digest.py's GRU_DIGEST_CASES (the same list, in order), run with the q15 set Set.

@@ -12,6 +12,7 @@
 
 #include <sarnn/sarnn.hpp>
 
+#include "q15_case.hpp"
 #include "q15_digest.hpp"
 
 namespace test {
@@ -38,23 +39,13 @@ void draw_q15_params(Q15Lcg& rng, sarnn::LstmParams<sarnn::q15, In, Hidden>& p) 
 template <std::size_t In, std::size_t Hidden, class Set = sarnn::kernel::Q15>
 void q15_digest_lstm(Q15Fnv& fnv, std::size_t steps, std::uint64_t seed) {
     using Model = sarnn::Lstm<sarnn::q15, In, Hidden, Set>;
-    using Params = sarnn::LstmParams<sarnn::q15, In, Hidden>;
-    static_assert(sizeof(Params) + sizeof(Model) + 192 <= Q15Arena::kBytes,
-                  "q15_digest: a case does not fit the arena");
-    Q15Lcg rng{seed};
-    Q15Arena& arena = q15_arena();
-    arena.clear();
-    auto& p = arena.make<Params>();
-    draw_q15_params(rng, p);
-    auto& model = arena.make<Model>(p);
-    sarnn::q15 x[In];
-    for (std::size_t t = 0; t < steps; ++t) {
-        draw_q15_input(rng, x);
-        fnv.feed(model.step(x) == sarnn::Status::ok ? 1 : 0);
-        fnv.feed_view(model.hidden());
-        fnv.feed_view(model.cell());
-        fnv.feed(static_cast<std::int32_t>(model.saturated()));
-    }
+    q15_digest_case<Model, sarnn::LstmParams<sarnn::q15, In, Hidden>, In>(
+        fnv, steps, seed, Q15AsDrawn{}, [](Q15Fnv& f, sarnn::Status s, const Model& model) {
+            f.feed(s == sarnn::Status::ok ? 1 : 0);
+            f.feed_view(model.hidden());
+            f.feed_view(model.cell());
+            f.feed(static_cast<std::int32_t>(model.saturated()));
+        });
 }
 
 /// The digest of python/tests/twin_digest.py's LSTM_DIGEST_CASES (the same list, in order), run with the q15 set Set

@@ -14,6 +14,7 @@
 
 #include <sarnn/sarnn.hpp>
 
+#include "q15_case.hpp"
 #include "q15_digest.hpp"
 #include "q15_gru_digest.hpp"
 #include "q15_lstm_digest.hpp"
@@ -27,23 +28,16 @@ constexpr std::uint64_t kQ15OneDigest = 0xa5d8b717e2ca9aafull;
 /// inputs.
 template <class Model, class Params, std::size_t In, bool kCell>
 void q15_digest_one(Q15Fnv& fnv, std::size_t steps, std::uint64_t seed) {
-    static_assert(sizeof(Params) + sizeof(Model) + 192 <= Q15Arena::kBytes,
-                  "q15_digest: a case does not fit the arena");
-    Q15Lcg rng{seed};
-    Q15Arena& arena = q15_arena();
-    arena.clear();
-    auto& p = arena.make<Params>();
-    draw_q15_params(rng, p);
-    p.x_m = std::int32_t{1} << 30;
-    p.x_shift = -1;
-    auto& model = arena.make<Model>(p);
-    sarnn::q15 x[In];
-    for (std::size_t t = 0; t < steps; ++t) {
-        draw_q15_input(rng, x);
-        if (model.step(x) != sarnn::Status::ok) fnv.feed(-1);  // (never: a q15 step refuses only null input)
-        fnv.feed_view(model.hidden());
-        if constexpr (kCell) fnv.feed_view(model.cell());
-    }
+    const auto factor_one = [](Params& p) {
+        p.x_m = std::int32_t{1} << 30;
+        p.x_shift = -1;
+    };
+    q15_digest_case<Model, Params, In>(fnv, steps, seed, factor_one,
+                                       [](Q15Fnv& f, sarnn::Status s, const Model& model) {
+                                           if (s != sarnn::Status::ok) f.feed(-1);  // (never: see q15_gru_digest.hpp)
+                                           f.feed_view(model.hidden());
+                                           if constexpr (kCell) f.feed_view(model.cell());
+                                       });
 }
 
 template <std::size_t In, std::size_t Hidden, class Set>
