@@ -66,14 +66,21 @@ struct Shaped {
             Mve::weighted_sum(w, S, c);
     }
     /// e_j = scale·(S_j·q), alpha = softmax(e), c = Σ_j alpha_j S_j over S's n >= 1 states (S.dim = Dim, S.stride =
-    /// Stride, S.cap = Cap): the scores and their max eight states a pass (dot_scores), the softmax from that max
-    /// (softmax.hpp; a NaN or Inf score: kernel::Mve's attend_dot, its exact path), then the weighted sum
-    /// (weighted_sum.hpp). Rows of more than 128 values: kernel::Mve's attend_dot.
+    /// Stride, S.cap = Cap; q and c distinct rows): a scale other than 1 folded into q first (scale·q in c), the
+    /// scores and their max eight states a pass (dot_scores), the softmax from that max (softmax.hpp; a NaN or Inf
+    /// score: kernel::Mve's attend_dot, its exact path), then the weighted sum (weighted_sum.hpp). Rows of more than
+    /// 128 values: kernel::Mve's attend_dot.
     template <std::size_t Dim, std::size_t Stride, std::size_t Cap>
     static void attend_dot(const Rows<float>& S, const float* q, float scale, float* alpha, float* c) noexcept {
         if constexpr (Dim <= 128) {
-            // e = scale·(S_j·q) and its max; alpha = softmax(e) (a NaN or Inf score: the set's exact context)
-            const float m = dot_scores<Dim, Stride, Cap>(S.base, S.first, S.n, q, scale, alpha);
+            // the scale into the query (scale·q_k in c, which the weighted sum writes last), then e_j = S_j·q and
+            // their max; alpha = softmax(e) (a NaN or Inf score: the set's exact context)
+            const float* qs = q;
+            if (scale != 1.0f) {
+                for (std::size_t k = 0; k < Dim; ++k) c[k] = scale * q[k];
+                qs = c;
+            }
+            const float m = dot_scores<Dim, Stride, Cap>(S.base, S.first, S.n, qs, alpha);
             if (softmax_with_max(alpha, S.n, m) != 0) {
                 Mve::attend_dot(S, q, scale, alpha, c);
                 return;

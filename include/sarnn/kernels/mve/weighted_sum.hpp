@@ -1,12 +1,14 @@
 // sarnn/kernels/mve/weighted_sum.hpp: c = Σ_j w_j S_j over the n stored states of a ring of Cap rows (Stride floats
 // apart, Dim values each), with Dim and Stride known at compile time, on Helium (MVE float). c is taken 16 columns
 // (four vectors) at a time, held in q0-q3 through all the states (no load or store of c inside the loops): the states
-// in their two runs (the ring from `first` to its end, then from its start), four a pass (their weights by one LDM,
-// each row's vectors at offsets from one pointer that its last load's writeback moves to the next row), then the
-// run's last 1 to 3 states one a pass. The last chunk (Dim % 16 columns, one to four vectors) stores its last vector
-// under a tail predicate (VCTP): nothing written at or past Dim. Cost per state and 16 columns: 8 instructions and a
-// quarter (the run-time set's: 9, in pairs of states). Assembly: the form of the mve set's weighted_chunk_asm
-// (lib/kernels/arm_mve_loops.hpp, measured there against intrinsics) with four weights a load.
+// in their two runs (the ring from `first` to its end, then from its start), eight a pass (their weights by one LDM
+// into r4-r11, each row's vectors at offsets from one pointer that its last load's writeback moves to the next row),
+// then the run's last 1 to 7 states one a pass; the second run's start and the chunk's end are read from memory
+// (WeightedChunkTail: the weights take the registers). The last chunk (Dim % 16 columns, one to four vectors) stores
+// its last vector under a tail predicate (VCTP): nothing written at or past Dim. The chunks are inlined into one
+// function. Cost per state and 16 columns: 8 instructions and a quarter (the run-time set's: 9, in pairs of states).
+// Assembly: the form of the mve set's weighted_chunk_asm (lib/kernels/arm_mve_loops.hpp, measured there against
+// intrinsics) with eight weights a load.
 #ifndef SARNN_KERNELS_MVE_WEIGHTED_SUM_HPP
 #define SARNN_KERNELS_MVE_WEIGHTED_SUM_HPP
 
@@ -55,37 +57,47 @@ namespace sarnn::kernel::mve_shaped {
     "\n\t"                                        \
     ".endif\n\t"
 
-// The states of one run: n of them from the row at p, four a pass, then one a pass (L: a label suffix).
-#define SARNN_MVE_WRUN_(P, N, L)                                                                                 \
-    "sub %[p], " P                                                                                               \
-    ", #%c[rb] - .Lsarnn_last\n\t"                                                                               \
-    "lsrs lr, " N                                                                                                \
-    ", #2\n\t"                                                                                                   \
-    "wls lr, lr, 2" L                                                                                            \
-    "f\n"                                                                                                        \
-    "1" L                                                                                                        \
-    ":\n\t"                                                                                                      \
-    "ldm %[w]!, {r8, r9, r10, r11}\n\t" SARNN_MVE_WSTATE_("r8") SARNN_MVE_WSTATE_("r9") SARNN_MVE_WSTATE_("r10") \
-        SARNN_MVE_WSTATE_("r11") "le lr, 1" L                                                                    \
-                                 "b\n"                                                                           \
-                                 "2" L                                                                           \
-                                 ":\n\t"                                                                         \
-                                 "and lr, " N                                                                    \
-                                 ", #3\n\t"                                                                      \
-                                 "wls lr, lr, 4" L                                                               \
-                                 "f\n"                                                                           \
-                                 "3" L                                                                           \
-                                 ":\n\t"                                                                         \
-                                 "ldr r8, [%[w]], #4\n\t" SARNN_MVE_WSTATE_("r8") "le lr, 3" L                   \
-                                                                                  "b\n"                          \
-                                                                                  "4" L ":\n\t"
+// The states of one run: n of them (N, a register the macro consumes) from the row at P, eight a pass (their weights
+// by one LDM into r4-r11), then one a pass (L: a label suffix).
+#define SARNN_MVE_WRUN_(P, N, L)                                                                         \
+    "sub %[p], " P                                                                                       \
+    ", #%c[rb] - .Lsarnn_last\n\t"                                                                       \
+    "lsrs lr, " N                                                                                        \
+    ", #3\n\t"                                                                                           \
+    "wls lr, lr, 2" L                                                                                    \
+    "f\n"                                                                                                \
+    "1" L                                                                                                \
+    ":\n\t"                                                                                              \
+    "ldm %[w]!, {r4-r11}\n\t" SARNN_MVE_WSTATE_("r4") SARNN_MVE_WSTATE_("r5") SARNN_MVE_WSTATE_("r6")    \
+        SARNN_MVE_WSTATE_("r7") SARNN_MVE_WSTATE_("r8") SARNN_MVE_WSTATE_("r9") SARNN_MVE_WSTATE_("r10") \
+            SARNN_MVE_WSTATE_("r11") "le lr, 1" L                                                        \
+                                     "b\n"                                                               \
+                                     "2" L                                                               \
+                                     ":\n\t"                                                             \
+                                     "and lr, " N                                                        \
+                                     ", #7\n\t"                                                          \
+                                     "wls lr, lr, 4" L                                                   \
+                                     "f\n"                                                               \
+                                     "3" L                                                               \
+                                     ":\n\t"                                                             \
+                                     "ldr r4, [%[w]], #4\n\t" SARNN_MVE_WSTATE_("r4") "le lr, 3" L       \
+                                                                                      "b\n"              \
+                                                                                      "4" L ":\n\t"
 
-/// c[k..k + 4·NV) = Σ_j w_j R_j[k..k + 4·NV) over the n0 rows from row0 and then the n1 rows from row1 (each run's
-/// rows Stride floats apart; row0, row1 already at column k), w their n0 + n1 weights; the last vector of c stored
-/// under the predicate last.
+/// The second run and the end of a chunk, read by weighted_chunk from memory (its registers hold eight weights).
+struct WeightedChunkTail {
+    const float* row1;   ///< the second run's first row, at the chunk's column
+    std::size_t n1;      ///< its states
+    float* c;            ///< the chunk's first value of c
+    std::uint32_t last;  ///< the predicate of the chunk's last vector (its lanes below Dim)
+};
+
+/// c[k..k + 4·NV) = Σ_j w_j R_j[k..k + 4·NV) over the n0 rows from row0 and then t.n1 rows from t.row1 (each run's
+/// rows Stride floats apart; row0, t.row1 already at column k), w their n0 + n1 weights; the last vector of c stored
+/// under the predicate t.last.
 template <int NV, std::size_t Stride>
-inline void weighted_chunk(const float* row0, std::size_t n0, const float* row1, std::size_t n1, const float* w,
-                           float* c, std::uint32_t last) noexcept {
+__attribute__((always_inline)) inline void weighted_chunk(const float* row0, std::size_t n0, const float* w,
+                                                          const WeightedChunkTail& t) noexcept {
     static_assert(NV >= 1 && NV <= 4 && Stride * sizeof(float) <= 508, "sarnn: mve weighted_chunk: rows of <= 127");
     constexpr int kRowBytes = static_cast<int>(Stride * sizeof(float));
     const float* p;
@@ -103,36 +115,52 @@ inline void weighted_chunk(const float* row0, std::size_t n0, const float* row1,
         ".endif\n\t"
         ".if %c[nv] > 3\n\t"
         "vmov.i32 q3, #0\n\t"
-        ".endif\n\t" SARNN_MVE_WRUN_("%[r0]", "%[n0]", "") SARNN_MVE_WRUN_("%[r1]", "%[n1]", "")
-        // the whole vectors, then the last under its predicate
+        ".endif\n\t" SARNN_MVE_WRUN_("%[r0]", "%[n0]", "")
+        // the second run: its row and count from t
+        "ldr %[n0], [%[t], #4]\n\t"
+        "ldr %[p], [%[t]]\n\t" SARNN_MVE_WRUN_("%[p]", "%[n0]", "")
+        // the whole vectors, then the last under its predicate (c and the predicate from t)
+        "ldr %[p], [%[t], #8]\n\t"
+        "ldr %[n0], [%[t], #12]\n\t"
         ".if %c[nv] > 1\n\t"
-        "vstrw.32 q0, [%[c]]\n\t"
+        "vstrw.32 q0, [%[p]]\n\t"
         ".endif\n\t"
         ".if %c[nv] > 2\n\t"
-        "vstrw.32 q1, [%[c], #16]\n\t"
+        "vstrw.32 q1, [%[p], #16]\n\t"
         ".endif\n\t"
         ".if %c[nv] > 3\n\t"
-        "vstrw.32 q2, [%[c], #32]\n\t"
+        "vstrw.32 q2, [%[p], #32]\n\t"
         ".endif\n\t"
-        "vmsr p0, %[last]\n\t"
+        "vmsr p0, %[n0]\n\t"
         "vpst\n\t"
         ".if %c[nv] == 1\n\t"
-        "vstrwt.32 q0, [%[c]]\n\t"
+        "vstrwt.32 q0, [%[p]]\n\t"
         ".elseif %c[nv] == 2\n\t"
-        "vstrwt.32 q1, [%[c], #16]\n\t"
+        "vstrwt.32 q1, [%[p], #16]\n\t"
         ".elseif %c[nv] == 3\n\t"
-        "vstrwt.32 q2, [%[c], #32]\n\t"
+        "vstrwt.32 q2, [%[p], #32]\n\t"
         ".else\n\t"
-        "vstrwt.32 q3, [%[c], #48]\n\t"
+        "vstrwt.32 q3, [%[p], #48]\n\t"
         ".endif\n\t"
-        : [p] "=&r"(p), [w] "+r"(w)
-        : [r0] "r"(row0), [n0] "r"(n0), [r1] "r"(row1), [n1] "r"(n1), [c] "r"(c), [last] "r"(last), [nv] "i"(NV),
-          [rb] "i"(kRowBytes)
-        : "r8", "r9", "r10", "r11", "lr", "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11",
-          "d12", "d13", "d14", "d15", "cc", "memory");
+        : [p] "=&r"(p), [w] "+r"(w), [n0] "+r"(n0)
+        : [r0] "r"(row0), [t] "r"(&t), [nv] "i"(NV), [rb] "i"(kRowBytes)
+        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "lr", "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8",
+          "d9", "d10", "d11", "d12", "d13", "d14", "d15", "cc", "memory");
 }
 #undef SARNN_MVE_WRUN_
 #undef SARNN_MVE_WSTATE_
+
+/// The chunks of 16 columns from column 16·K on (the last one 1 to 16 columns), each over both runs.
+template <std::size_t Dim, std::size_t Stride, std::size_t K>
+__attribute__((always_inline)) inline void weighted_chunks(const float* row0, std::size_t n0, const float* row1,
+                                                           std::size_t n1, const float* w, float* c) noexcept {
+    constexpr std::size_t kCols = Dim - 16 * K < 16 ? Dim - 16 * K : 16;
+    // the chunk's last vector: its lanes below Dim
+    constexpr std::uint32_t kLeft = static_cast<std::uint32_t>(kCols - (kCols - 1) / 4 * 4);
+    const WeightedChunkTail t{row1 + 16 * K, n1, c + 16 * K, (1u << (4 * kLeft)) - 1u};
+    weighted_chunk<static_cast<int>((kCols + 3) / 4), Stride>(row0 + 16 * K, n0, w, t);
+    if constexpr (16 * (K + 1) < Dim) weighted_chunks<Dim, Stride, K + 1>(row0, n0, row1, n1, w, c);
+}
 
 /// c[0..Dim) = Σ_j w_j R_j, R_j = base + ((first + j) mod Cap)·Stride floats the j-th stored state, j < n (n in
 /// 1..Cap, first < Cap); w n values (any 4-byte alignment). c: nothing written at or past Dim.
@@ -142,20 +170,7 @@ __attribute__((noinline)) void weighted_sum(const float* base, std::size_t first
     static_assert(Dim >= 1 && Stride >= Dim && Stride % 4 == 0 && Stride <= 127, "sarnn: mve weighted_sum: Stride");
     // the two runs: physical rows first..first + n0 - 1, then 0..n1 - 1
     const std::size_t n0 = Cap - first < n ? Cap - first : n;
-    const float* const row0 = base + first * Stride;
-    constexpr std::size_t kChunks = (Dim + 15) / 16;
-    for (std::size_t k = 0; k < kChunks; ++k) {
-        const std::size_t cols = Dim - 16 * k < 16 ? Dim - 16 * k : 16;
-        // the chunk's last vector: its lanes below Dim
-        const std::uint32_t left = static_cast<std::uint32_t>(cols - (cols - 1) / 4 * 4);
-        const std::uint32_t last = (1u << (4 * left)) - 1u;
-        switch ((cols + 3) / 4) {
-        case 1: weighted_chunk<1, Stride>(row0 + 16 * k, n0, base + 16 * k, n - n0, w, c + 16 * k, last); break;
-        case 2: weighted_chunk<2, Stride>(row0 + 16 * k, n0, base + 16 * k, n - n0, w, c + 16 * k, last); break;
-        case 3: weighted_chunk<3, Stride>(row0 + 16 * k, n0, base + 16 * k, n - n0, w, c + 16 * k, last); break;
-        default: weighted_chunk<4, Stride>(row0 + 16 * k, n0, base + 16 * k, n - n0, w, c + 16 * k, last); break;
-        }
-    }
+    weighted_chunks<Dim, Stride, 0>(base + first * Stride, n0, base, n - n0, w, c);
 }
 
 }  // namespace sarnn::kernel::mve_shaped
