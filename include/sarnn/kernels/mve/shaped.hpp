@@ -81,6 +81,13 @@ struct Shaped {
                 qs = c;
             }
             const float m = dot_scores<Dim, Stride, Cap>(S.base, S.first, S.n, qs, alpha);
+            if (S.n == 1 && m - m == 0.0f) {
+                // one state, its score finite: alpha = 1 and c = S_0, exactly
+                alpha[0] = 1.0f;
+                const float* s0 = S.base + S.first * Stride;
+                for (std::size_t k = 0; k < Dim; ++k) c[k] = s0[k];
+                return;
+            }
             if (softmax_with_max(alpha, S.n, m) != 0) {
                 Mve::attend_dot(S, q, scale, alpha, c);
                 return;

@@ -22,30 +22,41 @@
 
 namespace sarnn::kernel::mve_shaped {
 
-/// y = softmax(y) over n >= 1 values, m their max. Returns nonzero when an input is NaN or Inf (y then holds partial
-/// results: the caller starts the context again by an exact path).
+/// y = softmax(y) over n >= 1 values, m their max. Returns nonzero when an input is NaN or Inf, or |m| passes 1.4e6
+/// (y then holds partial results, or none: the caller starts the context again by an exact path).
 inline std::uint32_t softmax_with_max(float* y, std::size_t n, float m) noexcept {
     const float* p;
     const void* k = kExpConstants;  // then c5's bits, then the check's result
     __asm__ volatile(
+        // the shift M·ln2, M = ceil(m·log2(e)) (so that e^(y_k - M·ln2) <= 1, the largest in (1/2, 1]), enters t's
+        // constant: t = y_k·log2(e) + (1.5·2^23 - M), whose bits are those of 1.5·2^23 less M (M in [-2^21, 2^21),
+        // else, and for m = +-inf: the exact path, k still the constants' address)
+        "vmov s0, %[m]\n\t"
+        "vldr s1, [%[k], #32]\n\t"
+        "vmul.f32 s0, s0, s1\n\t"
+        "vcvtp.s32.f32 s0, s0\n\t"
+        "vmov %[m], s0\n\t"
+        "add r4, %[m], #0x200000\n\t"
+        "cmp r4, #0x400000\n\t"
+        "bhs 4f\n\t"
         "ldm %[k], {r4-r11}\n\t"
+        "sub r4, r4, %[m]\n\t"  // 1.5·2^23 - M
         "vldrw.32 q6, [%[k], #32]\n\t"  // log2(e)
         "vldrw.32 q5, [%[k], #80]\n\t"  // the bits of 1.5·2^23 - 127: k's floor
         "ldr %[k], [%[k], #48]\n\t"     // c5
-        "vmov.i32 q4, #0\n\t"           // the sums of e^(y_k - m)
+        "vmov.i32 q4, #0\n\t"           // the sums of e^(y_k - M·ln2)
         "mov %[p], %[y]\n\t"
         "dlstp.32 lr, %[n]\n"
         "1:\n\t"
         "vldrw.32 q0, [%[p]]\n\t"
-        "vsub.f32 q0, q0, %[m]\n\t"  // x = y_k - m <= 0 (NaN for a NaN, -inf - -inf or inf - inf)
-        "vmov q2, q0\n\t"            // t = x·log2(e) + 1.5·2^23: k in its low bits
+        "vmov q2, q0\n\t"  // t = y_k·log2(e) + 1.5·2^23 - M: k + 1.5·2^23, k = round(y_k·log2(e)) - M
         "vfmas.f32 q2, q6, r4\n\t"
-        "vsub.f32 q3, q2, r4\n\t"   // k
+        "vsub.f32 q3, q2, r4\n\t"   // k + M
         "vmax.s32 q2, q2, q5\n\t"   // k >= -127 (in t's bits: 2^-127 is built as +0; a NaN t of either sign stays NaN
                                     // through r)
         "vshl.i32 q2, q2, #23\n\t"  // 2^k: k into the exponent field, plus the bias
         "vadd.i32 q2, q2, r11\n\t"
-        "vfma.f32 q0, q3, r5\n\t"  // r = x - k·ln2, ln2 in two parts (NaN when x is NaN or -inf)
+        "vfma.f32 q0, q3, r5\n\t"  // r = y_k - (k + M)·ln2, ln2 in two parts (NaN when y_k is NaN or +-inf)
         "vfma.f32 q0, q3, r6\n\t"
         "vdup.32 q1, %[k]\n\t"  // e^r = c0 + c1·r + ... + c5·r^5, Horner
         "vfmas.f32 q1, q0, r7\n\t"
@@ -53,7 +64,7 @@ inline std::uint32_t softmax_with_max(float* y, std::size_t n, float m) noexcept
         "vfmas.f32 q1, q0, r9\n\t"
         "vfmas.f32 q1, q0, r10\n\t"
         "vfmas.f32 q1, q0, r11\n\t"
-        "vmul.f32 q1, q1, q2\n\t"  // e^x (NaN·0 = NaN)
+        "vmul.f32 q1, q1, q2\n\t"  // e^(y_k - M·ln2) (NaN·0 = NaN)
         "vadd.f32 q4, q4, q1\n\t"
         "vstrw.32 q1, [%[p]], #16\n\t"
         "letp lr, 1b\n\t"
