@@ -40,7 +40,7 @@ inline std::uint32_t softmax_with_max(float* y, std::size_t n, float m) noexcept
         "cmp r4, #0x400000\n\t"
         "bhs 4f\n\t"
         "ldm %[k], {r4-r11}\n\t"
-        "sub r4, r4, %[m]\n\t"  // 1.5·2^23 - M
+        "sub r4, r4, %[m]\n\t"          // 1.5·2^23 - M
         "vldrw.32 q6, [%[k], #32]\n\t"  // log2(e)
         "vldrw.32 q5, [%[k], #80]\n\t"  // the bits of 1.5·2^23 - 127: k's floor
         "ldr %[k], [%[k], #48]\n\t"     // c5
