@@ -28,20 +28,27 @@ namespace sarnn::kernel::mve_shaped {
 enum class RowsEnd { none, add_b };
 
 // One column of the pass (the assembler's .Lsarnn_c, offset .Lsarnn_o): the column's values of the eight rows,
-// times v_c (R), onto q2 (rows 0-3) and q3 (rows 4-7); the pass's first column by multiplies.
+// times v_c (R), onto q2 (rows 0-3) and q3 (rows 4-7); the pass's first column by multiplies. A half pass
+// (.Lsarnn_half: the last 1 to 4 rows) has q2 only.
 #define SARNN_MVE_ROWS_COL_(R)           \
     "vldrw.u32 q4, [q0, #.Lsarnn_o]\n\t" \
+    ".if .Lsarnn_half == 0\n\t"          \
     "vldrw.u32 q5, [q1, #.Lsarnn_o]\n\t" \
+    ".endif\n\t"                         \
     ".if .Lsarnn_o == 0\n\t"             \
     "vmul.f32 q2, q4, " R                \
     "\n\t"                               \
+    ".if .Lsarnn_half == 0\n\t"          \
     "vmul.f32 q3, q5, " R                \
     "\n\t"                               \
+    ".endif\n\t"                         \
     ".else\n\t"                          \
     "vfma.f32 q2, q4, " R                \
     "\n\t"                               \
+    ".if .Lsarnn_half == 0\n\t"          \
     "vfma.f32 q3, q5, " R                \
     "\n\t"                               \
+    ".endif\n\t"                         \
     ".endif\n\t"                         \
     ".set .Lsarnn_o, .Lsarnn_o + 4\n\t"
 
@@ -134,12 +141,14 @@ __attribute__((noinline)) void rows_product(const float* A, const float* v1, con
     __asm__ volatile(
         // q6: the last row in every lane, q7: a row's bytes
         ".set .Lsarnn_per, %c[per]\n\t"
+        ".set .Lsarnn_half, 0\n\t"
         "movw r11, #%c[last]\n\t"
         "vdup.32 q6, r11\n\t"
         "movw r11, #%c[rb]\n\t"
-        "vdup.32 q7, r11\n"
-        "1:\n\t"
-        // q0, q1: the addresses of rows i..i+3 and i+4..i+7, each at most the last row
+        "vdup.32 q7, r11\n\t"
+        ".if (%c[rest] == 0) || (%c[rest] >= 5)\n"
+        // passes of eight rows; the last 5 to 7 under tail predicates
+        "1:\n\t"         // q0, q1: the addresses of rows i..i+3 and i+4..i+7, each at most the last row
         "vidup.u32 q0, %[i], #1\n\t"
         "vidup.u32 q1, %[i], #1\n\t"
         "vmin.u32 q0, q0, q6\n\t"
@@ -164,7 +173,6 @@ __attribute__((noinline)) void rows_product(const float* A, const float* v1, con
         "subs %[left], %[left], #8\n\t"
         "bne 1b\n\t"
         "b 3f\n"
-        // the last 1 to 7 rows, under tail predicates
         "2:\n\t"
         "vctp.32 %[left]\n\t"
         ".if %c[add]\n\t"
@@ -175,7 +183,6 @@ __attribute__((noinline)) void rows_product(const float* A, const float* v1, con
         "vpst\n\t"
         "vstrwt.32 q2, [%[y]]\n\t"
         "subs %[left], %[left], #4\n\t"
-        "bls 3f\n\t"
         "vctp.32 %[left]\n\t"
         ".if %c[add]\n\t"
         "vpstt\n\t"
@@ -183,11 +190,54 @@ __attribute__((noinline)) void rows_product(const float* A, const float* v1, con
         "vaddt.f32 q3, q3, q5\n\t"
         ".endif\n\t"
         "vpst\n\t"
-        "vstrwt.32 q3, [%[y], #16]\n"
+        "vstrwt.32 q3, [%[y], #16]\n\t"
+        ".else\n\t"
+        // passes of eight whole rows, then a half pass of the last 1 to 4 (q0 and q2 only)
+        ".if %c[full] > 0\n"
+        "1:\n\t"         // q0, q1: the addresses of rows i..i+3 and i+4..i+7, each at most the last row
+        "vidup.u32 q0, %[i], #1\n\t"
+        "vidup.u32 q1, %[i], #1\n\t"
+        "vmin.u32 q0, q0, q6\n\t"
+        "vmin.u32 q1, q1, q6\n\t"
+        "vmlas.u32 q0, q7, %[A]\n\t"
+        "vmlas.u32 q1, q7, %[A]\n\t"
+        // q2, q3 = the rows times [v1; v2]
+        ".set .Lsarnn_o, 0\n\t" SARNN_MVE_ROWS_PART_("%c[n1]", "%[v1]")
+        ".if %c[n2] > 0\n\t" SARNN_MVE_ROWS_PART_("%c[n2]", "%[v2]")
+        ".endif\n\t"
+        ".if %c[add]\n\t"
+        "vldrw.32 q4, [%[b]], #16\n\t"
+        "vldrw.32 q5, [%[b]], #16\n\t"
+        "vadd.f32 q2, q2, q4\n\t"
+        "vadd.f32 q3, q3, q5\n\t"
+        ".endif\n\t"
+        "vstrw.32 q2, [%[y]], #16\n\t"
+        "vstrw.32 q3, [%[y]], #16\n\t"
+        "subs %[left], %[left], #8\n\t"
+        "cmp %[left], #8\n\t"
+        "bhs 1b\n\t"
+        ".endif\n\t"
+        ".set .Lsarnn_half, 1\n\t"
+        "vidup.u32 q0, %[i], #1\n\t"
+        "vmin.u32 q0, q0, q6\n\t"
+        "vmlas.u32 q0, q7, %[A]\n\t"
+        ".set .Lsarnn_o, 0\n\t" SARNN_MVE_ROWS_PART_("%c[n1]", "%[v1]")
+        ".if %c[n2] > 0\n\t" SARNN_MVE_ROWS_PART_("%c[n2]", "%[v2]")
+        ".endif\n\t"
+        "vctp.32 %[left]\n\t"
+        ".if %c[add]\n\t"
+        "vpstt\n\t"
+        "vldrwt.32 q4, [%[b]]\n\t"
+        "vaddt.f32 q2, q2, q4\n\t"
+        ".endif\n\t"
+        "vpst\n\t"
+        "vstrwt.32 q2, [%[y]]\n\t"
+        ".endif\n"
         "3:\n\t"
         : [y] "+r"(y), [b] "+r"(b), [left] "+r"(left), [i] "+r"(i), [v1] "+r"(v1), [v2] "+r"(v2)
         : [A] "r"(A), [n1] "i"(N1), [n2] "i"(N2), [add] "i"(End == RowsEnd::add_b ? 1 : 0), [last] "i"(Rows - 1),
-          [rb] "i"(Ld * sizeof(float)), [per] "i"(SARNN_MVE_ROWS_PER_)
+          [rb] "i"(Ld * sizeof(float)), [per] "i"(SARNN_MVE_ROWS_PER_),
+          [full] "i"(Rows / 8), [rest] "i"(Rows % 8)
         : SARNN_MVE_ROWS_VALUES_, "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "d12", "d13", "d14",
           "d15", "cc", "memory");
 }
