@@ -11,6 +11,7 @@
 #include <cstddef>
 
 #include "sarnn/kernels.hpp"
+#include "sarnn/kernels/mve/attend_exact.hpp"
 #include "sarnn/kernels/mve/dot_scores.hpp"
 #include "sarnn/kernels/mve/rows.hpp"
 #include "sarnn/kernels/mve/softmax.hpp"
@@ -68,8 +69,8 @@ struct Shaped {
     /// e_j = scale·(S_j·q), alpha = softmax(e), c = Σ_j alpha_j S_j over S's n >= 1 states (S.dim = Dim, S.stride =
     /// Stride, S.cap = Cap; q and c distinct rows): a scale other than 1 folded into q first (scale·q in c), the
     /// scores and their max eight states a pass (dot_scores), the softmax from that max (softmax.hpp; a NaN or Inf
-    /// score: kernel::Mve's attend_dot, its exact path), then the weighted sum (weighted_sum.hpp). Rows of more than
-    /// 128 values: kernel::Mve's attend_dot.
+    /// score, or a max past 1.4e6: attend_exact.hpp, compiled for the shape too), then the weighted sum
+    /// (weighted_sum.hpp). Rows of more than 128 values: kernel::Mve's attend_dot.
     template <std::size_t Dim, std::size_t Stride, std::size_t Cap>
     static void attend_dot(const Rows<float>& S, const float* q, float scale, float* alpha, float* c) noexcept {
         if constexpr (Dim <= 128) {
@@ -89,7 +90,7 @@ struct Shaped {
                 return;
             }
             if (softmax_with_max(alpha, S.n, m) != 0) {
-                Mve::attend_dot(S, q, scale, alpha, c);
+                attend_dot_exact<Dim, Stride, Cap>(S, q, scale, alpha, c);
                 return;
             }
             // c = Σ_j alpha_j S_j
