@@ -48,10 +48,11 @@ if(NS STREQUAL "neon")
   list(APPEND expected "affine_tanh<5, 3, 5>" "attend_dot<5, 8, 7>")
 elseif(NS STREQUAL "mve_shaped")
   # rows_product<Rows, N1, N2, Ld, End (0: y = A·v, 1: + b)>: the two gemv of the Gru, the Lstm's gemv and gemv_add, the
-  # attention model's affine_tanh; then its tanh and context
+  # attention model's affine_tanh; then its tanh and context (weighted_sum<..., true>: the softmax's 1/Σ applied as it
+  # loads the weights)
   set(expected "rows_product<21, 5, 0, 5, 0>" "rows_product<21, 7, 0, 7, 0>" "rows_product<32, 3, 0, 3, 0>"
                "rows_product<32, 8, 0, 8, 1>" "rows_product<5, 3, 5, 8, 1>" "tanh_inplace<5>" "dot_scores<5, 8, 7>"
-               "weighted_sum<5, 8, 7>" "attend_dot_exact<5, 8, 7>")
+               "weighted_sum<5, 8, 7, true>" "attend_dot_exact<5, 8, 7>")
 endif()
 list(SORT expected)
 if(NOT found STREQUAL expected)

@@ -68,9 +68,10 @@ struct Shaped {
     }
     /// e_j = scale·(S_j·q), alpha = softmax(e), c = Σ_j alpha_j S_j over S's n >= 1 states (S.dim = Dim, S.stride =
     /// Stride, S.cap = Cap; q and c distinct rows): a scale other than 1 folded into q first (scale·q in c), the
-    /// scores and their max eight states a pass (dot_scores), the softmax from that max (softmax.hpp; a NaN or Inf
-    /// score, or a max past 1.4e6: attend_exact.hpp, compiled for the shape too), then the weighted sum
-    /// (weighted_sum.hpp). Rows of more than 128 values: kernel::Mve's attend_dot.
+    /// scores and their max eight states a pass (dot_scores), the softmax's exps and 1/Σ from that max (softmax.hpp;
+    /// a NaN or Inf score, or a max past 1.4e6: attend_exact.hpp, compiled for the shape too), then the weighted sum,
+    /// which scales the weights by 1/Σ in place as it loads them (weighted_sum.hpp). Rows of more than 128 values:
+    /// kernel::Mve's attend_dot.
     template <std::size_t Dim, std::size_t Stride, std::size_t Cap>
     static void attend_dot(const Rows<float>& S, const float* q, float scale, float* alpha, float* c) noexcept {
         if constexpr (Dim <= 128) {
@@ -89,12 +90,20 @@ struct Shaped {
                 for (std::size_t k = 0; k < Dim; ++k) c[k] = s0[k];
                 return;
             }
-            if (softmax_with_max(alpha, S.n, m) != 0) {
+            // alpha_j = e^{e_j - M·ln2} and inv = 1/Σ_j alpha_j (a NaN or Inf score, or a max past 1.4e6: the exact
+            // path, compiled for the shape)
+            float inv;
+            if (softmax_exp(alpha, S.n, m, inv) != 0) {
                 attend_dot_exact<Dim, Stride, Cap>(S, q, scale, alpha, c);
                 return;
             }
-            // c = Σ_j alpha_j S_j
-            weighted_sum<Dim, Stride, Cap>(alpha, S, c);
+            // alpha_j = inv·alpha_j (the softmax's end) and c = Σ_j alpha_j S_j in one pass over the weights
+            if constexpr (Stride <= 124) {
+                mve_shaped::weighted_sum<Dim, Stride, Cap, true>(S.base, S.first, S.n, alpha, c, inv);
+            } else {
+                for (std::size_t j = 0; j < S.n; ++j) alpha[j] *= inv;
+                Mve::weighted_sum(alpha, S, c);
+            }
         } else {
             Mve::attend_dot(S, q, scale, alpha, c);
         }

@@ -22,9 +22,11 @@
 
 namespace sarnn::kernel::mve_shaped {
 
-/// y = softmax(y) over n >= 1 values, m their max. Returns nonzero when an input is NaN or Inf, or |m| passes 1.4e6
-/// (y then holds partial results, or none: the caller starts the context again by an exact path).
-inline std::uint32_t softmax_with_max(float* y, std::size_t n, float m) noexcept {
+/// y_k = e^(y_k - M·ln2) over n >= 1 values, m their max (M = ceil(m·log2 e)), and inv = 1/Σ_k y_k: softmax(y) is
+/// inv·y, which the weighted sum applies in place (weighted_sum.hpp, Norm). Returns nonzero when an input is NaN or
+/// Inf, or |m| passes 1.4e6 (y then holds partial results, or none, and inv nothing: the caller starts the context
+/// again by an exact path).
+inline std::uint32_t softmax_exp(float* y, std::size_t n, float m, float& inv) noexcept {
     const float* p;
     const void* k = kExpConstants;  // then c5's bits, then the check's result
     __asm__ volatile(
@@ -78,19 +80,13 @@ inline std::uint32_t softmax_with_max(float* y, std::size_t n, float m) noexcept
         "vmov.f32 s17, #1.0\n\t"  // 1/Σ
         "vdiv.f32 s16, s17, s16\n\t"
         "vmov %[m], s16\n\t"
-        "mov %[p], %[y]\n\t"
-        "dlstp.32 lr, %[n]\n"
-        "3:\n\t"
-        "vldrw.32 q0, [%[p]]\n\t"
-        "vmul.f32 q0, q0, %[m]\n\t"
-        "vstrw.32 q0, [%[p]], #16\n\t"
-        "letp lr, 3b\n\t"
         "movs %[k], #0\n"
         "4:\n\t"
         : [p] "=&r"(p), [k] "+r"(k), [m] "+r"(m)
         : [y] "r"(y), [n] "r"(n)
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9",
           "d10", "d11", "d12", "d13", "d14", "d15", "lr", "cc", "memory");
+    inv = m;
     return k != nullptr;
 }
 

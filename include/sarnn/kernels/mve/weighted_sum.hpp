@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 // The loops name core registers themselves (r4-r11 among them): an unoptimised build (-O0) keeps r7 for its frame,
 // so these functions are built without a frame pointer there (else GCC: "r7 cannot be used in 'asm' here").
@@ -25,7 +26,7 @@
 namespace sarnn::kernel::mve_shaped {
 
 // One state of a chunk of NV vectors: its row's vectors at offsets from p (which runs .Lsarnn_bias bytes behind the
-// row), times W, onto q0..q(NV-1); the last load moves p one row on.
+// row), each loaded into q4, times W, onto q0..q(NV-1); the last load moves p one row on.
 #define SARNN_MVE_WSTATE_(W)                      \
     ".if %c[nv] > 1\n\t"                          \
     "vldrw.32 q4, [%[p], #.Lsarnn_bias]\n\t"      \
@@ -33,32 +34,33 @@ namespace sarnn::kernel::mve_shaped {
     "\n\t"                                        \
     ".endif\n\t"                                  \
     ".if %c[nv] > 2\n\t"                          \
-    "vldrw.32 q5, [%[p], #.Lsarnn_bias + 16]\n\t" \
-    "vfma.f32 q1, q5, " W                         \
+    "vldrw.32 q4, [%[p], #.Lsarnn_bias + 16]\n\t" \
+    "vfma.f32 q1, q4, " W                         \
     "\n\t"                                        \
     ".endif\n\t"                                  \
     ".if %c[nv] > 3\n\t"                          \
-    "vldrw.32 q6, [%[p], #.Lsarnn_bias + 32]\n\t" \
-    "vfma.f32 q2, q6, " W                         \
+    "vldrw.32 q4, [%[p], #.Lsarnn_bias + 32]\n\t" \
+    "vfma.f32 q2, q4, " W                         \
     "\n\t"                                        \
     ".endif\n\t"                                  \
-    "vldrw.32 q7, [%[p], #%c[rb]]!\n\t"           \
+    "vldrw.32 q4, [%[p], #%c[rb]]!\n\t"           \
     ".if %c[nv] == 1\n\t"                         \
-    "vfma.f32 q0, q7, " W                         \
+    "vfma.f32 q0, q4, " W                         \
     "\n\t"                                        \
     ".elseif %c[nv] == 2\n\t"                     \
-    "vfma.f32 q1, q7, " W                         \
+    "vfma.f32 q1, q4, " W                         \
     "\n\t"                                        \
     ".elseif %c[nv] == 3\n\t"                     \
-    "vfma.f32 q2, q7, " W                         \
+    "vfma.f32 q2, q4, " W                         \
     "\n\t"                                        \
     ".else\n\t"                                   \
-    "vfma.f32 q3, q7, " W                         \
+    "vfma.f32 q3, q4, " W                         \
     "\n\t"                                        \
     ".endif\n\t"
 
 // The states of one run: n of them (N, a register the macro consumes) from the row at P, eight a pass (their weights
-// by one LDM into r4-r11), then one a pass (L: a label suffix).
+// by one LDM into r4-r11; %c[norm]: first multiplied by the vector q7 in place, 1/Σ of the softmax), then one a pass
+// (L: a label suffix).
 #define SARNN_MVE_WRUN_(P, N, L)                                                                         \
     "sub %[p], " P                                                                                       \
     ", #%c[rb] - .Lsarnn_last\n\t"                                                                       \
@@ -68,6 +70,14 @@ namespace sarnn::kernel::mve_shaped {
     "f\n"                                                                                                \
     "1" L                                                                                                \
     ":\n\t"                                                                                              \
+    ".if %c[norm]\n\t"                                                                                   \
+    "vldrw.32 q5, [%[w]]\n\t"                                                                            \
+    "vldrw.32 q6, [%[w], #16]\n\t"                                                                       \
+    "vmul.f32 q5, q5, q7\n\t"                                                                            \
+    "vmul.f32 q6, q6, q7\n\t"                                                                            \
+    "vstrw.32 q5, [%[w]]\n\t"                                                                            \
+    "vstrw.32 q6, [%[w], #16]\n\t"                                                                       \
+    ".endif\n\t"                                                                                         \
     "ldm %[w]!, {r4-r11}\n\t" SARNN_MVE_WSTATE_("r4") SARNN_MVE_WSTATE_("r5") SARNN_MVE_WSTATE_("r6")    \
         SARNN_MVE_WSTATE_("r7") SARNN_MVE_WSTATE_("r8") SARNN_MVE_WSTATE_("r9") SARNN_MVE_WSTATE_("r10") \
             SARNN_MVE_WSTATE_("r11") "le lr, 1" L                                                        \
@@ -80,6 +90,11 @@ namespace sarnn::kernel::mve_shaped {
                                      "f\n"                                                               \
                                      "3" L                                                               \
                                      ":\n\t"                                                             \
+                                     ".if %c[norm]\n\t"                                                  \
+                                     "vldr s20, [%[w]]\n\t"                                              \
+                                     "vmul.f32 s20, s20, s28\n\t"                                        \
+                                     "vstr s20, [%[w]]\n\t"                                              \
+                                     ".endif\n\t"                                                        \
                                      "ldr r4, [%[w]], #4\n\t" SARNN_MVE_WSTATE_("r4") "le lr, 3" L       \
                                                                                       "b\n"              \
                                                                                       "4" L ":\n\t"
@@ -90,12 +105,13 @@ struct WeightedChunkTail {
     std::size_t n1;      ///< its states
     float* c;            ///< the chunk's first value of c
     std::uint32_t last;  ///< the predicate of the chunk's last vector (its lanes below Dim)
+    float scale;         ///< (Norm) what the weights are multiplied by in place first
 };
 
 /// c[k..k + 4·NV) = Σ_j w_j R_j[k..k + 4·NV) over the n0 rows from row0 and then t.n1 rows from t.row1 (each run's
-/// rows Stride floats apart; row0, t.row1 already at column k), w their n0 + n1 weights; the last vector of c stored
-/// under the predicate t.last.
-template <int NV, std::size_t Stride>
+/// rows Stride floats apart; row0, t.row1 already at column k), w their n0 + n1 weights (Norm: w_j = t.scale·w_j in
+/// place first); the last vector of c stored under the predicate t.last.
+template <int NV, std::size_t Stride, bool Norm>
 __attribute__((always_inline)) inline void weighted_chunk(const float* row0, std::size_t n0, const float* w,
                                                           const WeightedChunkTail& t) noexcept {
     static_assert(NV >= 1 && NV <= 4 && Stride * sizeof(float) <= 508, "sarnn: mve weighted_chunk: rows of <= 127");
@@ -106,6 +122,10 @@ __attribute__((always_inline)) inline void weighted_chunk(const float* row0, std
         // leaves p as far behind the next row
         ".set .Lsarnn_last, 16 * (%c[nv] - 1)\n\t"
         ".set .Lsarnn_bias, %c[rb] - .Lsarnn_last\n\t"
+        ".if %c[norm]\n\t"
+        "ldr r4, [%[t], #16]\n\t"
+        "vdup.32 q7, r4\n\t"
+        ".endif\n\t"
         "vmov.i32 q0, #0\n\t"
         ".if %c[nv] > 1\n\t"
         "vmov.i32 q1, #0\n\t"
@@ -143,7 +163,7 @@ __attribute__((always_inline)) inline void weighted_chunk(const float* row0, std
         "vstrwt.32 q3, [%[p], #48]\n\t"
         ".endif\n\t"
         : [p] "=&r"(p), [w] "+r"(w), [n0] "+r"(n0)
-        : [r0] "r"(row0), [t] "r"(&t), [nv] "i"(NV), [rb] "i"(kRowBytes)
+        : [r0] "r"(row0), [t] "r"(&t), [nv] "i"(NV), [rb] "i"(kRowBytes), [norm] "i"(Norm ? 1 : 0)
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "lr", "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8",
           "d9", "d10", "d11", "d12", "d13", "d14", "d15", "cc", "memory");
 }
@@ -151,26 +171,30 @@ __attribute__((always_inline)) inline void weighted_chunk(const float* row0, std
 #undef SARNN_MVE_WSTATE_
 
 /// The chunks of 16 columns from column 16·K on (the last one 1 to 16 columns), each over both runs.
-template <std::size_t Dim, std::size_t Stride, std::size_t K>
+template <std::size_t Dim, std::size_t Stride, std::size_t K, bool Norm>
 __attribute__((always_inline)) inline void weighted_chunks(const float* row0, std::size_t n0, const float* row1,
-                                                           std::size_t n1, const float* w, float* c) noexcept {
+                                                           std::size_t n1, const float* w, float* c,
+                                                           float scale) noexcept {
     constexpr std::size_t kCols = Dim - 16 * K < 16 ? Dim - 16 * K : 16;
     // the chunk's last vector: its lanes below Dim
     constexpr std::uint32_t kLeft = static_cast<std::uint32_t>(kCols - (kCols - 1) / 4 * 4);
-    const WeightedChunkTail t{row1 + 16 * K, n1, c + 16 * K, (1u << (4 * kLeft)) - 1u};
-    weighted_chunk<static_cast<int>((kCols + 3) / 4), Stride>(row0 + 16 * K, n0, w, t);
-    if constexpr (16 * (K + 1) < Dim) weighted_chunks<Dim, Stride, K + 1>(row0, n0, row1, n1, w, c);
+    const WeightedChunkTail t{row1 + 16 * K, n1, c + 16 * K, (1u << (4 * kLeft)) - 1u, scale};
+    // the first chunk scales the weights (Norm), the others read them scaled
+    weighted_chunk<static_cast<int>((kCols + 3) / 4), Stride, Norm && K == 0>(row0 + 16 * K, n0, w, t);
+    if constexpr (16 * (K + 1) < Dim) weighted_chunks<Dim, Stride, K + 1, Norm>(row0, n0, row1, n1, w, c, scale);
 }
 
 /// c[0..Dim) = Σ_j w_j R_j, R_j = base + ((first + j) mod Cap)·Stride floats the j-th stored state, j < n (n in
-/// 1..Cap, first < Cap); w n values (any 4-byte alignment). c: nothing written at or past Dim.
-template <std::size_t Dim, std::size_t Stride, std::size_t Cap>
-__attribute__((noinline)) void weighted_sum(const float* base, std::size_t first, std::size_t n, const float* w,
-                                            float* c) noexcept {
+/// 1..Cap, first < Cap); w n values (any 4-byte alignment; Norm: w_j = scale·w_j in place first, the softmax's
+/// normalisation). c: nothing written at or past Dim.
+template <std::size_t Dim, std::size_t Stride, std::size_t Cap, bool Norm = false>
+__attribute__((noinline)) void weighted_sum(const float* base, std::size_t first, std::size_t n,
+                                            std::conditional_t<Norm, float*, const float*> w, float* c,
+                                            float scale = 1.0f) noexcept {
     static_assert(Dim >= 1 && Stride >= Dim && Stride % 4 == 0 && Stride <= 127, "sarnn: mve weighted_sum: Stride");
     // the two runs: physical rows first..first + n0 - 1, then 0..n1 - 1
     const std::size_t n0 = Cap - first < n ? Cap - first : n;
-    weighted_chunks<Dim, Stride, 0>(base + first * Stride, n0, base, n - n0, w, c);
+    weighted_chunks<Dim, Stride, 0, Norm>(base + first * Stride, n0, base, n - n0, w, c, scale);
 }
 
 }  // namespace sarnn::kernel::mve_shaped
