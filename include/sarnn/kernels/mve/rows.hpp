@@ -30,26 +30,26 @@ enum class RowsEnd { none, add_b };
 // One column of the pass (the assembler's .Lsarnn_c, offset .Lsarnn_o): the column's values of the eight rows,
 // times v_c (R), onto q2 (rows 0-3) and q3 (rows 4-7); the pass's first column by multiplies. A half pass
 // (.Lsarnn_half: the last 1 to 4 rows) has q2 only.
-#define SARNN_MVE_ROWS_COL_(R)           \
-    "vldrw.u32 q4, [q0, #.Lsarnn_o]\n\t" \
-    ".if .Lsarnn_half == 0\n\t"          \
-    "vldrw.u32 q5, [q1, #.Lsarnn_o]\n\t" \
-    ".endif\n\t"                         \
-    ".if .Lsarnn_o == 0\n\t"             \
-    "vmul.f32 q2, q4, " R                \
-    "\n\t"                               \
-    ".if .Lsarnn_half == 0\n\t"          \
-    "vmul.f32 q3, q5, " R                \
-    "\n\t"                               \
-    ".endif\n\t"                         \
-    ".else\n\t"                          \
-    "vfma.f32 q2, q4, " R                \
-    "\n\t"                               \
-    ".if .Lsarnn_half == 0\n\t"          \
-    "vfma.f32 q3, q5, " R                \
-    "\n\t"                               \
-    ".endif\n\t"                         \
-    ".endif\n\t"                         \
+#define SARNN_MVE_ROWS_COL_(R)                         \
+    "vldrw.u32 q4, [q0, #.Lsarnn_o]\n\t"               \
+    ".if .Lsarnn_half == 0\n\t"                        \
+    "vldrw.u32 q5, [q1, #.Lsarnn_o]\n\t"               \
+    ".endif\n\t"                                       \
+    ".if (.Lsarnn_o == 0) && (.Lsarnn_binit == 0)\n\t" \
+    "vmul.f32 q2, q4, " R                              \
+    "\n\t"                                             \
+    ".if .Lsarnn_half == 0\n\t"                        \
+    "vmul.f32 q3, q5, " R                              \
+    "\n\t"                                             \
+    ".endif\n\t"                                       \
+    ".else\n\t"                                        \
+    "vfma.f32 q2, q4, " R                              \
+    "\n\t"                                             \
+    ".if .Lsarnn_half == 0\n\t"                        \
+    "vfma.f32 q3, q5, " R                              \
+    "\n\t"                                             \
+    ".endif\n\t"                                       \
+    ".endif\n\t"                                       \
     ".set .Lsarnn_o, .Lsarnn_o + 4\n\t"
 
 // The core registers of [v1; v2]'s values: seven (r5-r11, a load fills them: SARNN_MVE_ROWS_LDM_ the first n); at -O0
@@ -142,12 +142,13 @@ __attribute__((noinline)) void rows_product(const float* A, const float* v1, con
         // q6: the last row in every lane, q7: a row's bytes
         ".set .Lsarnn_per, %c[per]\n\t"
         ".set .Lsarnn_half, 0\n\t"
+        ".set .Lsarnn_binit, 0\n\t"
         "movw r11, #%c[last]\n\t"
         "vdup.32 q6, r11\n\t"
         "movw r11, #%c[rb]\n\t"
         "vdup.32 q7, r11\n\t"
-        ".if (%c[rest] == 0) || (%c[rest] >= 5)\n"
-        // passes of eight rows; the last 5 to 7 under tail predicates
+        ".if %c[rest] >= 5\n"
+        // passes of eight rows, b added at the end; the last 5 to 7 rows under tail predicates
         "1:\n\t"         // q0, q1: the addresses of rows i..i+3 and i+4..i+7, each at most the last row
         "vidup.u32 q0, %[i], #1\n\t"
         "vidup.u32 q1, %[i], #1\n\t"
@@ -171,8 +172,7 @@ __attribute__((noinline)) void rows_product(const float* A, const float* v1, con
         "vstrw.32 q2, [%[y]], #16\n\t"
         "vstrw.32 q3, [%[y]], #16\n\t"
         "subs %[left], %[left], #8\n\t"
-        "bne 1b\n\t"
-        "b 3f\n"
+        "b 1b\n"
         "2:\n\t"
         "vctp.32 %[left]\n\t"
         ".if %c[add]\n\t"
@@ -192,7 +192,9 @@ __attribute__((noinline)) void rows_product(const float* A, const float* v1, con
         "vpst\n\t"
         "vstrwt.32 q3, [%[y], #16]\n\t"
         ".else\n\t"
-        // passes of eight whole rows, then a half pass of the last 1 to 4 (q0 and q2 only)
+        // passes of eight whole rows, then (Rows % 8 = 1 to 4) a half pass of the last rows (q0 and q2 only); the
+        // sums start from b (RowsEnd::add_b)
+        ".set .Lsarnn_binit, %c[add]\n\t"
         ".if %c[full] > 0\n"
         "1:\n\t"         // q0, q1: the addresses of rows i..i+3 and i+4..i+7, each at most the last row
         "vidup.u32 q0, %[i], #1\n\t"
@@ -201,39 +203,42 @@ __attribute__((noinline)) void rows_product(const float* A, const float* v1, con
         "vmin.u32 q1, q1, q6\n\t"
         "vmlas.u32 q0, q7, %[A]\n\t"
         "vmlas.u32 q1, q7, %[A]\n\t"
-        // q2, q3 = the rows times [v1; v2]
+        // q2, q3 = b, then plus the rows times [v1; v2]
+        ".if %c[add]\n\t"
+        "vldrw.32 q2, [%[b]], #16\n\t"
+        "vldrw.32 q3, [%[b]], #16\n\t"
+        ".endif\n\t"
         ".set .Lsarnn_o, 0\n\t" SARNN_MVE_ROWS_PART_("%c[n1]", "%[v1]")
         ".if %c[n2] > 0\n\t" SARNN_MVE_ROWS_PART_("%c[n2]", "%[v2]")
-        ".endif\n\t"
-        ".if %c[add]\n\t"
-        "vldrw.32 q4, [%[b]], #16\n\t"
-        "vldrw.32 q5, [%[b]], #16\n\t"
-        "vadd.f32 q2, q2, q4\n\t"
-        "vadd.f32 q3, q3, q5\n\t"
         ".endif\n\t"
         "vstrw.32 q2, [%[y]], #16\n\t"
         "vstrw.32 q3, [%[y]], #16\n\t"
         "subs %[left], %[left], #8\n\t"
+        ".if %c[rest] == 0\n\t"
+        "bne 1b\n\t"
+        ".else\n\t"
         "cmp %[left], #8\n\t"
         "bhs 1b\n\t"
         ".endif\n\t"
+        ".endif\n\t"
+        ".if %c[rest] > 0\n\t"
         ".set .Lsarnn_half, 1\n\t"
         "vidup.u32 q0, %[i], #1\n\t"
         "vmin.u32 q0, q0, q6\n\t"
         "vmlas.u32 q0, q7, %[A]\n\t"
+        // the predicate of the last rows (kept through the columns), b's values under it (the others 0)
+        "vctp.32 %[left]\n\t"
+        ".if %c[add]\n\t"
+        "vpst\n\t"
+        "vldrwt.32 q2, [%[b]]\n\t"
+        ".endif\n\t"
         ".set .Lsarnn_o, 0\n\t" SARNN_MVE_ROWS_PART_("%c[n1]", "%[v1]")
         ".if %c[n2] > 0\n\t" SARNN_MVE_ROWS_PART_("%c[n2]", "%[v2]")
         ".endif\n\t"
-        "vctp.32 %[left]\n\t"
-        ".if %c[add]\n\t"
-        "vpstt\n\t"
-        "vldrwt.32 q4, [%[b]]\n\t"
-        "vaddt.f32 q2, q2, q4\n\t"
-        ".endif\n\t"
         "vpst\n\t"
         "vstrwt.32 q2, [%[y]]\n\t"
+        ".endif\n\t"
         ".endif\n"
-        "3:\n\t"
         : [y] "+r"(y), [b] "+r"(b), [left] "+r"(left), [i] "+r"(i), [v1] "+r"(v1), [v2] "+r"(v2)
         : [A] "r"(A), [n1] "i"(N1), [n2] "i"(N2), [add] "i"(End == RowsEnd::add_b ? 1 : 0), [last] "i"(Rows - 1),
           [rb] "i"(Ld * sizeof(float)), [per] "i"(SARNN_MVE_ROWS_PER_),
