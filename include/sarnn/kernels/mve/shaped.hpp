@@ -69,7 +69,7 @@ struct Shaped {
     /// e_j = scale·(S_j·q), alpha = softmax(e), c = Σ_j alpha_j S_j over S's n >= 1 states (S.dim = Dim, S.stride =
     /// Stride, S.cap = Cap; q and c distinct rows): a scale other than 1 folded into q first (scale·q in c), the
     /// scores and their max eight states a pass (dot_scores), the softmax's exps and 1/Σ from that max (softmax.hpp;
-    /// a NaN or Inf score, or a max past 1.4e6: attend_exact.hpp, compiled for the shape too), then the weighted sum,
+    /// a NaN or Inf score, or a max past 1.4e6: attend_exact.hpp's plain loops), then the weighted sum,
     /// which scales the weights by 1/Σ in place as it loads them (weighted_sum.hpp). Rows of more than 128 values:
     /// kernel::Mve's attend_dot.
     template <std::size_t Dim, std::size_t Stride, std::size_t Cap>
@@ -91,10 +91,10 @@ struct Shaped {
                 return;
             }
             // alpha_j = e^{e_j - M·ln2} and inv = 1/Σ_j alpha_j (a NaN or Inf score, or a max past 1.4e6: the exact
-            // path, compiled for the shape)
+            // path)
             float inv;
             if (softmax_exp(alpha, S.n, m, inv) != 0) {
-                attend_dot_exact<Dim, Stride, Cap>(S, q, scale, alpha, c);
+                attend_dot_exact(S, q, scale, alpha, c);
                 return;
             }
             // alpha_j = inv·alpha_j (the softmax's end) and c = Σ_j alpha_j S_j in one pass over the weights

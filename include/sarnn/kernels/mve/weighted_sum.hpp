@@ -58,12 +58,10 @@ namespace sarnn::kernel::mve_shaped {
     "\n\t"                                        \
     ".endif\n\t"
 
-// The states of one run: n of them (N, a register the macro consumes) from the row at P, eight a pass (their weights
+// The states of one run: n of them (N, a register) from the row p runs behind, eight a pass (their weights
 // by one LDM into r4-r11; %c[norm]: first multiplied by the vector q7 in place, 1/Σ of the softmax), then one a pass
 // (L: a label suffix).
-#define SARNN_MVE_WRUN_(P, N, L)                                                                         \
-    "sub %[p], " P                                                                                       \
-    ", #%c[rb] - .Lsarnn_last\n\t"                                                                       \
+#define SARNN_MVE_WRUN_(N, L)                                                                            \
     "lsrs lr, " N                                                                                        \
     ", #3\n\t"                                                                                           \
     "wls lr, lr, 2" L                                                                                    \
@@ -135,10 +133,20 @@ __attribute__((always_inline)) inline void weighted_chunk(const float* row0, std
         ".endif\n\t"
         ".if %c[nv] > 3\n\t"
         "vmov.i32 q3, #0\n\t"
-        ".endif\n\t" SARNN_MVE_WRUN_("%[r0]", "%[n0]", "")
-        // the second run: its row and count from t
+        ".endif\n\t"
+        "sub %[p], %[r0], #%c[rb] - .Lsarnn_last\n"
+        "5:\n\t" SARNN_MVE_WRUN_("%[n0]", "")
+        // then the second run, its row and count from t, when it has states (r0 zero once it is taken)
+        "cmp %[r0], #0\n\t"
+        "beq 6f\n\t"
         "ldr %[n0], [%[t], #4]\n\t"
-        "ldr %[p], [%[t]]\n\t" SARNN_MVE_WRUN_("%[p]", "%[n0]", "")
+        "cmp %[n0], #0\n\t"
+        "beq 6f\n\t"
+        "mov %[r0], #0\n\t"
+        "ldr %[p], [%[t]]\n\t"
+        "sub %[p], %[p], #%c[rb] - .Lsarnn_last\n\t"
+        "b 5b\n"
+        "6:\n\t"
         // the whole vectors, then the last under its predicate (c and the predicate from t)
         "ldr %[p], [%[t], #8]\n\t"
         "ldr %[n0], [%[t], #12]\n\t"
@@ -162,8 +170,8 @@ __attribute__((always_inline)) inline void weighted_chunk(const float* row0, std
         ".else\n\t"
         "vstrwt.32 q3, [%[p], #48]\n\t"
         ".endif\n\t"
-        : [p] "=&r"(p), [w] "+r"(w), [n0] "+r"(n0)
-        : [r0] "r"(row0), [t] "r"(&t), [nv] "i"(NV), [rb] "i"(kRowBytes), [norm] "i"(Norm ? 1 : 0)
+        : [p] "=&r"(p), [w] "+r"(w), [n0] "+r"(n0), [r0] "+r"(row0)
+        : [t] "r"(&t), [nv] "i"(NV), [rb] "i"(kRowBytes), [norm] "i"(Norm ? 1 : 0)
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "lr", "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8",
           "d9", "d10", "d11", "d12", "d13", "d14", "d15", "cc", "memory");
 }
