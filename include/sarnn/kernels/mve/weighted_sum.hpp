@@ -178,18 +178,34 @@ __attribute__((always_inline)) inline void weighted_chunk(const float* row0, std
 #undef SARNN_MVE_WRUN_
 #undef SARNN_MVE_WSTATE_
 
-/// The chunks of 16 columns from column 16·K on (the last one 1 to 16 columns), each over both runs.
-template <std::size_t Dim, std::size_t Stride, std::size_t K, bool Norm>
+/// The chunk of 16 columns from column 16·k on (Cols of them, 1 to 16), over both runs.
+template <std::size_t Cols, std::size_t Stride, bool Norm>
+__attribute__((always_inline)) inline void weighted_chunk_at(std::size_t k, const float* row0, std::size_t n0,
+                                                             const float* row1, std::size_t n1, const float* w,
+                                                             float* c, float scale) noexcept {
+    // the chunk's last vector: its lanes below Dim
+    constexpr std::uint32_t kLeft = static_cast<std::uint32_t>(Cols - (Cols - 1) / 4 * 4);
+    const WeightedChunkTail t{row1 + 16 * k, n1, c + 16 * k, (1u << (4 * kLeft)) - 1u, scale};
+    weighted_chunk<static_cast<int>((Cols + 3) / 4), Stride, Norm>(row0 + 16 * k, n0, w, t);
+}
+
+/// The chunks: the first (which scales the weights when Norm), the whole ones between in a loop (one copy of their
+/// code), the last (1 to 16 columns).
+template <std::size_t Dim, std::size_t Stride, bool Norm>
 __attribute__((always_inline)) inline void weighted_chunks(const float* row0, std::size_t n0, const float* row1,
                                                            std::size_t n1, const float* w, float* c,
                                                            float scale) noexcept {
-    constexpr std::size_t kCols = Dim - 16 * K < 16 ? Dim - 16 * K : 16;
-    // the chunk's last vector: its lanes below Dim
-    constexpr std::uint32_t kLeft = static_cast<std::uint32_t>(kCols - (kCols - 1) / 4 * 4);
-    const WeightedChunkTail t{row1 + 16 * K, n1, c + 16 * K, (1u << (4 * kLeft)) - 1u, scale};
-    // the first chunk scales the weights (Norm), the others read them scaled
-    weighted_chunk<static_cast<int>((kCols + 3) / 4), Stride, Norm && K == 0>(row0 + 16 * K, n0, w, t);
-    if constexpr (16 * (K + 1) < Dim) weighted_chunks<Dim, Stride, K + 1, Norm>(row0, n0, row1, n1, w, c, scale);
+    constexpr std::size_t kChunks = (Dim + 15) / 16;
+    constexpr std::size_t kLastCols = Dim - 16 * (kChunks - 1);
+    if constexpr (kChunks == 1) {
+        weighted_chunk_at<kLastCols, Stride, Norm>(0, row0, n0, row1, n1, w, c, scale);
+    } else {
+        weighted_chunk_at<16, Stride, Norm>(0, row0, n0, row1, n1, w, c, scale);
+#pragma GCC unroll 1
+        for (std::size_t k = 1; k + 1 < kChunks; ++k)
+            weighted_chunk_at<16, Stride, false>(k, row0, n0, row1, n1, w, c, scale);
+        weighted_chunk_at<kLastCols, Stride, false>(kChunks - 1, row0, n0, row1, n1, w, c, scale);
+    }
 }
 
 /// c[0..Dim) = Σ_j w_j R_j, R_j = base + ((first + j) mod Cap)·Stride floats the j-th stored state, j < n (n in
@@ -202,7 +218,7 @@ __attribute__((noinline)) void weighted_sum(const float* base, std::size_t first
     static_assert(Dim >= 1 && Stride >= Dim && Stride % 4 == 0 && Stride <= 127, "sarnn: mve weighted_sum: Stride");
     // the two runs: physical rows first..first + n0 - 1, then 0..n1 - 1
     const std::size_t n0 = Cap - first < n ? Cap - first : n;
-    weighted_chunks<Dim, Stride, 0, Norm>(base + first * Stride, n0, base, n - n0, w, c, scale);
+    weighted_chunks<Dim, Stride, Norm>(base + first * Stride, n0, base, n - n0, w, c, scale);
 }
 
 }  // namespace sarnn::kernel::mve_shaped
