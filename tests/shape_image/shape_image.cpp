@@ -4,7 +4,9 @@
 // (sarnn::kernel::neon::Shaped::gemv<32, 3, 3>, sarnn::kernel::cortex_m::Shaped::gemv<32, 3, 3>, ...) and the set's run-time
 // gemv, gemv_add, lstm_cell and gru_cell must not be in the image. On NEON also one SelfAttentionRnn<float, 3, 5, 6,
 // DotAlign, Window>, whose context must be neon::Shaped::attend_dot<5, 8, 7> (Window keeps a spare row), not the set's
-// run-time attend_dot. It also runs: a step of each (the attention model eight, so that its ring wraps), h finite.
+// run-time attend_dot; on Helium (Cortex-M55: kernel::Mve) the same model, whose shaped parts are
+// sarnn::kernel::mve_shaped::rows_product<...>, dot_scores<5, 8, 7>, ... It also runs: a step of each (the attention
+// model eight, so that its ring wraps), h finite.
 #include <sarnn/sarnn.hpp>
 
 #include <cmath>
@@ -13,7 +15,7 @@
 namespace {
 sarnn::LstmParams<float, 3, 8> g_lstm_params{};
 sarnn::GruParams<float, 5, 7> g_gru_params{};
-#if defined(__ARM_NEON)
+#if defined(__ARM_NEON) || (defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2))
 sarnn::RnnParams<float, 3, 5> g_rnn_params{};
 #endif
 }  // namespace
@@ -28,7 +30,7 @@ int main() {
         for (std::size_t k = 0; k < n; ++k) d[k] = 0.1f;
         return false;
     });
-#if defined(__ARM_NEON)
+#if defined(__ARM_NEON) || (defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2))
     sarnn::for_each_array(g_rnn_params, [](const char*, float* d, std::size_t n) {
         for (std::size_t k = 0; k < n; ++k) d[k] = 0.1f;
         return false;
@@ -41,7 +43,7 @@ int main() {
     float s = 0.0f;
     for (float v : lstm.hidden()) s += v;
     for (float v : gru.hidden()) s += v;
-#if defined(__ARM_NEON)
+#if defined(__ARM_NEON) || (defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2))
     sarnn::SelfAttentionRnn<float, 3, 5, 6, sarnn::DotAlign, sarnn::Window> att(g_rnn_params);
     for (int t = 0; t < 8; ++t)
         if (att.step(x) != sarnn::Status::ok) return 1;

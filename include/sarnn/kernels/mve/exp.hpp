@@ -11,11 +11,12 @@
 namespace sarnn::kernel::mve_shaped {
 
 /// r4 1.5·2^23, r5 -ln2 (high part), r6 -ln2 (low part), r7..r10 the polynomial's c4..c1, r11 1 (c0, and 127 << 23:
-/// the exponent bias); then log2(e) and c5 in four lanes each (q6, q7: SARNN_MVE_EXP_LOAD_), then -87 in four lanes.
-alignas(16) inline constexpr std::uint32_t kExpConstants[20] = {
-    0x4b400000u, 0xbf317200u, 0xb5bfbe8eu, 0x3d2b9d2au, 0x3e2aad35u, 0x3efffee3u, 0x3f7ffffbu,
-    0x3f800000u, 0x3fb8aa3bu, 0x3fb8aa3bu, 0x3fb8aa3bu, 0x3fb8aa3bu, 0x3c07d41au, 0x3c07d41au,
-    0x3c07d41au, 0x3c07d41au, 0xc2ae0000u, 0xc2ae0000u, 0xc2ae0000u, 0xc2ae0000u};
+/// the exponent bias); then log2(e) and c5 in four lanes each (q6, q7: SARNN_MVE_EXP_LOAD_), then -87 in four lanes,
+/// then the bits of 1.5·2^23 - 127 in four lanes (the softmax's floor of k at -127, where 2^k is built as +0).
+alignas(16) inline constexpr std::uint32_t kExpConstants[24] = {
+    0x4b400000u, 0xbf317200u, 0xb5bfbe8eu, 0x3d2b9d2au, 0x3e2aad35u, 0x3efffee3u, 0x3f7ffffbu, 0x3f800000u,
+    0x3fb8aa3bu, 0x3fb8aa3bu, 0x3fb8aa3bu, 0x3fb8aa3bu, 0x3c07d41au, 0x3c07d41au, 0x3c07d41au, 0x3c07d41au,
+    0xc2ae0000u, 0xc2ae0000u, 0xc2ae0000u, 0xc2ae0000u, 0x4b3fff81u, 0x4b3fff81u, 0x4b3fff81u, 0x4b3fff81u};
 
 }  // namespace sarnn::kernel::mve_shaped
 

@@ -11,6 +11,7 @@
 #include <cstddef>
 
 #include "sarnn/kernels.hpp"
+#include "sarnn/kernels/mve/attend_exact.hpp"
 #include "sarnn/kernels/mve/dot_scores.hpp"
 #include "sarnn/kernels/mve/rows.hpp"
 #include "sarnn/kernels/mve/softmax.hpp"
@@ -66,20 +67,43 @@ struct Shaped {
             Mve::weighted_sum(w, S, c);
     }
     /// e_j = scale·(S_j·q), alpha = softmax(e), c = Σ_j alpha_j S_j over S's n >= 1 states (S.dim = Dim, S.stride =
-    /// Stride, S.cap = Cap): the scores and their max eight states a pass (dot_scores), the softmax from that max
-    /// (softmax.hpp; a NaN or Inf score: kernel::Mve's attend_dot, its exact path), then the weighted sum
-    /// (weighted_sum.hpp). Rows of more than 128 values: kernel::Mve's attend_dot.
+    /// Stride, S.cap = Cap; q and c distinct rows): a scale other than 1 folded into q first (scale·q in c), the
+    /// scores and their max eight states a pass (dot_scores), the softmax's exps and 1/Σ from that max (softmax.hpp;
+    /// a NaN or Inf score, or a max past 1.4e6: attend_exact.hpp's plain loops), then the weighted sum,
+    /// which scales the weights by 1/Σ in place as it loads them (weighted_sum.hpp). Rows of more than 128 values:
+    /// kernel::Mve's attend_dot.
     template <std::size_t Dim, std::size_t Stride, std::size_t Cap>
     static void attend_dot(const Rows<float>& S, const float* q, float scale, float* alpha, float* c) noexcept {
         if constexpr (Dim <= 128) {
-            // e = scale·(S_j·q) and its max; alpha = softmax(e) (a NaN or Inf score: the set's exact context)
-            const float m = dot_scores<Dim, Stride, Cap>(S.base, S.first, S.n, q, scale, alpha);
-            if (softmax_with_max(alpha, S.n, m) != 0) {
-                Mve::attend_dot(S, q, scale, alpha, c);
+            // the scale into the query (scale·q_k in c, which the weighted sum writes last), then e_j = S_j·q and
+            // their max; alpha = softmax(e) (a NaN or Inf score: the set's exact context)
+            const float* qs = q;
+            if (scale != 1.0f) {
+                for (std::size_t k = 0; k < Dim; ++k) c[k] = scale * q[k];
+                qs = c;
+            }
+            const float m = dot_scores<Dim, Stride, Cap>(S.base, S.first, S.n, qs, alpha);
+            if (S.n == 1 && m - m == 0.0f) {
+                // one state, its score finite: alpha = 1 and c = S_0, exactly
+                alpha[0] = 1.0f;
+                const float* s0 = S.base + S.first * Stride;
+                for (std::size_t k = 0; k < Dim; ++k) c[k] = s0[k];
                 return;
             }
-            // c = Σ_j alpha_j S_j
-            weighted_sum<Dim, Stride, Cap>(alpha, S, c);
+            // alpha_j = e^{e_j - M·ln2} and inv = 1/Σ_j alpha_j (a NaN or Inf score, or a max past 1.4e6: the exact
+            // path)
+            float inv;
+            if (softmax_exp(alpha, S.n, m, inv) != 0) {
+                attend_dot_exact(S, q, scale, alpha, c);
+                return;
+            }
+            // alpha_j = inv·alpha_j (the softmax's end) and c = Σ_j alpha_j S_j in one pass over the weights
+            if constexpr (Stride <= 124) {
+                mve_shaped::weighted_sum<Dim, Stride, Cap, true>(S.base, S.first, S.n, alpha, c, inv);
+            } else {
+                for (std::size_t j = 0; j < S.n; ++j) alpha[j] *= inv;
+                Mve::weighted_sum(alpha, S, c);
+            }
         } else {
             Mve::attend_dot(S, q, scale, alpha, c);
         }

@@ -1,17 +1,17 @@
 // sarnn/kernels/mve/tanh.hpp: y = tanh(y) over N values (N known at compile time) on Helium (MVE float), for the
-// shaped affine_tanh (kernels/mve/shaped.hpp): four lanes a pass, the last N % 4 under a tail predicate (VCTP). The
-// form of the mve set's tanh (lib/kernels/arm_mve_loops.hpp, tanh4_asm): |x| clamped to 9.1 (from where tanh rounds
-// to ±1 in float; ±Inf gives ±1), tanh |x| = 1 - 2/(e^{2|x|} + 1), x's sign put back, NaN stays NaN; e^t = 2^k·e^r
-// (k = round(t/ln2), r = t - k·ln2 with ln2 in two parts) with e^r by a polynomial of degree 5 fitted over |r| <=
-// ln2/2 (1.6e-7 relative over the range), the quotient by the FPU's divide lane by lane (correctly rounded). Error
-// against double: within 2.5e-7 absolute. Cost: 31 instructions per four values.
+// shaped affine_tanh (kernels/mve/shaped.hpp): four lanes a pass, the last N % 4 under a tail predicate (VCTP).
+// tanh a = 1 - 2/(e^{2a} + 1) for a = |x|, x's sign put back; e^{2a} = 2^k·e^r (k = round(2a/ln2), r = 2a - k·ln2
+// with ln2 in two parts) with e^r by kernels/mve/exp.hpp's polynomial of degree 5 (1.6e-7 relative), the quotient by
+// the FPU's divide lane by lane (correctly rounded). Error against double: within 2.5e-7 absolute. The factor 2 is
+// in the constants (kTanhConstants: 2·log2(e), ln2/2, c_i·2^i, all exact scalings), so the pass computes r/2 and the
+// same sums as with 2a, bit for bit. No clamp of x: k is capped at 128 (vminnm), where 2^k is built as +inf, so
+// e^{2a} overflows to +inf and tanh a = 1 for every a from 44.4 up and for a = +inf (r then +inf: e^r = +inf); a NaN
+// stays NaN through r (vminnm's 128 for k, the NaN in r). Cost: 27 instructions per four values and 3.
 #ifndef SARNN_KERNELS_MVE_TANH_HPP
 #define SARNN_KERNELS_MVE_TANH_HPP
 
 #include <cstddef>
 #include <cstdint>
-
-#include "sarnn/kernels/mve/exp.hpp"
 
 // The loops name core registers themselves (r4-r11 among them): an unoptimised build (-O0) keeps r7 for its frame,
 // so these functions are built without a frame pointer there (else GCC: "r7 cannot be used in 'asm' here").
@@ -22,49 +22,54 @@
 
 namespace sarnn::kernel::mve_shaped {
 
-// tanh of the four lanes of q0 (x, also kept in q3 for the NaN check) into q0; q1, q2, q4 temporaries; q5 9.1; the
-// constants of kernels/mve/exp.hpp in r4-r11, q6 and q7 (its exp, with q1 where it has q3).
-#define SARNN_MVE_TANH_LANES_                                                      \
-    "vmov q3, q0\n\t"                                                              \
-    "vshr.u32 q4, q0, #31\n\t" /* the sign of x */                                 \
-    "vminnma.f32 q0, q5\n\t"   /* a = min(|x|, 9.1) */                             \
-    "vshl.i32 q4, q4, #31\n\t"                                                     \
-    "vadd.f32 q0, q0, q0\n\t" /* t = 2a */                                         \
-    "vmov q2, q0\n\t"         /* u = t·log2(e) + 1.5·2^23: k in its low bits */  \
-    "vfmas.f32 q2, q6, r4\n\t"                                                     \
-    "vsub.f32 q1, q2, r4\n\t"  /* k */                                             \
-    "vshl.i32 q2, q2, #23\n\t" /* 2^k: k into the exponent field, plus the bias */ \
-    "vadd.i32 q2, q2, r11\n\t"                                                     \
-    "vfma.f32 q0, q1, r5\n\t" /* r = t - k·ln2 */                                 \
-    "vfma.f32 q0, q1, r6\n\t"                                                      \
-    "vmov q1, q7\n\t" /* e^r = c0 + c1·r + ... + c5·r^5, Horner */               \
-    "vfmas.f32 q1, q0, r7\n\t"                                                     \
-    "vfmas.f32 q1, q0, r8\n\t"                                                     \
-    "vfmas.f32 q1, q0, r9\n\t"                                                     \
-    "vfmas.f32 q1, q0, r10\n\t"                                                    \
-    "vfmas.f32 q1, q0, r11\n\t"                                                    \
-    "vmul.f32 q1, q1, q2\n\t"  /* e^t */                                           \
-    "vadd.f32 q1, q1, r11\n\t" /* d = e^t + 1 (s4..s7) */                          \
-    "vmov.f32 s8, #-2.0\n\t"   /* q0 = -2/d, lane by lane */                       \
-    "vdiv.f32 s0, s8, s4\n\t"                                                      \
-    "vdiv.f32 s1, s8, s5\n\t"                                                      \
-    "vdiv.f32 s2, s8, s6\n\t"                                                      \
-    "vdiv.f32 s3, s8, s7\n\t"                                                      \
-    "vadd.f32 q0, q0, r11\n\t" /* tanh a = 1 - 2/d */                              \
-    "vorr q0, q0, q4\n\t"                                                          \
-    "vcmp.f32 eq, q3, q3\n\t" /* NaN stays NaN: x where x != x */                  \
-    "vpsel q0, q0, q3\n\t"
+/// r4 1.5·2^23, r5 -ln2/2 (high part), r6 -ln2/2 (low part), r7..r10 the exp polynomial's c4·16, c3·8, c2·4, c1·2,
+/// r11 1 (c0, and 127 << 23: the exponent bias); then 2·log2(e) and c5·32 in four lanes each (q6, q7), then k's cap
+/// 128 (q5). kExpConstants' values times powers of two.
+alignas(16) inline constexpr std::uint32_t kTanhConstants[20] = {
+    0x4b400000u, 0xbeb17200u, 0xb53fbe8eu, 0x3f2b9d2au, 0x3faaad35u, 0x3ffffee3u, 0x3ffffffbu,
+    0x3f800000u, 0x4038aa3bu, 0x4038aa3bu, 0x4038aa3bu, 0x4038aa3bu, 0x3e87d41au, 0x3e87d41au,
+    0x3e87d41au, 0x3e87d41au, 0x43000000u, 0x43000000u, 0x43000000u, 0x43000000u};
+
+// tanh of the four lanes of q0 (x) into q0; q1, q2, q4 temporaries; the constants of kTanhConstants in r4-r11, q5,
+// q6 and q7.
+#define SARNN_MVE_TANH_LANES_                                                       \
+    "vshr.u32 q4, q0, #31\n\t" /* the sign of x */                                  \
+    "vabs.f32 q0, q0\n\t"      /* a = |x| */                                        \
+    "vshl.i32 q4, q4, #31\n\t"                                                      \
+    "vmov q2, q0\n\t" /* u = a·2·log2(e) + 1.5·2^23: k in its low bits */        \
+    "vfmas.f32 q2, q6, r4\n\t"                                                      \
+    "vsub.f32 q1, q2, r4\n\t"   /* k */                                             \
+    "vminnm.f32 q1, q1, q5\n\t" /* k <= 128 (NaN: 128) */                           \
+    "vadd.f32 q2, q1, r4\n\t"   /* 2^k: k into the exponent field, plus the bias */ \
+    "vshl.i32 q2, q2, #23\n\t"                                                      \
+    "vadd.i32 q2, q2, r11\n\t"                                                      \
+    "vfma.f32 q0, q1, r5\n\t" /* r/2 = a - k·ln2/2, ln2 in two parts */            \
+    "vfma.f32 q0, q1, r6\n\t"                                                       \
+    "vmov q1, q7\n\t" /* e^r = c0 + 2c1·(r/2) + ... + 32c5·(r/2)^5, Horner */     \
+    "vfmas.f32 q1, q0, r7\n\t"                                                      \
+    "vfmas.f32 q1, q0, r8\n\t"                                                      \
+    "vfmas.f32 q1, q0, r9\n\t"                                                      \
+    "vfmas.f32 q1, q0, r10\n\t"                                                     \
+    "vfmas.f32 q1, q0, r11\n\t"                                                     \
+    "vmul.f32 q1, q1, q2\n\t"  /* e^{2a} */                                         \
+    "vadd.f32 q1, q1, r11\n\t" /* d = e^{2a} + 1 (s4..s7) */                        \
+    "vmov.f32 s8, #-2.0\n\t"   /* q0 = -2/d, lane by lane */                        \
+    "vdiv.f32 s0, s8, s4\n\t"                                                       \
+    "vdiv.f32 s1, s8, s5\n\t"                                                       \
+    "vdiv.f32 s2, s8, s6\n\t"                                                       \
+    "vdiv.f32 s3, s8, s7\n\t"                                                       \
+    "vadd.f32 q0, q0, r11\n\t" /* tanh a = 1 - 2/d */                               \
+    "vorr q0, q0, q4\n\t"
 
 /// y[i] = tanh(y[i]) for i < N, in place; nothing read or written past N.
 template <std::size_t N>
 __attribute__((noinline)) void tanh_inplace(float* y) noexcept {
     static_assert(N >= 1, "sarnn: mve tanh_inplace: N >= 1");
-    const std::uint32_t clamp = 0x4111999Au;  // 9.1f
     __asm__ volatile(
-        "vdup.32 q5, %[clamp]\n\t"
         "ldm %[k], {r4-r11}\n\t"
         "vldrw.32 q6, [%[k], #32]\n\t"
         "vldrw.32 q7, [%[k], #48]\n\t"
+        "vldrw.32 q5, [%[k], #64]\n\t"
         ".if %c[whole] > 0\n\t"
         "dls lr, %[groups]\n"
         "1:\n\t"
@@ -82,7 +87,7 @@ __attribute__((noinline)) void tanh_inplace(float* y) noexcept {
         "vstrwt.32 q0, [%[y]]\n\t"
         ".endif\n\t"
         : [y] "+r"(y)
-        : [groups] "r"(N / 4), [clamp] "r"(clamp), [k] "r"(kExpConstants), [whole] "i"(N / 4), [rest] "i"(N % 4)
+        : [groups] "r"(N / 4), [k] "r"(kTanhConstants), [whole] "i"(N / 4), [rest] "i"(N % 4)
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9",
           "d10", "d11", "d12", "d13", "d14", "d15", "lr", "memory");
 }
