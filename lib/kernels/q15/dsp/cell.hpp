@@ -51,27 +51,161 @@ __attribute__((always_inline)) inline std::int32_t pinned(std::int32_t v) noexce
     return v;
 }
 
-/// The LSTM cell, Q15::lstm_cell's contract (kernels_q15.hpp: q15/cells.cpp's generic loop, the same integers), one
-/// lane a pass with i, f, o = sigmoid_dsp, g and tanh(c) = tanh_dsp; the products' rounding shifts as q15/cells.cpp's
-/// (|f·c~|, |i·g|, |o·tanh c| < 2^30: f·c~ + 2^14 one SMLABB), c saturated by SSAT and counted. The gates' rows i, f, g
-/// one pointer and one offset (f and g at 2·hidden and 4·hidden bytes on: [pz, off] and [pz, off, lsl #1]), o a pointer
-/// of its own, so that fewer of the loop's values live on the stack (86 -> 85 instructions a lane).
+// sigmoid_dsp of both halves of W (z0 in the bottom half, z1 in the top; int16 each) into Y0 and Y1 (A a temporary;
+// 22 instructions): |z0| and |z1| at once (SSUB16 from 0 sets GE in a half where 0 - z >= 0, in full precision:
+// -(-32768) = 32768 too; SEL takes -z there, else z: each half |z| as an unsigned 16-bit value), then each lane's
+// i = |z| >> 7, f = |z| & 127, the table's pair one LDR (any alignment), SMUAD with (128 - f, f), the sign (bit 15, or
+// 31, of W) and the bias as sigmoid_dsp's.
+// clang-format off
+#define SARNN_DSP_SIGMOID_PAIR(W, A, Y0, Y1)                     \
+    "mov    %[" A "], #0\n\t"                                    \
+    "ssub16 %[" A "], %[" A "], %[" W "]\n\t"                    \
+    "sel    %[" A "], %[" A "], %[" W "]\n\t"                    \
+    "ubfx   %[" Y0 "], %[" A "], #7, #9\n\t"                     \
+    "ldr    %[" Y0 "], [%[tab], %[" Y0 "], lsl #1]\n\t"          \
+    "and    %[" Y1 "], %[" A "], #127\n\t"                       \
+    "rsb    %[" Y1 "], %[" Y1 "], %[" Y1 "], lsl #16\n\t"        \
+    "add    %[" Y1 "], %[" Y1 "], #128\n\t"                      \
+    "smuad  %[" Y0 "], %[" Y0 "], %[" Y1 "]\n\t"                 \
+    "sbfx   %[" Y1 "], %[" W "], #15, #1\n\t"                    \
+    "eor    %[" Y0 "], %[" Y0 "], %[" Y1 "]\n\t"                 \
+    "add    %[" Y0 "], %[" Y0 "], %[bias]\n\t"                   \
+    "usat   %[" Y0 "], #15, %[" Y0 "], asr #8\n\t"               \
+    "lsr    %[" Y1 "], %[" A "], #23\n\t"                        \
+    "ldr    %[" Y1 "], [%[tab], %[" Y1 "], lsl #1]\n\t"          \
+    "ubfx   %[" A "], %[" A "], #16, #7\n\t"                     \
+    "rsb    %[" A "], %[" A "], %[" A "], lsl #16\n\t"           \
+    "add    %[" A "], %[" A "], #128\n\t"                        \
+    "smuad  %[" Y1 "], %[" Y1 "], %[" A "]\n\t"                  \
+    "eor    %[" Y1 "], %[" Y1 "], %[" W "], asr #31\n\t"         \
+    "add    %[" Y1 "], %[" Y1 "], %[bias]\n\t"                   \
+    "usat   %[" Y1 "], #15, %[" Y1 "], asr #8\n\t"
+// tanh_dsp of both halves of W (int16 each) before its last shift, into X0 and X1: X = (smuad ^ m) + 32, tanh = X >> 6
+// (A a temporary; 21 instructions): min(|z|, 32767) in each half at once (SSUB16 from 0 sets GE where 0 - z >= 0,
+// QSUB16 from 0 gives -z saturated, -(-32768) = 32767, and SEL takes it there, else z), then each lane's i = a >> 6,
+// f = a & 63 and SMUAD with (64 - f, f) as tanh_dsp's.
+#define SARNN_DSP_TANH_PAIR(W, A, X0, X1)                        \
+    "mov    %[" A "], #0\n\t"                                    \
+    "ssub16 %[" X0 "], %[" A "], %[" W "]\n\t"                   \
+    "qsub16 %[" A "], %[" A "], %[" W "]\n\t"                    \
+    "sel    %[" A "], %[" A "], %[" W "]\n\t"                    \
+    "ubfx   %[" X0 "], %[" A "], #6, #9\n\t"                     \
+    "ldr    %[" X0 "], [%[tab], %[" X0 "], lsl #1]\n\t"          \
+    "and    %[" X1 "], %[" A "], #63\n\t"                        \
+    "rsb    %[" X1 "], %[" X1 "], %[" X1 "], lsl #16\n\t"        \
+    "add    %[" X1 "], %[" X1 "], #64\n\t"                       \
+    "smuad  %[" X0 "], %[" X0 "], %[" X1 "]\n\t"                 \
+    "sbfx   %[" X1 "], %[" W "], #15, #1\n\t"                    \
+    "eor    %[" X0 "], %[" X0 "], %[" X1 "]\n\t"                 \
+    "add    %[" X0 "], %[" X0 "], #32\n\t"                       \
+    "lsr    %[" X1 "], %[" A "], #22\n\t"                        \
+    "ldr    %[" X1 "], [%[tab], %[" X1 "], lsl #1]\n\t"          \
+    "ubfx   %[" A "], %[" A "], #16, #6\n\t"                     \
+    "rsb    %[" A "], %[" A "], %[" A "], lsl #16\n\t"           \
+    "add    %[" A "], %[" A "], #64\n\t"                         \
+    "smuad  %[" X1 "], %[" X1 "], %[" A "]\n\t"                  \
+    "eor    %[" X1 "], %[" X1 "], %[" W "], asr #31\n\t"         \
+    "add    %[" X1 "], %[" X1 "], #32\n\t"
+// clang-format on
+
+/// The LSTM cell, Q15::lstm_cell's contract (kernels_q15.hpp: q15/cells.cpp's generic loop, the same integers), two
+/// lanes a pass in assembly (72.5 instructions a lane, where the C of one lane a pass took 85, and the same pairs in
+/// intrinsics, GCC 12 spilling, 84: M4 q15 Lstm<16, 32> 13,629 (C) / 13,586 (intrinsics) -> 13,275 instructions a
+/// step, 2.3% fewer than the intrinsics): each gate's pair and
+/// c~'s one LDR (any alignment), the activations by SARNN_DSP_SIGMOID_PAIR and SARNN_DSP_TANH_PAIR; the two terms of c
+/// each rounded as q15/cells.cpp's (|f·c~|, |i·g|, |o·tanh c| < 2^30) and packed by PKHBT / PKHTB (the top lane's
+/// rounded sum shifted so that its quotient lands in the top half), so that c = sat16(f·c~ term + i·g term) of both
+/// lanes is one QADD16, a lane saturated where SADD16's wrapped sum differs (counted out of line); c and h stored one
+/// word each. Fourteen registers: the i rows' pointer (f and g at 2·hidden and 4·hidden bytes on), the o rows', c~'s,
+/// c's and h's, the offset, the table, the sigmoid's bias and six temporaries; the end and the count on the stack. The
+/// gates in the order g, i (the i·g term), f (the f·c~ term), o: at most six values live. An odd last lane alone.
 inline std::size_t lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden, q15* c, q15* h) noexcept {
     std::size_t saturated = 0;
-    const std::int32_t bias = pinned(kSigmoidBias);
+    const std::int32_t bias = kSigmoidBias;
+    const std::int16_t* const tab = fixed::detail::kTanhTable;
     const auto* pz = reinterpret_cast<const char*>(z);
     const auto* po = pz + 6 * hidden;
     const std::size_t off = 2 * hidden;
-    for (const q15* const end = c_tilde + hidden; c_tilde != end; pz += 2, po += 2, ++c_tilde, ++c, ++h) {
-        std::int16_t zi, zf, zg, zo;
-        std::memcpy(&zi, pz, sizeof zi);
-        std::memcpy(&zf, pz + off, sizeof zf);
-        std::memcpy(&zg, pz + 2 * off, sizeof zg);
-        std::memcpy(&zo, po, sizeof zo);
-        const std::int32_t i = sigmoid_dsp(zi, bias);
-        const std::int32_t f = sigmoid_dsp(zf, bias);
-        const std::int32_t g = tanh_dsp(zg);
-        const std::int32_t o = sigmoid_dsp(zo, bias);
+    const q15* const end = c_tilde + (hidden & ~std::size_t{1});
+    if (c_tilde != end) {
+        std::int32_t t0, t1, t2, t3, t4, t5;
+        // clang-format off
+        __asm__ volatile(
+            "1:\n\t"
+            // g of both lanes: G0 in t2, G1 in t3 (g = G >> 6)
+            "ldr    %[t0], [%[pz], %[off], lsl #1]\n\t"
+            SARNN_DSP_TANH_PAIR("t0", "t1", "t2", "t3")
+            // i of both lanes (t4, t5), then the i·g term of both: round(i·g / 2^18) packed in t2
+            "ldr    %[t0], [%[pz]]\n\t"
+            SARNN_DSP_SIGMOID_PAIR("t0", "t1", "t4", "t5")
+            "asr    %[t2], %[t2], #6\n\t"
+            "mul    %[t4], %[t4], %[t2]\n\t"
+            "add    %[t4], %[t4], #0x20000\n\t"
+            "asr    %[t3], %[t3], #6\n\t"
+            "mul    %[t5], %[t5], %[t3]\n\t"
+            "add    %[t5], %[t5], #0x20000\n\t"
+            "asr    %[t5], %[t5], #2\n\t"
+            "pkhtb  %[t2], %[t5], %[t4], asr #18\n\t"
+            // f of both lanes (t3, t4), then the f·c~ term of both: round(f·c~ / 2^15) packed in t1
+            "ldr    %[t0], [%[pz], %[off]]\n\t"
+            SARNN_DSP_SIGMOID_PAIR("t0", "t1", "t3", "t4")
+            "ldr    %[t0], [%[pc]], #4\n\t"
+            "smulbb %[t3], %[t3], %[t0]\n\t"
+            "smulbt %[t4], %[t4], %[t0]\n\t"
+            "add    %[t3], %[t3], #16384\n\t"
+            "add    %[t4], %[t4], #16384\n\t"
+            "asr    %[t3], %[t3], #15\n\t"
+            "pkhbt  %[t1], %[t3], %[t4], lsl #1\n\t"
+            // c = sat16(f·c~ term + i·g term) of both lanes in t0; a lane saturated where the wrapped sum differs
+            "qadd16 %[t0], %[t1], %[t2]\n\t"
+            "sadd16 %[t1], %[t1], %[t2]\n\t"
+            "cmp    %[t1], %[t0]\n\t"
+            "bne    5f\n\t"
+            "4:\n\t"
+            "str    %[t0], [%[pcn]], #4\n\t"
+            // tanh(c) of both lanes: T0 in t2, T1 in t3 (tanh = T >> 6)
+            SARNN_DSP_TANH_PAIR("t0", "t1", "t2", "t3")
+            // o of both lanes (t4, t5), then h = round(o·tanh(c) / 2^15) of both, one word
+            "ldr    %[t0], [%[po]], #4\n\t"
+            SARNN_DSP_SIGMOID_PAIR("t0", "t1", "t4", "t5")
+            "asr    %[t2], %[t2], #6\n\t"
+            "mul    %[t4], %[t4], %[t2]\n\t"
+            "add    %[t4], %[t4], #16384\n\t"
+            "asr    %[t4], %[t4], #15\n\t"
+            "asr    %[t3], %[t3], #6\n\t"
+            "mul    %[t5], %[t5], %[t3]\n\t"
+            "add    %[t5], %[t5], #16384\n\t"
+            "pkhbt  %[t4], %[t4], %[t5], lsl #1\n\t"
+            "str    %[t4], [%[ph]], #4\n\t"
+            "add    %[pz], %[pz], #4\n\t"
+            "ldr    %[t0], %[end]\n\t"
+            "cmp    %[pc], %[t0]\n\t"
+            "bne    1b\n\t"
+            "b      9f\n\t"
+            // the saturated lanes of the pair counted: those whose halves differ (t1 ^ t0)
+            "5:\n\t"
+            "eor    %[t1], %[t1], %[t0]\n\t"
+            "ldr    %[t2], %[sat]\n\t"
+            "lsls   %[t3], %[t1], #16\n\t"
+            "it     ne\n\t"
+            "addne  %[t2], %[t2], #1\n\t"
+            "lsrs   %[t1], %[t1], #16\n\t"
+            "it     ne\n\t"
+            "addne  %[t2], %[t2], #1\n\t"
+            "str    %[t2], %[sat]\n\t"
+            "b      4b\n\t"
+            "9:"
+            : [pz] "+r"(pz), [po] "+r"(po), [pc] "+r"(c_tilde), [pcn] "+r"(c), [ph] "+r"(h), [t0] "=&r"(t0),
+              [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5), [sat] "+m"(saturated)
+            : [off] "r"(off), [tab] "r"(tab), [bias] "r"(bias), [end] "m"(end)
+            : "cc", "memory");
+        // clang-format on
+    }
+    if ((hidden & 1u) != 0) {
+        const std::int32_t i = sigmoid_dsp(z[hidden - 1].raw, bias);
+        const std::int32_t f = sigmoid_dsp(z[2 * hidden - 1].raw, bias);
+        const std::int32_t g = tanh_dsp(z[3 * hidden - 1].raw);
+        const std::int32_t o = sigmoid_dsp(z[4 * hidden - 1].raw, bias);
         // c = f·c~ / 2^15 + i·g / 2^18 in Q3.12, each rounded half up, saturated to int16 and counted
         const std::int32_t ck = (__smlabb(f, c_tilde->raw, 1 << 14) >> 15) + ((i * g + (1 << 17)) >> 18);
         const std::int32_t cs = __ssat(ck, 16);
@@ -82,6 +216,8 @@ inline std::size_t lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidde
     }
     return saturated;
 }
+#undef SARNN_DSP_TANH_PAIR
+#undef SARNN_DSP_SIGMOID_PAIR
 
 /// One lane of the GRU cell (gru_cell below) from its sums r_s = sat16(gi_r + gh_r), z_s = sat16(gi_z + gh_z), gi_n
 /// and h_prev, gh_n in the bottom half (B) or the top half (T) of the word ghn: r, z = sigmoid_dsp, n = tanh_dsp(gi_n
