@@ -216,8 +216,6 @@ inline std::size_t lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidde
     }
     return saturated;
 }
-#undef SARNN_DSP_TANH_PAIR
-#undef SARNN_DSP_SIGMOID_PAIR
 
 /// One lane of the GRU cell (gru_cell below) from its sums r_s = sat16(gi_r + gh_r), z_s = sat16(gi_z + gh_z), gi_n
 /// and h_prev, gh_n in the bottom half (B) or the top half (T) of the word ghn: r, z = sigmoid_dsp, n = tanh_dsp(gi_n
@@ -235,8 +233,9 @@ __attribute__((always_inline)) inline std::int32_t gru_lane(std::int32_t rs, std
 }
 
 /// The GRU cell, Q15::gru_cell's contract (kernels_q15.hpp: q15/seam.hpp's generic form, the same integers), two lanes
-/// a pass in assembly (49 instructions a lane where GCC's form of the same C took 56.5, spilling five values: M4 q15
-/// Gru 11,096 -> 10,855 instructions a step, 2.2%): gru_lane's arithmetic with
+/// a pass in assembly (48 instructions a lane where GCC's form of the same C took 56.5, spilling five values: M4 q15
+/// Gru 11,096 -> 10,855 instructions a step, 2.2%; the tanh's inputs one QADD16 and SARNN_DSP_TANH_PAIR since 7 Dec,
+/// 32 fewer): gru_lane's arithmetic with
 ///   - each input's pair one LDR (any alignment); the sums of r's and z's pairs saturated to int16 by one QADD16
 ///     each (SSAT's value per half);
 ///   - |r_s| and |z_s| of both lanes at once: SSUB16 from 0 (GE set in a lane where 0 - s >= 0, in full precision:
@@ -286,38 +285,18 @@ inline void gru_cell(const q15* gi, const q15* gh, const q15* h_prev, std::size_
             "eor    %[t3], %[t3], %[t0], asr #31\n\t"
             "add    %[t3], %[t3], %[bias]\n\t"
             "usat   %[t3], #15, %[t3], asr #8\n\t"
-            // the tanh's inputs gi_n + round(r·gh_n / 2^15): x0 in t1, x1 in t0
+            // the tanh's inputs sat16(gi_n + round(r·gh_n / 2^15)) of both lanes in t0 (one QADD16: tanh_dsp takes
+            // |x| up to 32767, so that the sum saturated to int16 gives the same tanh as the sum itself); each
+            // rounded term is packed as lstm_cell's
             "ldr    %[t0], [%[ph], %[zo], lsl #1]\n\t"
             "smlabb %[t2], %[t2], %[t0], %[half]\n\t"
             "smlabt %[t3], %[t3], %[t0], %[half]\n\t"
+            "asr    %[t2], %[t2], #15\n\t"
+            "pkhbt  %[t2], %[t2], %[t3], lsl #1\n\t"
             "ldr    %[t0], [%[pi], %[zo], lsl #1]\n\t"
-            "sxth   %[t1], %[t0]\n\t"
-            "add    %[t1], %[t1], %[t2], asr #15\n\t"
-            "asr    %[t0], %[t0], #16\n\t"
-            "add    %[t0], %[t0], %[t3], asr #15\n\t"
+            "qadd16 %[t0], %[t0], %[t2]\n\t"
             // n = tanh(x): N0 = n0·64 + rounding in t3, N1 in t4
-            "eor    %[t2], %[t1], %[t1], asr #31\n\t"
-            "sub    %[t2], %[t2], %[t1], asr #31\n\t"
-            "usat   %[t2], #15, %[t2]\n\t"
-            "lsr    %[t3], %[t2], #6\n\t"
-            "ldr    %[t3], [%[tab], %[t3], lsl #1]\n\t"
-            "and    %[t2], %[t2], #63\n\t"
-            "rsb    %[t2], %[t2], %[t2], lsl #16\n\t"
-            "add    %[t2], %[t2], #64\n\t"
-            "smuad  %[t3], %[t3], %[t2]\n\t"
-            "eor    %[t3], %[t3], %[t1], asr #31\n\t"
-            "add    %[t3], %[t3], #32\n\t"
-            "eor    %[t1], %[t0], %[t0], asr #31\n\t"
-            "sub    %[t1], %[t1], %[t0], asr #31\n\t"
-            "usat   %[t1], #15, %[t1]\n\t"
-            "lsr    %[t2], %[t1], #6\n\t"
-            "ldr    %[t2], [%[tab], %[t2], lsl #1]\n\t"
-            "and    %[t1], %[t1], #63\n\t"
-            "rsb    %[t1], %[t1], %[t1], lsl #16\n\t"
-            "add    %[t1], %[t1], #64\n\t"
-            "smuad  %[t2], %[t2], %[t1]\n\t"
-            "eor    %[t2], %[t2], %[t0], asr #31\n\t"
-            "add    %[t4], %[t2], #32\n\t"
+            SARNN_DSP_TANH_PAIR("t0", "t1", "t3", "t4")
             // z = sigmoid(sat16(gi_z + gh_z)), both lanes: z0 in t2, z1 in t5
             "ldr    %[t0], [%[pi], %[zo]]\n\t"
             "ldr    %[t1], [%[ph], %[zo]]\n\t"
@@ -376,6 +355,9 @@ inline void gru_cell(const q15* gi, const q15* gh, const q15* h_prev, std::size_
                             gh[2 * hidden + d].raw, gi[2 * hidden + d].raw, h_prev[0].raw, bias, half));
     }
 }
+
+#undef SARNN_DSP_TANH_PAIR
+#undef SARNN_DSP_SIGMOID_PAIR
 
 }  // namespace sarnn::kernel::q15_dsp
 
