@@ -665,15 +665,17 @@ std::int8_t* const g_gw = reinterpret_cast<std::int8_t*>(g_s);
 /// and a shift outside 2 .. 31 take the rest of that form)
 template <class X, bool kPacked = false>
 void check_gru_gates() {
-    static std::int32_t m[56], bi[56], bh[56];
-    static std::int8_t shift[56];
-    static q15 gi[57], gh[57], xv[129], hv[129];  // (x and h up to 128 long from their second value)
+    constexpr std::size_t kMaxRows = kPacked ? 160 : 56;  // (packed: across blocks of 64 rows)
+    static std::int32_t m[kMaxRows], bi[kMaxRows], bh[kMaxRows];
+    static std::int8_t shift[kMaxRows];
+    static q15 gi[kMaxRows + 1], gh[kMaxRows + 1], xv[129],
+        hv[129];  // (x and h up to 128 long from their second value)
     const auto pre = [](std::int32_t v, std::int32_t mk, int sk, std::int32_t b) {
         const std::int64_t p = static_cast<std::int64_t>(sarnn::fixed::requantize(v, mk, sk)) + b;
         return p > 32767 ? 32767 : (p < -32768 ? -32768 : static_cast<std::int32_t>(p));
     };
     for (int it = 0; it < 400; ++it) {
-        const std::size_t rows = static_cast<std::size_t>(uniform(1, 56));
+        const std::size_t rows = static_cast<std::size_t>(uniform(1, static_cast<int>(kMaxRows)));
         const std::size_t span = kGwBytes / rows;  // nx + nh at most
         const std::size_t cap = kPacked ? (span < 128 ? span : 128) & ~std::size_t{7} : (span < 80 ? span : 80);
         if (kPacked && cap < 16) continue;
@@ -729,11 +731,11 @@ void check_gru_gates() {
 /// outside 2 .. 31 (finish_sum leaves that row and those after it to C)
 template <class X>
 void check_affine_packed() {
-    static std::int32_t m[56], b[56];
-    static std::int8_t shift[56];
-    static q15 z[57], xv[129], rv[129];
+    static std::int32_t m[160], b[160];  // (rows across blocks of 64)
+    static std::int8_t shift[160];
+    static q15 z[161], xv[129], rv[129];
     for (int it = 0; it < 400; ++it) {
-        const std::size_t rows = static_cast<std::size_t>(uniform(1, 56));
+        const std::size_t rows = static_cast<std::size_t>(uniform(1, 160));
         const std::size_t span = kGwBytes / rows;
         const std::size_t cap = (span < 128 ? span : 128) & ~std::size_t{7};
         if (cap < 16) continue;
@@ -889,8 +891,7 @@ int main() {
     if constexpr (q::has(L::kCaps, q::kFinishGru)) check_finish_gru<L>();
     if constexpr (q::has(L::kCaps, q::kGruGates)) check_gru_gates<L>();
     // Q15's whole products where they take the packed passes (q15/affine.cpp's gru_gates_packed, affine_one_packed)
-    if constexpr (q::has(L::kCaps, q::kRowsPacked) && q::has(L::kCaps, q::kFinishGru))
-        check_gru_gates<sarnn::kernel::Q15, true>();
+    if constexpr (q::has(L::kCaps, q::kGruApart)) check_gru_gates<sarnn::kernel::Q15, true>();
     if constexpr (q::has(L::kCaps, q::kRowsSum)) check_affine_packed<sarnn::kernel::Q15>();
 #if defined(SARNN_LIB_KERNELS_Q15_THUMB_GRU_HPP)
     check_rows4_words();

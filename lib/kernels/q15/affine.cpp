@@ -616,39 +616,46 @@ void Q15Set<Which>::affine(const QGates& a, std::size_t rows, const q15* x, std:
 
 namespace {
 
-/// The sums (s_x, s_h) of the rows row..end of a block (from start) by dot_rows in L's groups (gru_gates_packed's
-/// last rows % kRows).
-template <class L>
+/// The sums of the rows row..end of a block (from start) by dot_rows in L's groups, s_x at s[i - start] and s_h at
+/// s[kBlock + i - start] (gru_gates_packed's last rows % kRows).
+template <class L, std::size_t kBlock>
 __attribute__((noinline)) void gru_sums(const QGru& a, std::size_t start, std::size_t row, std::size_t end,
                                         const q15* x, std::size_t nx, const q15* h, std::size_t nh,
                                         std::int32_t* s) noexcept {
     row_groups<L>(
         row, end, [&](auto group, std::size_t i) __attribute__((always_inline)) {
             constexpr std::size_t G = decltype(group)::value;
-            row_sums<L, G>(a.W_ih + i * nx, nx, x, nx, a.W_hh + i * nh, nh, h, nh, s, i - start);
+            Sums<G> gx, gh;
+            L::template dot_rows<G>(a.W_ih + i * nx, nx, x, nx, gx.v);
+            L::template dot_rows<G>(a.W_hh + i * nh, nh, h, nh, gh.v);
+            for (std::size_t g = 0; g < G; ++g) {
+                s[i - start + g] = gx.v[g];
+                s[kBlock + i - start + g] = gh.v[g];
+            }
         });
 }
 
-/// The rows i..end of a block (from start) finished from their sums s = (s_x, s_h) pairs where the x part's factor is
-/// 1, as gru_gates's (gru_gates_packed's rows that finish_gru leaves: a shift outside 2 .. 31).
-template <class L>
+/// The rows i..end of a block (from start) finished from their sums s_x = s[i - start], s_h = s[kBlock + i - start]
+/// where the x part's factor is 1, as gru_gates's (gru_gates_packed's rows that finish_gru_apart leaves: a shift
+/// outside 2 .. 31).
+template <class L, std::size_t kBlock>
 __attribute__((noinline)) void gru_finish_one(const QGru& a, std::size_t start, std::size_t i, std::size_t end,
                                               const std::int32_t* s, q15* gi, q15* gh) noexcept {
     for (; i < end; ++i) {
-        const std::int32_t* const si = s + 2 * (i - start);
+        const std::int32_t s_x = s[i - start], s_h = s[kBlock + i - start];
         const std::int32_t m = a.m[i];
         const std::int8_t shift = a.shift[i];
         const bool hi = shift >= 2 && m >= 0;
         // gi = requantize(s_x, m_r, shift_r) + b_ih, gh = requantize(s_h, m_r, shift_r) + b_hh, saturated
-        const std::int32_t qi = hi ? rescale_hi(si[0], m, shift) : rescale(si[0], m, shift);
-        const std::int32_t qh = hi ? rescale_hi(si[1], m, shift) : rescale(si[1], m, shift);
+        const std::int32_t qi = hi ? rescale_hi(s_x, m, shift) : rescale(s_x, m, shift);
+        const std::int32_t qh = hi ? rescale_hi(s_h, m, shift) : rescale(s_h, m, shift);
         gi[i] = q15{static_cast<std::int16_t>(add_sat16(qi, a.b_ih[i]))};
         gh[i] = q15{static_cast<std::int16_t>(add_sat16(qh, a.b_hh[i]))};
     }
 }
 
-/// gru_gates where L's packed passes and finish_gru take the rows (kRowsPacked, kFinishGru: the x part's factor 1, x
-/// and h packed): gru_gates's integers, in a function of its own with only this case's values live (gru_gates's other
+/// gru_gates where L's packed passes and finish_gru take the rows (kGruApart: the x part's factor 1, x and h packed;
+/// each part's sums in an array of its own, rows_apart and finish_gru_apart): gru_gates's integers, in a function of its own with only this case's values live (gru_gates's other
 /// factors' set-up, hoisted out of its blocks, cost about a hundred instructions a block and as many once: M4 Gru<q15,
 /// 16, 32> 10,729 -> 10,461 instructions a step), blocks of 16·kRows rows (one block fewer than 8·kRows at Hidden 32, 96 rows).
 /// The last rows % kRows of a block by dot_rows (gru_sums), a row finish_gru leaves and those after it by
@@ -661,13 +668,15 @@ __attribute__((noinline)) void gru_gates_packed(const QGru& a, std::size_t rows,
     L::pack(x, nx, h, nh, pk);
     for (std::size_t start = 0; start < rows; start += kBlock) {
         const std::size_t n = rows - start < kBlock ? rows - start : kBlock;
-        std::int32_t s[2 * kBlock];  // (s_x, s_h) of each row
+        std::int32_t s[2 * kBlock];  // s_x of each row, then s_h of each row from s + kBlock
         const std::size_t groups = n / L::kRows;
-        if (groups > 0) L::rows_packed2(a.W_ih + start * nx, a.W_hh + start * nh, pk, nx, nh, groups, s);
-        if (L::kRows * groups < n) gru_sums<L>(a, start, start + L::kRows * groups, start + n, x, nx, h, nh, s);
-        const std::size_t done = L::finish_gru(s, n, a.m + start, a.shift + start, a.b_ih + start, a.b_hh + start,
-                                               gi + start, gh + start);
-        if (done < n) gru_finish_one<L>(a, start, start + done, start + n, s, gi, gh);
+        if (groups > 0) L::rows_apart(a.W_ih + start * nx, a.W_hh + start * nh, pk, nx, nh, groups, s, s + kBlock);
+        if (L::kRows * groups < n) {
+            gru_sums<L, kBlock>(a, start, start + L::kRows * groups, start + n, x, nx, h, nh, s);
+        }
+        const std::size_t done = L::template finish_gru_apart<4 * kBlock>(
+            s, n, a.m + start, a.shift + start, a.b_ih + start, a.b_hh + start, gi + start, gh + start);
+        if (done < n) gru_finish_one<L, kBlock>(a, start, start + done, start + n, s, gi, gh);
     }
 }
 
@@ -757,8 +766,7 @@ void Q15Set<Which>::gru_gates(const QGru& a, std::size_t rows, const q15* x, std
     if constexpr (q15_loops::has(L::kCaps, q15_loops::kGruGates)) {
         L::gru_gates(a, rows, x, nx, h, nh, gi, gh);
     } else {
-        if constexpr (q15_loops::has(L::kCaps, q15_loops::kRowsPacked) &&
-                      q15_loops::has(L::kCaps, q15_loops::kFinishGru)) {
+        if constexpr (q15_loops::has(L::kCaps, q15_loops::kGruApart)) {
             if (a.x_m == kMax30 && a.x_shift == -1 && nx <= 256 && L::packs(nx, nh)) {
                 gru_gates_packed<L>(a, rows, x, nx, h, nh, gi, gh);
                 return;
