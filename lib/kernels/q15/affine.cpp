@@ -655,11 +655,11 @@ __attribute__((noinline)) void gru_finish_one(const QGru& a, std::size_t start, 
 }
 
 /// gru_gates where L's packed passes and finish_gru take the rows (kGruApart: the x part's factor 1, x and h packed;
-/// each part's sums in an array of its own, rows_apart and finish_gru_apart): gru_gates's integers, in a function of its own with only this case's values live (gru_gates's other
-/// factors' set-up, hoisted out of its blocks, cost about a hundred instructions a block and as many once: M4 Gru<q15,
-/// 16, 32> 10,729 -> 10,461 instructions a step), blocks of 16·kRows rows (one block fewer than 8·kRows at Hidden 32, 96 rows).
-/// The last rows % kRows of a block by dot_rows (gru_sums), a row finish_gru leaves and those after it by
-/// gru_finish_one.
+/// each part's sums in an array of its own, rows_apart and finish_gru_apart): gru_gates's integers, in a function of
+/// its own with only this case's values live (gru_gates's other factors' set-up, hoisted out of its blocks, cost about
+/// a hundred instructions a block and as many once: M4 Gru<q15, 16, 32> 10,729 -> 10,461 instructions a step), blocks
+/// of 16·kRows rows (one block fewer than 8·kRows at Hidden 32, 96 rows). The last rows % kRows of a block by dot_rows
+/// (gru_sums), a row finish_gru leaves and those after it by gru_finish_one.
 template <class L>
 __attribute__((noinline)) void gru_gates_packed(const QGru& a, std::size_t rows, const q15* x, std::size_t nx,
                                                 const q15* h, std::size_t nh, q15* gi, q15* gh) noexcept {

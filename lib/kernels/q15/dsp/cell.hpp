@@ -131,17 +131,17 @@ __attribute__((always_inline)) inline std::int32_t pinned(std::int32_t v) noexce
 // clang-format on
 
 /// The LSTM cell, Q15::lstm_cell's contract (kernels_q15.hpp: q15/cells.cpp's generic loop, the same integers), two
-/// lanes a pass in assembly (72.5 instructions a lane at first, where the C of one lane a pass took 85, and the same pairs in
-/// intrinsics, GCC 12 spilling, 84: M4 q15 Lstm<16, 32> 13,629 (C) / 13,586 (intrinsics) -> 13,275 instructions a
-/// step, 2.3% fewer than the intrinsics; 68.5 a lane, 12,987 -> 12,859, with both lanes' weights at once and g and
-/// tanh(c) packed, since 7 Dec): each gate's pair and
-/// c~'s one LDR (any alignment), the activations by SARNN_DSP_SIGMOID_PAIR_S and SARNN_DSP_TANH_PAIR; the two terms of c
-/// each rounded as q15/cells.cpp's (|f·c~|, |i·g|, |o·tanh c| < 2^30) and packed by PKHBT / PKHTB (the top lane's
-/// rounded sum shifted so that its quotient lands in the top half), so that c = sat16(f·c~ term + i·g term) of both
-/// lanes is one QADD16, a lane saturated where SADD16's wrapped sum differs (counted out of line); c and h stored one
-/// word each. Fourteen registers: the i rows' pointer (f and g at 2·hidden and 4·hidden bytes on), the o rows', c~'s,
-/// c's and h's, the offset, the table, the sigmoid's bias and six temporaries; the end and the count on the stack. The
-/// gates in the order g, i (the i·g term), f (the f·c~ term), o: at most six values live. An odd last lane alone.
+/// lanes a pass in assembly (72.5 instructions a lane at first, where the C of one lane a pass took 85, and the same
+/// pairs in intrinsics, GCC 12 spilling, 84: M4 q15 Lstm<16, 32> 13,629 (C) / 13,586 (intrinsics) -> 13,275
+/// instructions a step, 2.3% fewer than the intrinsics; 68.5 a lane, 12,987 -> 12,859, with both lanes' weights at once
+/// and g and tanh(c) packed, since 7 Dec): each gate's pair and c~'s one LDR (any alignment), the activations by
+/// SARNN_DSP_SIGMOID_PAIR_S and SARNN_DSP_TANH_PAIR; the two terms of c each rounded as q15/cells.cpp's (|f·c~|, |i·g|,
+/// |o·tanh c| < 2^30) and packed by PKHBT / PKHTB (the top lane's rounded sum shifted so that its quotient lands in the
+/// top half), so that c = sat16(f·c~ term + i·g term) of both lanes is one QADD16, a lane saturated where SADD16's
+/// wrapped sum differs (counted out of line); c and h stored one word each. Fourteen registers: the i rows' pointer (f
+/// and g at 2·hidden and 4·hidden bytes on), the o rows', c~'s, c's and h's, the offset, the table, the sigmoid's bias
+/// and six temporaries; the end and the count on the stack. The gates in the order g, i (the i·g term), f (the f·c~
+/// term), o: at most six values live. An odd last lane alone.
 inline std::size_t lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden, q15* c, q15* h) noexcept {
     std::size_t saturated = 0;
     const std::int32_t bias = kSigmoidBias;
