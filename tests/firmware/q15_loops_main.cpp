@@ -891,7 +891,10 @@ int main() {
     if constexpr (q::has(L::kCaps, q::kFinishGru)) check_finish_gru<L>();
     if constexpr (q::has(L::kCaps, q::kGruGates)) check_gru_gates<L>();
     // Q15's whole products where they take the packed passes (q15/affine.cpp's gru_gates_packed, affine_one_packed)
-    if constexpr (q::has(L::kCaps, q::kGruApart)) check_gru_gates<sarnn::kernel::Q15, true>();
+    if constexpr (q::has(L::kCaps, q::kGruApart)) {
+        check_gru_gates<sarnn::kernel::Q15, true>();
+        check_gru_gates<sarnn::kernel::Q15>();  // (its generic form on the sums apart: the other shapes and factors)
+    }
     if constexpr (q::has(L::kCaps, q::kRowsSum)) check_affine_packed<sarnn::kernel::Q15>();
 #if defined(SARNN_LIB_KERNELS_Q15_THUMB_GRU_HPP)
     check_rows4_words();

@@ -491,19 +491,18 @@ __attribute__((noinline)) void one_finish(const QGates& a, std::size_t start, st
         const std::int8_t shift = a.shift[i];
         // pre = requantize(z, m_r, shift_r) + b_r, in Q3.12, saturated
         const std::int32_t q = shift >= 2 && m >= 0 ? rescale_hi(zi, m, shift) : rescale(zi, m, shift);
-        z[i] = q15{static_cast<std::int16_t>(add_sat16(q, a.b ? a.b[i] : 0))};
+        z[i] = q15{static_cast<std::int16_t>(add_sat16(q, a.b[i]))};
     }
 }
 
-/// affine_one where L's packed passes take x and r (kRowsSum, packs(nx, nr)): its integers, in a function of its own
-/// with only this case's values live (as gru_gates_packed: M4 Lstm<q15, 16, 32> 13,275 -> 12,987 instructions a
-/// step), blocks of 16·kRows rows. The last rows % kRows of a block by dot_rows (one_sums), a row finish_sum leaves and
-/// those after it by one_finish.
+/// affine_one where L's packed passes take x and r (kRowsSum, packs(nx, nr)) and there is a bias: its integers, in a
+/// function of its own with only this case's values live (as gru_gates_packed: M4 Lstm<q15, 16, 32> 13,275 -> 12,987
+/// instructions a step), blocks of 16·kRows rows. The last rows % kRows of a block by dot_rows (one_sums), a row
+/// finish_sum leaves and those after it by one_finish.
 template <class L>
 __attribute__((noinline)) void affine_one_packed(const QGates& a, std::size_t rows, const q15* x, std::size_t nx,
                                                  const q15* r, std::size_t nr, q15* z) noexcept {
     constexpr std::size_t kBlock = 16 * L::kRows;
-    static constexpr std::int32_t kNoBias[kBlock] = {};  // b's rows where there is no bias
     typename L::Packed pk;
     L::pack(x, nx, r, nr, pk);
     for (std::size_t start = 0; start < rows; start += kBlock) {
@@ -512,8 +511,7 @@ __attribute__((noinline)) void affine_one_packed(const QGates& a, std::size_t ro
         const std::size_t groups = n / L::kRows;
         if (groups > 0) L::rows_packed_sum(a.A_x + start * nx, a.A_r + start * nr, pk, nx, nr, groups, s);
         if (L::kRows * groups < n) one_sums<L>(a, start, start + L::kRows * groups, start + n, x, nx, r, nr, s);
-        const std::size_t done = L::finish_sum(s, n, a.m + start, a.shift + start, a.b ? a.b + start : kNoBias,
-                                               z + start);
+        const std::size_t done = L::finish_sum(s, n, a.m + start, a.shift + start, a.b + start, z + start);
         if (done < n) one_finish<L>(a, start, start + done, start + n, s, z);
     }
 }
@@ -526,7 +524,7 @@ __attribute__((always_inline)) inline void affine(const QGates& a, std::size_t r
     if constexpr (!q15_loops::has(L::kCaps, q15_loops::kTanhRows)) {
         if (x_factor_one(a, nx)) {
             if constexpr (q15_loops::has(L::kCaps, q15_loops::kRowsSum)) {
-                if (L::packs(nx, nr)) {
+                if (L::packs(nx, nr) && a.b != nullptr) {
                     affine_one_packed<L>(a, rows, x, nx, r, nr, z);
                     return;
                 }
@@ -686,7 +684,10 @@ __attribute__((noinline)) void gru_gates_packed(const QGru& a, std::size_t rows,
 template <class L>
 __attribute__((noinline)) void gru_gates(const QGru& a, std::size_t rows, const q15* x, std::size_t nx, const q15* h,
                                          std::size_t nh, q15* gi, q15* gh) noexcept {
-    constexpr std::size_t kBlock = 8 * L::kRows;
+    // each part's sums in an array of their own where L keeps them so (kGruApart: s_x at s, s_h from s + kBlock, in
+    // blocks of gru_gates_packed's size: one form of its loops in the image), else (s_x, s_h) pairs
+    constexpr bool kApart = q15_loops::has(L::kCaps, q15_loops::kGruApart);
+    constexpr std::size_t kBlock = (kApart ? 16 : 8) * L::kRows;
     const XFactor x_factor(a.x_m, a.x_shift);
     // the x part's factor 1 (x_factor_one's condition): requantize(s_x) = s_x, no clamp
     const bool one = a.x_m == kMax30 && a.x_shift == -1 && nx <= 256;
@@ -698,44 +699,59 @@ __attribute__((noinline)) void gru_gates(const QGru& a, std::size_t rows, const 
     }
     for (std::size_t start = 0; start < rows; start += kBlock) {
         const std::size_t end = rows - start < kBlock ? rows : start + kBlock;
-        std::int32_t s[2 * kBlock];  // (s_x, s_h) of each row
+        std::int32_t s[2 * kBlock];  // (s_x, s_h) of each row (kApart: s_x of each row, then s_h)
         std::size_t row = start;
         if constexpr (q15_loops::has(L::kCaps, q15_loops::kRowsPacked)) {
             if (packed && end - start >= L::kRows) {
                 const std::size_t groups = (end - start) / L::kRows;
-                L::rows_packed2(a.W_ih + start * nx, a.W_hh + start * nh, pk, nx, nh, groups, s);
+                if constexpr (kApart) {
+                    L::rows_apart(a.W_ih + start * nx, a.W_hh + start * nh, pk, nx, nh, groups, s, s + kBlock);
+                } else {
+                    L::rows_packed2(a.W_ih + start * nx, a.W_hh + start * nh, pk, nx, nh, groups, s);
+                }
                 row += L::kRows * groups;
             }
         }
-        row_groups<L>(
-            row, end, [&](auto group, std::size_t i) __attribute__((always_inline)) {
-                constexpr std::size_t G = decltype(group)::value;
-                row_sums<L, G>(a.W_ih + i * nx, nx, x, nx, a.W_hh + i * nh, nh, h, nh, s, i - start);
-            });
+        if constexpr (kApart) {
+            if (row < end) gru_sums<L, kBlock>(a, start, row, end, x, nx, h, nh, s);
+        } else {
+            row_groups<L>(
+                row, end, [&](auto group, std::size_t i) __attribute__((always_inline)) {
+                    constexpr std::size_t G = decltype(group)::value;
+                    row_sums<L, G>(a.W_ih + i * nx, nx, x, nx, a.W_hh + i * nh, nh, h, nh, s, i - start);
+                });
+        }
         std::size_t done = start;  // the rows finished
         if constexpr (q15_loops::has(L::kCaps, q15_loops::kFinishGru)) {
             if (one) {
-                done += L::finish_gru(s, end - start, a.m + start, a.shift + start, a.b_ih + start, a.b_hh + start,
-                                      gi + start, gh + start);
+                if constexpr (kApart) {
+                    done += L::template finish_gru_apart<4 * kBlock>(s, end - start, a.m + start, a.shift + start,
+                                                                     a.b_ih + start, a.b_hh + start, gi + start,
+                                                                     gh + start);
+                } else {
+                    done += L::finish_gru(s, end - start, a.m + start, a.shift + start, a.b_ih + start, a.b_hh + start,
+                                          gi + start, gh + start);
+                }
             }
         }
         // the rows' loop, written twice (the factor 1 known, or XFactor's) where flash allows: on Helium (the M55)
         // once, with a test per row (the M55's bench image is within a few hundred bytes of its 512 KiB)
         const auto finish = [&](auto unit) __attribute__((always_inline)) {
             for (std::size_t i = done; i < end; ++i) {
-                const std::int32_t* const si = s + 2 * (i - start);
+                const std::int32_t s_x = kApart ? s[i - start] : s[2 * (i - start)];
+                const std::int32_t s_h = kApart ? s[kBlock + i - start] : s[2 * (i - start) + 1];
                 const std::int32_t m = a.m[i];
                 const std::int8_t shift = a.shift[i];
                 // s_x in h's units (clamped to +-2^30; the factor 1: s_x itself); |s_h| <= 128·32768·256 = 2^30
-                const std::int32_t xq = (decltype(unit)::value && one) ? si[0] : x_factor(si[0]);
+                const std::int32_t xq = (decltype(unit)::value && one) ? s_x : x_factor(s_x);
                 std::int32_t qi, qh;
                 if (shift >= 2 && m >= 0) {
                     // the rows' usual factors (a_r / 8 < 1/2): the high word of the product alone decides (rescale_hi)
                     qi = rescale_hi(xq, m, shift);
-                    qh = rescale_hi(si[1], m, shift);
+                    qh = rescale_hi(s_h, m, shift);
                 } else {
                     qi = rescale(xq, m, shift);
-                    qh = rescale(si[1], m, shift);
+                    qh = rescale(s_h, m, shift);
                 }
                 // gi = requantize(xq, m_r, shift_r) + b_ih, gh = requantize(s_h, m_r, shift_r) + b_hh, in Q3.12,
                 // saturated
