@@ -614,12 +614,20 @@ void Q15Set<Which>::affine(const QGates& a, std::size_t rows, const q15* x, std:
 
 namespace {
 
+/// gru_gates's layout of the sums: each part's in an array of its own where L keeps them so (kGruApart), and its
+/// block of rows (16 passes there, else 8).
+template <class L>
+constexpr bool kGruApart = q15_loops::has(L::kCaps, q15_loops::kGruApart);
+template <class L>
+constexpr std::size_t kGruBlock = (kGruApart<L> ? 16 : 8) * L::kRows;
+
 /// The sums of the rows row..end of a block (from start) by dot_rows in L's groups, s_x at s[i - start] and s_h at
-/// s[kBlock + i - start] (gru_gates_packed's last rows % kRows).
+/// s[kBlock + i - start] (gru_gates's rows without the packed passes, inline; gru_sums: gru_gates_packed's last rows %
+/// kRows, a call).
 template <class L, std::size_t kBlock>
-__attribute__((noinline)) void gru_sums(const QGru& a, std::size_t start, std::size_t row, std::size_t end,
-                                        const q15* x, std::size_t nx, const q15* h, std::size_t nh,
-                                        std::int32_t* s) noexcept {
+__attribute__((always_inline)) inline void gru_sums_in(const QGru& a, std::size_t start, std::size_t row,
+                                                       std::size_t end, const q15* x, std::size_t nx, const q15* h,
+                                                       std::size_t nh, std::int32_t* s) noexcept {
     row_groups<L>(
         row, end, [&](auto group, std::size_t i) __attribute__((always_inline)) {
             constexpr std::size_t G = decltype(group)::value;
@@ -631,6 +639,13 @@ __attribute__((noinline)) void gru_sums(const QGru& a, std::size_t start, std::s
                 s[kBlock + i - start + g] = gh.v[g];
             }
         });
+}
+
+template <class L, std::size_t kBlock>
+__attribute__((noinline)) void gru_sums(const QGru& a, std::size_t start, std::size_t row, std::size_t end,
+                                        const q15* x, std::size_t nx, const q15* h, std::size_t nh,
+                                        std::int32_t* s) noexcept {
+    gru_sums_in<L, kBlock>(a, start, row, end, x, nx, h, nh, s);
 }
 
 /// The rows i..end of a block (from start) finished from their sums s_x = s[i - start], s_h = s[kBlock + i - start]
@@ -685,9 +700,10 @@ template <class L>
 __attribute__((noinline)) void gru_gates(const QGru& a, std::size_t rows, const q15* x, std::size_t nx, const q15* h,
                                          std::size_t nh, q15* gi, q15* gh) noexcept {
     // each part's sums in an array of their own where L keeps them so (kGruApart: s_x at s, s_h from s + kBlock, in
-    // blocks of gru_gates_packed's size: one form of its loops in the image), else (s_x, s_h) pairs
-    constexpr bool kApart = q15_loops::has(L::kCaps, q15_loops::kGruApart);
-    constexpr std::size_t kBlock = (kApart ? 16 : 8) * L::kRows;
+    // blocks of gru_gates_packed's size: one form of its loops in the image), else (s_x, s_h) pairs (kApart and
+    // kBlock at namespace scope: the finishing lambda captures no local for them)
+    constexpr bool kApart = kGruApart<L>;
+    constexpr std::size_t kBlock = kGruBlock<L>;
     const XFactor x_factor(a.x_m, a.x_shift);
     // the x part's factor 1 (x_factor_one's condition): requantize(s_x) = s_x, no clamp
     const bool one = a.x_m == kMax30 && a.x_shift == -1 && nx <= 256;
@@ -713,7 +729,7 @@ __attribute__((noinline)) void gru_gates(const QGru& a, std::size_t rows, const 
             }
         }
         if constexpr (kApart) {
-            if (row < end) gru_sums<L, kBlock>(a, start, row, end, x, nx, h, nh, s);
+            gru_sums_in<L, kBlock>(a, start, row, end, x, nx, h, nh, s);
         } else {
             row_groups<L>(
                 row, end, [&](auto group, std::size_t i) __attribute__((always_inline)) {
@@ -738,20 +754,21 @@ __attribute__((noinline)) void gru_gates(const QGru& a, std::size_t rows, const 
         // once, with a test per row (the M55's bench image is within a few hundred bytes of its 512 KiB)
         const auto finish = [&](auto unit) __attribute__((always_inline)) {
             for (std::size_t i = done; i < end; ++i) {
-                const std::int32_t s_x = kApart ? s[i - start] : s[2 * (i - start)];
-                const std::int32_t s_h = kApart ? s[kBlock + i - start] : s[2 * (i - start) + 1];
+                // s_x at si[0], s_h at si[kH]
+                const std::int32_t* const si = kGruApart<L> ? s + (i - start) : s + 2 * (i - start);
+                constexpr std::size_t kH = kGruApart<L> ? kGruBlock<L> : 1;
                 const std::int32_t m = a.m[i];
                 const std::int8_t shift = a.shift[i];
                 // s_x in h's units (clamped to +-2^30; the factor 1: s_x itself); |s_h| <= 128·32768·256 = 2^30
-                const std::int32_t xq = (decltype(unit)::value && one) ? s_x : x_factor(s_x);
+                const std::int32_t xq = (decltype(unit)::value && one) ? si[0] : x_factor(si[0]);
                 std::int32_t qi, qh;
                 if (shift >= 2 && m >= 0) {
                     // the rows' usual factors (a_r / 8 < 1/2): the high word of the product alone decides (rescale_hi)
                     qi = rescale_hi(xq, m, shift);
-                    qh = rescale_hi(s_h, m, shift);
+                    qh = rescale_hi(si[kH], m, shift);
                 } else {
                     qi = rescale(xq, m, shift);
-                    qh = rescale(s_h, m, shift);
+                    qh = rescale(si[kH], m, shift);
                 }
                 // gi = requantize(xq, m_r, shift_r) + b_ih, gh = requantize(s_h, m_r, shift_r) + b_hh, in Q3.12,
                 // saturated
