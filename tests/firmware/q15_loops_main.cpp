@@ -660,21 +660,29 @@ void check_finish_gru() {
 constexpr std::size_t kGwBytes = 2880;
 static_assert(kGwBytes <= sizeof g_s, "the GRU checks' weights fit g_s");
 std::int8_t* const g_gw = reinterpret_cast<std::int8_t*>(g_s);
-template <class X>
+/// (kPacked: x and h of lengths the packed passes take, multiples of 8 up to 128 together, the factor of x mostly 1:
+/// Q15::gru_gates by the DSP set's packed passes and finish_gru, rows of any count, so that a block's last rows % 4
+/// and a shift outside 2 .. 31 take the rest of that form)
+template <class X, bool kPacked = false>
 void check_gru_gates() {
-    static std::int32_t m[56], bi[56], bh[56];
-    static std::int8_t shift[56];
-    static q15 gi[57], gh[57], xv[81], hv[81];
+    constexpr std::size_t kMaxRows = kPacked ? 160 : 56;  // (packed: across blocks of 64 rows)
+    static std::int32_t m[kMaxRows], bi[kMaxRows], bh[kMaxRows];
+    static std::int8_t shift[kMaxRows];
+    static q15 gi[kMaxRows + 1], gh[kMaxRows + 1], xv[129],
+        hv[129];  // (x and h up to 128 long from their second value)
     const auto pre = [](std::int32_t v, std::int32_t mk, int sk, std::int32_t b) {
         const std::int64_t p = static_cast<std::int64_t>(sarnn::fixed::requantize(v, mk, sk)) + b;
         return p > 32767 ? 32767 : (p < -32768 ? -32768 : static_cast<std::int32_t>(p));
     };
     for (int it = 0; it < 400; ++it) {
-        const std::size_t rows = static_cast<std::size_t>(uniform(1, 56));
+        const std::size_t rows = static_cast<std::size_t>(uniform(1, static_cast<int>(kMaxRows)));
         const std::size_t span = kGwBytes / rows;  // nx + nh at most
-        const std::size_t cap = span < 80 ? span : 80;
-        const std::size_t nx = static_cast<std::size_t>(uniform(1, static_cast<int>(cap) - 1));
-        const std::size_t nh = static_cast<std::size_t>(uniform(1, static_cast<int>(cap - nx)));
+        const std::size_t cap = kPacked ? (span < 128 ? span : 128) & ~std::size_t{7} : (span < 80 ? span : 80);
+        if (kPacked && cap < 16) continue;
+        const std::size_t nx = kPacked ? 8 * static_cast<std::size_t>(uniform(1, static_cast<int>(cap / 8) - 1))
+                                       : static_cast<std::size_t>(uniform(1, static_cast<int>(cap) - 1));
+        const std::size_t nh = kPacked ? 8 * static_cast<std::size_t>(uniform(1, static_cast<int>((cap - nx) / 8)))
+                                       : static_cast<std::size_t>(uniform(1, static_cast<int>(cap - nx)));
         const bool extreme = it % 7 == 3;
         std::int8_t* const W_ih = g_gw;
         std::int8_t* const W_hh = g_gw + rows * nx;
@@ -713,7 +721,60 @@ void check_gru_gates() {
             const std::int32_t xq = q > (1 << 30) ? 1 << 30 : (q < -(1 << 30) ? -(1 << 30) : q);
             ok = gi[r].raw == pre(xq, m[r], shift[r], bi[r]) && gh[r].raw == pre(sh, m[r], shift[r], bh[r]);
         }
-        expect(ok, "gru_gates", it);
+        expect(ok, kPacked ? "gru_gates (packed)" : "gru_gates", it);
+    }
+}
+
+/// Q15::affine where the x part's factor is 1 and x and r are of lengths the DSP set's packed passes take (multiples
+/// of 8 up to 128 together): z = requantize(A_x·x + A_r·r, m_r, shift_r) + b_r saturated to int16 (b null now and
+/// then), rows of any count (a block's last rows % 4 by dot_rows), now and then a negative multiplier or a shift
+/// outside 2 .. 31 (finish_sum leaves that row and those after it to C)
+template <class X>
+void check_affine_packed() {
+    static std::int32_t m[160], b[160];  // (rows across blocks of 64)
+    static std::int8_t shift[160];
+    static q15 z[161], xv[129], rv[129];
+    for (int it = 0; it < 400; ++it) {
+        const std::size_t rows = static_cast<std::size_t>(uniform(1, 160));
+        const std::size_t span = kGwBytes / rows;
+        const std::size_t cap = (span < 128 ? span : 128) & ~std::size_t{7};
+        if (cap < 16) continue;
+        const std::size_t nx = 8 * static_cast<std::size_t>(uniform(1, static_cast<int>(cap / 8) - 1));
+        const std::size_t nr = 8 * static_cast<std::size_t>(uniform(1, static_cast<int>((cap - nx) / 8)));
+        const bool extreme = it % 7 == 3;
+        std::int8_t* const A_x = g_gw;
+        std::int8_t* const A_r = g_gw + rows * nx;
+        for (std::size_t k = 0; k < rows * (nx + nr); ++k)
+            g_gw[k] = static_cast<std::int8_t>(extreme ? (uniform(0, 1) != 0 ? 127 : -128) : uniform(-128, 127));
+        q15* const x = xv + it % 2;
+        q15* const r = rv + (it / 2) % 2;
+        for (std::size_t k = 0; k < nx; ++k)
+            x[k].raw = static_cast<std::int16_t>(extreme ? (uniform(0, 1) != 0 ? 32767 : -32768)
+                                                         : uniform(-32768, 32767));
+        for (std::size_t k = 0; k < nr; ++k)
+            r[k].raw = static_cast<std::int16_t>(extreme ? (uniform(0, 1) != 0 ? 32767 : -32768)
+                                                         : uniform(-32768, 32767));
+        const std::int32_t wide[] = {INT32_MAX, INT32_MIN, 1 << 30, -(1 << 30), 40000, -40000};
+        for (std::size_t k = 0; k < rows; ++k) {
+            m[k] = static_cast<std::int32_t>(static_cast<std::uint32_t>(any32_bits()) >> uniform(1, 2));
+            if (it % 11 == 0 && k % 3 == 0) m[k] = -m[k];
+            shift[k] = static_cast<std::int8_t>(it % 13 == 0 ? uniform(-1, 33) : uniform(2, 31));
+            b[k] = it % 5 == 0 ? wide[uniform(0, 5)] : uniform(-40000, 40000);
+        }
+        const bool bias = it % 9 != 4;
+        const sarnn::QGates a{A_x, A_r, bias ? b : nullptr, m, shift, std::int32_t{1} << 30, -1};
+        for (std::size_t k = 0; k <= rows; ++k) z[k].raw = 12345;  // (and the one past the last row)
+        X::affine(a, rows, x, nx, r, nr, z);
+        bool ok = z[rows].raw == 12345;
+        for (std::size_t row = 0; row < rows && ok; ++row) {
+            std::int32_t sum = 0;
+            for (std::size_t k = 0; k < nx; ++k) sum += A_x[row * nx + k] * x[k].raw;
+            for (std::size_t k = 0; k < nr; ++k) sum += A_r[row * nr + k] * r[k].raw;
+            const std::int64_t p = static_cast<std::int64_t>(sarnn::fixed::requantize(sum, m[row], shift[row])) +
+                                   (bias ? b[row] : 0);
+            ok = z[row].raw == (p > 32767 ? 32767 : (p < -32768 ? -32768 : static_cast<std::int32_t>(p)));
+        }
+        expect(ok, "affine (packed, factor 1)", it);
     }
 }
 
@@ -829,6 +890,12 @@ int main() {
     if constexpr (q::has(L::kCaps, q::kRowsSum) || q::has(L::kCaps, q::kFinishSum)) check_finish_sum<L>();
     if constexpr (q::has(L::kCaps, q::kFinishGru)) check_finish_gru<L>();
     if constexpr (q::has(L::kCaps, q::kGruGates)) check_gru_gates<L>();
+    // Q15's whole products where they take the packed passes (q15/affine.cpp's gru_gates_packed, affine_one_packed)
+    if constexpr (q::has(L::kCaps, q::kGruApart)) {
+        check_gru_gates<sarnn::kernel::Q15, true>();
+        check_gru_gates<sarnn::kernel::Q15>();  // (its generic form on the sums apart: the other shapes and factors)
+    }
+    if constexpr (q::has(L::kCaps, q::kRowsSum)) check_affine_packed<sarnn::kernel::Q15>();
 #if defined(SARNN_LIB_KERNELS_Q15_THUMB_GRU_HPP)
     check_rows4_words();
 #endif

@@ -465,6 +465,57 @@ __attribute__((noinline)) void affine_one(const QGates& a, std::size_t rows, con
     }
 }
 
+/// The sums z = s_x + s_r of the rows row..end of a block (from start) by dot_rows in L's groups (affine_one_packed's
+/// last rows % kRows).
+template <class L>
+__attribute__((noinline)) void one_sums(const QGates& a, std::size_t start, std::size_t row, std::size_t end,
+                                        const q15* x, std::size_t nx, const q15* r, std::size_t nr,
+                                        std::int32_t* s) noexcept {
+    row_groups<L>(
+        row, end, [&](auto group, std::size_t i) __attribute__((always_inline)) {
+            constexpr std::size_t G = decltype(group)::value;
+            Sums<G> g;
+            L::template dot_rows<G>(a.A_x + i * nx, nx, x, nx, g.v);
+            L::template dot_rows<G>(a.A_r + i * nr, nr, r, nr, g.v);
+            for (std::size_t k = 0; k < G; ++k) s[i - start + k] = g.v[k];
+        });
+}
+
+/// The rows i..end of a block (from start) finished from their sums z as affine_one's (affine_one_packed's rows that
+/// finish_sum leaves: a shift outside 2 .. 31).
+template <class L>
+__attribute__((noinline)) void one_finish(const QGates& a, std::size_t start, std::size_t i, std::size_t end,
+                                          const std::int32_t* s, q15* z) noexcept {
+    for (; i < end; ++i) {
+        const std::int32_t zi = s[i - start], m = a.m[i];
+        const std::int8_t shift = a.shift[i];
+        // pre = requantize(z, m_r, shift_r) + b_r, in Q3.12, saturated
+        const std::int32_t q = shift >= 2 && m >= 0 ? rescale_hi(zi, m, shift) : rescale(zi, m, shift);
+        z[i] = q15{static_cast<std::int16_t>(add_sat16(q, a.b[i]))};
+    }
+}
+
+/// affine_one where L's packed passes take x and r (kRowsSum, packs(nx, nr)) and there is a bias: its integers, in a
+/// function of its own with only this case's values live (as gru_gates_packed: M4 Lstm<q15, 16, 32> 13,275 -> 12,987
+/// instructions a step), blocks of 16·kRows rows. The last rows % kRows of a block by dot_rows (one_sums), a row
+/// finish_sum leaves and those after it by one_finish.
+template <class L>
+__attribute__((noinline)) void affine_one_packed(const QGates& a, std::size_t rows, const q15* x, std::size_t nx,
+                                                 const q15* r, std::size_t nr, q15* z) noexcept {
+    constexpr std::size_t kBlock = 16 * L::kRows;
+    typename L::Packed pk;
+    L::pack(x, nx, r, nr, pk);
+    for (std::size_t start = 0; start < rows; start += kBlock) {
+        const std::size_t n = rows - start < kBlock ? rows - start : kBlock;
+        std::int32_t s[kBlock];  // z = s_x + s_r of each row
+        const std::size_t groups = n / L::kRows;
+        if (groups > 0) L::rows_packed_sum(a.A_x + start * nx, a.A_r + start * nr, pk, nx, nr, groups, s);
+        if (L::kRows * groups < n) one_sums<L>(a, start, start + L::kRows * groups, start + n, x, nx, r, nr, s);
+        const std::size_t done = L::finish_sum(s, n, a.m + start, a.shift + start, a.b + start, z + start);
+        if (done < n) one_finish<L>(a, start, start + done, start + n, s, z);
+    }
+}
+
 /// affine with the loops L (Q15::affine's contract).
 template <class L>
 __attribute__((always_inline)) inline void affine(const QGates& a, std::size_t rows, const q15* x, std::size_t nx,
@@ -472,6 +523,12 @@ __attribute__((always_inline)) inline void affine(const QGates& a, std::size_t r
     // the x part's factor 1 in one sum per row: on the targets that finish rows one by one (not Helium's chunks)
     if constexpr (!q15_loops::has(L::kCaps, q15_loops::kTanhRows)) {
         if (x_factor_one(a, nx)) {
+            if constexpr (q15_loops::has(L::kCaps, q15_loops::kRowsSum)) {
+                if (L::packs(nx, nr) && a.b != nullptr) {
+                    affine_one_packed<L>(a, rows, x, nx, r, nr, z);
+                    return;
+                }
+            }
             affine_one<L>(a, rows, x, nx, r, nr, z);
             return;
         }
@@ -557,13 +614,96 @@ void Q15Set<Which>::affine(const QGates& a, std::size_t rows, const q15* x, std:
 
 namespace {
 
+/// gru_gates's layout of the sums: each part's in an array of its own where L keeps them so (kGruApart), and its
+/// block of rows (16 passes there, else 8).
+template <class L>
+constexpr bool kGruApart = q15_loops::has(L::kCaps, q15_loops::kGruApart);
+template <class L>
+constexpr std::size_t kGruBlock = (kGruApart<L> ? 16 : 8) * L::kRows;
+
+/// The sums of the rows row..end of a block (from start) by dot_rows in L's groups, s_x at s[i - start] and s_h at
+/// s[kBlock + i - start] (gru_gates's rows without the packed passes, inline; gru_sums: gru_gates_packed's last rows %
+/// kRows, a call).
+template <class L, std::size_t kBlock>
+__attribute__((always_inline)) inline void gru_sums_in(const QGru& a, std::size_t start, std::size_t row,
+                                                       std::size_t end, const q15* x, std::size_t nx, const q15* h,
+                                                       std::size_t nh, std::int32_t* s) noexcept {
+    row_groups<L>(
+        row, end, [&](auto group, std::size_t i) __attribute__((always_inline)) {
+            constexpr std::size_t G = decltype(group)::value;
+            Sums<G> gx, gh;
+            L::template dot_rows<G>(a.W_ih + i * nx, nx, x, nx, gx.v);
+            L::template dot_rows<G>(a.W_hh + i * nh, nh, h, nh, gh.v);
+            for (std::size_t g = 0; g < G; ++g) {
+                s[i - start + g] = gx.v[g];
+                s[kBlock + i - start + g] = gh.v[g];
+            }
+        });
+}
+
+template <class L, std::size_t kBlock>
+__attribute__((noinline)) void gru_sums(const QGru& a, std::size_t start, std::size_t row, std::size_t end,
+                                        const q15* x, std::size_t nx, const q15* h, std::size_t nh,
+                                        std::int32_t* s) noexcept {
+    gru_sums_in<L, kBlock>(a, start, row, end, x, nx, h, nh, s);
+}
+
+/// The rows i..end of a block (from start) finished from their sums s_x = s[i - start], s_h = s[kBlock + i - start]
+/// where the x part's factor is 1, as gru_gates's (gru_gates_packed's rows that finish_gru_apart leaves: a shift
+/// outside 2 .. 31).
+template <class L, std::size_t kBlock>
+__attribute__((noinline)) void gru_finish_one(const QGru& a, std::size_t start, std::size_t i, std::size_t end,
+                                              const std::int32_t* s, q15* gi, q15* gh) noexcept {
+    for (; i < end; ++i) {
+        const std::int32_t s_x = s[i - start], s_h = s[kBlock + i - start];
+        const std::int32_t m = a.m[i];
+        const std::int8_t shift = a.shift[i];
+        const bool hi = shift >= 2 && m >= 0;
+        // gi = requantize(s_x, m_r, shift_r) + b_ih, gh = requantize(s_h, m_r, shift_r) + b_hh, saturated
+        const std::int32_t qi = hi ? rescale_hi(s_x, m, shift) : rescale(s_x, m, shift);
+        const std::int32_t qh = hi ? rescale_hi(s_h, m, shift) : rescale(s_h, m, shift);
+        gi[i] = q15{static_cast<std::int16_t>(add_sat16(qi, a.b_ih[i]))};
+        gh[i] = q15{static_cast<std::int16_t>(add_sat16(qh, a.b_hh[i]))};
+    }
+}
+
+/// gru_gates where L's packed passes and finish_gru take the rows (kGruApart: the x part's factor 1, x and h packed;
+/// each part's sums in an array of its own, rows_apart and finish_gru_apart): gru_gates's integers, in a function of
+/// its own with only this case's values live (gru_gates's other factors' set-up, hoisted out of its blocks, cost about
+/// a hundred instructions a block and as many once: M4 Gru<q15, 16, 32> 10,729 -> 10,461 instructions a step), blocks
+/// of 16·kRows rows (one block fewer than 8·kRows at Hidden 32, 96 rows). The last rows % kRows of a block by dot_rows
+/// (gru_sums), a row finish_gru leaves and those after it by gru_finish_one.
+template <class L>
+__attribute__((noinline)) void gru_gates_packed(const QGru& a, std::size_t rows, const q15* x, std::size_t nx,
+                                                const q15* h, std::size_t nh, q15* gi, q15* gh) noexcept {
+    constexpr std::size_t kBlock = 16 * L::kRows;
+    typename L::Packed pk;
+    L::pack(x, nx, h, nh, pk);
+    for (std::size_t start = 0; start < rows; start += kBlock) {
+        const std::size_t n = rows - start < kBlock ? rows - start : kBlock;
+        std::int32_t s[2 * kBlock];  // s_x of each row, then s_h of each row from s + kBlock
+        const std::size_t groups = n / L::kRows;
+        if (groups > 0) L::rows_apart(a.W_ih + start * nx, a.W_hh + start * nh, pk, nx, nh, groups, s, s + kBlock);
+        if (L::kRows * groups < n) {
+            gru_sums<L, kBlock>(a, start, start + L::kRows * groups, start + n, x, nx, h, nh, s);
+        }
+        const std::size_t done = L::template finish_gru_apart<4 * kBlock>(
+            s, n, a.m + start, a.shift + start, a.b_ih + start, a.b_hh + start, gi + start, gh + start);
+        if (done < n) gru_finish_one<L, kBlock>(a, start, start + done, start + n, s, gi, gh);
+    }
+}
+
 /// gru_gates with the loops L (Q15::gru_gates's contract): a block of rows' sums (s_x, s_h) first, by the target's
 /// packed passes of four rows where it has them (x and h packed once), else by dot_rows in L's groups; then each row
 /// finished twice, as affine finishes a row whose r part is empty (gi) and one whose factor is 1 (gh).
 template <class L>
 __attribute__((noinline)) void gru_gates(const QGru& a, std::size_t rows, const q15* x, std::size_t nx, const q15* h,
                                          std::size_t nh, q15* gi, q15* gh) noexcept {
-    constexpr std::size_t kBlock = 8 * L::kRows;
+    // each part's sums in an array of their own where L keeps them so (kGruApart: s_x at s, s_h from s + kBlock, in
+    // blocks of gru_gates_packed's size: one form of its loops in the image), else (s_x, s_h) pairs (kApart and
+    // kBlock at namespace scope: the finishing lambda captures no local for them)
+    constexpr bool kApart = kGruApart<L>;
+    constexpr std::size_t kBlock = kGruBlock<L>;
     const XFactor x_factor(a.x_m, a.x_shift);
     // the x part's factor 1 (x_factor_one's condition): requantize(s_x) = s_x, no clamp
     const bool one = a.x_m == kMax30 && a.x_shift == -1 && nx <= 256;
@@ -575,32 +715,48 @@ __attribute__((noinline)) void gru_gates(const QGru& a, std::size_t rows, const 
     }
     for (std::size_t start = 0; start < rows; start += kBlock) {
         const std::size_t end = rows - start < kBlock ? rows : start + kBlock;
-        std::int32_t s[2 * kBlock];  // (s_x, s_h) of each row
+        std::int32_t s[2 * kBlock];  // (s_x, s_h) of each row (kApart: s_x of each row, then s_h)
         std::size_t row = start;
         if constexpr (q15_loops::has(L::kCaps, q15_loops::kRowsPacked)) {
             if (packed && end - start >= L::kRows) {
                 const std::size_t groups = (end - start) / L::kRows;
-                L::rows_packed2(a.W_ih + start * nx, a.W_hh + start * nh, pk, nx, nh, groups, s);
+                if constexpr (kApart) {
+                    L::rows_apart(a.W_ih + start * nx, a.W_hh + start * nh, pk, nx, nh, groups, s, s + kBlock);
+                } else {
+                    L::rows_packed2(a.W_ih + start * nx, a.W_hh + start * nh, pk, nx, nh, groups, s);
+                }
                 row += L::kRows * groups;
             }
         }
-        row_groups<L>(
-            row, end, [&](auto group, std::size_t i) __attribute__((always_inline)) {
-                constexpr std::size_t G = decltype(group)::value;
-                row_sums<L, G>(a.W_ih + i * nx, nx, x, nx, a.W_hh + i * nh, nh, h, nh, s, i - start);
-            });
+        if constexpr (kApart) {
+            gru_sums_in<L, kBlock>(a, start, row, end, x, nx, h, nh, s);
+        } else {
+            row_groups<L>(
+                row, end, [&](auto group, std::size_t i) __attribute__((always_inline)) {
+                    constexpr std::size_t G = decltype(group)::value;
+                    row_sums<L, G>(a.W_ih + i * nx, nx, x, nx, a.W_hh + i * nh, nh, h, nh, s, i - start);
+                });
+        }
         std::size_t done = start;  // the rows finished
         if constexpr (q15_loops::has(L::kCaps, q15_loops::kFinishGru)) {
             if (one) {
-                done += L::finish_gru(s, end - start, a.m + start, a.shift + start, a.b_ih + start, a.b_hh + start,
-                                      gi + start, gh + start);
+                if constexpr (kApart) {
+                    done += L::template finish_gru_apart<4 * kBlock>(s, end - start, a.m + start, a.shift + start,
+                                                                     a.b_ih + start, a.b_hh + start, gi + start,
+                                                                     gh + start);
+                } else {
+                    done += L::finish_gru(s, end - start, a.m + start, a.shift + start, a.b_ih + start, a.b_hh + start,
+                                          gi + start, gh + start);
+                }
             }
         }
         // the rows' loop, written twice (the factor 1 known, or XFactor's) where flash allows: on Helium (the M55)
         // once, with a test per row (the M55's bench image is within a few hundred bytes of its 512 KiB)
         const auto finish = [&](auto unit) __attribute__((always_inline)) {
             for (std::size_t i = done; i < end; ++i) {
-                const std::int32_t* const si = s + 2 * (i - start);
+                // s_x at si[0], s_h at si[kH]
+                const std::int32_t* const si = kGruApart<L> ? s + (i - start) : s + 2 * (i - start);
+                constexpr std::size_t kH = kGruApart<L> ? kGruBlock<L> : 1;
                 const std::int32_t m = a.m[i];
                 const std::int8_t shift = a.shift[i];
                 // s_x in h's units (clamped to +-2^30; the factor 1: s_x itself); |s_h| <= 128·32768·256 = 2^30
@@ -609,10 +765,10 @@ __attribute__((noinline)) void gru_gates(const QGru& a, std::size_t rows, const 
                 if (shift >= 2 && m >= 0) {
                     // the rows' usual factors (a_r / 8 < 1/2): the high word of the product alone decides (rescale_hi)
                     qi = rescale_hi(xq, m, shift);
-                    qh = rescale_hi(si[1], m, shift);
+                    qh = rescale_hi(si[kH], m, shift);
                 } else {
                     qi = rescale(xq, m, shift);
-                    qh = rescale(si[1], m, shift);
+                    qh = rescale(si[kH], m, shift);
                 }
                 // gi = requantize(xq, m_r, shift_r) + b_ih, gh = requantize(s_h, m_r, shift_r) + b_hh, in Q3.12,
                 // saturated
@@ -637,10 +793,18 @@ __attribute__((noinline)) void gru_gates(const QGru& a, std::size_t rows, const 
 template <class Which>
 void Q15Set<Which>::gru_gates(const QGru& a, std::size_t rows, const q15* x, std::size_t nx, const q15* h,
                               std::size_t nh, q15* gi, q15* gh) noexcept {
-    // the target's whole where it has one (kGruGates), else the generic form
-    if constexpr (q15_loops::has(loops_t<Which>::kCaps, q15_loops::kGruGates)) {
-        loops_t<Which>::gru_gates(a, rows, x, nx, h, nh, gi, gh);
+    // the target's whole where it has one (kGruGates); its packed passes and finish_gru where they take the rows;
+    // else the generic form
+    using L = loops_t<Which>;
+    if constexpr (q15_loops::has(L::kCaps, q15_loops::kGruGates)) {
+        L::gru_gates(a, rows, x, nx, h, nh, gi, gh);
     } else {
+        if constexpr (q15_loops::has(L::kCaps, q15_loops::kGruApart)) {
+            if (a.x_m == kMax30 && a.x_shift == -1 && nx <= 256 && L::packs(nx, nh)) {
+                gru_gates_packed<L>(a, rows, x, nx, h, nh, gi, gh);
+                return;
+            }
+        }
         kernel::gru_gates<loops_t<Which>>(a, rows, x, nx, h, nh, gi, gh);
     }
 }

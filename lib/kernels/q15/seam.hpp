@@ -29,6 +29,10 @@
 //                the x part's factor is 1, up to the first shift outside 2 .. 31
 //   kGruGates    gru_gates(a, rows, x, nx, h, nh, gi, gh): Q15::gru_gates whole, every factor (q15/affine.cpp's
 //                generic form is then not in the target's image)
+//   kGruApart    rows_apart(wx, wr, p, nx, nr, groups, s_x, s_r): rows_packed2's sums, each part's in an array of its
+//                own (one per row), and finish_gru_apart<kOff>(s, rows, m, shift, b_ih, b_hh, gi, gh): finish_gru's
+//                rows from s_x = s[i], s_h = s[kOff / 4 + i] (gru_gates where the x part's factor is 1 and x and h
+//                pack; needs kRowsPacked and kFinishGru)
 //   kFinishSum   finish_sum alone (kRowsSum's, without the packed passes): affine's rows where the x part's factor is 1
 //                finished from the sums of dot_rows
 //   kWeighted    weighted_sum(base, n, stride, dim, alpha, c): the whole context c = Σ_j alpha_j S_j (rounded as
@@ -79,6 +83,7 @@ enum Cap : unsigned {
     kFinishSum = 1u << 17,
     kGruGates = 1u << 18,
     kStrided = 1u << 19,
+    kGruApart = 1u << 20,
 };
 
 /// A row stride not known at compile time (kStrided's Stride): the loops choose at run time.
@@ -275,6 +280,9 @@ constexpr bool check() noexcept {
                   "q15 loops: kRowsPacked feeds finish_tanh: it needs kFinishTanh");
     static_assert(!has(caps, kRowsSum) || has(caps, kRowsPacked),
                   "q15 loops: kRowsSum reads the packed x and r: it needs kRowsPacked");
+    static_assert(!has(caps, kGruApart) || has(caps, kRowsPacked | kFinishGru),
+                  "q15 loops: kGruApart reads the packed x and h and finishes as finish_gru: it needs kRowsPacked and "
+                  "kFinishGru");
     static_assert(!has(caps, kStrided) || (has(caps, kScores) && has(caps, kWeighted)),
                   "q15 loops: kStrided gives scores and weighted_sum forms by stride: it needs kScores and kWeighted");
     return true;

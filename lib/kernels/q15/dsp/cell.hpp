@@ -51,27 +51,187 @@ __attribute__((always_inline)) inline std::int32_t pinned(std::int32_t v) noexce
     return v;
 }
 
-/// The LSTM cell, Q15::lstm_cell's contract (kernels_q15.hpp: q15/cells.cpp's generic loop, the same integers), one
-/// lane a pass with i, f, o = sigmoid_dsp, g and tanh(c) = tanh_dsp; the products' rounding shifts as q15/cells.cpp's
-/// (|f·c~|, |i·g|, |o·tanh c| < 2^30: f·c~ + 2^14 one SMLABB), c saturated by SSAT and counted. The gates' rows i, f, g
-/// one pointer and one offset (f and g at 2·hidden and 4·hidden bytes on: [pz, off] and [pz, off, lsl #1]), o a pointer
-/// of its own, so that fewer of the loop's values live on the stack (86 -> 85 instructions a lane).
+// sigmoid_dsp of both halves of W (z0 in the bottom half, z1 in the top; int16 each) into Y0 and Y1 (A a temporary;
+// 22 instructions): |z0| and |z1| at once (SSUB16 from 0 sets GE in a half where 0 - z >= 0, in full precision:
+// -(-32768) = 32768 too; SEL takes -z there, else z: each half |z| as an unsigned 16-bit value), then each lane's
+// i = |z| >> 7, f = |z| & 127, the table's pair one LDR (any alignment), SMUAD with (128 - f, f), the sign (bit 15, or
+// 31, of W) and the bias as sigmoid_dsp's.
+// clang-format off
+#define SARNN_DSP_SIGMOID_PAIR(W, A, Y0, Y1)                     \
+    "mov    %[" A "], #0\n\t"                                    \
+    "ssub16 %[" A "], %[" A "], %[" W "]\n\t"                    \
+    "sel    %[" A "], %[" A "], %[" W "]\n\t"                    \
+    "ubfx   %[" Y0 "], %[" A "], #7, #9\n\t"                     \
+    "ldr    %[" Y0 "], [%[tab], %[" Y0 "], lsl #1]\n\t"          \
+    "and    %[" Y1 "], %[" A "], #127\n\t"                       \
+    "rsb    %[" Y1 "], %[" Y1 "], %[" Y1 "], lsl #16\n\t"        \
+    "add    %[" Y1 "], %[" Y1 "], #128\n\t"                      \
+    "smuad  %[" Y0 "], %[" Y0 "], %[" Y1 "]\n\t"                 \
+    "sbfx   %[" Y1 "], %[" W "], #15, #1\n\t"                    \
+    "eor    %[" Y0 "], %[" Y0 "], %[" Y1 "]\n\t"                 \
+    "add    %[" Y0 "], %[" Y0 "], %[bias]\n\t"                   \
+    "usat   %[" Y0 "], #15, %[" Y0 "], asr #8\n\t"               \
+    "lsr    %[" Y1 "], %[" A "], #23\n\t"                        \
+    "ldr    %[" Y1 "], [%[tab], %[" Y1 "], lsl #1]\n\t"          \
+    "ubfx   %[" A "], %[" A "], #16, #7\n\t"                     \
+    "rsb    %[" A "], %[" A "], %[" A "], lsl #16\n\t"           \
+    "add    %[" A "], %[" A "], #128\n\t"                        \
+    "smuad  %[" Y1 "], %[" Y1 "], %[" A "]\n\t"                  \
+    "eor    %[" Y1 "], %[" Y1 "], %[" W "], asr #31\n\t"         \
+    "add    %[" Y1 "], %[" Y1 "], %[bias]\n\t"                   \
+    "usat   %[" Y1 "], #15, %[" Y1 "], asr #8\n\t"
+// The same with a fifth register S (20 instructions): both lanes' weights at once, F = |z| & 0x007F007F = (f1, f0)
+// and 0x00800080 - F = (128 - f1, 128 - f0) (no borrow between the halves), paired by PKHBT / PKHTB into (128 - f0,
+// f0) and (128 - f1, f1).
+#define SARNN_DSP_SIGMOID_PAIR_S(W, A, Y0, Y1, S)                \
+    "mov    %[" A "], #0\n\t"                                    \
+    "ssub16 %[" A "], %[" A "], %[" W "]\n\t"                    \
+    "sel    %[" A "], %[" A "], %[" W "]\n\t"                    \
+    "and    %[" S "], %[" A "], #0x007F007F\n\t"                 \
+    "rsb    %[" Y1 "], %[" S "], #0x00800080\n\t"                \
+    "pkhbt  %[" Y0 "], %[" Y1 "], %[" S "], lsl #16\n\t"         \
+    "pkhtb  %[" Y1 "], %[" S "], %[" Y1 "], asr #16\n\t"         \
+    "ubfx   %[" S "], %[" A "], #7, #9\n\t"                      \
+    "ldr    %[" S "], [%[tab], %[" S "], lsl #1]\n\t"            \
+    "smuad  %[" Y0 "], %[" S "], %[" Y0 "]\n\t"                  \
+    "lsr    %[" S "], %[" A "], #23\n\t"                         \
+    "ldr    %[" S "], [%[tab], %[" S "], lsl #1]\n\t"            \
+    "smuad  %[" Y1 "], %[" S "], %[" Y1 "]\n\t"                  \
+    "sbfx   %[" S "], %[" W "], #15, #1\n\t"                     \
+    "eor    %[" Y0 "], %[" Y0 "], %[" S "]\n\t"                  \
+    "add    %[" Y0 "], %[" Y0 "], %[bias]\n\t"                   \
+    "usat   %[" Y0 "], #15, %[" Y0 "], asr #8\n\t"               \
+    "eor    %[" Y1 "], %[" Y1 "], %[" W "], asr #31\n\t"         \
+    "add    %[" Y1 "], %[" Y1 "], %[bias]\n\t"                   \
+    "usat   %[" Y1 "], #15, %[" Y1 "], asr #8\n\t"
+// tanh_dsp of both halves of W (int16 each) before its last shift, into X0 and X1: X = (smuad ^ m) + 32, tanh = X >> 6
+// (A and S temporaries; 19 instructions): min(|z|, 32767) in each half at once (SSUB16 from 0 sets GE where 0 - z >= 0,
+// QSUB16 from 0 gives -z saturated, -(-32768) = 32767, and SEL takes it there, else z), then each lane's i = a >> 6,
+// f = a & 63 and SMUAD with (64 - f, f) as tanh_dsp's, both lanes' weights at once as SARNN_DSP_SIGMOID_PAIR_S's.
+#define SARNN_DSP_TANH_PAIR(W, A, X0, X1, S)                     \
+    "mov    %[" A "], #0\n\t"                                    \
+    "ssub16 %[" X0 "], %[" A "], %[" W "]\n\t"                   \
+    "qsub16 %[" A "], %[" A "], %[" W "]\n\t"                    \
+    "sel    %[" A "], %[" A "], %[" W "]\n\t"                    \
+    "and    %[" S "], %[" A "], #0x003F003F\n\t"                 \
+    "rsb    %[" X1 "], %[" S "], #0x00400040\n\t"                \
+    "pkhbt  %[" X0 "], %[" X1 "], %[" S "], lsl #16\n\t"         \
+    "pkhtb  %[" X1 "], %[" S "], %[" X1 "], asr #16\n\t"         \
+    "ubfx   %[" S "], %[" A "], #6, #9\n\t"                      \
+    "ldr    %[" S "], [%[tab], %[" S "], lsl #1]\n\t"            \
+    "smuad  %[" X0 "], %[" S "], %[" X0 "]\n\t"                  \
+    "lsr    %[" S "], %[" A "], #22\n\t"                         \
+    "ldr    %[" S "], [%[tab], %[" S "], lsl #1]\n\t"            \
+    "smuad  %[" X1 "], %[" S "], %[" X1 "]\n\t"                  \
+    "sbfx   %[" S "], %[" W "], #15, #1\n\t"                     \
+    "eor    %[" X0 "], %[" X0 "], %[" S "]\n\t"                  \
+    "add    %[" X0 "], %[" X0 "], #32\n\t"                       \
+    "eor    %[" X1 "], %[" X1 "], %[" W "], asr #31\n\t"         \
+    "add    %[" X1 "], %[" X1 "], #32\n\t"
+// clang-format on
+
+/// The LSTM cell, Q15::lstm_cell's contract (kernels_q15.hpp: q15/cells.cpp's generic loop, the same integers), two
+/// lanes a pass in assembly (72.5 instructions a lane at first, where the C of one lane a pass took 85, and the same
+/// pairs in intrinsics, GCC 12 spilling, 84: M4 q15 Lstm<16, 32> 13,629 (C) / 13,586 (intrinsics) -> 13,275
+/// instructions a step, 2.3% fewer than the intrinsics; 68.5 a lane, 12,987 -> 12,859, with both lanes' weights at once
+/// and g and tanh(c) packed, since 7 Dec): each gate's pair and c~'s one LDR (any alignment), the activations by
+/// SARNN_DSP_SIGMOID_PAIR_S and SARNN_DSP_TANH_PAIR; the two terms of c each rounded as q15/cells.cpp's (|f·c~|, |i·g|,
+/// |o·tanh c| < 2^30) and packed by PKHBT / PKHTB (the top lane's rounded sum shifted so that its quotient lands in the
+/// top half), so that c = sat16(f·c~ term + i·g term) of both lanes is one QADD16, a lane saturated where SADD16's
+/// wrapped sum differs (counted out of line); c and h stored one word each. Fourteen registers: the i rows' pointer (f
+/// and g at 2·hidden and 4·hidden bytes on), the o rows', c~'s, c's and h's, the offset, the table, the sigmoid's bias
+/// and six temporaries; the end and the count on the stack. The gates in the order g, i (the i·g term), f (the f·c~
+/// term), o: at most six values live. An odd last lane alone.
 inline std::size_t lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden, q15* c, q15* h) noexcept {
     std::size_t saturated = 0;
-    const std::int32_t bias = pinned(kSigmoidBias);
+    const std::int32_t bias = kSigmoidBias;
+    const std::int16_t* const tab = fixed::detail::kTanhTable;
     const auto* pz = reinterpret_cast<const char*>(z);
     const auto* po = pz + 6 * hidden;
     const std::size_t off = 2 * hidden;
-    for (const q15* const end = c_tilde + hidden; c_tilde != end; pz += 2, po += 2, ++c_tilde, ++c, ++h) {
-        std::int16_t zi, zf, zg, zo;
-        std::memcpy(&zi, pz, sizeof zi);
-        std::memcpy(&zf, pz + off, sizeof zf);
-        std::memcpy(&zg, pz + 2 * off, sizeof zg);
-        std::memcpy(&zo, po, sizeof zo);
-        const std::int32_t i = sigmoid_dsp(zi, bias);
-        const std::int32_t f = sigmoid_dsp(zf, bias);
-        const std::int32_t g = tanh_dsp(zg);
-        const std::int32_t o = sigmoid_dsp(zo, bias);
+    const q15* const end = c_tilde + (hidden & ~std::size_t{1});
+    if (c_tilde != end) {
+        std::int32_t t0, t1, t2, t3, t4, t5;
+        // clang-format off
+        __asm__ volatile(
+            "1:\n\t"
+            // g of both lanes: G0 in t2, G1 in t3 (g = G >> 6)
+            "ldr    %[t0], [%[pz], %[off], lsl #1]\n\t"
+            SARNN_DSP_TANH_PAIR("t0", "t1", "t2", "t3", "t4")
+            // g of both lanes packed (g0, g1) in t2
+            "asr    %[t2], %[t2], #6\n\t"
+            "asr    %[t3], %[t3], #6\n\t"
+            "pkhbt  %[t2], %[t2], %[t3], lsl #16\n\t"
+            // i of both lanes (t4, t5), then the i·g term of both: round(i·g / 2^18) packed in t2
+            "ldr    %[t0], [%[pz]]\n\t"
+            SARNN_DSP_SIGMOID_PAIR_S("t0", "t1", "t4", "t5", "t3")
+            "smulbb %[t4], %[t4], %[t2]\n\t"
+            "smulbt %[t5], %[t5], %[t2]\n\t"
+            "add    %[t4], %[t4], #0x20000\n\t"
+            "add    %[t5], %[t5], #0x20000\n\t"
+            "asr    %[t5], %[t5], #2\n\t"
+            "pkhtb  %[t2], %[t5], %[t4], asr #18\n\t"
+            // f of both lanes (t3, t4), then the f·c~ term of both: round(f·c~ / 2^15) packed in t1
+            "ldr    %[t0], [%[pz], %[off]]\n\t"
+            SARNN_DSP_SIGMOID_PAIR_S("t0", "t1", "t3", "t4", "t5")
+            "ldr    %[t0], [%[pc]], #4\n\t"
+            "smulbb %[t3], %[t3], %[t0]\n\t"
+            "smulbt %[t4], %[t4], %[t0]\n\t"
+            "add    %[t3], %[t3], #16384\n\t"
+            "add    %[t4], %[t4], #16384\n\t"
+            "asr    %[t3], %[t3], #15\n\t"
+            "pkhbt  %[t1], %[t3], %[t4], lsl #1\n\t"
+            // c = sat16(f·c~ term + i·g term) of both lanes in t0; a lane saturated where the wrapped sum differs
+            "qadd16 %[t0], %[t1], %[t2]\n\t"
+            "sadd16 %[t1], %[t1], %[t2]\n\t"
+            "cmp    %[t1], %[t0]\n\t"
+            "bne    5f\n\t"
+            "4:\n\t"
+            "str    %[t0], [%[pcn]], #4\n\t"
+            // tanh(c) of both lanes (T0 in t2, T1 in t3: tanh = T >> 6), packed in t2
+            SARNN_DSP_TANH_PAIR("t0", "t1", "t2", "t3", "t4")
+            "asr    %[t2], %[t2], #6\n\t"
+            "asr    %[t3], %[t3], #6\n\t"
+            "pkhbt  %[t2], %[t2], %[t3], lsl #16\n\t"
+            // o of both lanes (t4, t5), then h = round(o·tanh(c) / 2^15) of both, one word
+            "ldr    %[t0], [%[po]], #4\n\t"
+            SARNN_DSP_SIGMOID_PAIR_S("t0", "t1", "t4", "t5", "t3")
+            "smulbb %[t4], %[t4], %[t2]\n\t"
+            "add    %[t4], %[t4], #16384\n\t"
+            "asr    %[t4], %[t4], #15\n\t"
+            "smulbt %[t5], %[t5], %[t2]\n\t"
+            "add    %[t5], %[t5], #16384\n\t"
+            "pkhbt  %[t4], %[t4], %[t5], lsl #1\n\t"
+            "str    %[t4], [%[ph]], #4\n\t"
+            "add    %[pz], %[pz], #4\n\t"
+            "ldr    %[t0], %[end]\n\t"
+            "cmp    %[pc], %[t0]\n\t"
+            "bne    1b\n\t"
+            "b      9f\n\t"
+            // the saturated lanes of the pair counted: those whose halves differ (t1 ^ t0)
+            "5:\n\t"
+            "eor    %[t1], %[t1], %[t0]\n\t"
+            "ldr    %[t2], %[sat]\n\t"
+            "lsls   %[t3], %[t1], #16\n\t"
+            "it     ne\n\t"
+            "addne  %[t2], %[t2], #1\n\t"
+            "lsrs   %[t1], %[t1], #16\n\t"
+            "it     ne\n\t"
+            "addne  %[t2], %[t2], #1\n\t"
+            "str    %[t2], %[sat]\n\t"
+            "b      4b\n\t"
+            "9:"
+            : [pz] "+r"(pz), [po] "+r"(po), [pc] "+r"(c_tilde), [pcn] "+r"(c), [ph] "+r"(h), [t0] "=&r"(t0),
+              [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5), [sat] "+m"(saturated)
+            : [off] "r"(off), [tab] "r"(tab), [bias] "r"(bias), [end] "m"(end)
+            : "cc", "memory");
+        // clang-format on
+    }
+    if ((hidden & 1u) != 0) {
+        const std::int32_t i = sigmoid_dsp(z[hidden - 1].raw, bias);
+        const std::int32_t f = sigmoid_dsp(z[2 * hidden - 1].raw, bias);
+        const std::int32_t g = tanh_dsp(z[3 * hidden - 1].raw);
+        const std::int32_t o = sigmoid_dsp(z[4 * hidden - 1].raw, bias);
         // c = f·c~ / 2^15 + i·g / 2^18 in Q3.12, each rounded half up, saturated to int16 and counted
         const std::int32_t ck = (__smlabb(f, c_tilde->raw, 1 << 14) >> 15) + ((i * g + (1 << 17)) >> 18);
         const std::int32_t cs = __ssat(ck, 16);
@@ -99,8 +259,9 @@ __attribute__((always_inline)) inline std::int32_t gru_lane(std::int32_t rs, std
 }
 
 /// The GRU cell, Q15::gru_cell's contract (kernels_q15.hpp: q15/seam.hpp's generic form, the same integers), two lanes
-/// a pass in assembly (49 instructions a lane where GCC's form of the same C took 56.5, spilling five values: M4 q15
-/// Gru 11,096 -> 10,855 instructions a step, 2.2%): gru_lane's arithmetic with
+/// a pass in assembly (48 instructions a lane where GCC's form of the same C took 56.5, spilling five values: M4 q15
+/// Gru 11,096 -> 10,855 instructions a step, 2.2%; the tanh's inputs one QADD16 and SARNN_DSP_TANH_PAIR since 7 Dec,
+/// 32 fewer): gru_lane's arithmetic with
 ///   - each input's pair one LDR (any alignment); the sums of r's and z's pairs saturated to int16 by one QADD16
 ///     each (SSAT's value per half);
 ///   - |r_s| and |z_s| of both lanes at once: SSUB16 from 0 (GE set in a lane where 0 - s >= 0, in full precision:
@@ -128,86 +289,24 @@ inline void gru_cell(const q15* gi, const q15* gh, const q15* h_prev, std::size_
             "ldr    %[t0], [%[pi]]\n\t"
             "ldr    %[t1], [%[ph]]\n\t"
             "qadd16 %[t0], %[t0], %[t1]\n\t"
-            "mov    %[t1], #0\n\t"
-            "ssub16 %[t1], %[t1], %[t0]\n\t"
-            "sel    %[t1], %[t1], %[t0]\n\t"
-            "ubfx   %[t2], %[t1], #7, #9\n\t"
-            "ldr    %[t2], [%[tab], %[t2], lsl #1]\n\t"
-            "and    %[t3], %[t1], #127\n\t"
-            "rsb    %[t3], %[t3], %[t3], lsl #16\n\t"
-            "add    %[t3], %[t3], #128\n\t"
-            "smuad  %[t2], %[t2], %[t3]\n\t"
-            "sbfx   %[t3], %[t0], #15, #1\n\t"
-            "eor    %[t2], %[t2], %[t3]\n\t"
-            "add    %[t2], %[t2], %[bias]\n\t"
-            "usat   %[t2], #15, %[t2], asr #8\n\t"
-            "lsr    %[t3], %[t1], #23\n\t"
-            "ldr    %[t3], [%[tab], %[t3], lsl #1]\n\t"
-            "ubfx   %[t1], %[t1], #16, #7\n\t"
-            "rsb    %[t1], %[t1], %[t1], lsl #16\n\t"
-            "add    %[t1], %[t1], #128\n\t"
-            "smuad  %[t3], %[t3], %[t1]\n\t"
-            "eor    %[t3], %[t3], %[t0], asr #31\n\t"
-            "add    %[t3], %[t3], %[bias]\n\t"
-            "usat   %[t3], #15, %[t3], asr #8\n\t"
-            // the tanh's inputs gi_n + round(r·gh_n / 2^15): x0 in t1, x1 in t0
+            SARNN_DSP_SIGMOID_PAIR_S("t0", "t1", "t2", "t3", "t4")
+            // the tanh's inputs sat16(gi_n + round(r·gh_n / 2^15)) of both lanes in t0 (one QADD16: tanh_dsp takes
+            // |x| up to 32767, so that the sum saturated to int16 gives the same tanh as the sum itself); each
+            // rounded term is packed as lstm_cell's
             "ldr    %[t0], [%[ph], %[zo], lsl #1]\n\t"
             "smlabb %[t2], %[t2], %[t0], %[half]\n\t"
             "smlabt %[t3], %[t3], %[t0], %[half]\n\t"
+            "asr    %[t2], %[t2], #15\n\t"
+            "pkhbt  %[t2], %[t2], %[t3], lsl #1\n\t"
             "ldr    %[t0], [%[pi], %[zo], lsl #1]\n\t"
-            "sxth   %[t1], %[t0]\n\t"
-            "add    %[t1], %[t1], %[t2], asr #15\n\t"
-            "asr    %[t0], %[t0], #16\n\t"
-            "add    %[t0], %[t0], %[t3], asr #15\n\t"
+            "qadd16 %[t0], %[t0], %[t2]\n\t"
             // n = tanh(x): N0 = n0·64 + rounding in t3, N1 in t4
-            "eor    %[t2], %[t1], %[t1], asr #31\n\t"
-            "sub    %[t2], %[t2], %[t1], asr #31\n\t"
-            "usat   %[t2], #15, %[t2]\n\t"
-            "lsr    %[t3], %[t2], #6\n\t"
-            "ldr    %[t3], [%[tab], %[t3], lsl #1]\n\t"
-            "and    %[t2], %[t2], #63\n\t"
-            "rsb    %[t2], %[t2], %[t2], lsl #16\n\t"
-            "add    %[t2], %[t2], #64\n\t"
-            "smuad  %[t3], %[t3], %[t2]\n\t"
-            "eor    %[t3], %[t3], %[t1], asr #31\n\t"
-            "add    %[t3], %[t3], #32\n\t"
-            "eor    %[t1], %[t0], %[t0], asr #31\n\t"
-            "sub    %[t1], %[t1], %[t0], asr #31\n\t"
-            "usat   %[t1], #15, %[t1]\n\t"
-            "lsr    %[t2], %[t1], #6\n\t"
-            "ldr    %[t2], [%[tab], %[t2], lsl #1]\n\t"
-            "and    %[t1], %[t1], #63\n\t"
-            "rsb    %[t1], %[t1], %[t1], lsl #16\n\t"
-            "add    %[t1], %[t1], #64\n\t"
-            "smuad  %[t2], %[t2], %[t1]\n\t"
-            "eor    %[t2], %[t2], %[t0], asr #31\n\t"
-            "add    %[t4], %[t2], #32\n\t"
+            SARNN_DSP_TANH_PAIR("t0", "t1", "t3", "t4", "t2")
             // z = sigmoid(sat16(gi_z + gh_z)), both lanes: z0 in t2, z1 in t5
             "ldr    %[t0], [%[pi], %[zo]]\n\t"
             "ldr    %[t1], [%[ph], %[zo]]\n\t"
             "qadd16 %[t0], %[t0], %[t1]\n\t"
-            "mov    %[t1], #0\n\t"
-            "ssub16 %[t1], %[t1], %[t0]\n\t"
-            "sel    %[t1], %[t1], %[t0]\n\t"
-            "ubfx   %[t2], %[t1], #7, #9\n\t"
-            "ldr    %[t2], [%[tab], %[t2], lsl #1]\n\t"
-            "and    %[t5], %[t1], #127\n\t"
-            "rsb    %[t5], %[t5], %[t5], lsl #16\n\t"
-            "add    %[t5], %[t5], #128\n\t"
-            "smuad  %[t2], %[t2], %[t5]\n\t"
-            "sbfx   %[t5], %[t0], #15, #1\n\t"
-            "eor    %[t2], %[t2], %[t5]\n\t"
-            "add    %[t2], %[t2], %[bias]\n\t"
-            "usat   %[t2], #15, %[t2], asr #8\n\t"
-            "lsr    %[t5], %[t1], #23\n\t"
-            "ldr    %[t5], [%[tab], %[t5], lsl #1]\n\t"
-            "ubfx   %[t1], %[t1], #16, #7\n\t"
-            "rsb    %[t1], %[t1], %[t1], lsl #16\n\t"
-            "add    %[t1], %[t1], #128\n\t"
-            "smuad  %[t5], %[t5], %[t1]\n\t"
-            "eor    %[t5], %[t5], %[t0], asr #31\n\t"
-            "add    %[t5], %[t5], %[bias]\n\t"
-            "usat   %[t5], #15, %[t5], asr #8\n\t"
+            SARNN_DSP_SIGMOID_PAIR("t0", "t1", "t2", "t5")
             // h = n + round(z·(h_prev - n) / 2^15), each lane
             "ldr    %[t0], [%[hp]], #4\n\t"
             "sxth   %[t1], %[t0]\n\t"
@@ -240,6 +339,10 @@ inline void gru_cell(const q15* gi, const q15* gh, const q15* h_prev, std::size_
                             gh[2 * hidden + d].raw, gi[2 * hidden + d].raw, h_prev[0].raw, bias, half));
     }
 }
+
+#undef SARNN_DSP_TANH_PAIR
+#undef SARNN_DSP_SIGMOID_PAIR_S
+#undef SARNN_DSP_SIGMOID_PAIR
 
 }  // namespace sarnn::kernel::q15_dsp
 

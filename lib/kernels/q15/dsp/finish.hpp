@@ -197,11 +197,56 @@ inline std::size_t finish_sum(const std::int32_t* s, std::size_t rows, const std
     return static_cast<std::size_t>(yp - y);
 }
 
+// clang-format off
+// The sums' loads of two rows and of one: the (s_x, s_h) pairs (PAIRS), or s_x at s and s_h at s + off bytes (APART).
+#define SARNN_DSP_GRU_PAIRS2                          \
+    "ldrd   %[sx0], %[sh0], [%[s]], #8\n\t"           \
+    "ldrd   %[sx1], %[sh1], [%[s]], #8\n\t"
+#define SARNN_DSP_GRU_APART2                          \
+    "ldrd   %[sh0], %[sh1], [%[s], %[off]]\n\t"       \
+    "ldrd   %[sx0], %[sx1], [%[s]], #8\n\t"
+#define SARNN_DSP_GRU_PAIRS1 "ldrd   %[sx], %[sh], [%[s]], #8\n\t"
+#define SARNN_DSP_GRU_APART1                          \
+    "ldr    %[sh], [%[s], %[off]]\n\t"                \
+    "ldr    %[sx], [%[s]], #4\n\t"
+// clang-format on
+// Two rows of finish_gru, the first's shift less 2 in the bottom byte of t, the second's in the next (t moves on by a
+// byte: LSR #8): their sums (s_x, s_h) one LDRD each, their factors, b_ih and b_hh one LDRD each (30 instructions).
+// clang-format off
+#define SARNN_DSP_FINISH_GRU_PAIR(LOADS)              \
+    LOADS                                             \
+    "ldrd   %[m0], %[m1], [%[m]], #8\n\t"             \
+    "smmul  %[sx0], %[sx0], %[m0]\n\t"                \
+    "smmul  %[sh0], %[sh0], %[m0]\n\t"                \
+    "smmul  %[sx1], %[sx1], %[m1]\n\t"                \
+    "smmul  %[sh1], %[sh1], %[m1]\n\t"                \
+    "asr    %[sx0], %[sx0], %[t]\n\t"                 \
+    "asr    %[sh0], %[sh0], %[t]\n\t"                 \
+    "lsr    %[t], %[t], #8\n\t"                       \
+    "asr    %[sx1], %[sx1], %[t]\n\t"                 \
+    "asr    %[sh1], %[sh1], %[t]\n\t"                 \
+    "add    %[sx0], %[sx0], #1\n\t"                   \
+    "add    %[sh0], %[sh0], #1\n\t"                   \
+    "add    %[sx1], %[sx1], #1\n\t"                   \
+    "add    %[sh1], %[sh1], #1\n\t"                   \
+    "ldrd   %[m0], %[m1], [%[bi]], #8\n\t"            \
+    "qdadd  %[sx0], %[sx0], %[m0]\n\t"                \
+    "qdadd  %[sx1], %[sx1], %[m1]\n\t"                \
+    "ldrd   %[m0], %[m1], [%[bh]], #8\n\t"            \
+    "qdadd  %[sh0], %[sh0], %[m0]\n\t"                \
+    "qdadd  %[sh1], %[sh1], %[m1]\n\t"                \
+    "ssat   %[sx0], #16, %[sx0], asr #1\n\t"          \
+    "ssat   %[sx1], #16, %[sx1], asr #1\n\t"          \
+    "ssat   %[sh0], #16, %[sh0], asr #1\n\t"          \
+    "ssat   %[sh1], #16, %[sh1], asr #1\n\t"          \
+    "strh   %[sx0], [%[yp]], #2\n\t"                  \
+    "strh   %[sx1], [%[yp]], #2\n\t"                  \
+    "strh   %[sh0], [%[gh]], #2\n\t"                  \
+    "strh   %[sh1], [%[gh]], #2\n\t"
 // One row of finish_gru, its shift less 2 in the bottom byte of t: gi and gh from its sums (s_x, s_h) (17
 // instructions).
-// clang-format off
-#define SARNN_DSP_FINISH_GRU_ROW                      \
-    "ldrd   %[sx], %[sh], [%[s]], #8\n\t"             \
+#define SARNN_DSP_FINISH_GRU_ROW(LOADS)               \
+    LOADS                                             \
     "ldr    %[mv], [%[m]], #4\n\t"                    \
     "smmul  %[sx], %[sx], %[mv]\n\t"                  \
     "smmul  %[sh], %[sh], %[mv]\n\t"                  \
@@ -220,13 +265,21 @@ inline std::size_t finish_sum(const std::int32_t* s, std::size_t rows, const std
 // clang-format on
 /// gru_gates's rows finished from their sums s = (s_x, s_h) pairs where the x part's factor is 1 (q15/affine.cpp's
 /// gru_gates, the same integers): gi = ssat16(qadd(requantize(s_x, m_r, shift_r), b_ih)), gh the same of s_h and b_hh,
-/// each as finish_sum's. Four rows a pass (19.5 instructions a row, against 21 two rows a pass): the four shifts one
-/// LDR (any alignment) less 2 in each byte and checked against 2 .. 31 at once as finish_sum's, ASR taking the bottom
-/// byte of the register as its count (the next row's after LSR #8); a pass with a shift outside 2 .. 31, and the last
-/// rows % 4, one row at a time (23 instructions). Stops before the first row whose shift is outside 2 .. 31 and returns
-/// how many rows it wrote.
-inline std::size_t finish_gru(const std::int32_t* s, std::size_t rows, const std::int32_t* m, const std::int8_t* shift,
-                              const std::int32_t* b_ih, const std::int32_t* b_hh, q15* gi, q15* gh) noexcept {
+/// each as finish_sum's. Four rows a pass (17.5 instructions a row, against 18.5 one row at a time within the pass: M4
+/// q15 Gru<16, 32> 10,854 -> 10,761 instructions a step): the four shifts one LDR (any alignment) less 2 in each byte
+/// and checked against 2 .. 31 at once as finish_sum's, ASR taking the bottom byte of the register as its count (the
+/// next row's after LSR #8), two rows' factors and biases one LDRD each (fourteen registers: 29 in each byte and the
+/// pass's end on the stack); a pass with a shift outside 2 .. 31, and the last rows % 4, one row at a time (23
+/// instructions). Stops before the first row whose shift is outside 2 .. 31 and returns how many rows it wrote (s, m,
+/// b_ih and b_hh word aligned). finish_gru_at<kOff>: for kOff < 0 the (s_x, s_h) pairs (finish_gru), else s_x[i] =
+/// s[i] and s_h[i] = s[kOff / 4 + i] (finish_gru_apart: kOff bytes, a multiple of 4 up to 1020, LDRD's offset; two
+/// rows' s_x one LDRD and their s_h another, as the pairs take).
+template <int kOff>
+inline std::size_t finish_gru_at(const std::int32_t* s, std::size_t rows, const std::int32_t* m,
+                                 const std::int8_t* shift, const std::int32_t* b_ih, const std::int32_t* b_hh, q15* gi,
+                                 q15* gh) noexcept {
+    static_assert(kOff < 0 || (kOff % 4 == 0 && kOff <= 1020), "finish_gru_at: LDRD's offset");
+    constexpr int off = kOff < 0 ? 0 : kOff;
     if (rows == 0) return 0;
     q15* yp = gi;
     q15* const end = gi + rows;
@@ -234,51 +287,73 @@ inline std::size_t finish_gru(const std::int32_t* s, std::size_t rows, const std
     if (rows >= 4) {
         const q15* const end4 = gi + (rows & ~std::size_t{3});
         const std::int32_t k29 = 0x1D1D1D1D;
-        // clang-format off
-        __asm__ volatile("1:\n\t"
-                         "ldr    %[t], [%[shp]], #4\n\t"
-                         "sub    %[t], %[t], #0x02020202\n\t"
-                         "uqsub8 %[mv], %[t], %[k29]\n\t"
-                         "cmp    %[mv], #0\n\t"
-                         "bne    6f\n\t"
-                         SARNN_DSP_FINISH_GRU_ROW
-                         "lsr    %[t], %[t], #8\n\t"
-                         SARNN_DSP_FINISH_GRU_ROW
-                         "lsr    %[t], %[t], #8\n\t"
-                         SARNN_DSP_FINISH_GRU_ROW
-                         "lsr    %[t], %[t], #8\n\t"
-                         SARNN_DSP_FINISH_GRU_ROW
-                         "cmp    %[yp], %[end4]\n\t"
-                         "bne    1b\n\t"
-                         "b      7f\n\t"
-                         "6:\n\t"
-                         "sub    %[shp], %[shp], #4\n\t"
-                         "7:"
-                         : [s] "+r"(s), [m] "+r"(m), [shp] "+r"(shift), [bi] "+r"(b_ih), [bh] "+r"(b_hh), [yp] "+r"(yp),
-                           [gh] "+r"(gh), [sx] "=&r"(sx), [sh] "=&r"(sh), [mv] "=&r"(mv), [t] "=&r"(t)
-                         : [end4] "r"(end4), [k29] "r"(k29)
-                         : "cc", "memory");
+        std::int32_t sx1, sh1, m1;
+// clang-format off
+#define SARNN_DSP_FINISH_GRU_PASSES(LOADS)                                                                       \
+    "1:\n\t"                                                                                                    \
+    "ldr    %[t], [%[shp]], #4\n\t"                                                                             \
+    "sub    %[t], %[t], #0x02020202\n\t"                                                                        \
+    "ldr    %[m0], %[k29]\n\t"                                                                                  \
+    "uqsub8 %[m0], %[t], %[m0]\n\t"                                                                             \
+    "cmp    %[m0], #0\n\t"                                                                                      \
+    "bne    6f\n\t"                                                                                             \
+    SARNN_DSP_FINISH_GRU_PAIR(LOADS)                                                                            \
+    "lsr    %[t], %[t], #8\n\t"                                                                                 \
+    SARNN_DSP_FINISH_GRU_PAIR(LOADS)                                                                            \
+    "ldr    %[m0], %[end4]\n\t"                                                                                 \
+    "cmp    %[yp], %[m0]\n\t"                                                                                   \
+    "bne    1b\n\t"                                                                                             \
+    "b      7f\n\t"                                                                                             \
+    "6:\n\t"                                                                                                    \
+    "sub    %[shp], %[shp], #4\n\t"                                                                             \
+    "7:"                                                                                                        \
+    : [s] "+r"(s), [m] "+r"(m), [shp] "+r"(shift), [bi] "+r"(b_ih), [bh] "+r"(b_hh), [yp] "+r"(yp),              \
+      [gh] "+r"(gh), [sx0] "=&r"(sx), [sh0] "=&r"(sh), [sx1] "=&r"(sx1), [sh1] "=&r"(sh1), [m0] "=&r"(mv),       \
+      [m1] "=&r"(m1), [t] "=&r"(t)                                                                              \
+    : [end4] "m"(end4), [k29] "m"(k29), [off] "i"(off)                                                          \
+    : "cc", "memory"
+#define SARNN_DSP_FINISH_GRU_ROWS(LOADS)                                                                         \
+    "1:\n\t"                                                                                                    \
+    "ldrsb  %[t], [%[shp]], #1\n\t"                                                                             \
+    "sub    %[t], %[t], #2\n\t"                                                                                 \
+    "cmp    %[t], #29\n\t"                                                                                      \
+    "bhi    7f\n\t"                                                                                             \
+    SARNN_DSP_FINISH_GRU_ROW(LOADS)                                                                             \
+    "cmp    %[yp], %[end]\n\t"                                                                                  \
+    "bne    1b\n\t"                                                                                             \
+    "7:"                                                                                                        \
+    : [s] "+r"(s), [m] "+r"(m), [shp] "+r"(shift), [bi] "+r"(b_ih), [bh] "+r"(b_hh), [yp] "+r"(yp),              \
+      [gh] "+r"(gh), [sx] "=&r"(sx), [sh] "=&r"(sh), [mv] "=&r"(mv), [t] "=&r"(t)                               \
+    : [end] "r"(end), [off] "i"(off)                                                                            \
+    : "cc", "memory"
         // clang-format on
+        if constexpr (kOff < 0) {
+            __asm__ volatile(SARNN_DSP_FINISH_GRU_PASSES(SARNN_DSP_GRU_PAIRS2));
+        } else {
+            __asm__ volatile(SARNN_DSP_FINISH_GRU_PASSES(SARNN_DSP_GRU_APART2));
+        }
     }
     if (yp == end) return rows;
-    // clang-format off
-    __asm__ volatile("1:\n\t"
-                     "ldrsb  %[t], [%[shp]], #1\n\t"
-                     "sub    %[t], %[t], #2\n\t"
-                     "cmp    %[t], #29\n\t"
-                     "bhi    7f\n\t"
-                     SARNN_DSP_FINISH_GRU_ROW
-                     "cmp    %[yp], %[end]\n\t"
-                     "bne    1b\n\t"
-                     "7:"
-                     : [s] "+r"(s), [m] "+r"(m), [shp] "+r"(shift), [bi] "+r"(b_ih), [bh] "+r"(b_hh), [yp] "+r"(yp),
-                       [gh] "+r"(gh), [sx] "=&r"(sx), [sh] "=&r"(sh), [mv] "=&r"(mv), [t] "=&r"(t)
-                     : [end] "r"(end)
-                     : "cc", "memory");
-    // clang-format on
+    if constexpr (kOff < 0) {
+        __asm__ volatile(SARNN_DSP_FINISH_GRU_ROWS(SARNN_DSP_GRU_PAIRS1));
+    } else {
+        __asm__ volatile(SARNN_DSP_FINISH_GRU_ROWS(SARNN_DSP_GRU_APART1));
+    }
     return static_cast<std::size_t>(yp - gi);
 }
+/// finish_gru: the (s_x, s_h) pairs (q15/seam.hpp's kFinishGru).
+inline std::size_t finish_gru(const std::int32_t* s, std::size_t rows, const std::int32_t* m, const std::int8_t* shift,
+                              const std::int32_t* b_ih, const std::int32_t* b_hh, q15* gi, q15* gh) noexcept {
+    return finish_gru_at<-1>(s, rows, m, shift, b_ih, b_hh, gi, gh);
+}
+#undef SARNN_DSP_FINISH_GRU_ROWS
+#undef SARNN_DSP_FINISH_GRU_PASSES
+#undef SARNN_DSP_GRU_APART1
+#undef SARNN_DSP_GRU_PAIRS1
+#undef SARNN_DSP_GRU_APART2
+#undef SARNN_DSP_GRU_PAIRS2
 #undef SARNN_DSP_FINISH_GRU_ROW
+#undef SARNN_DSP_FINISH_GRU_PAIR
 #undef SARNN_DSP_FINISH_SUM_PAIR
 
 #undef SARNN_DSP_FINISH_OPERANDS

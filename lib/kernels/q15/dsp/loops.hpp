@@ -26,7 +26,7 @@ struct DspLoops : Loops<DspLoops> {
     static constexpr std::size_t kRows = q15_dsp::kRows, kStates = q15_dsp::kStates, kColumns = q15_dsp::kColumns;
     static constexpr unsigned kCaps = kScores | kMaxRaw | kAdditiveSum | kAbsSum | kRoundQuery | kExps | kNormalize |
                                       kFinishTanh | kRowsXr | kRowsPacked | kRowsSum | kFinishGru | kWeighted | kCell |
-                                      kGruCell | kStrided;
+                                      kGruCell | kStrided | kGruApart;
     static constexpr std::size_t kPackMax = q15_dsp::kPackMax;  ///< the longest x and r that packs() takes
     using Packed = q15_dsp::Packed;
 
@@ -129,6 +129,19 @@ struct DspLoops : Loops<DspLoops> {
                                                                  const std::int32_t* b_ih, const std::int32_t* b_hh,
                                                                  q15* gi, q15* gh) noexcept {
         return q15_dsp::finish_gru(s, rows, m, shift, b_ih, b_hh, gi, gh);
+    }
+    __attribute__((always_inline)) static void rows_apart(const std::int8_t* wx, const std::int8_t* wr, const Packed& p,
+                                                          std::size_t nx, std::size_t nr, std::size_t groups,
+                                                          std::int32_t* s_x, std::int32_t* s_r) noexcept {
+        q15_dsp::rows_apart(wx, wr, p, nx, nr, groups, s_x, s_r);
+    }
+    template <int kOff>
+    __attribute__((always_inline)) static std::size_t finish_gru_apart(const std::int32_t* s, std::size_t rows,
+                                                                       const std::int32_t* m, const std::int8_t* shift,
+                                                                       const std::int32_t* b_ih,
+                                                                       const std::int32_t* b_hh, q15* gi,
+                                                                       q15* gh) noexcept {
+        return q15_dsp::finish_gru_at<kOff>(s, rows, m, shift, b_ih, b_hh, gi, gh);
     }
     __attribute__((always_inline)) static std::size_t finish_sum(const std::int32_t* s, std::size_t rows,
                                                                  const std::int32_t* m, const std::int8_t* shift,

@@ -280,26 +280,32 @@ inline void rows_packed(const std::int8_t* w, std::size_t ld, const Packed& p, s
                      : "cc", "memory");
     // clang-format on
 }
-// One part's passes of four rows (rows_part), after the loop LOOP: the four sums stored at s, s + 8, s + 16, s + 24
-// bytes and s on by 32; w0 and w1 on to the next pass's rows 4 and 5 (w1 ends at row 2), vp back to the part's start
+// One part's passes of four rows (rows_part), after the loop LOOP: the four sums stored by STORE (at s, s + 8, s + 16,
+// s + 24 bytes and s on by 32: SARNN_DSP_STORE_PAIRS; or at s .. s + 12 by two STRDs and s on by 16:
+// SARNN_DSP_STORE_APART); w0 and w1 on to the next pass's rows 4 and 5 (w1 ends at row 2), vp back to the part's start
 // (2·n bytes: ld2), until s reaches s_end (13 instructions a pass besides the loop).
 // clang-format off
-#define SARNN_DSP_ROWS_PART(LOOP)                  \
+#define SARNN_DSP_ROWS_PART(LOOP, STORE)           \
     "3:\n\t"                                       \
     "ldrd   %[a0], %[a1], %[zero]\n\t"             \
     "ldrd   %[a2], %[a3], %[zero]\n\t"             \
     LOOP("1")                                      \
-    "str    %[a0], [%[s]]\n\t"                     \
-    "str    %[a1], [%[s], #8]\n\t"                 \
-    "str    %[a2], [%[s], #16]\n\t"                \
-    "str    %[a3], [%[s], #24]\n\t"                \
-    "add    %[s], %[s], #32\n\t"                   \
+    STORE                                          \
     "add    %[w0], %[w1], %[ld2]\n\t"              \
     "add    %[w1], %[w0], %[ld2], lsr #1\n\t"      \
     "sub    %[vp], %[vp], %[ld2]\n\t"              \
     "ldr    %[y], %[s_end]\n\t"                    \
     "cmp    %[s], %[y]\n\t"                        \
     "bne    3b"
+#define SARNN_DSP_STORE_PAIRS                      \
+    "str    %[a0], [%[s]]\n\t"                     \
+    "str    %[a1], [%[s], #8]\n\t"                 \
+    "str    %[a2], [%[s], #16]\n\t"                \
+    "str    %[a3], [%[s], #24]\n\t"                \
+    "add    %[s], %[s], #32\n\t"
+#define SARNN_DSP_STORE_APART                      \
+    "strd   %[a0], %[a1], [%[s]], #16\n\t"         \
+    "strd   %[a2], %[a3], [%[s], #-8]\n\t"
 #define SARNN_DSP_ROWS_PART_OPERANDS                                                                               \
     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [w0] "+r"(w0), [w1] "+r"(w1), [vp] "+r"(vp), \
       [x] "=&r"(xv), [y] "=&r"(yv), [z] "=&r"(z), [t] "=&r"(t), [s] "+r"(s)                                        \
@@ -308,9 +314,10 @@ inline void rows_packed(const std::int8_t* w, std::size_t ld, const Packed& p, s
 // clang-format on
 /// One part of rows_packed2: the sums of groups passes of four rows of w (rows of n weights, n a multiple of 8, of 16
 /// for k16) against the part's packed values from v (Packed's words), stored at s, s + 2, s + 4, s + 6 (the (s_x,
-/// s_r) pairs' one half) and on by 8 a pass. All fourteen registers (r0-r12, lr) hold the loop's values: the part's
-/// end and stride, and s, stay in registers from pass to pass.
-template <bool k16>
+/// s_r) pairs' one half) and on by 8 a pass; kApart (rows_apart): at s .. s + 3 and on by 4, two STRDs (s word
+/// aligned). All fourteen registers (r0-r12, lr) hold the loop's values: the part's end and stride, and s, stay in
+/// registers from pass to pass.
+template <bool k16, bool kApart = false>
 __attribute__((noinline)) void rows_part(const std::int8_t* w, std::size_t n, const std::int32_t* v, std::size_t groups,
                                          std::int32_t* s) noexcept {
     const std::int8_t* w0 = w;
@@ -318,21 +325,35 @@ __attribute__((noinline)) void rows_part(const std::int8_t* w, std::size_t n, co
     const std::size_t ld2 = 2 * n;
     const std::int32_t* vp = v;
     const std::int32_t* const end = v + n / 2;
-    const std::int32_t* const s_end = s + 8 * groups;
+    const std::int32_t* const s_end = s + (kApart ? 4 : 8) * groups;
     std::int32_t zero[2] = {0, 0};  // (on the stack: an LDRD from sp, no register)
     std::int32_t a0, a1, a2, a3, xv, yv, z, t;
-    if constexpr (k16) {
+    if constexpr (k16 && kApart) {
         // clang-format off
-        __asm__ volatile(SARNN_DSP_ROWS_PART(SARNN_DSP_PACKED_LOOP16) SARNN_DSP_ROWS_PART_OPERANDS);
+        __asm__ volatile(SARNN_DSP_ROWS_PART(SARNN_DSP_PACKED_LOOP16, SARNN_DSP_STORE_APART)
+                         SARNN_DSP_ROWS_PART_OPERANDS);
+        // clang-format on
+    } else if constexpr (k16) {
+        // clang-format off
+        __asm__ volatile(SARNN_DSP_ROWS_PART(SARNN_DSP_PACKED_LOOP16, SARNN_DSP_STORE_PAIRS)
+                         SARNN_DSP_ROWS_PART_OPERANDS);
+        // clang-format on
+    } else if constexpr (kApart) {
+        // clang-format off
+        __asm__ volatile(SARNN_DSP_ROWS_PART(SARNN_DSP_PACKED_LOOP, SARNN_DSP_STORE_APART)
+                         SARNN_DSP_ROWS_PART_OPERANDS);
         // clang-format on
     } else {
         // clang-format off
-        __asm__ volatile(SARNN_DSP_ROWS_PART(SARNN_DSP_PACKED_LOOP) SARNN_DSP_ROWS_PART_OPERANDS);
+        __asm__ volatile(SARNN_DSP_ROWS_PART(SARNN_DSP_PACKED_LOOP, SARNN_DSP_STORE_PAIRS)
+                         SARNN_DSP_ROWS_PART_OPERANDS);
         // clang-format on
     }
 }
 #undef SARNN_DSP_ROWS_PART
 #undef SARNN_DSP_ROWS_PART_OPERANDS
+#undef SARNN_DSP_STORE_PAIRS
+#undef SARNN_DSP_STORE_APART
 /// rows_packed for two matrices (affine's gates: A_x rows of nx weights, A_r rows of nr): s = (s_x, s_r) of each of
 /// the 4·groups rows, the x part's passes over wx, then the r part's over wr (rows_part: 13 instructions a pass
 /// besides the loops, against 32 for both parts in one pass), each part sixteen columns an iteration where its length
@@ -350,6 +371,24 @@ inline void rows_packed2(const std::int8_t* wx, const std::int8_t* wr, const Pac
         rows_part<true>(wr, nr, vr, groups, s + 1);
     } else {
         rows_part<false>(wr, nr, vr, groups, s + 1);
+    }
+}
+/// rows_packed2's sums, each part's in an array of its own: s_x[i] (from wx) and s_r[i] (from wr) for the 4·groups
+/// rows (gru_gates where x and h pack: two STRDs a pass, where the (s_x, s_r) pairs take four STRs, and the
+/// finishing passes load as many: M4 Gru<q15, 16, 32> 10,461 -> 10,317 instructions a step; s_x, s_r word aligned).
+inline void rows_apart(const std::int8_t* wx, const std::int8_t* wr, const Packed& p, std::size_t nx, std::size_t nr,
+                       std::size_t groups, std::int32_t* s_x, std::int32_t* s_r) noexcept {
+    const std::int32_t* const vx = p.w + 2;
+    const std::int32_t* const vr = vx + nx / 2;
+    if (nx % 16 == 0) {
+        rows_part<true, true>(wx, nx, vx, groups, s_x);
+    } else {
+        rows_part<false, true>(wx, nx, vx, groups, s_x);
+    }
+    if (nr % 16 == 0) {
+        rows_part<true, true>(wr, nr, vr, groups, s_r);
+    } else {
+        rows_part<false, true>(wr, nr, vr, groups, s_r);
     }
 }
 // clang-format off
