@@ -18,7 +18,7 @@ namespace sarnn::kernel::q15_mve {
 /// hold is in memory. The last count % 4 states: dot_states<1>.
 /// Where q' has 16 or 32 values (the models' Hidden 16 and 32), q' stays in two or four vector registers and each
 /// state's row is read by one pointer walking from row to row: no inner loop (scores_in_registers).
-template <int C>
+template <int C, bool kGap>
 inline void scores_in_registers(const q15* s, std::size_t stride, std::size_t groups, const q15* q, int t,
                                 q15* e) noexcept {
     static_assert(C == 2 || C == 4, "scores_in_registers: q' of 16 or 32 values");
@@ -26,8 +26,7 @@ inline void scores_in_registers(const q15* s, std::size_t stride, std::size_t gr
     mve::touch(s);
     const std::int16_t* sp = mve::raw(s);
     std::int16_t* ep = mve::raw(e);
-    const std::int16_t* const e_end = ep + 4 * groups;
-    // the step from a row's last vector to the next row
+    // the step from a row's last vector to the next row (kGap: not 0; else the rows follow each other, no step)
     const std::int32_t gap = static_cast<std::int32_t>(stride * sizeof(q15)) - 16 * C;
     register std::int32_t a0 __asm__("r4");
     register std::int32_t a1 __asm__("r6");
@@ -48,47 +47,49 @@ inline void scores_in_registers(const q15* s, std::size_t stride, std::size_t gr
     "], q0, q6\n\t"                 \
     "vldrh.u16 q0, [%[s]], #16\n\t" \
     "vmladava.s16 %[" a "], q0, q7\n\t"
-#define SARNN_MVE_NEXT "add %[s], %[s], %[gap]\n\t"
 // clang-format on
-// the four scores rounded (VRSHL by -t) and stored as int16
+// the four scores into q0 (VMOV of two registers into two lanes, twice), rounded (VRSHL by -t) and stored as int16;
+// the groups counted by a low-overhead loop (DLS/LE)
 // clang-format off
-#define SARNN_MVE_ROUND4          \
-    "vmov.32 q0[0], %[a0]\n\t"    \
-    "vmov.32 q0[1], %[a1]\n\t"    \
-    "vmov.32 q0[2], %[a2]\n\t"    \
-    "vmov.32 q0[3], %[a3]\n\t"    \
-    "vrshl.s32 q0, %[negt]\n\t"   \
-    "vstrh.32 q0, [%[e]], #8\n\t" \
-    "cmp %[e], %[end]\n\t"        \
-    "bne 1b"
-#define SARNN_MVE_GROUP(ROW)                                                                      \
-    "1:\n\t" ROW("a0") SARNN_MVE_NEXT ROW("a1") SARNN_MVE_NEXT ROW("a2") SARNN_MVE_NEXT ROW("a3") \
-        SARNN_MVE_NEXT SARNN_MVE_ROUND4
+#define SARNN_MVE_ROUND4                          \
+    "vmov q0[2], q0[0], %[a0], %[a2]\n\t"         \
+    "vmov q0[3], q0[1], %[a1], %[a3]\n\t"         \
+    "vrshl.s32 q0, %[negt]\n\t"                   \
+    "vstrh.32 q0, [%[e]], #8\n\t"                 \
+    "le lr, 1b"
+#define SARNN_MVE_GROUP(ROW, NEXT)                                                          \
+    "dls lr, %[groups]\n"                                                                   \
+    "1:\n\t" ROW("a0") NEXT ROW("a1") NEXT ROW("a2") NEXT ROW("a3") NEXT SARNN_MVE_ROUND4
     // clang-format on
-    if constexpr (C == 2) {
-        // clang-format off
-        __asm__ volatile(
-            "vldrh.u16 q4, [%[q]]\n\t"
-            "vldrh.u16 q5, [%[q], #16]\n\t" SARNN_MVE_GROUP(SARNN_MVE_ROW2)
-            : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [s] "+r"(sp), [e] "+l"(ep)
-            : [q] "r"(mve::raw(q)), [gap] "r"(gap), [negt] "r"(-t), [end] "r"(e_end)
-            : "d0", "d1", "d8", "d9", "d10", "d11", "cc", "memory");
-        // clang-format on
+#define SARNN_MVE_OUT [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [s] "+r"(sp), [e] "+l"(ep)
+#define SARNN_MVE_IN [q] "r"(mve::raw(q)), [gap] "r"(gap), [negt] "r"(-t), [groups] "r"(groups)
+// q' of 16 or 32 values in q4, q5 (q6, q7)
+#define SARNN_MVE_Q2 "vldrh.u16 q4, [%[q]]\n\tvldrh.u16 q5, [%[q], #16]\n\t"
+#define SARNN_MVE_Q4 SARNN_MVE_Q2 "vldrh.u16 q6, [%[q], #32]\n\tvldrh.u16 q7, [%[q], #48]\n\t"
+#define SARNN_MVE_GAP "add %[s], %[s], %[gap]\n\t"
+#define SARNN_MVE_NONE ""
+#define SARNN_MVE_ASM(Q, ROW, NEXT, ...) \
+    __asm__ volatile(Q SARNN_MVE_GROUP(ROW, NEXT) : SARNN_MVE_OUT:SARNN_MVE_IN : "lr", "cc", "memory", __VA_ARGS__)
+    if constexpr (C == 2 && kGap) {
+        SARNN_MVE_ASM(SARNN_MVE_Q2, SARNN_MVE_ROW2, SARNN_MVE_GAP, "d0", "d1", "d8", "d9", "d10", "d11");
+    } else if constexpr (C == 2) {
+        SARNN_MVE_ASM(SARNN_MVE_Q2, SARNN_MVE_ROW2, SARNN_MVE_NONE, "d0", "d1", "d8", "d9", "d10", "d11");
+    } else if constexpr (kGap) {
+        SARNN_MVE_ASM(SARNN_MVE_Q4, SARNN_MVE_ROW4, SARNN_MVE_GAP, "d0", "d1", "d8", "d9", "d10", "d11", "d12", "d13",
+                      "d14", "d15");
     } else {
-        // clang-format off
-        __asm__ volatile(
-            "vldrh.u16 q4, [%[q]]\n\t"
-            "vldrh.u16 q5, [%[q], #16]\n\t"
-            "vldrh.u16 q6, [%[q], #32]\n\t"
-            "vldrh.u16 q7, [%[q], #48]\n\t" SARNN_MVE_GROUP(SARNN_MVE_ROW4)
-            : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [s] "+r"(sp), [e] "+l"(ep)
-            : [q] "r"(mve::raw(q)), [gap] "r"(gap), [negt] "r"(-t), [end] "r"(e_end)
-            : "d0", "d1", "d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15", "cc", "memory");
-        // clang-format on
+        SARNN_MVE_ASM(SARNN_MVE_Q4, SARNN_MVE_ROW4, SARNN_MVE_NONE, "d0", "d1", "d8", "d9", "d10", "d11", "d12", "d13",
+                      "d14", "d15");
     }
+#undef SARNN_MVE_ASM
+#undef SARNN_MVE_NONE
+#undef SARNN_MVE_GAP
+#undef SARNN_MVE_Q4
+#undef SARNN_MVE_Q2
+#undef SARNN_MVE_IN
+#undef SARNN_MVE_OUT
 #undef SARNN_MVE_GROUP
 #undef SARNN_MVE_ROUND4
-#undef SARNN_MVE_NEXT
 #undef SARNN_MVE_ROW4
 #undef SARNN_MVE_ROW2
 }
@@ -98,10 +99,17 @@ inline void scores(const q15* s, std::size_t stride, std::size_t count, const q1
     const std::size_t groups = count / 4;
     const std::size_t n = 2 * npairs;
     if (groups > 0 && (n == 16 || n == 32)) {
+        // (rows that follow each other: stride = n, no step between them)
         if (n == 16) {
-            scores_in_registers<2>(s, stride, groups, q, t, e);
+            if (stride == 16) {
+                scores_in_registers<2, false>(s, stride, groups, q, t, e);
+            } else {
+                scores_in_registers<2, true>(s, stride, groups, q, t, e);
+            }
+        } else if (stride == 32) {
+            scores_in_registers<4, false>(s, stride, groups, q, t, e);
         } else {
-            scores_in_registers<4>(s, stride, groups, q, t, e);
+            scores_in_registers<4, true>(s, stride, groups, q, t, e);
         }
         s += 4 * groups * stride;
         e += 4 * groups;
@@ -148,10 +156,8 @@ inline void scores(const q15* s, std::size_t stride, std::size_t count, const q1
             "letp lr, 1b\n"
             "3:\n\t"
             "lctp\n\t"
-            "vmov.32 q0[0], %[a0]\n\t"
-            "vmov.32 q0[1], %[a1]\n\t"
-            "vmov.32 q0[2], %[a2]\n\t"
-            "vmov.32 q0[3], %[a3]\n\t"
+            "vmov q0[2], q0[0], %[a0], %[a2]\n\t"
+            "vmov q0[3], q0[1], %[a1], %[a3]\n\t"
             "ldr %[x], [%[ps], #12]\n\t"
             "vrshl.s32 q0, %[x]\n\t"
             "vstrh.32 q0, [%[e]], #8\n\t"

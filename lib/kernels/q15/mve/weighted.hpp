@@ -67,10 +67,8 @@ namespace sarnn::kernel::q15_mve {
             "letp lr, 5b\n"                                                                                           \
             "3:\n\t"                                                                                                  \
             "lctp\n\t"                                                                                                \
-            "vmov.32 q0[0], %[a0]\n\t"                                                                                \
-            "vmov.32 q0[1], %[a1]\n\t"                                                                                \
-            "vmov.32 q0[2], %[a2]\n\t"                                                                                \
-            "vmov.32 q0[3], %[a3]\n\t"                                                                                \
+            "vmov q0[2], q0[0], %[a0], %[a2]\n\t"                                                                                \
+            "vmov q0[3], q0[1], %[a1], %[a3]\n\t"                                                                                \
             "vrshr.s32 q0, q0, #15\n\t"                                                                               \
             "vmax.s32 q0, q0, q2\n\t"                                                                                 \
             "vmin.s32 q0, q0, q3\n\t"                                                                                 \
