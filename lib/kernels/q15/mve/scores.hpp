@@ -16,100 +16,133 @@ namespace sarnn::kernel::q15_mve {
 /// loop, then e_j = (d_j + 2^(t-1)) >> t for the four at once (VRSHL by -t: a right shift rounded half up, exact),
 /// stored as int16 (VSTRH.32 keeps the low halves, as the cast). What a pass reads that fourteen registers would not
 /// hold is in memory. The last count % 4 states: dot_states<1>.
-/// Where q' has 16 or 32 values (the models' Hidden 16 and 32), q' stays in two or four vector registers and each
-/// state's row is read by one pointer walking from row to row: no inner loop (scores_in_registers).
-template <int C, bool kGap>
-inline void scores_in_registers(const q15* s, std::size_t stride, std::size_t groups, const q15* q, int t,
-                                q15* e) noexcept {
-    static_assert(C == 2 || C == 4, "scores_in_registers: q' of 16 or 32 values");
+/// Where q' has at most 32 values (n = 2·npairs: the models' Hidden up to 32), q' stays in vector registers (C8 of
+/// eight values, then kTail: the last n % 8 under a predicate, VCTP's, the lanes past n zero) and each state's row is
+/// read by one pointer walking from row to row: no inner loop (scores_in_registers). The tail's loads are predicated
+/// (VPST): nothing past a row's n values is read. kGap: a step from a row's last vector to the next row (the tail and
+/// the padding: stride > 8·C8).
+template <int C8, bool kTail, bool kGap>
+inline void scores_in_registers(const q15* s, std::size_t stride, std::size_t groups, const q15* q, std::size_t n,
+                                int t, q15* e) noexcept {
+    static_assert(C8 >= 1 && C8 + (kTail ? 1 : 0) <= 4 && (kGap || !kTail), "scores_in_registers: n <= 32");
     mve::touch(q);
     mve::touch(s);
     const std::int16_t* sp = mve::raw(s);
     std::int16_t* ep = mve::raw(e);
-    // the step from a row's last vector to the next row (kGap: not 0; else the rows follow each other, no step)
-    const std::int32_t gap = static_cast<std::int32_t>(stride * sizeof(q15)) - 16 * C;
+    const std::int32_t gap = static_cast<std::int32_t>(stride * sizeof(q15)) - 16 * C8;
+    const std::uint32_t tail = static_cast<std::uint32_t>(n % 8);
     register std::int32_t a0 __asm__("r4");
     register std::int32_t a1 __asm__("r6");
     register std::int32_t a2 __asm__("r8");
     register std::int32_t a3 __asm__("r10");
-    // one state's score: its C vectors times q' (VMLADAV starts the sum, VMLADAVA adds)
+// one state's score: its C8 vectors times q' in q4.. (VMLADAV starts the sum, VMLADAVA adds), then its tail (R_T: the
+// tail's q' in q) and the step to the next row (R_G)
 // clang-format off
-#define SARNN_MVE_ROW2(a)           \
-    "vldrh.u16 q0, [%[s]], #16\n\t" \
-    "vmladav.s16 %[" a              \
-    "], q0, q4\n\t"                 \
-    "vldrh.u16 q0, [%[s]], #16\n\t" \
-    "vmladava.s16 %[" a "], q0, q5\n\t"
-#define SARNN_MVE_ROW4(a)           \
-    SARNN_MVE_ROW2(a)               \
-    "vldrh.u16 q0, [%[s]], #16\n\t" \
-    "vmladava.s16 %[" a             \
-    "], q0, q6\n\t"                 \
-    "vldrh.u16 q0, [%[s]], #16\n\t" \
-    "vmladava.s16 %[" a "], q0, q7\n\t"
-// clang-format on
+#define SARNN_MVE_R1(a) "vldrh.u16 q0, [%[s]], #16\n\tvmladav.s16 %[" a "], q0, q4\n\t"
+#define SARNN_MVE_R2(a) SARNN_MVE_R1(a) "vldrh.u16 q0, [%[s]], #16\n\tvmladava.s16 %[" a "], q0, q5\n\t"
+#define SARNN_MVE_R3(a) SARNN_MVE_R2(a) "vldrh.u16 q0, [%[s]], #16\n\tvmladava.s16 %[" a "], q0, q6\n\t"
+#define SARNN_MVE_R4(a) SARNN_MVE_R3(a) "vldrh.u16 q0, [%[s]], #16\n\tvmladava.s16 %[" a "], q0, q7\n\t"
+#define SARNN_MVE_R_T(a, q) "vpst\n\tvldrht.u16 q0, [%[s]]\n\tvmladava.s16 %[" a "], q0, " q "\n\t"
+#define SARNN_MVE_R_G "add %[s], %[s], %[gap]\n\t"
+// q' into q4.. (the tail: VCTP's predicate, kept in VPR for the rows' tails)
+#define SARNN_MVE_Q1 "vldrh.u16 q4, [%[q]]\n\t"
+#define SARNN_MVE_Q2 SARNN_MVE_Q1 "vldrh.u16 q5, [%[q], #16]\n\t"
+#define SARNN_MVE_Q3 SARNN_MVE_Q2 "vldrh.u16 q6, [%[q], #32]\n\t"
+#define SARNN_MVE_Q4 SARNN_MVE_Q3 "vldrh.u16 q7, [%[q], #48]\n\t"
+#define SARNN_MVE_Q_T(q, off) "vctp.16 %[tail]\n\tvpst\n\tvldrht.u16 " q ", [%[q], #" off "]\n\t"
 // the four scores into q0 (VMOV of two registers into two lanes, twice), rounded (VRSHL by -t) and stored as int16;
 // the groups counted by a low-overhead loop (DLS/LE)
-// clang-format off
-#define SARNN_MVE_ROUND4                          \
-    "vmov q0[2], q0[0], %[a0], %[a2]\n\t"         \
-    "vmov q0[3], q0[1], %[a1], %[a3]\n\t"         \
-    "vrshl.s32 q0, %[negt]\n\t"                   \
-    "vstrh.32 q0, [%[e]], #8\n\t"                 \
+#define SARNN_MVE_GROUP(ROW)                                                     \
+    "dls lr, %[groups]\n"                                                        \
+    "1:\n\t" ROW("a0") ROW("a1") ROW("a2") ROW("a3")                              \
+    "vmov q0[2], q0[0], %[a0], %[a2]\n\t"                                        \
+    "vmov q0[3], q0[1], %[a1], %[a3]\n\t"                                        \
+    "vrshl.s32 q0, %[negt]\n\t"                                                  \
+    "vstrh.32 q0, [%[e]], #8\n\t"                                                \
     "le lr, 1b"
-#define SARNN_MVE_GROUP(ROW, NEXT)                                                          \
-    "dls lr, %[groups]\n"                                                                   \
-    "1:\n\t" ROW("a0") NEXT ROW("a1") NEXT ROW("a2") NEXT ROW("a3") NEXT SARNN_MVE_ROUND4
+#define SARNN_MVE_ASM(Q, ROW)                                                                                     \
+    __asm__ volatile(Q SARNN_MVE_GROUP(ROW)                                                                       \
+                     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [s] "+r"(sp), [e] "+l"(ep) \
+                     : [q] "r"(mve::raw(q)), [gap] "r"(gap), [negt] "r"(-t), [groups] "r"(groups), [tail] "r"(tail) \
+                     : "lr", "cc", "memory", "d0", "d1", "d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15")
     // clang-format on
-#define SARNN_MVE_OUT [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [s] "+r"(sp), [e] "+l"(ep)
-#define SARNN_MVE_IN [q] "r"(mve::raw(q)), [gap] "r"(gap), [negt] "r"(-t), [groups] "r"(groups)
-// q' of 16 or 32 values in q4, q5 (q6, q7)
-#define SARNN_MVE_Q2 "vldrh.u16 q4, [%[q]]\n\tvldrh.u16 q5, [%[q], #16]\n\t"
-#define SARNN_MVE_Q4 SARNN_MVE_Q2 "vldrh.u16 q6, [%[q], #32]\n\tvldrh.u16 q7, [%[q], #48]\n\t"
-#define SARNN_MVE_GAP "add %[s], %[s], %[gap]\n\t"
-#define SARNN_MVE_NONE ""
-#define SARNN_MVE_ASM(Q, ROW, NEXT, ...) \
-    __asm__ volatile(Q SARNN_MVE_GROUP(ROW, NEXT) : SARNN_MVE_OUT:SARNN_MVE_IN : "lr", "cc", "memory", __VA_ARGS__)
-    if constexpr (C == 2 && kGap) {
-        SARNN_MVE_ASM(SARNN_MVE_Q2, SARNN_MVE_ROW2, SARNN_MVE_GAP, "d0", "d1", "d8", "d9", "d10", "d11");
-    } else if constexpr (C == 2) {
-        SARNN_MVE_ASM(SARNN_MVE_Q2, SARNN_MVE_ROW2, SARNN_MVE_NONE, "d0", "d1", "d8", "d9", "d10", "d11");
+    // the rows as C8 (kTail, kGap) say
+#define SARNN_MVE_K1N(a) SARNN_MVE_R1(a)
+#define SARNN_MVE_K2N(a) SARNN_MVE_R2(a)
+#define SARNN_MVE_K3N(a) SARNN_MVE_R3(a)
+#define SARNN_MVE_K4N(a) SARNN_MVE_R4(a)
+#define SARNN_MVE_K1G(a) SARNN_MVE_R1(a) SARNN_MVE_R_G
+#define SARNN_MVE_K2G(a) SARNN_MVE_R2(a) SARNN_MVE_R_G
+#define SARNN_MVE_K3G(a) SARNN_MVE_R3(a) SARNN_MVE_R_G
+#define SARNN_MVE_K4G(a) SARNN_MVE_R4(a) SARNN_MVE_R_G
+#define SARNN_MVE_K1T(a) SARNN_MVE_R1(a) SARNN_MVE_R_T(a, "q5") SARNN_MVE_R_G
+#define SARNN_MVE_K2T(a) SARNN_MVE_R2(a) SARNN_MVE_R_T(a, "q6") SARNN_MVE_R_G
+#define SARNN_MVE_K3T(a) SARNN_MVE_R3(a) SARNN_MVE_R_T(a, "q7") SARNN_MVE_R_G
+    if constexpr (kTail) {
+        if constexpr (C8 == 1) SARNN_MVE_ASM(SARNN_MVE_Q1 SARNN_MVE_Q_T("q5", "16"), SARNN_MVE_K1T);
+        if constexpr (C8 == 2) SARNN_MVE_ASM(SARNN_MVE_Q2 SARNN_MVE_Q_T("q6", "32"), SARNN_MVE_K2T);
+        if constexpr (C8 == 3) SARNN_MVE_ASM(SARNN_MVE_Q3 SARNN_MVE_Q_T("q7", "48"), SARNN_MVE_K3T);
     } else if constexpr (kGap) {
-        SARNN_MVE_ASM(SARNN_MVE_Q4, SARNN_MVE_ROW4, SARNN_MVE_GAP, "d0", "d1", "d8", "d9", "d10", "d11", "d12", "d13",
-                      "d14", "d15");
+        if constexpr (C8 == 1) SARNN_MVE_ASM(SARNN_MVE_Q1, SARNN_MVE_K1G);
+        if constexpr (C8 == 2) SARNN_MVE_ASM(SARNN_MVE_Q2, SARNN_MVE_K2G);
+        if constexpr (C8 == 3) SARNN_MVE_ASM(SARNN_MVE_Q3, SARNN_MVE_K3G);
+        if constexpr (C8 == 4) SARNN_MVE_ASM(SARNN_MVE_Q4, SARNN_MVE_K4G);
     } else {
-        SARNN_MVE_ASM(SARNN_MVE_Q4, SARNN_MVE_ROW4, SARNN_MVE_NONE, "d0", "d1", "d8", "d9", "d10", "d11", "d12", "d13",
-                      "d14", "d15");
+        if constexpr (C8 == 1) SARNN_MVE_ASM(SARNN_MVE_Q1, SARNN_MVE_K1N);
+        if constexpr (C8 == 2) SARNN_MVE_ASM(SARNN_MVE_Q2, SARNN_MVE_K2N);
+        if constexpr (C8 == 3) SARNN_MVE_ASM(SARNN_MVE_Q3, SARNN_MVE_K3N);
+        if constexpr (C8 == 4) SARNN_MVE_ASM(SARNN_MVE_Q4, SARNN_MVE_K4N);
     }
+#undef SARNN_MVE_K3T
+#undef SARNN_MVE_K2T
+#undef SARNN_MVE_K1T
+#undef SARNN_MVE_K4G
+#undef SARNN_MVE_K3G
+#undef SARNN_MVE_K2G
+#undef SARNN_MVE_K1G
+#undef SARNN_MVE_K4N
+#undef SARNN_MVE_K3N
+#undef SARNN_MVE_K2N
+#undef SARNN_MVE_K1N
 #undef SARNN_MVE_ASM
-#undef SARNN_MVE_NONE
-#undef SARNN_MVE_GAP
-#undef SARNN_MVE_Q4
-#undef SARNN_MVE_Q2
-#undef SARNN_MVE_IN
-#undef SARNN_MVE_OUT
 #undef SARNN_MVE_GROUP
-#undef SARNN_MVE_ROUND4
-#undef SARNN_MVE_ROW4
-#undef SARNN_MVE_ROW2
+#undef SARNN_MVE_Q_T
+#undef SARNN_MVE_Q4
+#undef SARNN_MVE_Q3
+#undef SARNN_MVE_Q2
+#undef SARNN_MVE_Q1
+#undef SARNN_MVE_R_G
+#undef SARNN_MVE_R_T
+#undef SARNN_MVE_R4
+#undef SARNN_MVE_R3
+#undef SARNN_MVE_R2
+#undef SARNN_MVE_R1
+}
+
+/// scores_in_registers for q' of n values (8 < n <= 32, n even) and rows of stride values: its form for n
+template <int C8>
+inline void scores_in_registers_n(const q15* s, std::size_t stride, std::size_t groups, const q15* q, std::size_t n,
+                                  int t, q15* e) noexcept {
+    if (n % 8 != 0) {
+        if constexpr (C8 < 4) scores_in_registers<C8, true, true>(s, stride, groups, q, n, t, e);
+    } else if (stride == n) {
+        scores_in_registers<C8, false, false>(s, stride, groups, q, n, t, e);
+    } else {
+        scores_in_registers<C8, false, true>(s, stride, groups, q, n, t, e);
+    }
 }
 
 inline void scores(const q15* s, std::size_t stride, std::size_t count, const q15* q, std::size_t npairs, int t,
                    q15* e) noexcept {
     const std::size_t groups = count / 4;
     const std::size_t n = 2 * npairs;
-    if (groups > 0 && (n == 16 || n == 32)) {
-        // (rows that follow each other: stride = n, no step between them)
-        if (n == 16) {
-            if (stride == 16) {
-                scores_in_registers<2, false>(s, stride, groups, q, t, e);
-            } else {
-                scores_in_registers<2, true>(s, stride, groups, q, t, e);
-            }
-        } else if (stride == 32) {
-            scores_in_registers<4, false>(s, stride, groups, q, t, e);
-        } else {
-            scores_in_registers<4, true>(s, stride, groups, q, t, e);
+    if (groups > 0 && n >= 8 && n <= 32) {
+        // q' in registers: n / 8 vectors, the last n % 8 values in one more
+        switch (n / 8) {
+        case 1: scores_in_registers_n<1>(s, stride, groups, q, n, t, e); break;
+        case 2: scores_in_registers_n<2>(s, stride, groups, q, n, t, e); break;
+        case 3: scores_in_registers_n<3>(s, stride, groups, q, n, t, e); break;
+        default: scores_in_registers_n<4>(s, stride, groups, q, n, t, e); break;
         }
         s += 4 * groups * stride;
         e += 4 * groups;
