@@ -215,15 +215,19 @@ inline void scores(const q15* s, std::size_t stride, std::size_t count, const q1
     }
 }
 
-/// max_j e_j: VMAXV, the largest of eight lanes and a scalar, eight values a pass.
+/// max_j e_j, eight values a pass: the lanes' maxima by VMAX (the last n % 8 under a tail predicate: the other lanes
+/// keep theirs), then VMAXV, the largest of the eight lanes and a scalar.
 inline std::int32_t max_raw(const q15* e, std::size_t n) noexcept {
     mve::touch(e);
     const std::int16_t* p = mve::raw(e);
-    std::int16_t m = -32768;
+    int16x8_t m = vdupq_n_s16(-32768);
     std::size_t j = 0;
-    for (; j + 8 <= n; j += 8) m = vmaxvq_s16(m, vld1q_s16(p + j));
-    for (; j < n; ++j) m = p[j] > m ? p[j] : m;
-    return m;
+    for (; j + 8 <= n; j += 8) m = vmaxq_s16(m, vld1q_s16(p + j));
+    if (j < n) {
+        const mve_pred16_t tail = vctp16q(static_cast<std::uint32_t>(n - j));
+        m = vmaxq_m_s16(m, m, vldrhq_z_s16(p + j, tail), tail);
+    }
+    return vmaxvq_s16(-32768, m);
 }
 
 }  // namespace sarnn::kernel::q15_mve
