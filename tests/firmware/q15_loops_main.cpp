@@ -48,7 +48,7 @@ std::int32_t abs32(std::int32_t v) { return v < 0 ? -v : v; }
 template <class X>
 void check_scores() {
     for (int it = 0; it < 320; ++it) {
-        std::size_t npairs = static_cast<std::size_t>(uniform(1, 20));
+        std::size_t npairs = static_cast<std::size_t>(uniform(1, 30));  // (n to 60: Helium's q' in registers to 56)
         std::size_t stride = 2 * npairs + 2 * static_cast<std::size_t>(uniform(0, 2));
         if (it >= 200) {
             stride = std::size_t{16} << (it % 3);

@@ -77,17 +77,38 @@ inline bool finish_rows(const std::int32_t* s_x, const std::int32_t* s_r, std::s
     const int32x4_t one = vdupq_n_s32(1);
     const int32x4_t top = vdupq_n_s32(32767), bottom = vdupq_n_s32(-32768);
     std::int16_t* o = mve::raw(out);
-    for (std::size_t k = 0; k < whole; k += 4) {
-        int32x4_t sx = vld1q_s32(s_x + k);
-        if (x_shift == -1) sx = vshlq_n_s32(sx, 1);
-        const int32x4_t x = vmaxq_s32(vminq_s32(vqrdmulhq_n_s32(sx, x_m), hi), lo);
-        const int32x4_t z = vaddq_s32(x, vld1q_s32(s_r + k));
-        const int32x4_t mv = vld1q_s32(m + k);
-        const int32x4_t sh = vldrbq_s32(shift + k);
-        const int32x4_t q2 = vrshlq_s32(vmulhq_s32(z, mv), vsubq_s32(one, sh));
-        int32x4_t q = vpselq_s32(vrmulhq_s32(z, mv), q2, vcmpeqq_s32(sh, one));
-        if (b != nullptr) q = vqaddq_s32(q, vld1q_s32(b + k));
-        vstrhq_s32(o + k, vmaxq_s32(vminq_s32(q, top), bottom));
+    // the passes, as kShift1 (a shift_r of 1 among the rows: VRMULH's form where it is) and kB (a bias) say
+    const auto passes = [&](auto shift1, auto with_b) __attribute__((always_inline)) {
+        constexpr bool kShift1 = decltype(shift1)::value, kB = decltype(with_b)::value;
+        // (pointers stepped a pass at a time: GCC 12 then takes post-incrementing loads, not index arithmetic)
+        const std::int32_t *px = s_x, *pr = s_r, *pm = m, *pb = b;
+        const std::int8_t* ps = shift;
+        for (std::int16_t* const end = o + whole; o != end; o += 4, px += 4, pr += 4, pm += 4, ps += 4) {
+            int32x4_t sx = vld1q_s32(px);
+            if (x_shift == -1) sx = vshlq_n_s32(sx, 1);
+            const int32x4_t x = vmaxq_s32(vminq_s32(vqrdmulhq_n_s32(sx, x_m), hi), lo);
+            const int32x4_t z = vaddq_s32(x, vld1q_s32(pr));
+            const int32x4_t mv = vld1q_s32(pm);
+            const int32x4_t sh = vldrbq_s32(ps);
+            int32x4_t q = vrshlq_s32(vmulhq_s32(z, mv), vsubq_s32(one, sh));
+            if constexpr (kShift1) q = vpselq_s32(vrmulhq_s32(z, mv), q, vcmpeqq_s32(sh, one));
+            if constexpr (kB) {
+                q = vqaddq_s32(q, vld1q_s32(pb));
+                pb += 4;
+            }
+            vstrhq_s32(o, vmaxq_s32(vminq_s32(q, top), bottom));
+        }
+    };
+    if (min_shift >= 2) {
+        if (b != nullptr) {
+            passes(std::false_type{}, std::true_type{});
+        } else {
+            passes(std::false_type{}, std::false_type{});
+        }
+    } else if (b != nullptr) {
+        passes(std::true_type{}, std::true_type{});
+    } else {
+        passes(std::true_type{}, std::false_type{});
     }
     return true;
 }
