@@ -43,14 +43,18 @@ std::int8_t g_v[kDimMax];
 std::int32_t abs32(std::int32_t v) { return v < 0 ? -v : v; }
 
 /// e_j = (S_j·q + 2^(t-1)) >> t, count states of 2·npairs values (row stride even, word aligned), by X::scores
-/// (the last 120 cases: the strides 16, 32 and 64 that the DSP set's scores4 takes as constants, q' of a multiple of
-/// 4 pairs up to the stride, counts with every remainder mod 4)
+/// (cases 200 to 319: the strides 16, 32 and 64 that the DSP set's scores4 takes as constants, q' of a multiple of 4
+/// pairs up to the stride, counts with every remainder mod 4; the last 40: q' of six pairs, the DSP set's scores6, rows
+/// 12 values apart or more)
 template <class X>
 void check_scores() {
-    for (int it = 0; it < 320; ++it) {
+    for (int it = 0; it < 360; ++it) {
         std::size_t npairs = static_cast<std::size_t>(uniform(1, 30));  // (n to 60: Helium's q' in registers to 56)
         std::size_t stride = 2 * npairs + 2 * static_cast<std::size_t>(uniform(0, 2));
-        if (it >= 200) {
+        if (it >= 320) {
+            npairs = 6;
+            stride = 12 + 2 * static_cast<std::size_t>(it % 3 == 0 ? 0 : uniform(1, 10));
+        } else if (it >= 200) {
             stride = std::size_t{16} << (it % 3);
             npairs = 4 * static_cast<std::size_t>(uniform(1, static_cast<int>(stride / 8)));
         }

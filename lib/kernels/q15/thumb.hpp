@@ -2,7 +2,8 @@
 // the DSP extension (M0, M0+, M3), in Thumb assembly that ARMv6-M runs: there GCC 12 at -Os spent 8 to 13
 // instructions on a multiply-add (index registers reloaded with constants, values moved through ip); these spend
 // 4.19 (four rows) to 4.75. Each computes exactly what q15/plain.hpp computes (integer sums, the same bounds). The
-// cells and the rows' finish: q15/thumb_cells.hpp, q15/thumb_finish.hpp; the GRU's gates whole: q15/thumb_gru.hpp.
+// cells and the rows' finish: q15/thumb_cells.hpp, q15/thumb_finish.hpp; the GRU's gates whole: q15/thumb_gru.hpp;
+// the scores: q15/thumb_scores.hpp; softmax's passes: q15/thumb_softmax.hpp.
 // Registers: values and pointers in low registers ("l": ARMv6-M's loads and MULS take no others; at most seven, so
 // that r7 may stay the frame pointer), accumulators, loop ends and strides in high ones, r8 to r12 (ADD, CMP and MOV
 // take them), so that nothing spills: as explicit register variables, since GCC 12 gives an asm at most one
@@ -38,8 +39,10 @@
 // clang-format on
 #endif
 
-#include "kernels/q15/thumb_finish.hpp"  // (its assembly takes the macros above)
-#include "kernels/q15/thumb_gru.hpp"     // (and this one)
+#include "kernels/q15/thumb_finish.hpp"   // (its assembly takes the macros above)
+#include "kernels/q15/thumb_gru.hpp"      // (and this one)
+#include "kernels/q15/thumb_scores.hpp"   // (and this one)
+#include "kernels/q15/thumb_softmax.hpp"  // (and this one)
 
 namespace sarnn::kernel::q15_thumb {
 
@@ -435,11 +438,13 @@ inline std::int32_t additive_sum(const q15* key, const q15* q, const std::int8_t
 
 namespace sarnn::kernel::q15_loops {
 
-/// The Thumb loops: the products, additive_sum, the cells (q15/thumb_cells.hpp), the rows finished
-/// (q15/thumb_finish.hpp) and the GRU's gates (q15/thumb_gru.hpp); the rest generic.
+/// The Thumb loops: the products, the scores (q15/thumb_scores.hpp), additive_sum, softmax's exps and normalize
+/// (q15/thumb_softmax.hpp), the cells (q15/thumb_cells.hpp), the rows finished (q15/thumb_finish.hpp) and the GRU's
+/// gates (q15/thumb_gru.hpp); the rest generic.
 struct ThumbLoops : Loops<ThumbLoops> {
     static constexpr std::size_t kRows = q15_thumb::kRows, kStates = q15_thumb::kStates, kColumns = q15_thumb::kColumns;
-    static constexpr unsigned kCaps = kAdditiveSum | kGruCell | kCell | kFinishGru | kFinishSum | kGruGates;
+    static constexpr unsigned kCaps = kScores | kAdditiveSum | kExps | kNormalize | kGruCell | kCell | kFinishGru |
+                                      kFinishSum | kGruGates;
     template <std::size_t G>
     __attribute__((always_inline)) static void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v,
                                                         std::size_t n, std::int32_t* acc) noexcept {
@@ -458,6 +463,18 @@ struct ThumbLoops : Loops<ThumbLoops> {
     __attribute__((always_inline)) static std::int32_t additive_sum(const q15* key, const q15* q, const std::int8_t* v,
                                                                     std::size_t K) noexcept {
         return q15_thumb::additive_sum(key, q, v, K);
+    }
+    __attribute__((always_inline)) static void scores(const q15* s, std::size_t stride, std::size_t count, const q15* q,
+                                                      std::size_t npairs, int t, q15* e) noexcept {
+        q15_thumb::scores(s, stride, count, q, npairs, t, e);
+    }
+    __attribute__((always_inline)) static std::uint32_t exps(q15* alpha, std::size_t n, std::int32_t m,
+                                                             std::int32_t to_q16, std::int32_t zero_below) noexcept {
+        return q15_thumb::exps(alpha, n, m, to_q16, zero_below);
+    }
+    __attribute__((always_inline)) static void normalize(q15* alpha, std::size_t n, std::uint32_t rec,
+                                                         int down) noexcept {
+        q15_thumb::normalize(alpha, n, rec, down);
     }
     static std::size_t lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden, q15* c, q15* h) noexcept {
         return q15_thumb::lstm_cell(z, c_tilde, hidden, c, h);

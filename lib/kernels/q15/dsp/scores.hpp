@@ -1,7 +1,7 @@
 // lib/kernels/q15/dsp/scores.hpp: the DSP set's q15 loops (Cortex-M4, M7; the set: dsp/loops.hpp), the scores:
-// dot_states<3>, dot_states<1>, scores4 (four states at the strides of Hidden 16, 32, 64), scores3 (three states a
-// pass at any stride, q' of an even or odd number of pairs) and scores_at (the rounded scores of many states, the
-// stride known at compile time or not).
+// dot_states<3>, dot_states<1>, scores4 (four states at the strides of Hidden 16, 32, 64), scores6 (q' of six pairs
+// in registers), scores3 (three states a pass at any stride, q' of an even or odd number of pairs) and scores_at (the
+// rounded scores of many states, the stride known at compile time or not).
 #ifndef SARNN_LIB_KERNELS_Q15_DSP_SCORES_HPP
 #define SARNN_LIB_KERNELS_Q15_DSP_SCORES_HPP
 
@@ -216,14 +216,78 @@ inline std::size_t scores3(const q15*& s, std::size_t stride, std::size_t groups
     return 3 * groups;
 }
 
+// One state of scores6: its six pairs (row pointer p, post-incremented) times q' in q0..q5, the sum from 2^(t-1) (in
+// memory), into a; GAP: the instructions that move p on to the next row (none where the rows are 12 values apart).
+// clang-format off
+#define SARNN_DSP_STATE6(a, GAP)                         \
+    "ldr    %[" a "], %[half]\n\t"                      \
+    "ldrd   %[x], %[y], [%[p]], #8\n\t"                 \
+    "smlad  %[" a "], %[x], %[q0], %[" a "]\n\t"        \
+    "smlad  %[" a "], %[y], %[q1], %[" a "]\n\t"        \
+    "ldrd   %[x], %[y], [%[p]], #8\n\t"                 \
+    "smlad  %[" a "], %[x], %[q2], %[" a "]\n\t"        \
+    "smlad  %[" a "], %[y], %[q3], %[" a "]\n\t"        \
+    "ldrd   %[x], %[y], [%[p]], #8\n\t"                 \
+    "smlad  %[" a "], %[x], %[q4], %[" a "]\n\t"        \
+    "smlad  %[" a "], %[y], %[q5], %[" a "]\n\t" GAP
+#define SARNN_DSP_SCORES6(GAP)                                                                                    \
+    __asm__ volatile("ldrd   %[q0], %[q1], [%[x]]\n\t"                                                           \
+                     "ldrd   %[q2], %[q3], [%[x], #8]\n\t"                                                       \
+                     "ldrd   %[q4], %[q5], [%[x], #16]\n"                                                         \
+                     "1:\n\t"                                                                                    \
+                     SARNN_DSP_STATE6("a0", GAP) SARNN_DSP_STATE6("a1", GAP)                                     \
+                     "ldr    %[x], %[t]\n\t"                                                                     \
+                     "asr    %[a0], %[a0], %[x]\n\t"                                                             \
+                     "asr    %[a1], %[a1], %[x]\n\t"                                                             \
+                     "strh   %[a0], [%[e]], #2\n\t"                                                              \
+                     "strh   %[a1], [%[e]], #2\n\t"                                                              \
+                     "cmp    %[e], %[e_end]\n\t"                                                                 \
+                     "bne    1b"                                                                                 \
+                     : [a0] "=&r"(a0), [a1] "=&r"(a1), [q0] "=&r"(q0), [q1] "=&r"(q1), [q2] "=&r"(q2),            \
+                       [q3] "=&r"(q3), [q4] "=&r"(q4), [q5] "=&r"(q5), [x] "+&r"(x), [y] "=&r"(y), [p] "+r"(p),    \
+                       [e] "+r"(ep)                                                                              \
+                     : [e_end] "r"(e_end), [half] "m"(c.half), [t] "m"(c.t), [gap] "m"(c.gap)                    \
+                     : "cc", "memory")
+// clang-format on
+
+/// The rounded scores (q15/seam.hpp) where q' has six pairs (dim 11 or 12): q' in six registers for all the states,
+/// two states an iteration (27 instructions for 24 multiply-adds where the rows are 12 values apart, 31 with a gap
+/// between them; scores3's passes: 60 for 36). Returns the states done (2·(count / 2)); s and e move past them.
+inline std::size_t scores6(const q15*& s, std::size_t stride, std::size_t count, const q15* q, int t,
+                           q15*& e) noexcept {
+    const std::size_t done = count & ~std::size_t{1};
+    if (done == 0) return 0;
+    // what the loop reads from memory: 2^(t-1), t, the bytes between a row's twelfth value and the next row
+    const struct {
+        std::int32_t half, t, gap;
+    } c{std::int32_t{1} << (t - 1), t, static_cast<std::int32_t>((stride - 12) * sizeof(q15))};
+    const q15* p = s;
+    q15* ep = e;
+    q15* const e_end = e + done;
+    auto x = reinterpret_cast<std::uintptr_t>(q);  // q' (read before the loop), then a value of a row
+    std::int32_t a0, a1, q0, q1, q2, q3, q4, q5, y;
+    if (stride == 12) {
+        SARNN_DSP_SCORES6("");
+    } else {
+        SARNN_DSP_SCORES6("ldr    %[y], %[gap]\n\tadd    %[p], %[p], %[y]\n\t");
+    }
+    s = p;
+    e = ep;
+    return done;
+}
+#undef SARNN_DSP_SCORES6
+#undef SARNN_DSP_STATE6
+
 /// The rounded scores (q15/seam.hpp): four states a pass where q' has a multiple of 4 pairs and the stride is one of
 /// scores4's, else three (scores3, where q' has at least two pairs); the last count % 3 states (and every state of a
-/// q' of one pair) by dot_states. Stride: the stride as the caller knows it at compile time (q15/seam.hpp): 16, 32 or
-/// 64 (that stride's scores4 alone, where the stride is it), 0 (another: no scores4), or kAnyStride (every scores4,
-/// chosen by the stride at run time).
+/// q' of one pair) by dot_states; where q' has six pairs and the stride is not a constant of scores4, scores6. Stride:
+/// the stride as the caller knows it at compile time (q15/seam.hpp): 16, 32 or 64 (that stride's scores4 alone, where
+/// the stride is it), 0 (another: no scores4), or kAnyStride (every scores4, chosen by the stride at run time). Not
+/// inlined: inlined, its code kept attention.cpp's query from being inlined into its caller (about 20 instructions a
+/// step more than the call).
 template <std::size_t Stride>
-inline void scores_at(const q15* s, std::size_t stride, std::size_t count, const q15* q, std::size_t npairs, int t,
-                      q15* e) noexcept {
+__attribute__((noinline)) void scores_at(const q15* s, std::size_t stride, std::size_t count, const q15* q,
+                                         std::size_t npairs, int t, q15* e) noexcept {
     // four states a pass where the stride is one of the constants of scores4 (the rest after, as below)
     if constexpr (Stride != 0) {
         if (npairs % 4 == 0 && count >= 4) {
@@ -239,6 +303,13 @@ inline void scores_at(const q15* s, std::size_t stride, std::size_t count, const
                 static_assert(Stride == 16 || Stride == 32 || Stride == 64, "scores_at: a stride of scores4's");
                 if (stride == Stride) count -= scores4<static_cast<int>(2 * Stride)>(s, groups, q, npairs, t, e);
             }
+            if (count == 0) return;
+        }
+    }
+    // six pairs (dim 11 or 12) at a stride not a constant here: q' in registers (scores6)
+    if constexpr (Stride == 0 || Stride == q15_loops::kAnyStride) {
+        if (npairs == 6) {
+            count -= scores6(s, stride, count, q, t, e);
             if (count == 0) return;
         }
     }

@@ -98,36 +98,93 @@ constexpr std::uint32_t kWsAlone = 0;  // (the end of the list: weighted_passes'
 
 }  // namespace dsp
 
-/// The columns k .. k + W (W = 2 or 4) of weighted_sum (below) in C, for the last dim % 8: c_k+i = (Σ_j alpha_j
-/// S_j,k+i + 2^14) >> 15 within +-32767, one SMLAxy a product (the sums from 2^14 as the passes' are), the W values
-/// of a row in one word or two (word aligned); the first `store` of them written (W = 4: 3 or 4; an odd dim's last
-/// column past dim is the padding of a padded row, read, its sum never written).
+/// The columns k .. k + W (W = 2 or 4) of weighted_sum (below), for the last dim % 8: c_k+i = (Σ_j alpha_j S_j,k+i +
+/// 2^14) >> 15 within +-32767, one SMLAxy a product (the sums from 2^14 as the passes' are), the W values of a row in
+/// one word or two (word aligned, the stride even); the first `store` of them written (W = 4: 3 or 4; W = 2: 1 or 2;
+/// an odd dim's last column past dim is the padding of a padded row, read, its sum never written). Two states an
+/// iteration in assembly, their weights one word (7.5 instructions a state for four columns, 5.5 for two; GCC 12's
+/// loop of a state took 11 for four), a segment's state whose weight starts off a word, and an odd last one, in C.
 template <int W>
 inline void weighted_columns(const q15* const base[2], const std::size_t n[2], std::size_t stride, const q15* alpha,
-                             std::size_t k, [[maybe_unused]] std::size_t store, q15* c) noexcept {
+                             std::size_t k, std::size_t store, q15* c) noexcept {
     static_assert(W == 2 || W == 4, "two or four columns");
     std::int32_t s0 = 1 << 14, s1 = s0, s2 = s0, s3 = s0;
+    // one state: its weight a, its row's W values at v
+    const auto one = [&](std::int32_t a, const q15* v) __attribute__((always_inline)) {
+        const std::int32_t x = dsp::word(v);
+        s0 = __smlabb(a, x, s0);
+        s1 = __smlabt(a, x, s1);
+        if constexpr (W == 4) {
+            const std::int32_t y = dsp::word(v + 2);
+            s2 = __smlabb(a, y, s2);
+            s3 = __smlabt(a, y, s3);
+        }
+    };
+    const std::size_t step = stride * sizeof(q15);
     const q15* ap = alpha;
     for (int g = 0; g < 2; ++g) {
         const q15* v = base[g] + k;
-        for (const q15* const a_end = ap + n[g]; ap != a_end; ++ap, v += stride) {
-            const std::int32_t a = ap->raw;
-            const std::int32_t x = dsp::word(v);
-            s0 = __smlabb(a, x, s0);
-            s1 = __smlabt(a, x, s1);
-            if constexpr (W == 4) {
-                const std::int32_t y = dsp::word(v + 2);
-                s2 = __smlabb(a, y, s2);
-                s3 = __smlabt(a, y, s3);
-            }
+        std::size_t count = n[g];
+        if (count > 0 && (reinterpret_cast<std::uintptr_t>(ap) & 3u) != 0) {
+            one((ap++)->raw, v);
+            v += stride;
+            --count;
         }
+        if (count >= 2) {
+            const q15* const a_end = ap + (count & ~std::size_t{1});
+            std::int32_t aw, x, y;
+            // clang-format off
+            if constexpr (W == 4) {
+                __asm__ volatile("1:\n\t"
+                                 "ldr    %[aw], [%[ap]], #4\n\t"
+                                 "ldrd   %[x], %[y], [%[v]]\n\t"
+                                 "add    %[v], %[v], %[step]\n\t"
+                                 "smlabb %[s0], %[aw], %[x], %[s0]\n\t"
+                                 "smlabt %[s1], %[aw], %[x], %[s1]\n\t"
+                                 "smlabb %[s2], %[aw], %[y], %[s2]\n\t"
+                                 "smlabt %[s3], %[aw], %[y], %[s3]\n\t"
+                                 "ldrd   %[x], %[y], [%[v]]\n\t"
+                                 "add    %[v], %[v], %[step]\n\t"
+                                 "smlatb %[s0], %[aw], %[x], %[s0]\n\t"
+                                 "smlatt %[s1], %[aw], %[x], %[s1]\n\t"
+                                 "smlatb %[s2], %[aw], %[y], %[s2]\n\t"
+                                 "smlatt %[s3], %[aw], %[y], %[s3]\n\t"
+                                 "cmp    %[ap], %[a_end]\n\t"
+                                 "bne    1b"
+                                 : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [ap] "+r"(ap),
+                                   [v] "+r"(v), [aw] "=&r"(aw), [x] "=&r"(x), [y] "=&r"(y)
+                                 : [step] "r"(step), [a_end] "r"(a_end), "m"(*reinterpret_cast<const q15(*)[]>(v)),
+                                   "m"(*reinterpret_cast<const q15(*)[]>(ap))
+                                 : "cc");
+            } else {
+                __asm__ volatile("1:\n\t"
+                                 "ldr    %[aw], [%[ap]], #4\n\t"
+                                 "ldr    %[x], [%[v]]\n\t"
+                                 "add    %[v], %[v], %[step]\n\t"
+                                 "ldr    %[y], [%[v]]\n\t"
+                                 "add    %[v], %[v], %[step]\n\t"
+                                 "smlabb %[s0], %[aw], %[x], %[s0]\n\t"
+                                 "smlabt %[s1], %[aw], %[x], %[s1]\n\t"
+                                 "smlatb %[s0], %[aw], %[y], %[s0]\n\t"
+                                 "smlatt %[s1], %[aw], %[y], %[s1]\n\t"
+                                 "cmp    %[ap], %[a_end]\n\t"
+                                 "bne    1b"
+                                 : [s0] "+r"(s0), [s1] "+r"(s1), [ap] "+r"(ap), [v] "+r"(v), [aw] "=&r"(aw),
+                                   [x] "=&r"(x), [y] "=&r"(y)
+                                 : [step] "r"(step), [a_end] "r"(a_end), "m"(*reinterpret_cast<const q15(*)[]>(v)),
+                                   "m"(*reinterpret_cast<const q15(*)[]>(ap))
+                                 : "cc");
+            }
+            // clang-format on
+        }
+        if ((count & 1u) != 0) one((ap++)->raw, v);
     }
     const auto put = [c, k](std::size_t i, std::int32_t sum) {
         const std::int32_t ck = __ssat(sum >> 15, 16);
         c[k + i].raw = static_cast<std::int16_t>(ck < -32767 ? -32767 : ck);
     };
     put(0, s0);
-    put(1, s1);
+    if (store >= 2) put(1, s1);
     if constexpr (W == 4) {
         put(2, s2);
         if (store == 4) put(3, s3);
@@ -301,8 +358,8 @@ __attribute__((noinline)) void weighted_passes(const q15* const base[2], const s
 /// a segment's weights would end off a word its last state is a run alone. The loops: 87 instructions for 64
 /// multiply-adds where the row step is 32 or 64 bytes (the eighth state's LDRD moves vp on), 88 for 128 (an ADD),
 /// 53 for 32 at any other even step (read from the stack). The last dim % 8 columns four, then two at a time
-/// (weighted_columns; three as four, the fourth an odd dim's padding); where the rows or c are not word aligned or the
-/// stride is odd, and for an odd dim's last column, one column at a time in C. (Not inlined: one
+/// (weighted_columns; three as four, the fourth an odd dim's padding; one as two); where the rows or c are not word
+/// aligned or the stride is odd, one column at a time in C. (Not inlined: one
 /// copy of the assembly for attention.cpp's three calls.) Stride: the stride as the caller knows it at compile time
 /// (weighted_passes: 16, 32, 64, 0 for another, kAnyStride), of whose loops alone the image holds the code; a stride
 /// other than a constant Stride takes the columns four at a time.
@@ -326,9 +383,10 @@ __attribute__((noinline)) void weighted_sum_at(const q15* const base[2], const s
             weighted_columns<4>(base, n, stride, alpha, k, w, c);
             k += w;
         }
-        if (dim - k == 2) {
-            weighted_columns<2>(base, n, stride, alpha, k, 2, c);
-            k += 2;
+        // the last one or two (one: with the padding lane of the padded rows, the stride even and above dim)
+        if (k < dim) {
+            weighted_columns<2>(base, n, stride, alpha, k, dim - k, c);
+            k = dim;
         }
     }
     for (; k < dim; ++k) {
