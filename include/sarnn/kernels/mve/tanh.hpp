@@ -30,66 +30,77 @@ alignas(16) inline constexpr std::uint32_t kTanhConstants[20] = {
     0x3f800000u, 0x4038aa3bu, 0x4038aa3bu, 0x4038aa3bu, 0x4038aa3bu, 0x3e87d41au, 0x3e87d41au,
     0x3e87d41au, 0x3e87d41au, 0x43000000u, 0x43000000u, 0x43000000u, 0x43000000u};
 
+// q1 = e^{a·m} for the lanes a >= 0 (or NaN) of q0, with m = 2 (kTanhConstants) or 1 (kSigmoidConstants,
+// sigmoid.hpp); q0 clobbered (it ends as r/m), q2 a temporary; the constants in r4-r11, q5, q6 and q7. k is capped at
+// 128, where 2^k is built as +inf: e^{a·m} overflows to +inf from a·m = 88.8 on and for a = +inf; a NaN stays NaN
+// through r.
+#define SARNN_MVE_EXP_CAPPED_                                                        \
+    "vmov q2, q0\n\t" /* u = a·m·log2(e) + 1.5·2^23: k in its low bits */         \
+    "vfmas.f32 q2, q6, r4\n\t"                                                       \
+    "vsub.f32 q1, q2, r4\n\t"   /* k */                                              \
+    "vminnm.f32 q1, q1, q5\n\t" /* k <= 128 (NaN: 128) */                            \
+    "vadd.f32 q2, q1, r4\n\t"   /* 2^k: k into the exponent field, plus the bias */  \
+    "vshl.i32 q2, q2, #23\n\t"                                                       \
+    "vadd.i32 q2, q2, r11\n\t"                                                       \
+    "vfma.f32 q0, q1, r5\n\t" /* r/m = a - k·ln2/m, ln2 in two parts */             \
+    "vfma.f32 q0, q1, r6\n\t"                                                        \
+    "vmov q1, q7\n\t" /* e^r = c0 + m·c1·(r/m) + ... + m^5·c5·(r/m)^5, Horner */ \
+    "vfmas.f32 q1, q0, r7\n\t"                                                       \
+    "vfmas.f32 q1, q0, r8\n\t"                                                       \
+    "vfmas.f32 q1, q0, r9\n\t"                                                       \
+    "vfmas.f32 q1, q0, r10\n\t"                                                      \
+    "vfmas.f32 q1, q0, r11\n\t"                                                      \
+    "vmul.f32 q1, q1, q2\n\t"
+
 // tanh of the four lanes of q0 (x) into q0; q1, q2, q4 temporaries; the constants of kTanhConstants in r4-r11, q5,
 // q6 and q7.
-#define SARNN_MVE_TANH_LANES_                                                       \
-    "vshr.u32 q4, q0, #31\n\t" /* the sign of x */                                  \
-    "vabs.f32 q0, q0\n\t"      /* a = |x| */                                        \
-    "vshl.i32 q4, q4, #31\n\t"                                                      \
-    "vmov q2, q0\n\t" /* u = a·2·log2(e) + 1.5·2^23: k in its low bits */        \
-    "vfmas.f32 q2, q6, r4\n\t"                                                      \
-    "vsub.f32 q1, q2, r4\n\t"   /* k */                                             \
-    "vminnm.f32 q1, q1, q5\n\t" /* k <= 128 (NaN: 128) */                           \
-    "vadd.f32 q2, q1, r4\n\t"   /* 2^k: k into the exponent field, plus the bias */ \
-    "vshl.i32 q2, q2, #23\n\t"                                                      \
-    "vadd.i32 q2, q2, r11\n\t"                                                      \
-    "vfma.f32 q0, q1, r5\n\t" /* r/2 = a - k·ln2/2, ln2 in two parts */            \
-    "vfma.f32 q0, q1, r6\n\t"                                                       \
-    "vmov q1, q7\n\t" /* e^r = c0 + 2c1·(r/2) + ... + 32c5·(r/2)^5, Horner */     \
-    "vfmas.f32 q1, q0, r7\n\t"                                                      \
-    "vfmas.f32 q1, q0, r8\n\t"                                                      \
-    "vfmas.f32 q1, q0, r9\n\t"                                                      \
-    "vfmas.f32 q1, q0, r10\n\t"                                                     \
-    "vfmas.f32 q1, q0, r11\n\t"                                                     \
-    "vmul.f32 q1, q1, q2\n\t"  /* e^{2a} */                                         \
-    "vadd.f32 q1, q1, r11\n\t" /* d = e^{2a} + 1 (s4..s7) */                        \
-    "vmov.f32 s8, #-2.0\n\t"   /* q0 = -2/d, lane by lane */                        \
-    "vdiv.f32 s0, s8, s4\n\t"                                                       \
-    "vdiv.f32 s1, s8, s5\n\t"                                                       \
-    "vdiv.f32 s2, s8, s6\n\t"                                                       \
-    "vdiv.f32 s3, s8, s7\n\t"                                                       \
-    "vadd.f32 q0, q0, r11\n\t" /* tanh a = 1 - 2/d */                               \
+#define SARNN_MVE_TANH_LANES_                                                      \
+    "vshr.u32 q4, q0, #31\n\t"                       /* the sign of x */           \
+    "vabs.f32 q0, q0\n\t"                            /* a = |x| */                 \
+    "vshl.i32 q4, q4, #31\n\t" SARNN_MVE_EXP_CAPPED_ /* e^{2a} */                  \
+    "vadd.f32 q1, q1, r11\n\t"                       /* d = e^{2a} + 1 (s4..s7) */ \
+    "vmov.f32 s8, #-2.0\n\t"                         /* q0 = -2/d, lane by lane */ \
+    "vdiv.f32 s0, s8, s4\n\t"                                                      \
+    "vdiv.f32 s1, s8, s5\n\t"                                                      \
+    "vdiv.f32 s2, s8, s6\n\t"                                                      \
+    "vdiv.f32 s3, s8, s7\n\t"                                                      \
+    "vadd.f32 q0, q0, r11\n\t" /* tanh a = 1 - 2/d */                              \
     "vorr q0, q0, q4\n\t"
+
+// y[i] = f(y[i]) for i < N in place, by LANES (four lanes of q0 into q0) with the constants K (loaded into r4-r11,
+// q6, q7 and q5); nothing read or written past N.
+#define SARNN_MVE_LANES_INPLACE_(LANES, K)                                                                        \
+    __asm__ volatile(                                                                                             \
+        "ldm %[k], {r4-r11}\n\t"                                                                                  \
+        "vldrw.32 q6, [%[k], #32]\n\t"                                                                            \
+        "vldrw.32 q7, [%[k], #48]\n\t"                                                                            \
+        "vldrw.32 q5, [%[k], #64]\n\t"                                                                            \
+        ".if %c[whole] > 0\n\t"                                                                                   \
+        "dls lr, %[groups]\n"                                                                                     \
+        "1:\n\t"                                                                                                  \
+        "vldrw.32 q0, [%[y]]\n\t" LANES                                                                           \
+        "vstrw.32 q0, [%[y]], #16\n\t"                                                                            \
+        "le lr, 1b\n\t"                                                                                           \
+        ".endif\n\t"                                                                                              \
+        ".if %c[rest] > 0\n\t"                                                                                    \
+        "mov lr, #%c[rest]\n\t"                                                                                   \
+        "vctp.32 lr\n\t"                                                                                          \
+        "vpst\n\t"                                                                                                \
+        "vldrwt.32 q0, [%[y]]\n\t" LANES                                                                          \
+        "vctp.32 lr\n\t"                                                                                          \
+        "vpst\n\t"                                                                                                \
+        "vstrwt.32 q0, [%[y]]\n\t"                                                                                \
+        ".endif\n\t"                                                                                              \
+        : [y] "+r"(y)                                                                                             \
+        : [groups] "r"(N / 4), [k] "r"(K), [whole] "i"(N / 4), [rest] "i"(N % 4)                                  \
+        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", \
+          "d9", "d10", "d11", "d12", "d13", "d14", "d15", "lr", "memory")
 
 /// y[i] = tanh(y[i]) for i < N, in place; nothing read or written past N.
 template <std::size_t N>
 __attribute__((noinline)) void tanh_inplace(float* y) noexcept {
     static_assert(N >= 1, "sarnn: mve tanh_inplace: N >= 1");
-    __asm__ volatile(
-        "ldm %[k], {r4-r11}\n\t"
-        "vldrw.32 q6, [%[k], #32]\n\t"
-        "vldrw.32 q7, [%[k], #48]\n\t"
-        "vldrw.32 q5, [%[k], #64]\n\t"
-        ".if %c[whole] > 0\n\t"
-        "dls lr, %[groups]\n"
-        "1:\n\t"
-        "vldrw.32 q0, [%[y]]\n\t" SARNN_MVE_TANH_LANES_
-        "vstrw.32 q0, [%[y]], #16\n\t"
-        "le lr, 1b\n\t"
-        ".endif\n\t"
-        ".if %c[rest] > 0\n\t"
-        "mov lr, #%c[rest]\n\t"
-        "vctp.32 lr\n\t"
-        "vpst\n\t"
-        "vldrwt.32 q0, [%[y]]\n\t" SARNN_MVE_TANH_LANES_
-        "vctp.32 lr\n\t"
-        "vpst\n\t"
-        "vstrwt.32 q0, [%[y]]\n\t"
-        ".endif\n\t"
-        : [y] "+r"(y)
-        : [groups] "r"(N / 4), [k] "r"(kTanhConstants), [whole] "i"(N / 4), [rest] "i"(N % 4)
-        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9",
-          "d10", "d11", "d12", "d13", "d14", "d15", "lr", "memory");
+    SARNN_MVE_LANES_INPLACE_(SARNN_MVE_TANH_LANES_, kTanhConstants);
 }
 #undef SARNN_MVE_TANH_LANES_
 
