@@ -2,7 +2,7 @@
 // known at compile time, on Helium (MVE float): r = σ(gi_r + b_ir + gh_r + b_hr), z = σ(gi_z + b_iz + gh_z + b_hz),
 // n = tanh(gi_n + b_in + r ⊙ (gh_n + b_hn)), h = n + z ⊙ (h_prev - n). In chunks of up to 32 lanes
 // (kernels/mve/lstm_cell.hpp's kCellChunk), each in passes over a stack row t of 3·L values (L the chunk's lanes
-// rounded up to 4): t = [a_r; a_z] for the sums a of r and z, σ over both (kernels/mve/sigmoid.hpp: one loop), then
+// rounded up to 4): t = [a_r; a_z] for the sums a of r and z, σ over both (kernels/mve/tanh.hpp: one loop), then
 // n's sum into t's third part, its tanh (tanh.hpp), then h. Four lanes a pass, the chunk's last L % 4 lanes under a
 // tail predicate (VCTP): nothing read past 3·H values of gi, gh and the biases, nothing written past H. Errors
 // against double: σ within 1.5e-7 (2.5e-7 relative), tanh within 2.5e-7 absolute; NaN stays NaN, ±inf gives σ 1 or 0
@@ -18,7 +18,6 @@
 
 #include "sarnn/kernels/mve/lanes.hpp"
 #include "sarnn/kernels/mve/lstm_cell.hpp"
-#include "sarnn/kernels/mve/sigmoid.hpp"
 #include "sarnn/kernels/mve/tanh.hpp"
 
 namespace sarnn::kernel::mve_shaped {

@@ -2,7 +2,7 @@
 // Helium (MVE float): i = σ(z_i + b_i), f = σ(z_f + b_f), g = tanh(z_g + b_g), o = σ(z_o + b_o),
 // c = f ⊙ c_prev + i ⊙ g, h = o ⊙ tanh(c). In chunks of up to 32 lanes, each in passes over a stack row t of 4·L
 // values (L the chunk's lanes rounded up to 4): t = [z_i + b_i; z_f + b_f; z_o + b_o; z_g + b_g], σ over its first
-// three parts (kernels/mve/sigmoid.hpp) and tanh over the last (tanh.hpp: one loop each, constants loaded once), then
+// three parts (kernels/mve/tanh.hpp) and tanh over the last (tanh.hpp: one loop each, constants loaded once), then
 // c (into c and t's last part), tanh(c), then h. Four lanes a pass, the chunk's last L % 4 lanes under a tail
 // predicate (VCTP): nothing read past 4·H values of z and b, nothing written past H. Errors against double: σ within
 // 1.5e-7 (2.5e-7 relative), tanh within 2.5e-7 absolute. NaN stays NaN through every gate, ±inf gives σ 1 or 0 and
@@ -17,7 +17,6 @@
 #include <type_traits>
 
 #include "sarnn/kernels/mve/lanes.hpp"
-#include "sarnn/kernels/mve/sigmoid.hpp"
 #include "sarnn/kernels/mve/tanh.hpp"
 
 namespace sarnn::kernel::mve_shaped {
