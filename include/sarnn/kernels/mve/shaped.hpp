@@ -30,22 +30,26 @@ struct Shaped {
     static constexpr unsigned kCaps = shaped_gemv | shaped_gemv_add | shaped_affine_tanh | shaped_lstm_cell |
                                       shaped_gru_cell | shaped_attend_dot | shaped_weighted_sum;
 
-    /// y = M·v, M Rows x Cols row-major with leading dimension Ld; y must not alias v. Eight rows a pass
-    /// (rows_product); rows of more than 128 values: kernel::Mve's gemv.
-    template <std::size_t Rows, std::size_t Cols, std::size_t Ld>
-    static void gemv(const float* M, const float* v, float* y) noexcept {
+    /// y = M·v (End none) or y += M·v (add_b, b = y), M Rows x Cols row-major with leading dimension Ld; y must not
+    /// alias v. Eight rows a pass (rows_product); rows of more than 128 values: kernel::Mve's gemv or gemv_add.
+    template <RowsEnd End, std::size_t Rows, std::size_t Cols, std::size_t Ld>
+    static void product(const float* M, const float* v, float* y) noexcept {
         if constexpr (Cols <= 128)
-            rows_product<Rows, Cols, 0, Ld, RowsEnd::none>(M, v, v, nullptr, y);
-        else
+            rows_product<Rows, Cols, 0, Ld, End>(M, v, v, End == RowsEnd::add_b ? y : nullptr, y);
+        else if constexpr (End == RowsEnd::none)
             Mve::gemv(M, Rows, Cols, Ld, v, y);
-    }
-    /// y += M·v, as gemv.
-    template <std::size_t Rows, std::size_t Cols, std::size_t Ld>
-    static void gemv_add(const float* M, const float* v, float* y) noexcept {
-        if constexpr (Cols <= 128)
-            rows_product<Rows, Cols, 0, Ld, RowsEnd::add_b>(M, v, v, y, y);
         else
             Mve::gemv_add(M, Rows, Cols, Ld, v, y);
+    }
+    /// y = M·v (product).
+    template <std::size_t Rows, std::size_t Cols, std::size_t Ld>
+    static void gemv(const float* M, const float* v, float* y) noexcept {
+        product<RowsEnd::none, Rows, Cols, Ld>(M, v, y);
+    }
+    /// y += M·v (product).
+    template <std::size_t Rows, std::size_t Cols, std::size_t Ld>
+    static void gemv_add(const float* M, const float* v, float* y) noexcept {
+        product<RowsEnd::add_b, Rows, Cols, Ld>(M, v, y);
     }
     /// y = tanh(A·[x; r] + b): A Rows x (Nx + Nr) row-major, b Rows values, x Nx values, r Nr; y must not alias x, r.
     /// The products eight rows a pass (rows_product, x and r read in place), then tanh over y (kernels/mve/tanh.hpp); rows of

@@ -18,6 +18,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "sarnn/kernels/mve/exp.hpp"
+
 // The loops name core registers themselves (r4-r11 among them): an unoptimised build (-O0) keeps r7 for its frame,
 // so these functions are built without a frame pointer there (else GCC: "r7 cannot be used in 'asm' here").
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
@@ -47,23 +49,17 @@ alignas(16) inline constexpr std::uint32_t kSigmoidConstants[20] = {
 // clobbered (it ends as r/m), q2 a temporary; the constants in r4-r11, q5, q6 and q7. k is capped at
 // 128, where 2^k is built as +inf: e^{a·m} overflows to +inf from a·m = 88.8 on and for a = +inf; a NaN stays NaN
 // through r.
-#define SARNN_MVE_EXP_CAPPED_                                                        \
-    "vmov q2, q0\n\t" /* u = a·m·log2(e) + 1.5·2^23: k in its low bits */         \
-    "vfmas.f32 q2, q6, r4\n\t"                                                       \
-    "vsub.f32 q1, q2, r4\n\t"   /* k */                                              \
-    "vminnm.f32 q1, q1, q5\n\t" /* k <= 128 (NaN: 128) */                            \
-    "vadd.f32 q2, q1, r4\n\t"   /* 2^k: k into the exponent field, plus the bias */  \
-    "vshl.i32 q2, q2, #23\n\t"                                                       \
-    "vadd.i32 q2, q2, r11\n\t"                                                       \
-    "vfma.f32 q0, q1, r5\n\t" /* r/m = a - k·ln2/m, ln2 in two parts */             \
-    "vfma.f32 q0, q1, r6\n\t"                                                        \
-    "vmov q1, q7\n\t" /* e^r = c0 + m·c1·(r/m) + ... + m^5·c5·(r/m)^5, Horner */ \
-    "vfmas.f32 q1, q0, r7\n\t"                                                       \
-    "vfmas.f32 q1, q0, r8\n\t"                                                       \
-    "vfmas.f32 q1, q0, r9\n\t"                                                       \
-    "vfmas.f32 q1, q0, r10\n\t"                                                      \
-    "vfmas.f32 q1, q0, r11\n\t"                                                      \
-    "vmul.f32 q1, q1, q2\n\t"
+#define SARNN_MVE_EXP_CAPPED_                                                       \
+    "vmov q2, q0\n\t" /* u = a·m·log2(e) + 1.5·2^23: k in its low bits */        \
+    "vfmas.f32 q2, q6, r4\n\t"                                                      \
+    "vsub.f32 q1, q2, r4\n\t"   /* k */                                             \
+    "vminnm.f32 q1, q1, q5\n\t" /* k <= 128 (NaN: 128) */                           \
+    "vadd.f32 q2, q1, r4\n\t"   /* 2^k: k into the exponent field, plus the bias */ \
+    "vshl.i32 q2, q2, #23\n\t"                                                      \
+    "vadd.i32 q2, q2, r11\n\t"                                                      \
+    "vfma.f32 q0, q1, r5\n\t" /* r/m = a - k·ln2/m, ln2 in two parts */            \
+    "vfma.f32 q0, q1, r6\n\t"                                                       \
+    "vmov q1, q7\n\t" /* e^r = c0 + m·c1·(r/m) + ... + m^5·c5·(r/m)^5, Horner */ SARNN_MVE_EXP_HORNER_
 
 // tanh of the four lanes of q0 (x) into q0; q1, q2, q4 temporaries; the constants of kTanhConstants in r4-r11, q5,
 // q6 and q7.
