@@ -7,11 +7,11 @@
 // in the constants (kTanhConstants: 2·log2(e), ln2/2, c_i·2^i, all exact scalings), so the pass computes r/2 and the
 // same sums as with 2a, bit for bit. No clamp of x: k is capped at 128 (vminnm), where 2^k is built as +inf, so
 // e^{2a} overflows to +inf and tanh a = 1 for every a from 44.4 up and for a = +inf (r then +inf: e^r = +inf); a NaN
-// stays NaN through r (vminnm's 128 for k, the NaN in r). Cost: 27 instructions per four values and 3.
+// stays NaN through r (vminnm's 128 for k, the NaN in r). Cost: 26 instructions per four values and 4.
 // σ: s = 1/(e^a + 1) for a = |x| (σ(-a)), then σ(x) = s for x < 0 and 1 - s otherwise, so that a small σ keeps its
 // relative precision (2.5e-7); e^a as above with exp.hpp's constants (kSigmoidConstants: e^a = +inf from a = 88.8 on
-// and for a = +inf, where σ = 0 or 1). NaN stays NaN. Error against double: within 1.5e-7 absolute. Cost: 27
-// instructions per four values and 3.
+// and for a = +inf, where σ = 0 or 1). NaN stays NaN. Error against double: within 1.5e-7 absolute. Cost: 26
+// instructions per four values and 4.
 #ifndef SARNN_KERNELS_MVE_TANH_HPP
 #define SARNN_KERNELS_MVE_TANH_HPP
 
@@ -62,28 +62,30 @@ alignas(16) inline constexpr std::uint32_t kSigmoidConstants[20] = {
     "vmov q1, q7\n\t" /* e^r = c0 + m·c1·(r/m) + ... + m^5·c5·(r/m)^5, Horner */ SARNN_MVE_EXP_HORNER_
 
 // tanh of the four lanes of q0 (x) into q0; q1, q2, q4 temporaries; the constants of kTanhConstants in r4-r11, q5,
-// q6 and q7.
+// q6 and q7, -2 in s12.
 #define SARNN_MVE_TANH_LANES_                                                      \
     "vshr.u32 q4, q0, #31\n\t"                       /* the sign of x */           \
     "vabs.f32 q0, q0\n\t"                            /* a = |x| */                 \
     "vshl.i32 q4, q4, #31\n\t" SARNN_MVE_EXP_CAPPED_ /* e^{2a} */                  \
     "vadd.f32 q1, q1, r11\n\t"                       /* d = e^{2a} + 1 (s4..s7) */ \
-    "vmov.f32 s8, #-2.0\n\t"                         /* q0 = -2/d, lane by lane */ \
-    "vdiv.f32 s0, s8, s4\n\t"                                                      \
-    "vdiv.f32 s1, s8, s5\n\t"                                                      \
-    "vdiv.f32 s2, s8, s6\n\t"                                                      \
-    "vdiv.f32 s3, s8, s7\n\t"                                                      \
+    "vdiv.f32 s0, s12, s4\n\t"                       /* q0 = -2/d, lane by lane */ \
+    "vdiv.f32 s1, s12, s5\n\t"                                                     \
+    "vdiv.f32 s2, s12, s6\n\t"                                                     \
+    "vdiv.f32 s3, s12, s7\n\t"                                                     \
     "vadd.f32 q0, q0, r11\n\t" /* tanh a = 1 - 2/d */                              \
     "vorr q0, q0, q4\n\t"
 
 // y[i] = f(y[i]) for i < N in place, by LANES (four lanes of q0 into q0) with the constants K (loaded into r4-r11,
-// q6, q7 and q5); nothing read or written past N.
-#define SARNN_MVE_LANES_INPLACE_(LANES, K)                                                                        \
+// q6, q7 and q5) and the numerator NUM of its quotients (in s12: q3 is free in the lanes); nothing read or written
+// past N.
+#define SARNN_MVE_LANES_INPLACE_(LANES, K, NUM)                                                                   \
     __asm__ volatile(                                                                                             \
         "ldm %[k], {r4-r11}\n\t"                                                                                  \
         "vldrw.32 q6, [%[k], #32]\n\t"                                                                            \
         "vldrw.32 q7, [%[k], #48]\n\t"                                                                            \
         "vldrw.32 q5, [%[k], #64]\n\t"                                                                            \
+        "vmov.f32 s12, #" NUM                                                                                     \
+        "\n\t"                                                                                                    \
         ".if %c[whole] > 0\n\t"                                                                                   \
         "dls lr, %[groups]\n"                                                                                     \
         "1:\n\t"                                                                                                  \
@@ -109,21 +111,21 @@ alignas(16) inline constexpr std::uint32_t kSigmoidConstants[20] = {
 template <std::size_t N>
 __attribute__((noinline)) void tanh_inplace(float* y) noexcept {
     static_assert(N >= 1, "sarnn: mve tanh_inplace: N >= 1");
-    SARNN_MVE_LANES_INPLACE_(SARNN_MVE_TANH_LANES_, kTanhConstants);
+    SARNN_MVE_LANES_INPLACE_(SARNN_MVE_TANH_LANES_, kTanhConstants, "-2.0");
 }
 #undef SARNN_MVE_TANH_LANES_
 
 // σ of the four lanes of q0 (x) into q0; q1, q2 temporaries; the constants of kSigmoidConstants in r4-r11, q5, q6
-// and q7. The predicate x >= 0 is set first and held in VPR (nothing between writes it) for the VPSEL at the end.
+// and q7, -1 in s12. The predicate x >= 0 is set first and held in VPR (nothing between writes it) for the VPSEL
+// at the end.
 #define SARNN_MVE_SIGMOID_LANES_                                                                           \
     "vcmp.f32 ge, q0, zr\n\t"                   /* x >= 0: σ(a) at the end, else (x < 0 or NaN) σ(-a) */ \
     "vabs.f32 q0, q0\n\t" SARNN_MVE_EXP_CAPPED_ /* e^a for a = |x| */                                      \
     "vadd.f32 q1, q1, r11\n\t"                  /* d = e^a + 1 (s4..s7) */                                 \
-    "vmov.f32 s8, #-1.0\n\t"                    /* q0 = -s = -1/d, lane by lane */                         \
-    "vdiv.f32 s0, s8, s4\n\t"                                                                              \
-    "vdiv.f32 s1, s8, s5\n\t"                                                                              \
-    "vdiv.f32 s2, s8, s6\n\t"                                                                              \
-    "vdiv.f32 s3, s8, s7\n\t"                                                                              \
+    "vdiv.f32 s0, s12, s4\n\t"                  /* q0 = -s = -1/d, lane by lane */                         \
+    "vdiv.f32 s1, s12, s5\n\t"                                                                             \
+    "vdiv.f32 s2, s12, s6\n\t"                                                                             \
+    "vdiv.f32 s3, s12, s7\n\t"                                                                             \
     "vadd.f32 q1, q0, r11\n\t" /* 1 - s: σ(a) */                                                          \
     "vneg.f32 q0, q0\n\t"      /* s: σ(-a) */                                                             \
     "vpsel q0, q1, q0\n\t"
@@ -132,7 +134,7 @@ __attribute__((noinline)) void tanh_inplace(float* y) noexcept {
 template <std::size_t N>
 __attribute__((noinline)) void sigmoid_inplace(float* y) noexcept {
     static_assert(N >= 1, "sarnn: mve sigmoid_inplace: N >= 1");
-    SARNN_MVE_LANES_INPLACE_(SARNN_MVE_SIGMOID_LANES_, kSigmoidConstants);
+    SARNN_MVE_LANES_INPLACE_(SARNN_MVE_SIGMOID_LANES_, kSigmoidConstants, "-1.0");
 }
 #undef SARNN_MVE_SIGMOID_LANES_
 #undef SARNN_MVE_LANES_INPLACE_
