@@ -15,7 +15,7 @@
 // Sizes are run-time arguments of the operations below: one copy of each kernel serves every model size. Where a
 // set has shaped forms (kernels/shaped.hpp: the operations with the sizes as template parameters, compiled in the
 // model's translation unit), the models take those instead, through detail/shaped.hpp: today the NEON sets
-// (kernel::Neon64, kernel::Neon) and the Cortex-M float set (kernel::CortexM) for float, in the Gru and the Lstm (gemv, gemv_add, lstm_cell, gru_cell) and the
+// (kernel::Neon64, kernel::Neon), the Cortex-M float set (kernel::CortexM) and Helium's (kernel::Mve) for float, in the Gru and the Lstm (gemv, gemv_add, lstm_cell, gru_cell) and the
 // recurrent step of SimpleRnn and SelfAttentionRnn (affine_tanh), whose loops are then unrolled for the model's In
 // and Hidden with their remainders resolved at compile time; an image then holds the shaped code of its own shapes,
 // and not the set's run-time form of those operations; on the NEON sets (and kernel::Mve) the float aligns' context

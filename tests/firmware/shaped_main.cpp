@@ -5,12 +5,15 @@
 //    wrapping inside a pass of eight states), the rows holding no state NaN; the softmax at its extremes (scores of
 //    ±1e4: one state takes all; equal scores: uniform); a NaN or Inf in a state, and scores of 1e7 (the exact path,
 //    as IEEE arithmetic in double gives it);
-//  - gemv, gemv_add and affine_tanh at every pair of those sizes, tanh at its extremes (±1e30, ±Inf, NaN).
+//  - gemv, gemv_add and affine_tanh at every pair of those sizes, tanh at its extremes (±1e30, ±Inf, NaN);
+//  - lstm_cell and gru_cell at those sizes and 32, 64, 65 (more than one pass of kernels/mve's cells), inputs up to
+//    ±40 and special ones (±1e30, ±Inf, NaN: NaN where double has NaN), nothing written past H.
 // The host cannot build the mve set, so this is where its shaped forms are checked. Prints "N passed, N failed" over
 // semihosting, exits 0 only when nothing failed.
 //
 // Bounds: products 1e-6 relative to Σ|terms|, tanh 2.5e-7 more; alpha 1e-6 absolute plus 2.4e-7·alpha·Σ|terms| (a
-// score's rounding), c 1e-6·(1 + the magnitude of q) absolute (the exp's 2e-7 relative, the sums' rounding).
+// score's rounding), c 1e-6·(1 + the magnitude of q) absolute (the exp's 2e-7 relative, the sums' rounding); the
+// cells 1e-6·(1 + |c_prev|) (Lstm) and 1e-6·(1 + |h_prev| + |gh_n + b_hn|) (Gru) absolute.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -260,6 +263,76 @@ void check_attend_dot_non_finite() {
     }
 }
 
+double sigmoid_d(double a) { return 1.0 / (1.0 + std::exp(-a)); }
+
+/// got against want: NaN where want is NaN, ±inf where it is ±inf, else within bound.
+bool near(float got, double want, double bound) {
+    if (want != want) return got != got;
+    return want - want != 0.0 ? d(got) == want : std::fabs(d(got) - want) <= bound;
+}
+
+/// The value of a cell's input at lane i of a pass: uniform over [-mag, mag], or (special) one of ±1e30, ±Inf, NaN,
+/// 0 at some lanes.
+float cell_input(std::size_t i, float mag, bool special) {
+    const float inf = __builtin_inff();
+    const float s[7] = {1e30f, -1e30f, inf, -inf, kNaN, 0.0f, -20.0f};
+    return special && i % 3 == 1 ? s[(i / 3) % 7] : uniform(mag);
+}
+
+/// lstm_cell and gru_cell of H lanes against double (sigmoid 1/(1 + e^{-a}), tanh), the inputs of magnitude mag or
+/// with special values (NaN out where double gives NaN); the lanes of c and h from H on (poisoned) never written.
+template <std::size_t H>
+void check_cells(float mag, bool special) {
+    constexpr std::size_t Hp = sarnn::padded<float>(H);
+    alignas(16) static float z[4 * H + 1], b[4 * H + 1], c_prev[Hp], c[Hp + 4], h[Hp + 4];
+    alignas(16) static float gi[3 * H + 1], gh[3 * H + 1], b_ih[3 * H + 1], b_hh[3 * H + 1], h_prev[Hp];
+    for (std::size_t i = 0; i < 4 * H; ++i) z[i] = cell_input(i, mag, special);
+    for (std::size_t i = 0; i < 4 * H; ++i) b[i] = uniform(1.0f);
+    for (std::size_t i = 0; i < 3 * H; ++i) {
+        gi[i] = cell_input(i, mag, special);
+        gh[i] = cell_input(i + 1, mag, special);
+        b_ih[i] = uniform(1.0f);
+        b_hh[i] = uniform(1.0f);
+    }
+    z[4 * H] = b[4 * H] = gi[3 * H] = gh[3 * H] = b_ih[3 * H] = b_hh[3 * H] = kNaN;  // read by no lane
+    for (std::size_t i = 0; i < Hp; ++i) c_prev[i] = h_prev[i] = i < H ? cell_input(i + 2, mag, special) : 0.0f;
+    for (std::size_t i = 0; i < Hp + 4; ++i) c[i] = h[i] = 7.0f;
+    Shaped::lstm_cell<H>(z, b, c_prev, c, h);
+    for (std::size_t k = 0; k < H; ++k) {
+        // c = σ(z_f + b_f)·c_prev + σ(z_i + b_i)·tanh(z_g + b_g), h = σ(z_o + b_o)·tanh(c)
+        const double i = sigmoid_d(d(z[k]) + d(b[k])), f = sigmoid_d(d(z[H + k]) + d(b[H + k]));
+        const double g = std::tanh(d(z[2 * H + k]) + d(b[2 * H + k])), o = sigmoid_d(d(z[3 * H + k]) + d(b[3 * H + k]));
+        const double cw = f * d(c_prev[k]) + i * g, hw = o * std::tanh(cw);
+        const double bound = 1e-6 * (1.0 + std::fabs(d(c_prev[k])));
+        expect(near(c[k], cw, bound), "lstm_cell c", d(c[k]), cw, H, k);
+        expect(near(h[k], hw, bound), "lstm_cell h", d(h[k]), hw, H, k);
+    }
+    for (std::size_t k = H; k < Hp + 4; ++k)
+        expect(c[k] == 7.0f && h[k] == 7.0f, "lstm_cell writes past H", d(c[k]), 7.0, H, k);
+    for (std::size_t i = 0; i < Hp + 4; ++i) h[i] = 7.0f;
+    Shaped::gru_cell<H>(gi, gh, b_ih, b_hh, h_prev, h);
+    for (std::size_t k = 0; k < H; ++k) {
+        // r, z = σ(gi + b_i + gh + b_h), n = tanh(gi_n + b_in + r·(gh_n + b_hn)), h = (1 - z)·n + z·h_prev
+        const double r = sigmoid_d(d(gi[k]) + d(b_ih[k]) + d(gh[k]) + d(b_hh[k]));
+        const double u = sigmoid_d(d(gi[H + k]) + d(b_ih[H + k]) + d(gh[H + k]) + d(b_hh[H + k]));
+        const double e = d(gh[2 * H + k]) + d(b_hh[2 * H + k]);
+        const double n = std::tanh(d(gi[2 * H + k]) + d(b_ih[2 * H + k]) + r * e);
+        const double hw = (1.0 - u) * n + u * d(h_prev[k]);
+        const double bound = 1e-6 * (1.0 + std::fabs(d(h_prev[k])) + (e - e == 0.0 ? std::fabs(e) : 0.0));
+        expect(near(h[k], hw, bound), "gru_cell h", d(h[k]), hw, H, k);
+    }
+    for (std::size_t k = H; k < Hp + 4; ++k) expect(h[k] == 7.0f, "gru_cell writes past H", d(h[k]), 7.0, H, k);
+}
+
+/// The cells of H lanes: small and large inputs, then the special values.
+template <std::size_t H>
+void check_cells_all() {
+    check_cells<H>(1.0f, false);
+    check_cells<H>(8.0f, false);
+    check_cells<H>(40.0f, false);
+    check_cells<H>(4.0f, true);
+}
+
 template <std::size_t Dim>
 void check_dims() {
     check_attend_dot<Dim, 1>(1.0f);
@@ -274,6 +347,7 @@ void check_dims() {
     check_rows<Dim, 7>();
     check_rows<Dim, 17>();
     check_rows<Dim, 33>();
+    check_cells_all<Dim>();
 }
 
 }  // namespace
@@ -294,6 +368,9 @@ int main() {
     check_rows<9, 62>();
     check_rows<5, 64>();
     check_affine_tanh_extremes();
+    check_cells_all<32>();
+    check_cells_all<64>();
+    check_cells_all<65>();
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
 }

@@ -5,9 +5,9 @@
 # 5, 6, DotAlign, Window>: affine_tanh<5, 3, 5>, attend_dot<5, 8, 7>), and none of the set's run-time gemv, gemv_add,
 # lstm_cell, gru_cell (nor, on NEON, attend_dot).
 # mve_shaped (Helium): the shaped forms are inlined into the models and call the parts of kernels/mve/ compiled for the
-# shape (rows_product, tanh_inplace, dot_scores, weighted_sum; the context's exact path, attend_dot_exact, is one
-# plain function for every shape), which nm shows instead; the set has no shaped lstm_cell or gru_cell (its run-time
-# ones are linked), and none of its run-time gemv, gemv_add, affine_tanh, attend_dot, softmax, weighted_sum may be.
+# shape (rows_product, tanh_inplace, dot_scores, weighted_sum, lstm_cell, gru_cell; the context's exact path,
+# attend_dot_exact, is one plain function for every shape), which nm shows instead; none of the set's run-time gemv,
+# gemv_add, affine_tanh, lstm_cell, gru_cell, attend_dot, softmax, weighted_sum may be linked.
 if(NOT NS)
   set(NS neon)
 endif()
@@ -22,7 +22,7 @@ set(runtime "gemv|gemv_add|lstm_cell|gru_cell")
 if(NS STREQUAL "neon")
   set(runtime "${runtime}|attend_dot")
 elseif(NS STREQUAL "mve_shaped")
-  set(runtime "gemv|gemv_add|affine_tanh|attend_dot|softmax|weighted_sum")
+  set(runtime "gemv|gemv_add|affine_tanh|lstm_cell|gru_cell|attend_dot|softmax|weighted_sum")
 endif()
 if(NS STREQUAL "mve_shaped")
   set(shaped "sarnn::kernel::mve_shaped::")
@@ -49,10 +49,12 @@ if(NS STREQUAL "neon")
 elseif(NS STREQUAL "mve_shaped")
   # rows_product<Rows, N1, N2, Ld, End (0: y = A·v, 1: + b)>: the two gemv of the Gru, the Lstm's gemv and gemv_add, the
   # attention model's affine_tanh; then its tanh and context (weighted_sum<..., true>: the softmax's 1/Σ applied as it
-  # loads the weights)
+  # loads the weights); the cells lstm_cell<8> and gru_cell<7> and their σ and tanh passes (the Lstm's i, f, o 3·8,
+  # its g and its c 8; the Gru's r and z 2·8 and its n 8: lanes rounded up to 4)
   set(expected "rows_product<21, 5, 0, 5, 0>" "rows_product<21, 7, 0, 7, 0>" "rows_product<32, 3, 0, 3, 0>"
                "rows_product<32, 8, 0, 8, 1>" "rows_product<5, 3, 5, 8, 1>" "tanh_inplace<5>" "dot_scores<5, 8, 7>"
-               "weighted_sum<5, 8, 7, true>")
+               "weighted_sum<5, 8, 7, true>" "lstm_cell<8>" "gru_cell<7>" "sigmoid_inplace<24>"
+               "sigmoid_inplace<16>" "tanh_inplace<8>")
 endif()
 list(SORT expected)
 if(NOT found STREQUAL expected)

@@ -22,6 +22,16 @@ alignas(16) inline constexpr std::uint32_t kExpConstants[24] = {
 
 // The constants into r4-r11, q6 and q7 (operand %[k]: kExpConstants).
 #define SARNN_MVE_EXP_LOAD_ "ldm %[k], {r4-r11}\n\tvldrw.32 q6, [%[k], #32]\n\tvldrw.32 q7, [%[k], #48]\n\t"
+// q1 = (c0 + c1·r + ... + c4·r^4 + q1·r^5)·q2 for r in q0 and c4..c0 in r7..r11 (Horner, q1 = c5 on entry): e^r·2^k
+// (here, and tanh.hpp's exp) when q2 holds 2^k.
+#define SARNN_MVE_EXP_HORNER_   \
+    "vfmas.f32 q1, q0, r7\n\t"  \
+    "vfmas.f32 q1, q0, r8\n\t"  \
+    "vfmas.f32 q1, q0, r9\n\t"  \
+    "vfmas.f32 q1, q0, r10\n\t" \
+    "vfmas.f32 q1, q0, r11\n\t" \
+    "vmul.f32 q1, q1, q2\n\t"
+
 // q1 = e^q0 for lanes in [-87, 88]; q0 clobbered (it ends as r), q2 and q3 temporaries; C5 sets q1 to c5 (SARNN_MVE_EXP_:
 // from q7).
 #define SARNN_MVE_EXP_WITH_(C5)                                                    \
@@ -32,12 +42,7 @@ alignas(16) inline constexpr std::uint32_t kExpConstants[24] = {
     "vadd.i32 q2, q2, r11\n\t"                                                     \
     "vfma.f32 q0, q3, r5\n\t"    /* r = x - k·ln2, ln2 in two parts */            \
     "vfma.f32 q0, q3, r6\n\t" C5 /* e^r = c0 + c1·r + ... + c5·r^5, Horner */    \
-    "vfmas.f32 q1, q0, r7\n\t"                                                     \
-    "vfmas.f32 q1, q0, r8\n\t"                                                     \
-    "vfmas.f32 q1, q0, r9\n\t"                                                     \
-    "vfmas.f32 q1, q0, r10\n\t"                                                    \
-    "vfmas.f32 q1, q0, r11\n\t"                                                    \
-    "vmul.f32 q1, q1, q2\n\t"
+        SARNN_MVE_EXP_HORNER_
 #define SARNN_MVE_EXP_ SARNN_MVE_EXP_WITH_("vmov q1, q7\n\t")
 
 #endif

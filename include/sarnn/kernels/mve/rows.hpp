@@ -127,6 +127,16 @@ enum class RowsEnd { none, add_b };
                                         ".endr\n\t"                         \
                                         "sub " V ", " V ", #4 * " N "\n\t"
 
+// q0, q1: the addresses of rows i..i+3 and i+4..i+7 (i advanced by 8), each at most the last row (q6), rows q7 bytes
+// apart from A.
+#define SARNN_MVE_ROWS_ADDRESSES_ \
+    "vidup.u32 q0, %[i], #1\n\t"  \
+    "vidup.u32 q1, %[i], #1\n\t"  \
+    "vmin.u32 q0, q0, q6\n\t"     \
+    "vmin.u32 q1, q1, q6\n\t"     \
+    "vmlas.u32 q0, q7, %[A]\n\t"  \
+    "vmlas.u32 q1, q7, %[A]\n\t"
+
 /// y_i = A_i·[v1; v2] (End::add_b: + b_i) for i < Rows, A_i = A + i·Ld floats; v1, v2, b any 4-byte alignment (b may
 /// be y: y += A·[v1; v2]); y must not alias v1 or v2. N1 >= 1, N1 + N2 <= 128 (the gathers' offsets are immediates).
 /// Reads exactly A's Rows rows of N1 + N2 values, v1, v2 and b's Rows values; writes exactly y[0..Rows).
@@ -149,13 +159,7 @@ __attribute__((noinline)) void rows_product(const float* A, const float* v1, con
         "vdup.32 q7, r11\n\t"
         ".if %c[rest] >= 5\n"
         // passes of eight rows, b added at the end; the last 5 to 7 rows under tail predicates
-        "1:\n\t"         // q0, q1: the addresses of rows i..i+3 and i+4..i+7, each at most the last row
-        "vidup.u32 q0, %[i], #1\n\t"
-        "vidup.u32 q1, %[i], #1\n\t"
-        "vmin.u32 q0, q0, q6\n\t"
-        "vmin.u32 q1, q1, q6\n\t"
-        "vmlas.u32 q0, q7, %[A]\n\t"
-        "vmlas.u32 q1, q7, %[A]\n\t"
+        "1:\n\t" SARNN_MVE_ROWS_ADDRESSES_
         // q2, q3 = the rows times [v1; v2]
         ".set .Lsarnn_o, 0\n\t" SARNN_MVE_ROWS_PART_("%c[n1]", "%[v1]")
         ".if %c[n2] > 0\n\t" SARNN_MVE_ROWS_PART_("%c[n2]", "%[v2]")
@@ -196,13 +200,7 @@ __attribute__((noinline)) void rows_product(const float* A, const float* v1, con
         // sums start from b (RowsEnd::add_b)
         ".set .Lsarnn_binit, %c[add]\n\t"
         ".if %c[full] > 0\n"
-        "1:\n\t"         // q0, q1: the addresses of rows i..i+3 and i+4..i+7, each at most the last row
-        "vidup.u32 q0, %[i], #1\n\t"
-        "vidup.u32 q1, %[i], #1\n\t"
-        "vmin.u32 q0, q0, q6\n\t"
-        "vmin.u32 q1, q1, q6\n\t"
-        "vmlas.u32 q0, q7, %[A]\n\t"
-        "vmlas.u32 q1, q7, %[A]\n\t"
+        "1:\n\t" SARNN_MVE_ROWS_ADDRESSES_
         // q2, q3 = b, then plus the rows times [v1; v2]
         ".if %c[add]\n\t"
         "vldrw.32 q2, [%[b]], #16\n\t"
@@ -246,6 +244,7 @@ __attribute__((noinline)) void rows_product(const float* A, const float* v1, con
         : SARNN_MVE_ROWS_VALUES_, "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "d12", "d13", "d14",
           "d15", "cc", "memory");
 }
+#undef SARNN_MVE_ROWS_ADDRESSES_
 #undef SARNN_MVE_ROWS_VALUES_
 #undef SARNN_MVE_ROWS_PER_
 #undef SARNN_MVE_ROWS_COLS_

@@ -1,6 +1,7 @@
 // sarnn/kernels/mve/shaped.hpp: the shaped forms of kernel::Mve (Helium, MVE float: Cortex-M55, M85) for float, with
 // the sizes as template parameters, compiled in the model's translation unit for the model's shape (detail/shaped.hpp
-// chooses them): gemv, gemv_add and affine_tanh (kernels/mve/rows.hpp: eight rows a pass by gathers), the dot
+// chooses them): gemv, gemv_add and affine_tanh (kernels/mve/rows.hpp: eight rows a pass by gathers), lstm_cell and
+// gru_cell (kernels/mve/{lstm,gru}_cell.hpp: four lanes a pass, tanh.hpp's loop for the gates), the dot
 // context attend_dot and its weighted_sum (kernels/mve/dot_scores.hpp for the scores, then the set's softmax and
 // weighted sum). Each shaped kernel is one function per shape (not inlined into the model: an image holds one copy
 // per shape it uses). Included by detail/shaped.hpp where MVE float is on (__ARM_FEATURE_MVE & 2); nothing here exists
@@ -13,6 +14,8 @@
 #include "sarnn/kernels.hpp"
 #include "sarnn/kernels/mve/attend_exact.hpp"
 #include "sarnn/kernels/mve/dot_scores.hpp"
+#include "sarnn/kernels/mve/gru_cell.hpp"
+#include "sarnn/kernels/mve/lstm_cell.hpp"
 #include "sarnn/kernels/mve/rows.hpp"
 #include "sarnn/kernels/mve/softmax.hpp"
 #include "sarnn/kernels/mve/tanh.hpp"
@@ -24,25 +27,29 @@ namespace sarnn::kernel::mve_shaped {
 /// The shaped float operations of the mve set (contracts: kernels.hpp, with the sizes as template parameters).
 struct Shaped {
     /// What detail::shaped reads.
-    static constexpr unsigned kCaps = shaped_gemv | shaped_gemv_add | shaped_affine_tanh | shaped_attend_dot |
-                                      shaped_weighted_sum;
+    static constexpr unsigned kCaps = shaped_gemv | shaped_gemv_add | shaped_affine_tanh | shaped_lstm_cell |
+                                      shaped_gru_cell | shaped_attend_dot | shaped_weighted_sum;
 
-    /// y = M·v, M Rows x Cols row-major with leading dimension Ld; y must not alias v. Eight rows a pass
-    /// (rows_product); rows of more than 128 values: kernel::Mve's gemv.
-    template <std::size_t Rows, std::size_t Cols, std::size_t Ld>
-    static void gemv(const float* M, const float* v, float* y) noexcept {
+    /// y = M·v (End none) or y += M·v (add_b, b = y), M Rows x Cols row-major with leading dimension Ld; y must not
+    /// alias v. Eight rows a pass (rows_product); rows of more than 128 values: kernel::Mve's gemv or gemv_add.
+    template <RowsEnd End, std::size_t Rows, std::size_t Cols, std::size_t Ld>
+    static void product(const float* M, const float* v, float* y) noexcept {
         if constexpr (Cols <= 128)
-            rows_product<Rows, Cols, 0, Ld, RowsEnd::none>(M, v, v, nullptr, y);
-        else
+            rows_product<Rows, Cols, 0, Ld, End>(M, v, v, End == RowsEnd::add_b ? y : nullptr, y);
+        else if constexpr (End == RowsEnd::none)
             Mve::gemv(M, Rows, Cols, Ld, v, y);
-    }
-    /// y += M·v, as gemv.
-    template <std::size_t Rows, std::size_t Cols, std::size_t Ld>
-    static void gemv_add(const float* M, const float* v, float* y) noexcept {
-        if constexpr (Cols <= 128)
-            rows_product<Rows, Cols, 0, Ld, RowsEnd::add_b>(M, v, v, y, y);
         else
             Mve::gemv_add(M, Rows, Cols, Ld, v, y);
+    }
+    /// y = M·v (product).
+    template <std::size_t Rows, std::size_t Cols, std::size_t Ld>
+    static void gemv(const float* M, const float* v, float* y) noexcept {
+        product<RowsEnd::none, Rows, Cols, Ld>(M, v, y);
+    }
+    /// y += M·v (product).
+    template <std::size_t Rows, std::size_t Cols, std::size_t Ld>
+    static void gemv_add(const float* M, const float* v, float* y) noexcept {
+        product<RowsEnd::add_b, Rows, Cols, Ld>(M, v, y);
     }
     /// y = tanh(A·[x; r] + b): A Rows x (Nx + Nr) row-major, b Rows values, x Nx values, r Nr; y must not alias x, r.
     /// The products eight rows a pass (rows_product, x and r read in place), then tanh over y (kernels/mve/tanh.hpp); rows of
@@ -55,6 +62,19 @@ struct Shaped {
         } else {
             Mve::affine_tanh(A, b, Rows, x, Nx, r, Nr, y);
         }
+    }
+    /// The LSTM cell of H lanes: z, b 4·H values; c_prev, c, h padded rows of H (kernels.hpp's lstm_cell;
+    /// kernels/mve/lstm_cell.hpp).
+    template <std::size_t H>
+    static void lstm_cell(const float* z, const float* b, const float* c_prev, float* c, float* h) noexcept {
+        mve_shaped::lstm_cell<H>(z, b, c_prev, c, h);
+    }
+    /// The GRU cell of H lanes: gi, gh, b_ih, b_hh 3·H values; h_prev, h padded rows of H (kernels.hpp's gru_cell;
+    /// kernels/mve/gru_cell.hpp).
+    template <std::size_t H>
+    static void gru_cell(const float* gi, const float* gh, const float* b_ih, const float* b_hh, const float* h_prev,
+                         float* h) noexcept {
+        mve_shaped::gru_cell<H>(gi, gh, b_ih, b_hh, h_prev, h);
     }
 
     /// c = Σ_j w_j S_j over S's n >= 1 states (S.dim = Dim, S.stride = Stride, S.cap = Cap; weighted_sum.hpp); rows
