@@ -497,12 +497,13 @@ __attribute__((noinline)) void one_finish(const QGates& a, std::size_t start, st
 
 /// affine_one where L's packed passes take x and r (kRowsSum, packs(nx, nr)) and there is a bias: its integers, in a
 /// function of its own with only this case's values live (as gru_gates_packed: M4 Lstm<q15, 16, 32> 13,275 -> 12,987
-/// instructions a step), blocks of 16·kRows rows. The last rows % kRows of a block by dot_rows (one_sums), a row
+/// instructions a step), blocks of 32·kRows rows (the Lstm's 4·32 gates in one block, 512 bytes of sums on the stack:
+/// each pass called once, 12,684 -> 12,585). The last rows % kRows of a block by dot_rows (one_sums), a row
 /// finish_sum leaves and those after it by one_finish.
 template <class L>
 __attribute__((noinline)) void affine_one_packed(const QGates& a, std::size_t rows, const q15* x, std::size_t nx,
                                                  const q15* r, std::size_t nr, q15* z) noexcept {
-    constexpr std::size_t kBlock = 16 * L::kRows;
+    constexpr std::size_t kBlock = 32 * L::kRows;
     typename L::Packed pk;
     L::pack(x, nx, r, nr, pk);
     for (std::size_t start = 0; start < rows; start += kBlock) {

@@ -234,6 +234,13 @@ inline void pack(const q15* x, std::size_t nx, const q15* r, std::size_t nr, Pac
     L ":\n\t" SARNN_DSP_PACKED4 SARNN_DSP_PACKED4 SARNN_DSP_PACKED4 SARNN_DSP_PACKED4                        \
       "cmp    %[vp], %[end]\n\t"                                                                           \
       "bne    " L "b\n\t"
+// The same, 32 columns per iteration (170 instructions for 128 multiply-adds), for parts whose lengths are multiples
+// of 32 (rows_packed_sum's r part: M4 Lstm<q15, 16, 32> 2 instructions a pass fewer than two iterations of 16).
+#define SARNN_DSP_PACKED_LOOP32(L)                                                                           \
+    L ":\n\t" SARNN_DSP_PACKED4 SARNN_DSP_PACKED4 SARNN_DSP_PACKED4 SARNN_DSP_PACKED4                        \
+      SARNN_DSP_PACKED4 SARNN_DSP_PACKED4 SARNN_DSP_PACKED4 SARNN_DSP_PACKED4                                  \
+      "cmp    %[vp], %[end]\n\t"                                                                           \
+      "bne    " L "b\n\t"
 // clang-format on
 /// groups passes of four rows (from w, row stride ld: A = [A_x | A_r]) against the packed [x; r] (pack(x, nx, r, nr,
 /// p)): s = (s_x, s_r) of each row, as rows4_xr's, in one assembly loop. Eight columns per iteration (44 instructions
@@ -392,7 +399,7 @@ inline void rows_apart(const std::int8_t* wx, const std::int8_t* wr, const Packe
     }
 }
 // clang-format off
-#define SARNN_DSP_ROWS_PACKED_SUM(LOOP) \
+#define SARNN_DSP_ROWS_PACKED_SUM(LOOPX, LOOPR) \
     "3:\n\t" \
     "ldrd   %[a0], %[a1], [%[vp], #-8]\n\t" \
     "ldrd   %[a2], %[a3], [%[vp], #-8]\n\t" \
@@ -400,7 +407,7 @@ inline void rows_apart(const std::int8_t* wx, const std::int8_t* wr, const Packe
     "ldr    %[w0], %[wx]\n\t" \
     "ldr    %[ld2], %[ldx2]\n\t" \
     "add    %[w1], %[w0], %[ld2], lsr #1\n\t" \
-    LOOP("1") \
+    LOOPX("1") \
     /* w1 ends at row 2: the next pass's row 4 */ \
     "add    %[y], %[w1], %[ld2]\n\t" \
     "str    %[y], %[wx]\n\t" \
@@ -408,21 +415,19 @@ inline void rows_apart(const std::int8_t* wx, const std::int8_t* wr, const Packe
     "ldr    %[w0], %[wr]\n\t" \
     "ldr    %[ld2], %[ldr2]\n\t" \
     "add    %[w1], %[w0], %[ld2], lsr #1\n\t" \
-    LOOP("2") \
-    "ldr    %[t], %[s]\n\t" \
-    "strd   %[a0], %[a1], [%[t]], #8\n\t" \
-    "strd   %[a2], %[a3], [%[t]], #8\n\t" \
-    "str    %[t], %[s]\n\t" \
+    LOOPR("2") \
+    "strd   %[a0], %[a1], [%[s]], #8\n\t" \
+    "strd   %[a2], %[a3], [%[s]], #8\n\t" \
     "add    %[y], %[w1], %[ld2]\n\t" \
     "str    %[y], %[wr]\n\t" \
     "ldr    %[vp], %[v0]\n\t" \
     "ldr    %[y], %[s_end]\n\t" \
-    "cmp    %[t], %[y]\n\t" \
+    "cmp    %[s], %[y]\n\t" \
     "bne    3b"
 #define SARNN_DSP_ROWS_PACKED_SUM_OPERANDS \
     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [w0] "=&r"(w0), [w1] "=&r"(w1), \
     [vp] "+r"(vp), [end] "=&r"(end), [x] "=&r"(xv), [y] "=&r"(yv), [z] "=&r"(z), [t] "=&r"(t), \
-    [ld2] "=&r"(ld2), [s] "+m"(s), [wx] "+m"(wx), [wr] "+m"(wr) \
+    [ld2] "=&r"(ld2), [s] "+r"(s), [wx] "+m"(wx), [wr] "+m"(wr) \
     : [x_end] "m"(x_end), [r_end] "m"(r_end), [s_end] "m"(s_end), [ldx2] "m"(ldx2), \
     [ldr2] "m"(ldr2), [v0] "m"(v0) \
     : "cc", "memory"
@@ -431,8 +436,10 @@ inline void rows_apart(const std::int8_t* wx, const std::int8_t* wr, const Packe
 /// Σ_k A_x[i][k]·x_k + Σ_k A_r[i][k]·r_k for the 4·groups rows, what q15_plain's dot_rows<4>(wx, nx, x, nx, acc) then
 /// dot_rows<4>(wr, nr, r, nr, acc) give from acc = 0 (the sum exact where it fits int32: SMLAD wraps, and the
 /// caller's bound |s_x| + |s_r| < 2^31 holds for the total). Each pass's four sums run on from the x part into the r
-/// part (vp runs on from x to r in Packed) and are stored once (25 instructions a pass besides the loops, against 32).
-template <bool k16>
+/// part (vp runs on from x to r in Packed) and are stored once (23 instructions a pass besides the loops, against 32;
+/// fourteen registers: s in the last, M4 Lstm<q15, 16, 32> 2 instructions a pass fewer than s in memory). kX and kR:
+/// the columns an iteration of each part's loop (8, 16 or 32, dividing nx and nr).
+template <int kX, int kR>
 inline void rows_packed_sum_by(const std::int8_t* wx, const std::int8_t* wr, const Packed& p, std::size_t nx,
                                std::size_t nr, std::size_t groups, std::int32_t* s) noexcept {
     const std::int32_t* const v0 = p.w + 2;
@@ -444,30 +451,42 @@ inline void rows_packed_sum_by(const std::int8_t* wx, const std::int8_t* wr, con
     const std::int8_t *w0, *w1, *end;
     std::size_t ld2;
     std::int32_t a0, a1, a2, a3, xv, yv, z, t;
-    if constexpr (k16) {
+    static_assert((kX == 8 && kR == 8) || (kX == 16 && (kR == 16 || kR == 32)), "rows_packed_sum_by: the loops");
+    if constexpr (kR == 32) {
         // clang-format off
-        __asm__ volatile(SARNN_DSP_ROWS_PACKED_SUM(SARNN_DSP_PACKED_LOOP16) SARNN_DSP_ROWS_PACKED_SUM_OPERANDS);
+        __asm__ volatile(SARNN_DSP_ROWS_PACKED_SUM(SARNN_DSP_PACKED_LOOP16, SARNN_DSP_PACKED_LOOP32)
+                             SARNN_DSP_ROWS_PACKED_SUM_OPERANDS);
+        // clang-format on
+    } else if constexpr (kR == 16) {
+        // clang-format off
+        __asm__ volatile(SARNN_DSP_ROWS_PACKED_SUM(SARNN_DSP_PACKED_LOOP16, SARNN_DSP_PACKED_LOOP16)
+                             SARNN_DSP_ROWS_PACKED_SUM_OPERANDS);
         // clang-format on
     } else {
         // clang-format off
-        __asm__ volatile(SARNN_DSP_ROWS_PACKED_SUM(SARNN_DSP_PACKED_LOOP) SARNN_DSP_ROWS_PACKED_SUM_OPERANDS);
+        __asm__ volatile(SARNN_DSP_ROWS_PACKED_SUM(SARNN_DSP_PACKED_LOOP, SARNN_DSP_PACKED_LOOP)
+                             SARNN_DSP_ROWS_PACKED_SUM_OPERANDS);
         // clang-format on
     }
 }
 #undef SARNN_DSP_ROWS_PACKED_SUM
 #undef SARNN_DSP_ROWS_PACKED_SUM_OPERANDS
-/// rows_packed_sum (sixteen columns an iteration where both parts are multiples of 16 long, else eight)
+/// rows_packed_sum (sixteen columns an iteration where both parts are multiples of 16 long, the r part 32 where it is a
+/// multiple of 32; else eight)
 inline void rows_packed_sum(const std::int8_t* wx, const std::int8_t* wr, const Packed& p, std::size_t nx,
                             std::size_t nr, std::size_t groups, std::int32_t* s) noexcept {
-    if (nx % 16 == 0 && nr % 16 == 0) {
-        rows_packed_sum_by<true>(wx, wr, p, nx, nr, groups, s);
+    if (nx % 16 == 0 && nr % 32 == 0) {
+        rows_packed_sum_by<16, 32>(wx, wr, p, nx, nr, groups, s);
+    } else if (nx % 16 == 0 && nr % 16 == 0) {
+        rows_packed_sum_by<16, 16>(wx, wr, p, nx, nr, groups, s);
     } else {
-        rows_packed_sum_by<false>(wx, wr, p, nx, nr, groups, s);
+        rows_packed_sum_by<8, 8>(wx, wr, p, nx, nr, groups, s);
     }
 }
 #undef SARNN_DSP_PACKED4
 #undef SARNN_DSP_PACKED_LOOP
 #undef SARNN_DSP_PACKED_LOOP16
+#undef SARNN_DSP_PACKED_LOOP32
 #undef SARNN_DSP_STORE_SUMS
 #undef SARNN_DSP_STORE_SUMS_AT
 
