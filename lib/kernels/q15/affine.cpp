@@ -517,29 +517,12 @@ __attribute__((noinline)) void affine_one_packed(const QGates& a, std::size_t ro
     }
 }
 
-/// affine with the loops L (Q15::affine's contract).
+/// affine's rows where neither affine_one nor affine_blocks takes them (L's groups of rows, the x part's factor by
+/// XFactor), in a function of its own: affine itself only picks a form, its frame small (M4 Lstm<q15, 16, 32> 12,520
+/// -> TODO instructions a step: the dispatch took 44 with this form's frame).
 template <class L>
-__attribute__((always_inline)) inline void affine(const QGates& a, std::size_t rows, const q15* x, std::size_t nx,
-                                                  const q15* r, std::size_t nr, q15* z) noexcept {
-    // the x part's factor 1 in one sum per row: on the targets that finish rows one by one (not Helium's chunks)
-    if constexpr (!q15_loops::has(L::kCaps, q15_loops::kTanhRows)) {
-        if (x_factor_one(a, nx)) {
-            if constexpr (q15_loops::has(L::kCaps, q15_loops::kRowsSum)) {
-                if (L::packs(nx, nr) && a.b != nullptr) {
-                    affine_one_packed<L>(a, rows, x, nx, r, nr, z);
-                    return;
-                }
-            }
-            affine_one<L>(a, rows, x, nx, r, nr, z);
-            return;
-        }
-    }
-    if constexpr (q15_loops::has(L::kCaps, q15_loops::kFinishTanh)) {
-        if ((a.x_shift == 0 || a.x_shift == -1) && a.x_m >= 0) {
-            affine_blocks<L>(a, rows, x, nx, r, nr, z);
-            return;
-        }
-    }
+__attribute__((noinline)) void affine_rows(const QGates& a, std::size_t rows, const q15* x, std::size_t nx,
+                                           const q15* r, std::size_t nr, q15* z) noexcept {
     // G rows at a time, sharing each load of x and r: s_x = A_x·x, s_r = A_r·r, exact in int32 as affine_tanh's
     const XFactor x_factor(a.x_m, a.x_shift);
     if constexpr (q15_loops::has(L::kCaps, q15_loops::kTanhRows)) {
@@ -603,6 +586,32 @@ __attribute__((always_inline)) inline void affine(const QGates& a, std::size_t r
                 }
             });
     }
+}
+
+/// affine with the loops L (Q15::affine's contract).
+template <class L>
+__attribute__((always_inline)) inline void affine(const QGates& a, std::size_t rows, const q15* x, std::size_t nx,
+                                                  const q15* r, std::size_t nr, q15* z) noexcept {
+    // the x part's factor 1 in one sum per row: on the targets that finish rows one by one (not Helium's chunks)
+    if constexpr (!q15_loops::has(L::kCaps, q15_loops::kTanhRows)) {
+        if (x_factor_one(a, nx)) {
+            if constexpr (q15_loops::has(L::kCaps, q15_loops::kRowsSum)) {
+                if (L::packs(nx, nr) && a.b != nullptr) {
+                    affine_one_packed<L>(a, rows, x, nx, r, nr, z);
+                    return;
+                }
+            }
+            affine_one<L>(a, rows, x, nx, r, nr, z);
+            return;
+        }
+    }
+    if constexpr (q15_loops::has(L::kCaps, q15_loops::kFinishTanh)) {
+        if ((a.x_shift == 0 || a.x_shift == -1) && a.x_m >= 0) {
+            affine_blocks<L>(a, rows, x, nx, r, nr, z);
+            return;
+        }
+    }
+    affine_rows<L>(a, rows, x, nx, r, nr, z);
 }
 
 }  // namespace
@@ -677,7 +686,7 @@ __attribute__((noinline)) void gru_finish_one(const QGru& a, std::size_t start, 
 template <class L>
 __attribute__((noinline)) void gru_gates_packed(const QGru& a, std::size_t rows, const q15* x, std::size_t nx,
                                                 const q15* h, std::size_t nh, q15* gi, q15* gh) noexcept {
-    constexpr std::size_t kBlock = 16 * L::kRows;
+    constexpr std::size_t kBlock = 24 * L::kRows;
     typename L::Packed pk;
     L::pack(x, nx, h, nh, pk);
     for (std::size_t start = 0; start < rows; start += kBlock) {
