@@ -467,7 +467,7 @@ inline void rows_apart(const std::int8_t* wx, const std::int8_t* wr, const Packe
 /// caller's bound |s_x| + |s_r| < 2^31 holds for the total). Each pass's four sums run on from the x part into the r
 /// part (vp runs on from x to r in Packed) and are stored once (17 instructions a pass besides the loops, against 32;
 /// fourteen registers: s in the last, 2 instructions a pass fewer than s in memory; each part's rows and stride one
-/// LDRD, the packed values' start and s's end another, 3 fewer than one LDR each: M4 Lstm<q15, 16, 32> 12,509 -> TODO).
+/// LDRD, the packed values' start and s's end another, 3 fewer than one LDR each: M4 Lstm<q15, 16, 32> 12,509 -> 12,390).
 /// kX and kR: the columns an iteration of each part's loop (8, 16 or 32, dividing nx and nr). Not inline: LDRD's
 /// offsets from sp (up to 1020) in this small frame.
 template <int kX, int kR>
