@@ -669,7 +669,7 @@ std::int8_t* const g_gw = reinterpret_cast<std::int8_t*>(g_s);
 /// and a shift outside 2 .. 31 take the rest of that form)
 template <class X, bool kPacked = false>
 void check_gru_gates() {
-    constexpr std::size_t kMaxRows = kPacked ? 160 : 56;  // (packed: across blocks of 64 rows)
+    constexpr std::size_t kMaxRows = kPacked ? 160 : 56;  // (packed: across blocks of 96 rows)
     static std::int32_t m[kMaxRows], bi[kMaxRows], bh[kMaxRows];
     static std::int8_t shift[kMaxRows];
     static q15 gi[kMaxRows + 1], gh[kMaxRows + 1], xv[129],
@@ -735,7 +735,7 @@ void check_gru_gates() {
 /// outside 2 .. 31 (finish_sum leaves that row and those after it to C)
 template <class X>
 void check_affine_packed() {
-    static std::int32_t m[160], b[160];  // (rows across blocks of 64)
+    static std::int32_t m[160], b[160];  // (rows across blocks of 128)
     static std::int8_t shift[160];
     static q15 z[161], xv[129], rv[129];
     for (int it = 0; it < 400; ++it) {

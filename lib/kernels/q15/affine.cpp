@@ -681,8 +681,23 @@ __attribute__((noinline)) void gru_finish_one(const QGru& a, std::size_t start, 
 /// each part's sums in an array of its own, rows_apart and finish_gru_apart): gru_gates's integers, in a function of
 /// its own with only this case's values live (gru_gates's other factors' set-up, hoisted out of its blocks, cost about
 /// a hundred instructions a block and as many once: M4 Gru<q15, 16, 32> 10,729 -> 10,461 instructions a step), blocks
-/// of 16·kRows rows (one block fewer than 8·kRows at Hidden 32, 96 rows). The last rows % kRows of a block by dot_rows
-/// (gru_sums), a row finish_gru leaves and those after it by gru_finish_one.
+/// of 24·kRows rows (Hidden 32's 96 rows in one block, 768 bytes of sums on the stack), each a call of its own
+/// (gru_packed_block: no set-up for the next block held in this frame, 9,957 -> 9,933). The last rows % kRows of a block by dot_rows (gru_sums), a row finish_gru leaves and those after it by
+/// gru_finish_one.
+/// One block of gru_gates_packed: the rows start .. start + n (n <= kBlock), x and h packed in pk.
+template <class L, std::size_t kBlock>
+__attribute__((noinline)) void gru_packed_block(const QGru& a, std::size_t start, std::size_t n,
+                                                const typename L::Packed& pk, const q15* x, std::size_t nx,
+                                                const q15* h, std::size_t nh, q15* gi, q15* gh) noexcept {
+    std::int32_t s[2 * kBlock];  // s_x of each row, then s_h of each row from s + kBlock
+    const std::size_t groups = n / L::kRows;
+    if (groups > 0) L::rows_apart(a.W_ih + start * nx, a.W_hh + start * nh, pk, nx, nh, groups, s, s + kBlock);
+    if (L::kRows * groups < n) gru_sums<L, kBlock>(a, start, start + L::kRows * groups, start + n, x, nx, h, nh, s);
+    const std::size_t done = L::template finish_gru_apart<4 * kBlock>(
+        s, n, a.m + start, a.shift + start, a.b_ih + start, a.b_hh + start, gi + start, gh + start);
+    if (done < n) gru_finish_one<L, kBlock>(a, start, start + done, start + n, s, gi, gh);
+}
+
 template <class L>
 __attribute__((noinline)) void gru_gates_packed(const QGru& a, std::size_t rows, const q15* x, std::size_t nx,
                                                 const q15* h, std::size_t nh, q15* gi, q15* gh) noexcept {
@@ -690,16 +705,7 @@ __attribute__((noinline)) void gru_gates_packed(const QGru& a, std::size_t rows,
     typename L::Packed pk;
     L::pack(x, nx, h, nh, pk);
     for (std::size_t start = 0; start < rows; start += kBlock) {
-        const std::size_t n = rows - start < kBlock ? rows - start : kBlock;
-        std::int32_t s[2 * kBlock];  // s_x of each row, then s_h of each row from s + kBlock
-        const std::size_t groups = n / L::kRows;
-        if (groups > 0) L::rows_apart(a.W_ih + start * nx, a.W_hh + start * nh, pk, nx, nh, groups, s, s + kBlock);
-        if (L::kRows * groups < n) {
-            gru_sums<L, kBlock>(a, start, start + L::kRows * groups, start + n, x, nx, h, nh, s);
-        }
-        const std::size_t done = L::template finish_gru_apart<4 * kBlock>(
-            s, n, a.m + start, a.shift + start, a.b_ih + start, a.b_hh + start, gi + start, gh + start);
-        if (done < n) gru_finish_one<L, kBlock>(a, start, start + done, start + n, s, gi, gh);
+        gru_packed_block<L, kBlock>(a, start, rows - start < kBlock ? rows - start : kBlock, pk, x, nx, h, nh, gi, gh);
     }
 }
 

@@ -320,10 +320,44 @@ inline std::size_t finish_gru_at(const std::int32_t* s, std::size_t rows, const 
     q15* const end = gi + rows;
     std::int32_t sx, sh, mv, t;
     if (rows >= 4) {
-        const q15* const end4 = gi + (rows & ~std::size_t{3});
         const std::int32_t k29 = 0x1D1D1D1D;
         std::int32_t sx1, sh1, m1;
 // clang-format off
+// Eight rows a pass: both words of shifts checked at once (two UQSUB8 and an ORRS), the second loaded again after
+// the first four rows (all registers hold the pass's values), the end tested once (16 instructions a pass besides the
+// pairs, against 20 for two passes of four rows: M4 Gru<q15, 16, 32> 10,001 -> 9,957 instructions a step). A pass
+// with a shift outside 2 .. 31 goes on four rows a pass.
+#define SARNN_DSP_FINISH_GRU_PASSES8(LOADS)                                                                      \
+    "1:\n\t"                                                                                                    \
+    "ldr    %[t], [%[shp]], #4\n\t"                                                                             \
+    "ldr    %[m1], [%[shp]], #4\n\t"                                                                            \
+    "sub    %[t], %[t], #0x02020202\n\t"                                                                        \
+    "sub    %[m1], %[m1], #0x02020202\n\t"                                                                      \
+    "ldr    %[m0], %[k29]\n\t"                                                                                  \
+    "uqsub8 %[sx0], %[t], %[m0]\n\t"                                                                            \
+    "uqsub8 %[sx1], %[m1], %[m0]\n\t"                                                                           \
+    "orrs   %[sx0], %[sx0], %[sx1]\n\t"                                                                         \
+    "bne    6f\n\t"                                                                                             \
+    SARNN_DSP_FINISH_GRU_PAIR(LOADS)                                                                            \
+    "lsr    %[t], %[t], #8\n\t"                                                                                 \
+    SARNN_DSP_FINISH_GRU_PAIR(LOADS)                                                                            \
+    "ldr    %[t], [%[shp], #-4]\n\t"                                                                            \
+    "sub    %[t], %[t], #0x02020202\n\t"                                                                        \
+    SARNN_DSP_FINISH_GRU_PAIR(LOADS)                                                                            \
+    "lsr    %[t], %[t], #8\n\t"                                                                                 \
+    SARNN_DSP_FINISH_GRU_PAIR(LOADS)                                                                            \
+    "ldr    %[m0], %[end8]\n\t"                                                                                 \
+    "cmp    %[yp], %[m0]\n\t"                                                                                   \
+    "bne    1b\n\t"                                                                                             \
+    "b      7f\n\t"                                                                                             \
+    "6:\n\t"                                                                                                    \
+    "sub    %[shp], %[shp], #8\n\t"                                                                             \
+    "7:"                                                                                                        \
+    : [s] "+r"(s), [m] "+r"(m), [shp] "+r"(shift), [bi] "+r"(b_ih), [bh] "+r"(b_hh), [yp] "+r"(yp),              \
+      [gh] "+r"(gh), [sx0] "=&r"(sx), [sh0] "=&r"(sh), [sx1] "=&r"(sx1), [sh1] "=&r"(sh1), [m0] "=&r"(mv),       \
+      [m1] "=&r"(m1), [t] "=&r"(t)                                                                              \
+    : [end8] "m"(end8), [k29] "m"(k29), [off] "i"(off)                                                          \
+    : "cc", "memory"
 #define SARNN_DSP_FINISH_GRU_PASSES(LOADS)                                                                       \
     "1:\n\t"                                                                                                    \
     "ldr    %[t], [%[shp]], #4\n\t"                                                                             \
@@ -362,10 +396,22 @@ inline std::size_t finish_gru_at(const std::int32_t* s, std::size_t rows, const 
     : [end] "r"(end), [off] "i"(off)                                                                            \
     : "cc", "memory"
         // clang-format on
-        if constexpr (kOff < 0) {
-            __asm__ volatile(SARNN_DSP_FINISH_GRU_PASSES(SARNN_DSP_GRU_PAIRS2));
-        } else {
-            __asm__ volatile(SARNN_DSP_FINISH_GRU_PASSES(SARNN_DSP_GRU_APART2));
+        if (rows >= 8) {
+            const q15* const end8 = gi + (rows & ~std::size_t{7});
+            if constexpr (kOff < 0) {
+                __asm__ volatile(SARNN_DSP_FINISH_GRU_PASSES8(SARNN_DSP_GRU_PAIRS2));
+            } else {
+                __asm__ volatile(SARNN_DSP_FINISH_GRU_PASSES8(SARNN_DSP_GRU_APART2));
+            }
+            if (yp == end) return rows;
+        }
+        if (end - yp >= 4) {
+            const q15* const end4 = yp + ((end - yp) & ~std::ptrdiff_t{3});
+            if constexpr (kOff < 0) {
+                __asm__ volatile(SARNN_DSP_FINISH_GRU_PASSES(SARNN_DSP_GRU_PAIRS2));
+            } else {
+                __asm__ volatile(SARNN_DSP_FINISH_GRU_PASSES(SARNN_DSP_GRU_APART2));
+            }
         }
     }
     if (yp == end) return rows;
@@ -383,6 +429,7 @@ inline std::size_t finish_gru(const std::int32_t* s, std::size_t rows, const std
 }
 #undef SARNN_DSP_FINISH_GRU_ROWS
 #undef SARNN_DSP_FINISH_GRU_PASSES
+#undef SARNN_DSP_FINISH_GRU_PASSES8
 #undef SARNN_DSP_GRU_APART1
 #undef SARNN_DSP_GRU_PAIRS1
 #undef SARNN_DSP_GRU_APART2
