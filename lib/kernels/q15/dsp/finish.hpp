@@ -312,9 +312,10 @@ inline std::size_t finish_sum(const std::int32_t* s, std::size_t rows, const std
 /// call it from gru_gates, 8 arguments through the stack (M4 Gru<q15, 3, 8> 1,995 -> 2,005 instructions a step that
 /// way, 1,981 inline).
 template <int kOff>
-__attribute__((always_inline)) inline std::size_t finish_gru_at(const std::int32_t* s, std::size_t rows, const std::int32_t* m,
-                                 const std::int8_t* shift, const std::int32_t* b_ih, const std::int32_t* b_hh, q15* gi,
-                                 q15* gh) noexcept {
+__attribute__((always_inline)) inline std::size_t finish_gru_at(const std::int32_t* s, std::size_t rows,
+                                                                const std::int32_t* m, const std::int8_t* shift,
+                                                                const std::int32_t* b_ih, const std::int32_t* b_hh,
+                                                                q15* gi, q15* gh) noexcept {
     static_assert(kOff < 0 || (kOff % 4 == 0 && kOff <= 1020), "finish_gru_at: LDRD's offset");
     constexpr int off = kOff < 0 ? 0 : kOff;
     if (rows == 0) return 0;
