@@ -10,6 +10,14 @@
 
 namespace sarnn::kernel::q15_dsp {
 
+/// Whether finish_sum and finish_gru have their eight-row passes: not at -Os, where each would add about 0.4 to 0.6 kB
+/// (the flash, not the instruction count, is what -Os asks for).
+#if defined(__OPTIMIZE_SIZE__)
+constexpr bool kFinish8 = false;
+#else
+constexpr bool kFinish8 = true;
+#endif
+
 /// affine_tanh's rows finished (q15/affine.cpp's finish_row, the same integers) from their sums s = (s_x, s_r) pairs,
 /// for an input factor x_m / 2^(31 + x_shift) with x_shift = 1 - UP (UP 1 or 2) and x_m >= 0; one row in 34
 /// instructions where GCC's form of the same took about 70. Stops before the first row whose shift is outside 2 .. 31
@@ -148,7 +156,7 @@ inline std::size_t finish_sum(const std::int32_t* s, std::size_t rows, const std
     q15* const end = y + rows;
     std::int32_t z, mv, t;
     const std::int32_t k29 = 0x1D1D1D1D;
-    if (rows >= 8) {
+    if (kFinish8 && rows >= 8) {
         const q15* const end8 = y + (rows & ~std::size_t{7});
         std::int32_t z1, m1, t2;
         // clang-format off
@@ -308,14 +316,18 @@ inline std::size_t finish_sum(const std::int32_t* s, std::size_t rows, const std
 /// instructions). Stops before the first row whose shift is outside 2 .. 31 and returns how many rows it wrote (s, m,
 /// b_ih and b_hh word aligned). finish_gru_at<kOff>: for kOff < 0 the (s_x, s_h) pairs (finish_gru), else s_x[i] =
 /// s[i] and s_h[i] = s[kOff / 4 + i] (finish_gru_apart: kOff bytes, a multiple of 4 up to 1020, LDRD's offset; two
-/// rows' s_x one LDRD and their s_h another, as the pairs take). Always inline: with the eight-row passes GCC would
-/// call it from gru_gates, 8 arguments through the stack (M4 Gru<q15, 3, 8> 1,995 -> 2,005 instructions a step that
-/// way, 1,981 inline).
+/// rows' s_x one LDRD and their s_h another, as the pairs take). Always inline but at -Os: with the eight-row passes GCC
+/// would call it from gru_gates, 8 arguments through the stack (M4 Gru<q15, 3, 8> 1,995 -> 2,005 instructions a step
+/// that way, 1,981 inline); at -Os one copy is shared (about 0.6 kB each).
+#if defined(__OPTIMIZE_SIZE__)
+#define SARNN_DSP_FINISH_GRU_INLINE inline
+#else
+#define SARNN_DSP_FINISH_GRU_INLINE __attribute__((always_inline)) inline
+#endif
 template <int kOff>
-__attribute__((always_inline)) inline std::size_t finish_gru_at(const std::int32_t* s, std::size_t rows,
-                                                                const std::int32_t* m, const std::int8_t* shift,
-                                                                const std::int32_t* b_ih, const std::int32_t* b_hh,
-                                                                q15* gi, q15* gh) noexcept {
+SARNN_DSP_FINISH_GRU_INLINE std::size_t finish_gru_at(const std::int32_t* s, std::size_t rows, const std::int32_t* m,
+                                                      const std::int8_t* shift, const std::int32_t* b_ih,
+                                                      const std::int32_t* b_hh, q15* gi, q15* gh) noexcept {
     static_assert(kOff < 0 || (kOff % 4 == 0 && kOff <= 1020), "finish_gru_at: LDRD's offset");
     constexpr int off = kOff < 0 ? 0 : kOff;
     if (rows == 0) return 0;
@@ -399,7 +411,7 @@ __attribute__((always_inline)) inline std::size_t finish_gru_at(const std::int32
     : [end] "r"(end), [off] "i"(off)                                                                            \
     : "cc", "memory"
         // clang-format on
-        if (rows >= 8) {
+        if (kFinish8 && rows >= 8) {
             const q15* const end8 = gi + (rows & ~std::size_t{7});
             if constexpr (kOff < 0) {
                 __asm__ volatile(SARNN_DSP_FINISH_GRU_PASSES8(SARNN_DSP_GRU_PAIRS2));
@@ -433,6 +445,7 @@ inline std::size_t finish_gru(const std::int32_t* s, std::size_t rows, const std
 #undef SARNN_DSP_FINISH_GRU_ROWS
 #undef SARNN_DSP_FINISH_GRU_PASSES
 #undef SARNN_DSP_FINISH_GRU_PASSES8
+#undef SARNN_DSP_FINISH_GRU_INLINE
 #undef SARNN_DSP_GRU_APART1
 #undef SARNN_DSP_GRU_PAIRS1
 #undef SARNN_DSP_GRU_APART2

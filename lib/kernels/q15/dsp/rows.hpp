@@ -156,6 +156,15 @@ inline void rows4_xr(const std::int8_t* w, std::size_t ld, const q15* x, std::si
     // clang-format on
 }
 
+/// Whether the packed passes have 32-column loops for parts whose lengths are multiples of 32 (rows_packed_sum's r part,
+/// rows_apart's): not at -Os, where they would add about 0.8 kB each to the image (the flash, not the instruction
+/// count, is what -Os asks for).
+#if defined(__OPTIMIZE_SIZE__)
+constexpr bool kLoops32 = false;
+#else
+constexpr bool kLoops32 = true;
+#endif
+
 /// affine_tanh's packed rows (q15/seam.hpp), where nx and nr are multiples of 8 and nx + nr <= kPackMax: x and r
 /// once per call, then every pass of four rows reads them without repacking them.
 constexpr std::size_t kPackMax = 128;
@@ -425,7 +434,7 @@ inline void rows_apart(const std::int8_t* wx, const std::int8_t* wr, const Packe
     } else {
         rows_part<8, true>(wx, nx, vx, groups, s_x);
     }
-    if (nr % 32 == 0) {
+    if (kLoops32 && nr % 32 == 0) {
         rows_part<32, true>(wr, nr, vr, groups, s_r);
     } else if (nr % 16 == 0) {
         rows_part<16, true>(wr, nr, vr, groups, s_r);
@@ -509,7 +518,7 @@ __attribute__((noinline)) void rows_packed_sum_by(const std::int8_t* wx, const s
 /// multiple of 32; else eight)
 inline void rows_packed_sum(const std::int8_t* wx, const std::int8_t* wr, const Packed& p, std::size_t nx,
                             std::size_t nr, std::size_t groups, std::int32_t* s) noexcept {
-    if (nx % 16 == 0 && nr % 32 == 0) {
+    if (kLoops32 && nx % 16 == 0 && nr % 32 == 0) {
         rows_packed_sum_by<16, 32>(wx, wr, p, nx, nr, groups, s);
     } else if (nx % 16 == 0 && nr % 16 == 0) {
         rows_packed_sum_by<16, 16>(wx, wr, p, nx, nr, groups, s);
