@@ -538,6 +538,22 @@ void check_rows_packed() {
             // the words past the last row's sum untouched
             expect(ok && s[4 * groups] == after, "rows_packed_sum", it);
         }
+        // each part's sums in an array of its own (gru_gates's packed form): s_x at s, s_r at s + 32
+        if constexpr (q::has(X::kCaps, q::kGruApart)) {
+            for (std::int32_t& v : s) v = any32_bits();
+            // the words past each part's last sum untouched (where groups < 8: within s)
+            const std::int32_t after_x = s[4 * groups], after_r = groups < 8 ? s[32 + 4 * groups] : 0;
+            X::rows_apart(wx, wr, p, nx, nr, groups, s, s + 32);
+            ok = true;
+            for (std::size_t i = 0; i < 4 * groups; ++i) {
+                std::int32_t sx = 0, sr = 0;
+                for (std::size_t k = 0; k < nx; ++k) sx += wx[i * nx + k] * x[k].raw;
+                for (std::size_t k = 0; k < nr; ++k) sr += wr[i * nr + k] * r[k].raw;
+                ok = ok && s[i] == sx && s[32 + i] == sr;
+            }
+            expect(ok && (groups == 8 || (s[4 * groups] == after_x && s[32 + 4 * groups] == after_r)), "rows_apart",
+                   it);
+        }
     }
 }
 
@@ -669,7 +685,7 @@ std::int8_t* const g_gw = reinterpret_cast<std::int8_t*>(g_s);
 /// and a shift outside 2 .. 31 take the rest of that form)
 template <class X, bool kPacked = false>
 void check_gru_gates() {
-    constexpr std::size_t kMaxRows = kPacked ? 160 : 56;  // (packed: across blocks of 64 rows)
+    constexpr std::size_t kMaxRows = kPacked ? 160 : 56;  // (packed: across blocks of 96 rows)
     static std::int32_t m[kMaxRows], bi[kMaxRows], bh[kMaxRows];
     static std::int8_t shift[kMaxRows];
     static q15 gi[kMaxRows + 1], gh[kMaxRows + 1], xv[129],
@@ -735,7 +751,7 @@ void check_gru_gates() {
 /// outside 2 .. 31 (finish_sum leaves that row and those after it to C)
 template <class X>
 void check_affine_packed() {
-    static std::int32_t m[160], b[160];  // (rows across blocks of 64)
+    static std::int32_t m[160], b[160];  // (rows across blocks of 128)
     static std::int8_t shift[160];
     static q15 z[161], xv[129], rv[129];
     for (int it = 0; it < 400; ++it) {

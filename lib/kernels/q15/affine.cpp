@@ -497,12 +497,13 @@ __attribute__((noinline)) void one_finish(const QGates& a, std::size_t start, st
 
 /// affine_one where L's packed passes take x and r (kRowsSum, packs(nx, nr)) and there is a bias: its integers, in a
 /// function of its own with only this case's values live (as gru_gates_packed: M4 Lstm<q15, 16, 32> 13,275 -> 12,987
-/// instructions a step), blocks of 16·kRows rows. The last rows % kRows of a block by dot_rows (one_sums), a row
+/// instructions a step), blocks of 32·kRows rows (the Lstm's 4·32 gates in one block, 512 bytes of sums on the stack:
+/// each pass called once, 12,684 -> 12,585). The last rows % kRows of a block by dot_rows (one_sums), a row
 /// finish_sum leaves and those after it by one_finish.
 template <class L>
 __attribute__((noinline)) void affine_one_packed(const QGates& a, std::size_t rows, const q15* x, std::size_t nx,
                                                  const q15* r, std::size_t nr, q15* z) noexcept {
-    constexpr std::size_t kBlock = 16 * L::kRows;
+    constexpr std::size_t kBlock = 32 * L::kRows;
     typename L::Packed pk;
     L::pack(x, nx, r, nr, pk);
     for (std::size_t start = 0; start < rows; start += kBlock) {
@@ -516,29 +517,12 @@ __attribute__((noinline)) void affine_one_packed(const QGates& a, std::size_t ro
     }
 }
 
-/// affine with the loops L (Q15::affine's contract).
+/// affine's rows where neither affine_one nor affine_blocks takes them (L's groups of rows, the x part's factor by
+/// XFactor), in a function of its own: affine itself only picks a form, its frame small (M4 Lstm<q15, 16, 32> 12,520
+/// -> 12,509 instructions a step: the dispatch took 44 with this form's frame, now 32).
 template <class L>
-__attribute__((always_inline)) inline void affine(const QGates& a, std::size_t rows, const q15* x, std::size_t nx,
-                                                  const q15* r, std::size_t nr, q15* z) noexcept {
-    // the x part's factor 1 in one sum per row: on the targets that finish rows one by one (not Helium's chunks)
-    if constexpr (!q15_loops::has(L::kCaps, q15_loops::kTanhRows)) {
-        if (x_factor_one(a, nx)) {
-            if constexpr (q15_loops::has(L::kCaps, q15_loops::kRowsSum)) {
-                if (L::packs(nx, nr) && a.b != nullptr) {
-                    affine_one_packed<L>(a, rows, x, nx, r, nr, z);
-                    return;
-                }
-            }
-            affine_one<L>(a, rows, x, nx, r, nr, z);
-            return;
-        }
-    }
-    if constexpr (q15_loops::has(L::kCaps, q15_loops::kFinishTanh)) {
-        if ((a.x_shift == 0 || a.x_shift == -1) && a.x_m >= 0) {
-            affine_blocks<L>(a, rows, x, nx, r, nr, z);
-            return;
-        }
-    }
+__attribute__((noinline)) void affine_rows(const QGates& a, std::size_t rows, const q15* x, std::size_t nx,
+                                           const q15* r, std::size_t nr, q15* z) noexcept {
     // G rows at a time, sharing each load of x and r: s_x = A_x·x, s_r = A_r·r, exact in int32 as affine_tanh's
     const XFactor x_factor(a.x_m, a.x_shift);
     if constexpr (q15_loops::has(L::kCaps, q15_loops::kTanhRows)) {
@@ -602,6 +586,32 @@ __attribute__((always_inline)) inline void affine(const QGates& a, std::size_t r
                 }
             });
     }
+}
+
+/// affine with the loops L (Q15::affine's contract).
+template <class L>
+__attribute__((always_inline)) inline void affine(const QGates& a, std::size_t rows, const q15* x, std::size_t nx,
+                                                  const q15* r, std::size_t nr, q15* z) noexcept {
+    // the x part's factor 1 in one sum per row: on the targets that finish rows one by one (not Helium's chunks)
+    if constexpr (!q15_loops::has(L::kCaps, q15_loops::kTanhRows)) {
+        if (x_factor_one(a, nx)) {
+            if constexpr (q15_loops::has(L::kCaps, q15_loops::kRowsSum)) {
+                if (L::packs(nx, nr) && a.b != nullptr) {
+                    affine_one_packed<L>(a, rows, x, nx, r, nr, z);
+                    return;
+                }
+            }
+            affine_one<L>(a, rows, x, nx, r, nr, z);
+            return;
+        }
+    }
+    if constexpr (q15_loops::has(L::kCaps, q15_loops::kFinishTanh)) {
+        if ((a.x_shift == 0 || a.x_shift == -1) && a.x_m >= 0) {
+            affine_blocks<L>(a, rows, x, nx, r, nr, z);
+            return;
+        }
+    }
+    affine_rows<L>(a, rows, x, nx, r, nr, z);
 }
 
 }  // namespace
@@ -671,25 +681,31 @@ __attribute__((noinline)) void gru_finish_one(const QGru& a, std::size_t start, 
 /// each part's sums in an array of its own, rows_apart and finish_gru_apart): gru_gates's integers, in a function of
 /// its own with only this case's values live (gru_gates's other factors' set-up, hoisted out of its blocks, cost about
 /// a hundred instructions a block and as many once: M4 Gru<q15, 16, 32> 10,729 -> 10,461 instructions a step), blocks
-/// of 16·kRows rows (one block fewer than 8·kRows at Hidden 32, 96 rows). The last rows % kRows of a block by dot_rows
-/// (gru_sums), a row finish_gru leaves and those after it by gru_finish_one.
+/// of 24·kRows rows (Hidden 32's 96 rows in one block, 768 bytes of sums on the stack), each a call of its own
+/// (gru_packed_block: no set-up for the next block held in this frame, 9,957 -> 9,933). The last rows % kRows of a block by dot_rows (gru_sums), a row finish_gru leaves and those after it by
+/// gru_finish_one.
+/// One block of gru_gates_packed: the rows start .. start + n (n <= kBlock), x and h packed in pk.
+template <class L, std::size_t kBlock>
+__attribute__((noinline)) void gru_packed_block(const QGru& a, std::size_t start, std::size_t n,
+                                                const typename L::Packed& pk, const q15* x, std::size_t nx,
+                                                const q15* h, std::size_t nh, q15* gi, q15* gh) noexcept {
+    std::int32_t s[2 * kBlock];  // s_x of each row, then s_h of each row from s + kBlock
+    const std::size_t groups = n / L::kRows;
+    if (groups > 0) L::rows_apart(a.W_ih + start * nx, a.W_hh + start * nh, pk, nx, nh, groups, s, s + kBlock);
+    if (L::kRows * groups < n) gru_sums<L, kBlock>(a, start, start + L::kRows * groups, start + n, x, nx, h, nh, s);
+    const std::size_t done = L::template finish_gru_apart<4 * kBlock>(
+        s, n, a.m + start, a.shift + start, a.b_ih + start, a.b_hh + start, gi + start, gh + start);
+    if (done < n) gru_finish_one<L, kBlock>(a, start, start + done, start + n, s, gi, gh);
+}
+
 template <class L>
 __attribute__((noinline)) void gru_gates_packed(const QGru& a, std::size_t rows, const q15* x, std::size_t nx,
                                                 const q15* h, std::size_t nh, q15* gi, q15* gh) noexcept {
-    constexpr std::size_t kBlock = 16 * L::kRows;
+    constexpr std::size_t kBlock = 24 * L::kRows;
     typename L::Packed pk;
     L::pack(x, nx, h, nh, pk);
     for (std::size_t start = 0; start < rows; start += kBlock) {
-        const std::size_t n = rows - start < kBlock ? rows - start : kBlock;
-        std::int32_t s[2 * kBlock];  // s_x of each row, then s_h of each row from s + kBlock
-        const std::size_t groups = n / L::kRows;
-        if (groups > 0) L::rows_apart(a.W_ih + start * nx, a.W_hh + start * nh, pk, nx, nh, groups, s, s + kBlock);
-        if (L::kRows * groups < n) {
-            gru_sums<L, kBlock>(a, start, start + L::kRows * groups, start + n, x, nx, h, nh, s);
-        }
-        const std::size_t done = L::template finish_gru_apart<4 * kBlock>(
-            s, n, a.m + start, a.shift + start, a.b_ih + start, a.b_hh + start, gi + start, gh + start);
-        if (done < n) gru_finish_one<L, kBlock>(a, start, start + done, start + n, s, gi, gh);
+        gru_packed_block<L, kBlock>(a, start, rows - start < kBlock ? rows - start : kBlock, pk, x, nx, h, nh, gi, gh);
     }
 }
 

@@ -156,6 +156,15 @@ inline void rows4_xr(const std::int8_t* w, std::size_t ld, const q15* x, std::si
     // clang-format on
 }
 
+/// Whether the packed passes have 32-column loops for parts whose lengths are multiples of 32 (rows_packed_sum's r part,
+/// rows_apart's): not at -Os, where they would add about 0.8 kB each to the image (the flash, not the instruction
+/// count, is what -Os asks for).
+#if defined(__OPTIMIZE_SIZE__)
+constexpr bool kLoops32 = false;
+#else
+constexpr bool kLoops32 = true;
+#endif
+
 /// affine_tanh's packed rows (q15/seam.hpp), where nx and nr are multiples of 8 and nx + nr <= kPackMax: x and r
 /// once per call, then every pass of four rows reads them without repacking them.
 constexpr std::size_t kPackMax = 128;
@@ -223,6 +232,36 @@ inline void pack(const q15* x, std::size_t nx, const q15* r, std::size_t nr, Pac
             SARNN_DSP_ROW("a1", "ldr    %[t], [%[w1]], #4\n\t")
 // clang-format on
 
+// One row of SARNN_DSP_PACKED4_FROM0: its sum a starts at the first product (SMUAD, no accumulator).
+// clang-format off
+#define SARNN_DSP_ROW_FROM0(a, load)         \
+    load                                     \
+    "sxtb16 %[y], %[t]\n\t"                  \
+    "smuad  %[" a "], %[y], %[z]\n\t"        \
+    "sxtb16 %[t], %[t], ror #8\n\t"          \
+    "smlad  %[" a "], %[t], %[x], %[" a "]\n\t"
+// The first four columns of a part whose four sums start from 0 (SMLAD from 0 and SMUAD give the same word).
+#define SARNN_DSP_PACKED4_FROM0                                                                                    \
+    "ldrd   %[z], %[x], [%[vp]], #8\n\t" SARNN_DSP_ROW_FROM0("a2", "ldr    %[t], [%[w0], %[ld2]]\n\t")       \
+        SARNN_DSP_ROW_FROM0("a3", "ldr    %[t], [%[w1], %[ld2]]\n\t")                                       \
+            SARNN_DSP_ROW_FROM0("a0", "ldr    %[t], [%[w0]], #4\n\t")                                       \
+                SARNN_DSP_ROW_FROM0("a1", "ldr    %[t], [%[w1]], #4\n\t")
+// The packed loops (labels L0, L1) over a part whose sums start from 0: its first four columns by
+// SARNN_DSP_PACKED4_FROM0, then the loop rotated so that an iteration's end test comes before its first four columns
+// (one B back an iteration but the last): a part of one iteration takes no zeroing of the four sums (two LDRDs a pass
+// fewer; M4 Gru<q15, 16, 32> 4 instructions a pass, Lstm<q15, 16, 32> 2). 8, 16 or 32 columns an iteration.
+#define SARNN_DSP_PACKED_FROM0_BY(L, REST, FIRST4)                                                               \
+    SARNN_DSP_PACKED4_FROM0 L "0:\n\t" REST "cmp    %[vp], %[end]\n\t"                                        \
+    "beq    " L "1f\n\t" FIRST4 "b      " L "0b\n\t" L "1:\n\t"
+#define SARNN_DSP_PACKED_FROM0_LOOP(L) SARNN_DSP_PACKED_FROM0_BY(L, SARNN_DSP_PACKED4, SARNN_DSP_PACKED4)
+#define SARNN_DSP_PACKED_FROM0_LOOP16(L)                                                                         \
+    SARNN_DSP_PACKED_FROM0_BY(L, SARNN_DSP_PACKED4 SARNN_DSP_PACKED4 SARNN_DSP_PACKED4, SARNN_DSP_PACKED4)
+#define SARNN_DSP_PACKED_FROM0_LOOP32(L)                                                                         \
+    SARNN_DSP_PACKED_FROM0_BY(L,                                                                                 \
+                              SARNN_DSP_PACKED4 SARNN_DSP_PACKED4 SARNN_DSP_PACKED4 SARNN_DSP_PACKED4            \
+                                  SARNN_DSP_PACKED4 SARNN_DSP_PACKED4 SARNN_DSP_PACKED4,                         \
+                              SARNN_DSP_PACKED4)
+// clang-format on
 // The packed loop (label L) over one part: SARNN_DSP_PACKED4 twice until vp reaches end (44 instructions).
 // clang-format off
 #define SARNN_DSP_PACKED_LOOP(L)                                                                             \
@@ -232,6 +271,13 @@ inline void pack(const q15* x, std::size_t nx, const q15* r, std::size_t nr, Pac
 // multiples of 16.
 #define SARNN_DSP_PACKED_LOOP16(L)                                                                           \
     L ":\n\t" SARNN_DSP_PACKED4 SARNN_DSP_PACKED4 SARNN_DSP_PACKED4 SARNN_DSP_PACKED4                        \
+      "cmp    %[vp], %[end]\n\t"                                                                           \
+      "bne    " L "b\n\t"
+// The same, 32 columns per iteration (170 instructions for 128 multiply-adds), for parts whose lengths are multiples
+// of 32 (rows_packed_sum's r part: M4 Lstm<q15, 16, 32> 2 instructions a pass fewer than two iterations of 16).
+#define SARNN_DSP_PACKED_LOOP32(L)                                                                           \
+    L ":\n\t" SARNN_DSP_PACKED4 SARNN_DSP_PACKED4 SARNN_DSP_PACKED4 SARNN_DSP_PACKED4                        \
+      SARNN_DSP_PACKED4 SARNN_DSP_PACKED4 SARNN_DSP_PACKED4 SARNN_DSP_PACKED4                                  \
       "cmp    %[vp], %[end]\n\t"                                                                           \
       "bne    " L "b\n\t"
 // clang-format on
@@ -287,8 +333,6 @@ inline void rows_packed(const std::int8_t* w, std::size_t ld, const Packed& p, s
 // clang-format off
 #define SARNN_DSP_ROWS_PART(LOOP, STORE)           \
     "3:\n\t"                                       \
-    "ldrd   %[a0], %[a1], %[zero]\n\t"             \
-    "ldrd   %[a2], %[a3], %[zero]\n\t"             \
     LOOP("1")                                      \
     STORE                                          \
     "add    %[w0], %[w1], %[ld2]\n\t"              \
@@ -309,7 +353,7 @@ inline void rows_packed(const std::int8_t* w, std::size_t ld, const Packed& p, s
 #define SARNN_DSP_ROWS_PART_OPERANDS                                                                               \
     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [w0] "+r"(w0), [w1] "+r"(w1), [vp] "+r"(vp), \
       [x] "=&r"(xv), [y] "=&r"(yv), [z] "=&r"(z), [t] "=&r"(t), [s] "+r"(s)                                        \
-    : [end] "r"(end), [ld2] "r"(ld2), [zero] "m"(zero), [s_end] "m"(s_end)                                         \
+    : [end] "r"(end), [ld2] "r"(ld2), [s_end] "m"(s_end)                                                          \
     : "cc", "memory"
 // clang-format on
 /// One part of rows_packed2: the sums of groups passes of four rows of w (rows of n weights, n a multiple of 8, of 16
@@ -317,35 +361,40 @@ inline void rows_packed(const std::int8_t* w, std::size_t ld, const Packed& p, s
 /// s_r) pairs' one half) and on by 8 a pass; kApart (rows_apart): at s .. s + 3 and on by 4, two STRDs (s word
 /// aligned). All fourteen registers (r0-r12, lr) hold the loop's values: the part's end and stride, and s, stay in
 /// registers from pass to pass.
-template <bool k16, bool kApart = false>
+template <int kCols, bool kApart = false>
 __attribute__((noinline)) void rows_part(const std::int8_t* w, std::size_t n, const std::int32_t* v, std::size_t groups,
                                          std::int32_t* s) noexcept {
+    static_assert(kCols == 8 || kCols == 16 || (kCols == 32 && kApart), "rows_part: the loops");
     const std::int8_t* w0 = w;
     const std::int8_t* w1 = w + n;
     const std::size_t ld2 = 2 * n;
     const std::int32_t* vp = v;
     const std::int32_t* const end = v + n / 2;
     const std::int32_t* const s_end = s + (kApart ? 4 : 8) * groups;
-    std::int32_t zero[2] = {0, 0};  // (on the stack: an LDRD from sp, no register)
     std::int32_t a0, a1, a2, a3, xv, yv, z, t;
-    if constexpr (k16 && kApart) {
+    if constexpr (kCols == 32) {
         // clang-format off
-        __asm__ volatile(SARNN_DSP_ROWS_PART(SARNN_DSP_PACKED_LOOP16, SARNN_DSP_STORE_APART)
+        __asm__ volatile(SARNN_DSP_ROWS_PART(SARNN_DSP_PACKED_FROM0_LOOP32, SARNN_DSP_STORE_APART)
                          SARNN_DSP_ROWS_PART_OPERANDS);
         // clang-format on
-    } else if constexpr (k16) {
+    } else if constexpr (kCols == 16 && kApart) {
         // clang-format off
-        __asm__ volatile(SARNN_DSP_ROWS_PART(SARNN_DSP_PACKED_LOOP16, SARNN_DSP_STORE_PAIRS)
+        __asm__ volatile(SARNN_DSP_ROWS_PART(SARNN_DSP_PACKED_FROM0_LOOP16, SARNN_DSP_STORE_APART)
+                         SARNN_DSP_ROWS_PART_OPERANDS);
+        // clang-format on
+    } else if constexpr (kCols == 16) {
+        // clang-format off
+        __asm__ volatile(SARNN_DSP_ROWS_PART(SARNN_DSP_PACKED_FROM0_LOOP16, SARNN_DSP_STORE_PAIRS)
                          SARNN_DSP_ROWS_PART_OPERANDS);
         // clang-format on
     } else if constexpr (kApart) {
         // clang-format off
-        __asm__ volatile(SARNN_DSP_ROWS_PART(SARNN_DSP_PACKED_LOOP, SARNN_DSP_STORE_APART)
+        __asm__ volatile(SARNN_DSP_ROWS_PART(SARNN_DSP_PACKED_FROM0_LOOP, SARNN_DSP_STORE_APART)
                          SARNN_DSP_ROWS_PART_OPERANDS);
         // clang-format on
     } else {
         // clang-format off
-        __asm__ volatile(SARNN_DSP_ROWS_PART(SARNN_DSP_PACKED_LOOP, SARNN_DSP_STORE_PAIRS)
+        __asm__ volatile(SARNN_DSP_ROWS_PART(SARNN_DSP_PACKED_FROM0_LOOP, SARNN_DSP_STORE_PAIRS)
                          SARNN_DSP_ROWS_PART_OPERANDS);
         // clang-format on
     }
@@ -363,14 +412,14 @@ inline void rows_packed2(const std::int8_t* wx, const std::int8_t* wr, const Pac
     const std::int32_t* const vx = p.w + 2;
     const std::int32_t* const vr = vx + nx / 2;
     if (nx % 16 == 0) {
-        rows_part<true>(wx, nx, vx, groups, s);
+        rows_part<16>(wx, nx, vx, groups, s);
     } else {
-        rows_part<false>(wx, nx, vx, groups, s);
+        rows_part<8>(wx, nx, vx, groups, s);
     }
     if (nr % 16 == 0) {
-        rows_part<true>(wr, nr, vr, groups, s + 1);
+        rows_part<16>(wr, nr, vr, groups, s + 1);
     } else {
-        rows_part<false>(wr, nr, vr, groups, s + 1);
+        rows_part<8>(wr, nr, vr, groups, s + 1);
     }
 }
 /// rows_packed2's sums, each part's in an array of its own: s_x[i] (from wx) and s_r[i] (from wr) for the 4·groups
@@ -381,93 +430,112 @@ inline void rows_apart(const std::int8_t* wx, const std::int8_t* wr, const Packe
     const std::int32_t* const vx = p.w + 2;
     const std::int32_t* const vr = vx + nx / 2;
     if (nx % 16 == 0) {
-        rows_part<true, true>(wx, nx, vx, groups, s_x);
+        rows_part<16, true>(wx, nx, vx, groups, s_x);
     } else {
-        rows_part<false, true>(wx, nx, vx, groups, s_x);
+        rows_part<8, true>(wx, nx, vx, groups, s_x);
     }
-    if (nr % 16 == 0) {
-        rows_part<true, true>(wr, nr, vr, groups, s_r);
+    if (kLoops32 && nr % 32 == 0) {
+        rows_part<32, true>(wr, nr, vr, groups, s_r);
+    } else if (nr % 16 == 0) {
+        rows_part<16, true>(wr, nr, vr, groups, s_r);
     } else {
-        rows_part<false, true>(wr, nr, vr, groups, s_r);
+        rows_part<8, true>(wr, nr, vr, groups, s_r);
     }
 }
 // clang-format off
-#define SARNN_DSP_ROWS_PACKED_SUM(LOOP) \
+#define SARNN_DSP_ROWS_PACKED_SUM(LOOPX, LOOPR) \
     "3:\n\t" \
-    "ldrd   %[a0], %[a1], [%[vp], #-8]\n\t" \
-    "ldrd   %[a2], %[a3], [%[vp], #-8]\n\t" \
+    "ldrd   %[w0], %[ld2], %[xs]\n\t" \
     "ldr    %[end], %[x_end]\n\t" \
-    "ldr    %[w0], %[wx]\n\t" \
-    "ldr    %[ld2], %[ldx2]\n\t" \
     "add    %[w1], %[w0], %[ld2], lsr #1\n\t" \
-    LOOP("1") \
+    LOOPX("1") \
     /* w1 ends at row 2: the next pass's row 4 */ \
     "add    %[y], %[w1], %[ld2]\n\t" \
-    "str    %[y], %[wx]\n\t" \
+    "str    %[y], %[xs]\n\t" \
+    "ldrd   %[w0], %[ld2], %[rs]\n\t" \
     "ldr    %[end], %[r_end]\n\t" \
-    "ldr    %[w0], %[wr]\n\t" \
-    "ldr    %[ld2], %[ldr2]\n\t" \
     "add    %[w1], %[w0], %[ld2], lsr #1\n\t" \
-    LOOP("2") \
-    "ldr    %[t], %[s]\n\t" \
-    "strd   %[a0], %[a1], [%[t]], #8\n\t" \
-    "strd   %[a2], %[a3], [%[t]], #8\n\t" \
-    "str    %[t], %[s]\n\t" \
+    LOOPR("2") \
+    "strd   %[a0], %[a1], [%[s]], #8\n\t" \
+    "strd   %[a2], %[a3], [%[s]], #8\n\t" \
     "add    %[y], %[w1], %[ld2]\n\t" \
-    "str    %[y], %[wr]\n\t" \
-    "ldr    %[vp], %[v0]\n\t" \
-    "ldr    %[y], %[s_end]\n\t" \
-    "cmp    %[t], %[y]\n\t" \
+    "str    %[y], %[rs]\n\t" \
+    "ldrd   %[vp], %[y], %[vs]\n\t" \
+    "cmp    %[s], %[y]\n\t" \
     "bne    3b"
 #define SARNN_DSP_ROWS_PACKED_SUM_OPERANDS \
     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [w0] "=&r"(w0), [w1] "=&r"(w1), \
     [vp] "+r"(vp), [end] "=&r"(end), [x] "=&r"(xv), [y] "=&r"(yv), [z] "=&r"(z), [t] "=&r"(t), \
-    [ld2] "=&r"(ld2), [s] "+m"(s), [wx] "+m"(wx), [wr] "+m"(wr) \
-    : [x_end] "m"(x_end), [r_end] "m"(r_end), [s_end] "m"(s_end), [ldx2] "m"(ldx2), \
-    [ldr2] "m"(ldr2), [v0] "m"(v0) \
+    [ld2] "=&r"(ld2), [s] "+r"(s), [xs] "+m"(xs), [rs] "+m"(rs) \
+    : [x_end] "m"(x_end), [r_end] "m"(r_end), [vs] "m"(vs) \
     : "cc", "memory"
 // clang-format on
 /// rows_packed2's two sums added, one per row (affine's gates where the x part's factor is 1: z = s_x + s_r): s[i] =
 /// Σ_k A_x[i][k]·x_k + Σ_k A_r[i][k]·r_k for the 4·groups rows, what q15_plain's dot_rows<4>(wx, nx, x, nx, acc) then
 /// dot_rows<4>(wr, nr, r, nr, acc) give from acc = 0 (the sum exact where it fits int32: SMLAD wraps, and the
 /// caller's bound |s_x| + |s_r| < 2^31 holds for the total). Each pass's four sums run on from the x part into the r
-/// part (vp runs on from x to r in Packed) and are stored once (25 instructions a pass besides the loops, against 32).
-template <bool k16>
-inline void rows_packed_sum_by(const std::int8_t* wx, const std::int8_t* wr, const Packed& p, std::size_t nx,
-                               std::size_t nr, std::size_t groups, std::int32_t* s) noexcept {
-    const std::int32_t* const v0 = p.w + 2;
-    const std::int32_t* vp = v0;
+/// part (vp runs on from x to r in Packed) and are stored once (17 instructions a pass besides the loops, against 32;
+/// fourteen registers: s in the last, 2 instructions a pass fewer than s in memory; each part's rows and stride one
+/// LDRD, the packed values' start and s's end another, 3 fewer than one LDR each: M4 Lstm<q15, 16, 32> 12,509 -> 12,390).
+/// kX and kR: the columns an iteration of each part's loop (8, 16 or 32, dividing nx and nr). Not inline: LDRD's
+/// offsets from sp (up to 1020) in this small frame.
+template <int kX, int kR>
+__attribute__((noinline)) void rows_packed_sum_by(const std::int8_t* wx, const std::int8_t* wr, const Packed& p,
+                                                  std::size_t nx, std::size_t nr, std::size_t groups,
+                                                  std::int32_t* s) noexcept {
+    const std::int32_t* vp = p.w + 2;
     const std::int32_t* const x_end = vp + nx / 2;
     const std::int32_t* const r_end = x_end + nr / 2;
-    std::int32_t* const s_end = s + 4 * groups;
-    const std::size_t ldx2 = 2 * nx, ldr2 = 2 * nr;
+    // (rows, 2·stride) of each part, (start of the packed values, end of s): LDRD's pairs
+    alignas(8) std::uintptr_t xs[2] = {reinterpret_cast<std::uintptr_t>(wx), 2 * nx};
+    alignas(8) std::uintptr_t rs[2] = {reinterpret_cast<std::uintptr_t>(wr), 2 * nr};
+    alignas(8) const std::uintptr_t vs[2] = {reinterpret_cast<std::uintptr_t>(vp),
+                                             reinterpret_cast<std::uintptr_t>(s + 4 * groups)};
     const std::int8_t *w0, *w1, *end;
     std::size_t ld2;
     std::int32_t a0, a1, a2, a3, xv, yv, z, t;
-    if constexpr (k16) {
+    static_assert((kX == 8 && kR == 8) || (kX == 16 && (kR == 16 || kR == 32)), "rows_packed_sum_by: the loops");
+    if constexpr (kR == 32) {
         // clang-format off
-        __asm__ volatile(SARNN_DSP_ROWS_PACKED_SUM(SARNN_DSP_PACKED_LOOP16) SARNN_DSP_ROWS_PACKED_SUM_OPERANDS);
+        __asm__ volatile(SARNN_DSP_ROWS_PACKED_SUM(SARNN_DSP_PACKED_FROM0_LOOP16, SARNN_DSP_PACKED_LOOP32)
+                             SARNN_DSP_ROWS_PACKED_SUM_OPERANDS);
+        // clang-format on
+    } else if constexpr (kR == 16) {
+        // clang-format off
+        __asm__ volatile(SARNN_DSP_ROWS_PACKED_SUM(SARNN_DSP_PACKED_FROM0_LOOP16, SARNN_DSP_PACKED_LOOP16)
+                             SARNN_DSP_ROWS_PACKED_SUM_OPERANDS);
         // clang-format on
     } else {
         // clang-format off
-        __asm__ volatile(SARNN_DSP_ROWS_PACKED_SUM(SARNN_DSP_PACKED_LOOP) SARNN_DSP_ROWS_PACKED_SUM_OPERANDS);
+        __asm__ volatile(SARNN_DSP_ROWS_PACKED_SUM(SARNN_DSP_PACKED_FROM0_LOOP, SARNN_DSP_PACKED_LOOP)
+                             SARNN_DSP_ROWS_PACKED_SUM_OPERANDS);
         // clang-format on
     }
 }
 #undef SARNN_DSP_ROWS_PACKED_SUM
 #undef SARNN_DSP_ROWS_PACKED_SUM_OPERANDS
-/// rows_packed_sum (sixteen columns an iteration where both parts are multiples of 16 long, else eight)
+/// rows_packed_sum (sixteen columns an iteration where both parts are multiples of 16 long, the r part 32 where it is a
+/// multiple of 32; else eight)
 inline void rows_packed_sum(const std::int8_t* wx, const std::int8_t* wr, const Packed& p, std::size_t nx,
                             std::size_t nr, std::size_t groups, std::int32_t* s) noexcept {
-    if (nx % 16 == 0 && nr % 16 == 0) {
-        rows_packed_sum_by<true>(wx, wr, p, nx, nr, groups, s);
+    if (kLoops32 && nx % 16 == 0 && nr % 32 == 0) {
+        rows_packed_sum_by<16, 32>(wx, wr, p, nx, nr, groups, s);
+    } else if (nx % 16 == 0 && nr % 16 == 0) {
+        rows_packed_sum_by<16, 16>(wx, wr, p, nx, nr, groups, s);
     } else {
-        rows_packed_sum_by<false>(wx, wr, p, nx, nr, groups, s);
+        rows_packed_sum_by<8, 8>(wx, wr, p, nx, nr, groups, s);
     }
 }
 #undef SARNN_DSP_PACKED4
 #undef SARNN_DSP_PACKED_LOOP
 #undef SARNN_DSP_PACKED_LOOP16
+#undef SARNN_DSP_PACKED_LOOP32
+#undef SARNN_DSP_PACKED_FROM0_LOOP
+#undef SARNN_DSP_PACKED_FROM0_LOOP16
+#undef SARNN_DSP_PACKED_FROM0_LOOP32
+#undef SARNN_DSP_PACKED_FROM0_BY
+#undef SARNN_DSP_PACKED4_FROM0
+#undef SARNN_DSP_ROW_FROM0
 #undef SARNN_DSP_STORE_SUMS
 #undef SARNN_DSP_STORE_SUMS_AT
 
