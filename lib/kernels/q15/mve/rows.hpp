@@ -1,0 +1,153 @@
+// lib/kernels/q15/mve/rows.hpp: the Helium set's q15 loops (Cortex-M55, M85; the set: mve/loops.hpp), affine_tanh's
+// pre-activations straight from the weights (rows_pre): four rows a pass, their sums never leave the registers.
+#ifndef SARNN_LIB_KERNELS_Q15_MVE_ROWS_HPP
+#define SARNN_LIB_KERNELS_Q15_MVE_ROWS_HPP
+
+#include <arm_mve.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/q15/mve/common.hpp"
+
+namespace sarnn::kernel::q15_mve {
+
+/// rows_pre's passes over the first `whole` rows (a multiple of 4), for x_shift -1 (kDouble) or 0 and with (kShift1)
+/// or without a shift_r of 1 among them; false (the rows written since, as the caller's path rewrites them) where
+/// kDouble and an |s_x| reaches 2^30. Per pass: s_x = A_x·x in r4, r6, r8, r10 (from 0), moved into a vector, then
+/// A_r·r added to the same registers (s_x + s_r modulo 2^32: s_r = that - s_x exactly, |s_r| <= 2^30), then
+/// finish_rows's arithmetic on the four lanes (mve/finish.hpp says why it computes q15/affine.cpp's integers), the
+/// int16 saturation by VQMOVNB.
+template <bool kDouble, bool kShift1>
+inline bool rows_pre_passes(const std::int8_t* w, std::size_t ld, const q15* x, std::size_t nx, const q15* r,
+                            std::size_t nr, std::size_t whole, std::int32_t x_m, const std::int32_t* m,
+                            const std::int8_t* shift, const std::int32_t* b, q15* y) noexcept {
+    mve::touch(x);
+    mve::touch(r);
+    mve::touch(m);
+    mve::touch(shift);
+    mve::touch(b);
+    const int32x4_t hi = vdupq_n_s32(std::int32_t{1} << 30), lo = vdupq_n_s32(-(std::int32_t{1} << 30));
+    const int32x4_t one = vdupq_n_s32(1);
+    std::uint32_t max_x = 0;
+    std::int16_t* o = mve::raw(y);
+    for (std::int16_t* const end = o + whole; o != end; o += 4, m += 4, shift += 4, b += 4, w += 4 * ld) {
+        const std::int8_t* w0 = w;
+        const std::int8_t* w1 = w0 + ld;
+        const std::int8_t* w2 = w1 + ld;
+        const std::int8_t* w3 = w2 + ld;
+        const std::int16_t* v = mve::raw(x);
+        register std::int32_t a0 __asm__("r4") = 0;
+        register std::int32_t a1 __asm__("r6") = 0;
+        register std::int32_t a2 __asm__("r8") = 0;
+        register std::int32_t a3 __asm__("r10") = 0;
+        // s_x of the four rows += eight weights (widened in the load) times eight values of x, per pass
+        // clang-format off
+        __asm__ volatile(
+            "wlstp.16 lr, %[n], 2f\n"
+            "1:\n\t"
+            "vldrh.u16 q0, [%[v]], #16\n\t"
+            "vldrb.s16 q1, [%[w0]], #8\n\t"
+            "vmladava.s16 %[a0], q1, q0\n\t"
+            "vldrb.s16 q2, [%[w1]], #8\n\t"
+            "vmladava.s16 %[a1], q2, q0\n\t"
+            "vldrb.s16 q3, [%[w2]], #8\n\t"
+            "vmladava.s16 %[a2], q3, q0\n\t"
+            "vldrb.s16 q1, [%[w3]], #8\n\t"
+            "vmladava.s16 %[a3], q1, q0\n\t"
+            "letp lr, 1b\n"
+            "2:\n\t"
+            : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [v] "+r"(v), [w0] "+l"(w0), [w1] "+l"(w1),
+              [w2] "+l"(w2), [w3] "+l"(w3)
+            : [n] "r"(nx)
+            : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "lr", "memory");
+        // clang-format on
+        int32x4_t sx;
+        __asm__("vmov %q0[2], %q0[0], %1, %3\n\tvmov %q0[3], %q0[1], %2, %4"
+                : "=&w"(sx)
+                : "r"(a0), "r"(a1), "r"(a2), "r"(a3));
+        // the r part of each row: from w + nx (where the x loop's last post-increment stopped if nx % 8 = 0)
+        w0 = w + nx;
+        w1 = w0 + ld;
+        w2 = w1 + ld;
+        w3 = w2 + ld;
+        v = mve::raw(r);
+        // clang-format off
+        __asm__ volatile(
+            "wlstp.16 lr, %[n], 2f\n"
+            "1:\n\t"
+            "vldrh.u16 q0, [%[v]], #16\n\t"
+            "vldrb.s16 q1, [%[w0]], #8\n\t"
+            "vmladava.s16 %[a0], q1, q0\n\t"
+            "vldrb.s16 q2, [%[w1]], #8\n\t"
+            "vmladava.s16 %[a1], q2, q0\n\t"
+            "vldrb.s16 q3, [%[w2]], #8\n\t"
+            "vmladava.s16 %[a2], q3, q0\n\t"
+            "vldrb.s16 q1, [%[w3]], #8\n\t"
+            "vmladava.s16 %[a3], q1, q0\n\t"
+            "letp lr, 1b\n"
+            "2:\n\t"
+            : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [v] "+r"(v), [w0] "+l"(w0), [w1] "+l"(w1),
+              [w2] "+l"(w2), [w3] "+l"(w3)
+            : [n] "r"(nr)
+            : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "lr", "memory");
+        // clang-format on
+        int32x4_t t;
+        __asm__("vmov %q0[2], %q0[0], %1, %3\n\tvmov %q0[3], %q0[1], %2, %4"
+                : "=&w"(t)
+                : "r"(a0), "r"(a1), "r"(a2), "r"(a3));
+        // s_r = (s_x + s_r) - s_x, modulo 2^32: exact
+        const int32x4_t sr = vsubq_s32(t, sx);
+        if constexpr (kDouble) {
+            max_x = vmaxavq_s32(max_x, sx);
+            sx = vshlq_n_s32(sx, 1);
+        }
+        // x = requantize(s_x, x_m, x_shift) clamped to +-2^30; z = x + s_r
+        const int32x4_t z = vaddq_s32(vmaxq_s32(vminq_s32(vqrdmulhq_n_s32(sx, x_m), hi), lo), sr);
+        // pre = requantize(z, m_r, shift_r) + b_r, saturated to int32 then int16
+        const int32x4_t mv = vld1q_s32(m);
+        const int32x4_t sh = vldrbq_s32(shift);
+        int32x4_t q = vrshlq_s32(vmulhq_s32(z, mv), vsubq_s32(one, sh));
+        if constexpr (kShift1) q = vpselq_s32(vrmulhq_s32(z, mv), q, vcmpeqq_s32(sh, one));
+        q = vqaddq_s32(q, vld1q_s32(b));
+        vstrhq_s32(o, vreinterpretq_s32_s16(vqmovnbq_s32(vuninitializedq_s16(), q)));
+    }
+    return !kDouble || max_x < (std::uint32_t{1} << 30);
+}
+
+/// affine_tanh's pre-activations (before tanh_rows) of its first rows & ~3 rows into y, straight from the weights A
+/// (rows of ld = nx + nr int8: A_x then A_r) and x, r; returns the rows written: rows & ~3, or 0 (nothing to rely
+/// on: the caller computes every row) where finish_rows's forms do not apply (x_shift 0 or -1 with x_m >= 0, every
+/// m_r >= 0 and shift_r in 1 .. 31, |s_x| < 2^30 for x_shift -1) or rows < 4. b not null.
+inline std::size_t rows_pre(const std::int8_t* A, std::size_t ld, const q15* x, std::size_t nx, const q15* r,
+                            std::size_t nr, std::size_t rows, std::int32_t x_m, int x_shift, const std::int32_t* m,
+                            const std::int8_t* shift, const std::int32_t* b, q15* y) noexcept {
+    const std::size_t whole = rows & ~std::size_t{3};
+    if ((x_shift != 0 && x_shift != -1) || x_m < 0 || whole == 0) return 0;
+    mve::touch(m);
+    mve::touch(shift);
+    // the factors of the whole passes: m_r >= 0, shift_r in 1 .. 31 (sixteen shifts a vector)
+    std::int32_t min_m = 0;
+    std::int8_t min_shift = 127, max_shift = -128;
+    for (std::size_t k = 0; k < whole; k += 4) min_m = vminvq_s32(min_m, vld1q_s32(m + k));
+    for (std::size_t k = 0; k < whole; k += 16) {
+        const mve_pred16_t p = vctp8q(static_cast<std::uint32_t>(whole - k));
+        const int8x16_t s = vldrbq_z_s8(shift + k, p);
+        min_shift = vminvq_p_s8(min_shift, s, p);
+        max_shift = vmaxvq_p_s8(max_shift, s, p);
+    }
+    if (min_m < 0 || min_shift < 1 || max_shift > 31) return 0;
+    bool done;
+    if (x_shift == -1) {
+        done = min_shift >= 2 ? rows_pre_passes<true, false>(A, ld, x, nx, r, nr, whole, x_m, m, shift, b, y)
+                              : rows_pre_passes<true, true>(A, ld, x, nx, r, nr, whole, x_m, m, shift, b, y);
+    } else {
+        done = min_shift >= 2 ? rows_pre_passes<false, false>(A, ld, x, nx, r, nr, whole, x_m, m, shift, b, y)
+                              : rows_pre_passes<false, true>(A, ld, x, nx, r, nr, whole, x_m, m, shift, b, y);
+    }
+    return done ? whole : 0;
+}
+
+}  // namespace sarnn::kernel::q15_mve
+
+#endif
