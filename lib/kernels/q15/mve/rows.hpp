@@ -7,18 +7,19 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/q15/mve/common.hpp"
 
 namespace sarnn::kernel::q15_mve {
 
-/// rows_pre's passes over the first `whole` rows (a multiple of 4), for x_shift -1 (kDouble) or 0 and with (kShift1)
-/// or without a shift_r of 1 among them; false (the rows written since, as the caller's path rewrites them) where
+/// rows_pre's passes over the first `whole` rows (a multiple of 4), for x_shift -1 (kDouble) or 0, with (kShift1)
+/// or without a shift_r of 1 among them, nx a multiple of 8 (kAligned) or not; false (the rows written since, as the caller's path rewrites them) where
 /// kDouble and an |s_x| reaches 2^30. Per pass: s_x = A_x·x in r4, r6, r8, r10 (from 0), moved into a vector, then
 /// A_r·r added to the same registers (s_x + s_r modulo 2^32: s_r = that - s_x exactly, |s_r| <= 2^30), then
 /// finish_rows's arithmetic on the four lanes (mve/finish.hpp says why it computes q15/affine.cpp's integers), the
 /// int16 saturation by VQMOVNB.
-template <bool kDouble, bool kShift1>
+template <bool kDouble, bool kShift1, bool kAligned>
 inline bool rows_pre_passes(const std::int8_t* w, std::size_t ld, const q15* x, std::size_t nx, const q15* r,
                             std::size_t nr, std::size_t whole, std::int32_t x_m, const std::int32_t* m,
                             const std::int8_t* shift, const std::int32_t* b, q15* y) noexcept {
@@ -66,11 +67,13 @@ inline bool rows_pre_passes(const std::int8_t* w, std::size_t ld, const q15* x, 
         __asm__("vmov %q0[2], %q0[0], %1, %3\n\tvmov %q0[3], %q0[1], %2, %4"
                 : "=&w"(sx)
                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3));
-        // the r part of each row: from w + nx (where the x loop's last post-increment stopped if nx % 8 = 0)
-        w0 = w + nx;
-        w1 = w0 + ld;
-        w2 = w1 + ld;
-        w3 = w2 + ld;
+        // the r part of each row, from w + nx: where the x loop's post-increments stopped when nx % 8 = 0 (kAligned)
+        if constexpr (!kAligned) {
+            w0 = w + nx;
+            w1 = w0 + ld;
+            w2 = w1 + ld;
+            w3 = w2 + ld;
+        }
         v = mve::raw(r);
         // clang-format off
         __asm__ volatile(
@@ -137,13 +140,18 @@ inline std::size_t rows_pre(const std::int8_t* A, std::size_t ld, const q15* x, 
         max_shift = vmaxvq_p_s8(max_shift, s, p);
     }
     if (min_m < 0 || min_shift < 1 || max_shift > 31) return 0;
+    const auto passes = [&](auto twice, auto shift1) __attribute__((always_inline)) {
+        constexpr bool kDouble = decltype(twice)::value, kShift1 = decltype(shift1)::value;
+        return nx % 8 == 0 ? rows_pre_passes<kDouble, kShift1, true>(A, ld, x, nx, r, nr, whole, x_m, m, shift, b, y)
+                           : rows_pre_passes<kDouble, kShift1, false>(A, ld, x, nx, r, nr, whole, x_m, m, shift, b, y);
+    };
+    using No = std::false_type;
+    using Yes = std::true_type;
     bool done;
     if (x_shift == -1) {
-        done = min_shift >= 2 ? rows_pre_passes<true, false>(A, ld, x, nx, r, nr, whole, x_m, m, shift, b, y)
-                              : rows_pre_passes<true, true>(A, ld, x, nx, r, nr, whole, x_m, m, shift, b, y);
+        done = min_shift >= 2 ? passes(Yes{}, No{}) : passes(Yes{}, Yes{});
     } else {
-        done = min_shift >= 2 ? rows_pre_passes<false, false>(A, ld, x, nx, r, nr, whole, x_m, m, shift, b, y)
-                              : rows_pre_passes<false, true>(A, ld, x, nx, r, nr, whole, x_m, m, shift, b, y);
+        done = min_shift >= 2 ? passes(No{}, No{}) : passes(No{}, Yes{});
     }
     return done ? whole : 0;
 }
