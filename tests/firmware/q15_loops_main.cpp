@@ -910,7 +910,8 @@ void check_rows_pre() {
         for (std::size_t k = 0; k < rows; ++k) {
             m[k] = static_cast<std::int32_t>(static_cast<std::uint32_t>(any32()) >> 1);
             if (it % 17 == 0 && k == rows / 2) m[k] = -m[k];
-            shift[k] = static_cast<std::int8_t>(it % 19 == 0 ? uniform(-2, 33) : uniform(it % 2 == 0 ? 1 : 2, 20));
+            shift[k] = static_cast<std::int8_t>(it % 19 == 0 ? uniform(-2, 33)
+                                                             : uniform(it % 2 == 0 ? 1 : 2, it % 3 == 0 ? 31 : 20));
             b[k] = it % 5 == 0 ? any32() : uniform(-40000, 40000);
         }
         for (q15& v : y) v.raw = 12345;

@@ -13,13 +13,13 @@
 
 namespace sarnn::kernel::q15_mve {
 
-/// rows_pre's passes over the first `whole` rows (a multiple of 4), for x_shift -1 (kDouble) or 0, with (kShift1)
-/// or without a shift_r of 1 among them, nx a multiple of 8 (kAligned) or not; false (the rows written since, as the caller's path rewrites them) where
+/// rows_pre's passes over the first `whole` rows (a multiple of 4), for x_shift -1 (kDouble) or 0, nx a multiple of
+/// 8 (kAligned) or not; false (the rows written since, as the caller's path rewrites them) where
 /// kDouble and an |s_x| reaches 2^30. Per pass: s_x = A_x·x in r4, r6, r8, r10 (from 0), moved into a vector, then
 /// A_r·r added to the same registers (s_x + s_r modulo 2^32: s_r = that - s_x exactly, |s_r| <= 2^30), then
-/// finish_rows's arithmetic on the four lanes (mve/finish.hpp says why it computes q15/affine.cpp's integers), the
-/// int16 saturation by VQMOVNB.
-template <bool kDouble, bool kShift1, bool kAligned>
+/// the pre-activations on the four lanes: x as finish_rows's (mve/finish.hpp says why it computes q15/affine.cpp's
+/// integers), the r part's requantize in one form for every shift (below), the int16 saturation by VQMOVNB.
+template <bool kDouble, bool kAligned>
 inline bool rows_pre_passes(const std::int8_t* w, std::size_t ld, const q15* x, std::size_t nx, const q15* r,
                             std::size_t nr, std::size_t whole, std::int32_t x_m, const std::int32_t* m,
                             const std::int8_t* shift, const std::int32_t* b, q15* y) noexcept {
@@ -29,7 +29,6 @@ inline bool rows_pre_passes(const std::int8_t* w, std::size_t ld, const q15* x, 
     mve::touch(shift);
     mve::touch(b);
     const int32x4_t hi = vdupq_n_s32(std::int32_t{1} << 30), lo = vdupq_n_s32(-(std::int32_t{1} << 30));
-    const int32x4_t one = vdupq_n_s32(1);
     std::uint32_t max_x = 0;
     std::int16_t* o = mve::raw(y);
     for (std::int16_t* const end = o + whole; o != end; o += 4, m += 4, shift += 4, b += 4, w += 4 * ld) {
@@ -110,9 +109,10 @@ inline bool rows_pre_passes(const std::int8_t* w, std::size_t ld, const q15* x, 
         // pre = requantize(z, m_r, shift_r) + b_r, saturated to int32 then int16
         const int32x4_t mv = vld1q_s32(m);
         const int32x4_t sh = vldrbq_s32(shift);
-        int32x4_t q = vrshlq_s32(vmulhq_s32(z, mv), vsubq_s32(one, sh));
-        if constexpr (kShift1) q = vpselq_s32(vrmulhq_s32(z, mv), q, vcmpeqq_s32(sh, one));
-        q = vqaddq_s32(q, vld1q_s32(b));
+        // requantize(z, m_r, shift_r) = floor((z·m_r + 2^(30 + s)) / 2^(31 + s)) = (D + 2^(s-1)) >> s with D =
+        // floor(z·m_r / 2^31) = VQDMULH(z, m_r) (floors nest; m_r >= 0: no saturation), by VRSHL by -s (s = shift_r
+        // in 1 .. 31; the rounding shift is exact, no overflow)
+        const int32x4_t q = vqaddq_s32(vrshlq_s32(vqdmulhq_s32(z, mv), vnegq_s32(sh)), vld1q_s32(b));
         vstrhq_s32(o, vreinterpretq_s32_s16(vqmovnbq_s32(vuninitializedq_s16(), q)));
     }
     return !kDouble || max_x < (std::uint32_t{1} << 30);
@@ -140,19 +140,12 @@ inline std::size_t rows_pre(const std::int8_t* A, std::size_t ld, const q15* x, 
         max_shift = vmaxvq_p_s8(max_shift, s, p);
     }
     if (min_m < 0 || min_shift < 1 || max_shift > 31) return 0;
-    const auto passes = [&](auto twice, auto shift1) __attribute__((always_inline)) {
-        constexpr bool kDouble = decltype(twice)::value, kShift1 = decltype(shift1)::value;
-        return nx % 8 == 0 ? rows_pre_passes<kDouble, kShift1, true>(A, ld, x, nx, r, nr, whole, x_m, m, shift, b, y)
-                           : rows_pre_passes<kDouble, kShift1, false>(A, ld, x, nx, r, nr, whole, x_m, m, shift, b, y);
+    const auto passes = [&](auto twice) __attribute__((always_inline)) {
+        constexpr bool kDouble = decltype(twice)::value;
+        return nx % 8 == 0 ? rows_pre_passes<kDouble, true>(A, ld, x, nx, r, nr, whole, x_m, m, shift, b, y)
+                           : rows_pre_passes<kDouble, false>(A, ld, x, nx, r, nr, whole, x_m, m, shift, b, y);
     };
-    using No = std::false_type;
-    using Yes = std::true_type;
-    bool done;
-    if (x_shift == -1) {
-        done = min_shift >= 2 ? passes(Yes{}, No{}) : passes(Yes{}, Yes{});
-    } else {
-        done = min_shift >= 2 ? passes(No{}, No{}) : passes(No{}, Yes{});
-    }
+    const bool done = x_shift == -1 ? passes(std::true_type{}) : passes(std::false_type{});
     return done ? whole : 0;
 }
 
