@@ -879,7 +879,7 @@ struct AtStride {
 /// a constant Stride must give the same integers where the rows are another stride apart, by the loops of any stride)
 /// affine_tanh's pre-activations straight from the weights (rows_pre): for the rows it returns (a multiple of 4, or 0
 /// where it declines), requantize(A_x·x, x_m, x_shift) clamped to +-2^30, + A_r·r, requantize(., m_r, shift_r) + b_r
-/// saturated to int16, the rows past them untouched (where it takes any); the last cases with |A_x·x| at 2^30 and past (x_shift -1: it
+/// saturated to int16, the rows past them untouched (where it takes any); a third with the factor 1; the last cases with |A_x·x| at 2^30 and past (x_shift -1: it
 /// must decline)
 template <class X>
 void check_rows_pre() {
@@ -896,8 +896,11 @@ void check_rows_pre() {
                                    : static_cast<std::size_t>(uniform(0, 40));
         const std::size_t nr = static_cast<std::size_t>(uniform(0, static_cast<int>(kMaxR)));
         const std::size_t ld = nx + nr;
-        const int x_shift = big ? -1 : (it % 7 == 0 ? uniform(-3, 3) : uniform(-1, 0));
-        const std::int32_t x_m = it % 13 == 0 && !big
+        // every third case the factor 1 (x_m = 2^30, x_shift -1: the models' inputs in Q15)
+        const bool one = it % 3 == 1;
+        const int x_shift = big || one ? -1 : (it % 7 == 0 ? uniform(-3, 3) : uniform(-1, 0));
+        const std::int32_t x_m = one ? std::int32_t{1} << 30
+                                 : it % 13 == 0 && !big
                                      ? any32()
                                      : static_cast<std::int32_t>(static_cast<std::uint32_t>(any32()) >> 1);
         for (std::size_t k = 0; k < rows * ld; ++k)

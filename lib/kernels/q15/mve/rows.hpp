@@ -13,13 +13,18 @@
 
 namespace sarnn::kernel::q15_mve {
 
-/// rows_pre's passes over the first `whole` rows (a multiple of 4), for x_shift -1 (kDouble) or 0, nx a multiple of
-/// 8 (kAligned) or not; false (the rows written since, as the caller's path rewrites them) where
-/// kDouble and an |s_x| reaches 2^30. Per pass: s_x = A_x·x in r4, r6, r8, r10 (from 0), moved into a vector, then
+/// The x part's factor as rows_pre's passes take it: x_shift 0, x_shift -1, or the factor 1 (x_m = 2^30, x_shift -1)
+/// with nx <= 255, where |s_x| <= 255·128·32768 < 2^30: requantize is s_x itself and the clamp never acts, z = s_x +
+/// s_r, one sum.
+enum class XPart { kShift0, kShift1, kOne };
+
+/// rows_pre's passes over the first `whole` rows (a multiple of 4), for the x part's factor kX, nx a multiple of 8
+/// (kAligned) or not; false (the rows written since, as the caller's path rewrites them) where x_shift is -1 and an
+/// |s_x| reaches 2^30. Per pass: s_x = A_x·x in r4, r6, r8, r10 (from 0), moved into a vector (but for kOne), then
 /// A_r·r added to the same registers (s_x + s_r modulo 2^32: s_r = that - s_x exactly, |s_r| <= 2^30), then
 /// the pre-activations on the four lanes: x as finish_rows's (mve/finish.hpp says why it computes q15/affine.cpp's
 /// integers), the r part's requantize in one form for every shift (below), the int16 saturation by VQMOVNB.
-template <bool kDouble, bool kAligned>
+template <XPart kX, bool kAligned>
 inline bool rows_pre_passes(const std::int8_t* w, std::size_t ld, const q15* x, std::size_t nx, const q15* r,
                             std::size_t nr, std::size_t whole, std::int32_t x_m, const std::int32_t* m,
                             const std::int8_t* shift, const std::int32_t* b, q15* y) noexcept {
@@ -28,6 +33,7 @@ inline bool rows_pre_passes(const std::int8_t* w, std::size_t ld, const q15* x, 
     mve::touch(m);
     mve::touch(shift);
     mve::touch(b);
+    constexpr bool kDouble = kX == XPart::kShift1;
     const int32x4_t hi = vdupq_n_s32(std::int32_t{1} << 30), lo = vdupq_n_s32(-(std::int32_t{1} << 30));
     std::uint32_t max_x = 0;
     std::int16_t* o = mve::raw(y);
@@ -62,10 +68,12 @@ inline bool rows_pre_passes(const std::int8_t* w, std::size_t ld, const q15* x, 
             : [n] "r"(nx)
             : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "lr", "memory");
         // clang-format on
-        int32x4_t sx;
-        __asm__("vmov %q0[2], %q0[0], %1, %3\n\tvmov %q0[3], %q0[1], %2, %4"
-                : "=&w"(sx)
-                : "r"(a0), "r"(a1), "r"(a2), "r"(a3));
+        int32x4_t sx = hi;
+        if constexpr (kX != XPart::kOne) {
+            __asm__("vmov %q0[2], %q0[0], %1, %3\n\tvmov %q0[3], %q0[1], %2, %4"
+                    : "=&w"(sx)
+                    : "r"(a0), "r"(a1), "r"(a2), "r"(a3));
+        }
         // the r part of each row, from w + nx: where the x loop's post-increments stopped when nx % 8 = 0 (kAligned)
         if constexpr (!kAligned) {
             w0 = w + nx;
@@ -98,14 +106,17 @@ inline bool rows_pre_passes(const std::int8_t* w, std::size_t ld, const q15* x, 
         __asm__("vmov %q0[2], %q0[0], %1, %3\n\tvmov %q0[3], %q0[1], %2, %4"
                 : "=&w"(t)
                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3));
-        // s_r = (s_x + s_r) - s_x, modulo 2^32: exact
-        const int32x4_t sr = vsubq_s32(t, sx);
-        if constexpr (kDouble) {
-            max_x = vmaxavq_s32(max_x, sx);
-            sx = vshlq_n_s32(sx, 1);
+        int32x4_t z = t;  // kOne: z = s_x + s_r
+        if constexpr (kX != XPart::kOne) {
+            // s_r = (s_x + s_r) - s_x, modulo 2^32: exact
+            const int32x4_t sr = vsubq_s32(t, sx);
+            if constexpr (kDouble) {
+                max_x = vmaxavq_s32(max_x, sx);
+                sx = vshlq_n_s32(sx, 1);
+            }
+            // x = requantize(s_x, x_m, x_shift) clamped to +-2^30; z = x + s_r
+            z = vaddq_s32(vmaxq_s32(vminq_s32(vqrdmulhq_n_s32(sx, x_m), hi), lo), sr);
         }
-        // x = requantize(s_x, x_m, x_shift) clamped to +-2^30; z = x + s_r
-        const int32x4_t z = vaddq_s32(vmaxq_s32(vminq_s32(vqrdmulhq_n_s32(sx, x_m), hi), lo), sr);
         // pre = requantize(z, m_r, shift_r) + b_r, saturated to int32 then int16
         const int32x4_t mv = vld1q_s32(m);
         const int32x4_t sh = vldrbq_s32(shift);
@@ -113,7 +124,7 @@ inline bool rows_pre_passes(const std::int8_t* w, std::size_t ld, const q15* x, 
         // floor(z·m_r / 2^31) = VQDMULH(z, m_r) (floors nest; m_r >= 0: no saturation), by VRSHL by -s (s = shift_r
         // in 1 .. 31; the rounding shift is exact, no overflow)
         const int32x4_t q = vqaddq_s32(vrshlq_s32(vqdmulhq_s32(z, mv), vnegq_s32(sh)), vld1q_s32(b));
-        vstrhq_s32(o, vreinterpretq_s32_s16(vqmovnbq_s32(vuninitializedq_s16(), q)));
+        vstrhq_s32(o, vreinterpretq_s32_s16(vqmovnbq_s32(vreinterpretq_s16_s32(q), q)));
     }
     return !kDouble || max_x < (std::uint32_t{1} << 30);
 }
@@ -140,12 +151,19 @@ inline std::size_t rows_pre(const std::int8_t* A, std::size_t ld, const q15* x, 
         max_shift = vmaxvq_p_s8(max_shift, s, p);
     }
     if (min_m < 0 || min_shift < 1 || max_shift > 31) return 0;
-    const auto passes = [&](auto twice) __attribute__((always_inline)) {
-        constexpr bool kDouble = decltype(twice)::value;
-        return nx % 8 == 0 ? rows_pre_passes<kDouble, true>(A, ld, x, nx, r, nr, whole, x_m, m, shift, b, y)
-                           : rows_pre_passes<kDouble, false>(A, ld, x, nx, r, nr, whole, x_m, m, shift, b, y);
+    const auto passes = [&](auto part) __attribute__((always_inline)) {
+        constexpr XPart kX = decltype(part)::value;
+        return nx % 8 == 0 ? rows_pre_passes<kX, true>(A, ld, x, nx, r, nr, whole, x_m, m, shift, b, y)
+                           : rows_pre_passes<kX, false>(A, ld, x, nx, r, nr, whole, x_m, m, shift, b, y);
     };
-    const bool done = x_shift == -1 ? passes(std::true_type{}) : passes(std::false_type{});
+    bool done;
+    if (x_shift == 0) {
+        done = passes(std::integral_constant<XPart, XPart::kShift0>{});
+    } else if (x_m == (std::int32_t{1} << 30) && nx <= 255) {
+        done = passes(std::integral_constant<XPart, XPart::kOne>{});
+    } else {
+        done = passes(std::integral_constant<XPart, XPart::kShift1>{});
+    }
     return done ? whole : 0;
 }
 
