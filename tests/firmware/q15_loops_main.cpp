@@ -918,7 +918,7 @@ void check_rows_pre() {
             b[k] = it % 5 == 0 ? any32() : uniform(-40000, 40000);
         }
         for (q15& v : y) v.raw = 12345;
-        const std::size_t done = X::rows_pre(A, ld, x, nx, r, nr, rows, x_m, x_shift, m, shift, b, y);
+        const std::size_t done = X::rows_pre(sarnn::QAffine{A, b, m, shift, x_m, x_shift}, rows, x, nx, r, nr, y);
         if (big && done == 0) ++declined_big;
         bool ok = done % 4 == 0 && done <= rows;
         // (where it declines, y is the caller's to rewrite: nothing in it to check)

@@ -43,9 +43,9 @@
 //                caller knows it at compile time: Stride 16, 32 or 64 (the stride is it; the loops of that stride
 //                alone), 0 (another stride), kAnyStride (not known: every loop, chosen at run time), so that an
 //                image links the loops of its own shape only (Q15Set's forms by Q15Stride)
-//   kRowsPre     rows_pre(A, ld, x, nx, r, nr, rows, x_m, x_shift, m, shift, b, y): affine_tanh's pre-activations of
-//                its first rows (returned: a multiple of kRows, or 0) straight from the weights, before tanh_rows; the
-//                rest by the sums and finish_rows (needs kFinishRows)
+//   kRowsPre     rows_pre(a, rows, x, nx, r, nr, y): affine_tanh's pre-activations of its first rows (returned: a
+//                multiple of kRows, or 0) straight from the weights, before tanh_rows; the rest by the sums and
+//                finish_rows (needs kFinishRows)
 // The bounds every loop relies on are the callers', given in q15/*.cpp.
 #ifndef SARNN_LIB_KERNELS_Q15_SEAM_HPP
 #define SARNN_LIB_KERNELS_Q15_SEAM_HPP

@@ -75,12 +75,10 @@ struct MveLoops : Loops<MveLoops> {
                                                            const std::int32_t* b, q15* out) noexcept {
         return q15_mve::finish_rows(s_x, s_r, count, x_m, x_shift, m, shift, b, out);
     }
-    __attribute__((always_inline)) static std::size_t rows_pre(const std::int8_t* A, std::size_t ld, const q15* x,
+    __attribute__((always_inline)) static std::size_t rows_pre(const QAffine& a, std::size_t rows, const q15* x,
                                                                std::size_t nx, const q15* r, std::size_t nr,
-                                                               std::size_t rows, std::int32_t x_m, int x_shift,
-                                                               const std::int32_t* m, const std::int8_t* shift,
-                                                               const std::int32_t* b, q15* y) noexcept {
-        return q15_mve::rows_pre(A, ld, x, nx, r, nr, rows, x_m, x_shift, m, shift, b, y);
+                                                               q15* y) noexcept {
+        return q15_mve::rows_pre(a, rows, x, nx, r, nr, y);
     }
     __attribute__((always_inline)) static std::size_t finish_gru(const std::int32_t* s, std::size_t rows,
                                                                  const std::int32_t* m, const std::int8_t* shift,

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "kernels/q15/mve/common.hpp"
+#include "sarnn/kernels_q15.hpp"
 
 namespace sarnn::kernel::q15_mve {
 
@@ -129,13 +130,20 @@ inline bool rows_pre_passes(const std::int8_t* w, std::size_t ld, const q15* x, 
     return !kDouble || max_x < (std::uint32_t{1} << 30);
 }
 
-/// affine_tanh's pre-activations (before tanh_rows) of its first rows & ~3 rows into y, straight from the weights A
+/// affine_tanh's pre-activations (before tanh_rows) of its first rows & ~3 rows into y, straight from the weights a.A
 /// (rows of ld = nx + nr int8: A_x then A_r) and x, r; returns the rows written: rows & ~3, or 0 (nothing to rely
 /// on: the caller computes every row) where finish_rows's forms do not apply (x_shift 0 or -1 with x_m >= 0, every
-/// m_r >= 0 and shift_r in 1 .. 31, |s_x| < 2^30 for x_shift -1) or rows < 4. b not null.
-inline std::size_t rows_pre(const std::int8_t* A, std::size_t ld, const q15* x, std::size_t nx, const q15* r,
-                            std::size_t nr, std::size_t rows, std::int32_t x_m, int x_shift, const std::int32_t* m,
-                            const std::int8_t* shift, const std::int32_t* b, q15* y) noexcept {
+/// m_r >= 0 and shift_r in 1 .. 31, |s_x| < 2^30 for x_shift -1) or rows < 4. (QAffine by reference: one argument,
+/// not nine, to move at the call.)
+inline std::size_t rows_pre(const QAffine& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r,
+                            std::size_t nr, q15* y) noexcept {
+    const std::int8_t* const A = a.A;
+    const std::size_t ld = nx + nr;
+    const std::int32_t x_m = a.x_m;
+    const int x_shift = a.x_shift;
+    const std::int32_t* const m = a.m;
+    const std::int8_t* const shift = a.shift;
+    const std::int32_t* const b = a.b;
     const std::size_t whole = rows & ~std::size_t{3};
     if ((x_shift != 0 && x_shift != -1) || x_m < 0 || whole == 0) return 0;
     mve::touch(m);
