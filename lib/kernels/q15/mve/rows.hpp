@@ -48,7 +48,9 @@ inline bool rows_pre_passes(const std::int8_t* w, std::size_t ld, const q15* x, 
         register std::int32_t a1 __asm__("r6") = 0;
         register std::int32_t a2 __asm__("r8") = 0;
         register std::int32_t a3 __asm__("r10") = 0;
-        // s_x of the four rows += eight weights (widened in the load) times eight values of x, per pass
+        // s_x of the four rows += eight weights (widened in the load) times eight values of x, per pass (the loop of
+        // products.hpp's dot_rows<4>, the same assembly: GCC 12 makes no tail-predicated WLSTP/LETP loop of the
+        // intrinsics; its sums left in the registers)
         // clang-format off
         __asm__ volatile(
             "wlstp.16 lr, %[n], 2f\n"
