@@ -877,6 +877,69 @@ struct AtStride {
 
 /// kStrided: each Stride's forms against the formulas, at every stride of the cases above (the stride itself, others:
 /// a constant Stride must give the same integers where the rows are another stride apart, by the loops of any stride)
+/// affine_tanh's pre-activations straight from the weights (rows_pre): for the rows it returns (a multiple of 4, or 0
+/// where it declines), requantize(A_x·x, x_m, x_shift) clamped to +-2^30, + A_r·r, requantize(., m_r, shift_r) + b_r
+/// saturated to int16, the rows past them untouched (where it takes any); a third with the factor 1; the last cases with |A_x·x| at 2^30 and past (x_shift -1: it
+/// must decline)
+template <class X>
+void check_rows_pre() {
+    constexpr std::size_t kMaxRows = 40, kMaxX = 300, kMaxR = 40;
+    static std::int8_t A[kMaxRows * (kMaxX + kMaxR)];
+    alignas(16) static q15 x[kMaxX + 8], r[kMaxR + 8], y[kMaxRows + 8];
+    static std::int32_t m[kMaxRows], b[kMaxRows];
+    static std::int8_t shift[kMaxRows];
+    int taken = 0, declined_big = 0;
+    for (int it = 0; it < 1500; ++it) {
+        const bool big = it >= 1460;  // |s_x| near and past 2^30
+        const std::size_t rows = static_cast<std::size_t>(uniform(1, static_cast<int>(kMaxRows)));
+        const std::size_t nx = big ? static_cast<std::size_t>(uniform(250, static_cast<int>(kMaxX)))
+                                   : static_cast<std::size_t>(uniform(0, 40));
+        const std::size_t nr = static_cast<std::size_t>(uniform(0, static_cast<int>(kMaxR)));
+        const std::size_t ld = nx + nr;
+        // every third case the factor 1 (x_m = 2^30, x_shift -1: the models' inputs in Q15)
+        const bool one = it % 3 == 1;
+        const int x_shift = big || one ? -1 : (it % 7 == 0 ? uniform(-3, 3) : uniform(-1, 0));
+        const std::int32_t x_m = one ? std::int32_t{1} << 30
+                                 : it % 13 == 0 && !big
+                                     ? any32()
+                                     : static_cast<std::int32_t>(static_cast<std::uint32_t>(any32()) >> 1);
+        for (std::size_t k = 0; k < rows * ld; ++k)
+            A[k] = static_cast<std::int8_t>(big ? (k % 3 == 0 ? -128 : 127) : uniform(-128, 127));
+        for (std::size_t k = 0; k < nx; ++k)
+            x[k].raw = big ? static_cast<std::int16_t>(k % 3 == 0 ? -32768 : 32767)
+                           : static_cast<std::int16_t>(uniform(-32768, 32767));
+        for (std::size_t k = 0; k < nr; ++k)
+            r[k].raw = it % 3 == 0 ? edge() : static_cast<std::int16_t>(uniform(-32768, 32767));
+        for (std::size_t k = 0; k < rows; ++k) {
+            m[k] = static_cast<std::int32_t>(static_cast<std::uint32_t>(any32()) >> 1);
+            if (it % 17 == 0 && k == rows / 2) m[k] = -m[k];
+            shift[k] = static_cast<std::int8_t>(it % 19 == 0 ? uniform(-2, 33)
+                                                             : uniform(it % 2 == 0 ? 1 : 2, it % 3 == 0 ? 31 : 20));
+            b[k] = it % 5 == 0 ? any32() : uniform(-40000, 40000);
+        }
+        for (q15& v : y) v.raw = 12345;
+        const std::size_t done = X::rows_pre(sarnn::QAffine{A, b, m, shift, x_m, x_shift}, rows, x, nx, r, nr, y);
+        if (big && done == 0) ++declined_big;
+        bool ok = done % 4 == 0 && done <= rows;
+        // (where it declines, y is the caller's to rewrite: nothing in it to check)
+        for (std::size_t k = done; done > 0 && k < kMaxRows + 8; ++k) ok = ok && y[k].raw == 12345;
+        for (std::size_t k = 0; k < done; ++k) {
+            std::int32_t s_x = 0, s_r = 0;
+            for (std::size_t j = 0; j < nx; ++j) s_x += A[k * ld + j] * x[j].raw;
+            for (std::size_t j = 0; j < nr; ++j) s_r += A[k * ld + nx + j] * r[j].raw;
+            std::int32_t xq = sarnn::fixed::requantize(s_x, x_m, x_shift);
+            xq = xq > (1 << 30) ? (1 << 30) : (xq < -(1 << 30) ? -(1 << 30) : xq);
+            const std::int64_t pre = static_cast<std::int64_t>(sarnn::fixed::requantize(xq + s_r, m[k], shift[k])) +
+                                     b[k];
+            ok = ok && y[k].raw == static_cast<std::int16_t>(pre > 32767 ? 32767 : (pre < -32768 ? -32768 : pre));
+        }
+        if (done > 0) ++taken;
+        expect(ok, "rows_pre", it);
+    }
+    expect(taken > 600, "rows_pre taken", taken);
+    expect(declined_big > 10, "rows_pre declines |s_x| >= 2^30", declined_big);
+}
+
 template <std::size_t... Strides>
 void check_strided() {
     (check_scores<AtStride<Strides>>(), ...);
@@ -905,6 +968,7 @@ int main() {
     }
     if constexpr (q::has(L::kCaps, q::kGruCell)) check_gru_cell<L>();
     if constexpr (q::has(L::kCaps, q::kFinishRows)) check_finish_rows<L>();
+    if constexpr (q::has(L::kCaps, q::kRowsPre)) check_rows_pre<L>();
     if constexpr (q::has(L::kCaps, q::kRowsPacked)) check_rows_packed<L>();
     if constexpr (q::has(L::kCaps, q::kFinishTanh)) check_finish_tanh<L>();
     if constexpr (q::has(L::kCaps, q::kRowsSum) || q::has(L::kCaps, q::kFinishSum)) check_finish_sum<L>();

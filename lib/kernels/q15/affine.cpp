@@ -255,8 +255,12 @@ __attribute__((always_inline)) inline void affine_tanh(const QAffine& a, std::si
         // The target's tanh_rows takes the tanh of every row at the end: here the sums of up to kChunk rows first
         // (kRows at a time), then their pre-activations in a loop of their own (few values live: no spills), into y.
         constexpr std::size_t kChunk = 32;
-        const XFactor xf(a.x_m, a.x_shift);
-        for (std::size_t first = 0; first < rows; first += kChunk) {
+        std::size_t done = 0;  // the rows whose pre-activations the target's rows_pre wrote (kRowsPre)
+        if constexpr (q15_loops::has(L::kCaps, q15_loops::kRowsPre)) {
+            done = L::rows_pre(a, rows, x, nx, r, nr, y);
+        }
+        for (std::size_t first = done; first < rows; first += kChunk) {
+            const XFactor xf(a.x_m, a.x_shift);  // (here: nothing of it where rows_pre took every row)
             const std::size_t count = rows - first < kChunk ? rows - first : kChunk;
             std::int32_t s_x[kChunk], s_r[kChunk];
             std::size_t i = 0;

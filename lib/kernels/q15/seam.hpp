@@ -43,6 +43,9 @@
 //                caller knows it at compile time: Stride 16, 32 or 64 (the stride is it; the loops of that stride
 //                alone), 0 (another stride), kAnyStride (not known: every loop, chosen at run time), so that an
 //                image links the loops of its own shape only (Q15Set's forms by Q15Stride)
+//   kRowsPre     rows_pre(a, rows, x, nx, r, nr, y): affine_tanh's pre-activations of its first rows (returned: a
+//                multiple of kRows, or 0) straight from the weights, before tanh_rows; the rest by the sums and
+//                finish_rows (needs kFinishRows)
 // The bounds every loop relies on are the callers', given in q15/*.cpp.
 #ifndef SARNN_LIB_KERNELS_Q15_SEAM_HPP
 #define SARNN_LIB_KERNELS_Q15_SEAM_HPP
@@ -84,6 +87,7 @@ enum Cap : unsigned {
     kGruGates = 1u << 18,
     kStrided = 1u << 19,
     kGruApart = 1u << 20,
+    kRowsPre = 1u << 21,
 };
 
 /// A row stride not known at compile time (kStrided's Stride): the loops choose at run time.
@@ -274,6 +278,8 @@ constexpr bool check() noexcept {
     static_assert(!has(caps, kTanhRows | kFinishTanh),
                   "q15 loops: kTanhRows (every row's tanh at the end) and kFinishTanh (each row finished with its "
                   "tanh) are two shapes of affine_tanh: a target takes one");
+    static_assert(!has(caps, kRowsPre) || has(caps, kFinishRows),
+                  "q15 loops: kRowsPre writes finish_rows's pre-activations: it needs kFinishRows");
     static_assert(!has(caps, kRowsXr) || has(caps, kFinishTanh),
                   "q15 loops: kRowsXr feeds finish_tanh: it needs kFinishTanh");
     static_assert(!has(caps, kRowsPacked) || has(caps, kFinishTanh),

@@ -11,6 +11,7 @@
 #include "kernels/q15/mve/finish.hpp"
 #include "kernels/q15/mve/products.hpp"
 #include "kernels/q15/mve/query.hpp"
+#include "kernels/q15/mve/rows.hpp"
 #include "kernels/q15/mve/scores.hpp"
 #include "kernels/q15/mve/softmax.hpp"
 #include "kernels/q15/mve/weighted.hpp"
@@ -19,11 +20,12 @@
 namespace sarnn::kernel::q15_loops {
 
 /// The Helium loops: every operation of a step vectorised; affine_tanh takes every row's tanh at the end (tanh_rows,
-/// eight lanes at a time) after the pre-activations (finish_rows); gru_gates's rows four at a time (finish_gru).
+/// eight lanes at a time) after the pre-activations (rows_pre, finish_rows for the rest); gru_gates's rows four at a
+/// time (finish_gru).
 struct MveLoops : Loops<MveLoops> {
     static constexpr std::size_t kRows = q15_mve::kRows, kStates = q15_mve::kStates, kColumns = q15_mve::kColumns;
     static constexpr unsigned kCaps = kScores | kMaxRaw | kAdditiveSum | kAbsSum | kRoundQuery | kExps | kNormalize |
-                                      kTanhRows | kFinishRows | kWeighted | kCell | kGruCell | kFinishGru;
+                                      kTanhRows | kFinishRows | kRowsPre | kWeighted | kCell | kGruCell | kFinishGru;
 
     template <std::size_t G>
     __attribute__((always_inline)) static void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v,
@@ -72,6 +74,11 @@ struct MveLoops : Loops<MveLoops> {
                                                            const std::int32_t* m, const std::int8_t* shift,
                                                            const std::int32_t* b, q15* out) noexcept {
         return q15_mve::finish_rows(s_x, s_r, count, x_m, x_shift, m, shift, b, out);
+    }
+    __attribute__((always_inline)) static std::size_t rows_pre(const QAffine& a, std::size_t rows, const q15* x,
+                                                               std::size_t nx, const q15* r, std::size_t nr,
+                                                               q15* y) noexcept {
+        return q15_mve::rows_pre(a, rows, x, nx, r, nr, y);
     }
     __attribute__((always_inline)) static std::size_t finish_gru(const std::int32_t* s, std::size_t rows,
                                                                  const std::int32_t* m, const std::int8_t* shift,
