@@ -19,9 +19,9 @@ inline std::uint32_t abs_sum(const q15* q, std::size_t dim) noexcept {
     const std::int16_t* p = mve::raw(q);
     const int16x8_t zero = vdupq_n_s16(0);
     std::uint32_t sum = 0;
-    std::size_t k = 0;
-    for (; k + 8 <= dim; k += 8) sum = vabavq_s16(sum, vld1q_s16(p + k), zero);
-    if (k < dim) sum = vabavq_s16(sum, vldrhq_z_s16(p + k, vctp16q(static_cast<std::uint32_t>(dim - k))), zero);
+    // (a count of passes and a pointer: GCC 12 kept no index beside the loop's)
+    for (std::size_t i = dim / 8; i > 0; --i, p += 8) sum = vabavq_s16(sum, vld1q_s16(p), zero);
+    if (dim % 8 != 0) sum = vabavq_s16(sum, vldrhq_z_s16(p, vctp16q(static_cast<std::uint32_t>(dim % 8))), zero);
     return sum;
 }
 
@@ -33,16 +33,16 @@ inline std::uint32_t round_query(const q15* q, q15* qp, std::size_t dim, int s) 
     std::int16_t* o = mve::raw(qp);
     const int16x8_t zero = vdupq_n_s16(0);
     std::uint32_t sum = 0;
-    std::size_t k = 0;
-    for (; k + 8 <= dim; k += 8) {
-        const int16x8_t v = vrshlq_n_s16(vld1q_s16(p + k), -s);
-        vst1q_s16(o + k, v);
+    // (a count of passes and pointers: GCC 12 kept no index beside the loop's)
+    for (std::size_t i = dim / 8; i > 0; --i, p += 8, o += 8) {
+        const int16x8_t v = vrshlq_n_s16(vld1q_s16(p), -s);
+        vst1q_s16(o, v);
         sum = vabavq_s16(sum, v, zero);
     }
-    if (k < dim) {
-        const mve_pred16_t tail = vctp16q(static_cast<std::uint32_t>(dim - k));
-        const int16x8_t v = vrshlq_n_s16(vldrhq_z_s16(p + k, tail), -s);
-        vstrhq_p_s16(o + k, v, tail);
+    if (dim % 8 != 0) {
+        const mve_pred16_t tail = vctp16q(static_cast<std::uint32_t>(dim % 8));
+        const int16x8_t v = vrshlq_n_s16(vldrhq_z_s16(p, tail), -s);
+        vstrhq_p_s16(o, v, tail);
         sum = vabavq_s16(sum, v, zero);
     }
     return sum;

@@ -145,13 +145,13 @@ inline void normalize(q15* alpha, std::size_t n, std::uint32_t rec, int down) no
     mve::touch(alpha);
     auto* a = reinterpret_cast<std::uint16_t*>(alpha);  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
     const auto r16 = static_cast<std::uint16_t>(rec);
-    std::size_t j = 0;
-    for (; j + 8 <= n; j += 8) {
-        const uint16x8_t p = veorq_u16(vld1q_u16(a + j), vdupq_n_u16(0x8000u));
+    // (a count of passes and a pointer: GCC 12 kept no index beside the loop's)
+    for (std::size_t i = n / 8; i > 0; --i, a += 8) {
+        const uint16x8_t p = veorq_u16(vld1q_u16(a), vdupq_n_u16(0x8000u));
         const uint16x8_t av = vshlq_r_u16(vmulhq_u16(p, vdupq_n_u16(r16)), 16 - down);
-        vst1q_u16(a + j, vminq_u16(av, vdupq_n_u16(32767u)));
+        vst1q_u16(a, vminq_u16(av, vdupq_n_u16(32767u)));
     }
-    for (; j < n; ++j) {
+    for (std::size_t j = 0; j < n % 8; ++j) {
         const auto p = static_cast<std::uint32_t>(static_cast<std::int16_t>(a[j]) + 32768);
         const std::uint32_t av = (p * rec) >> down;
         a[j] = static_cast<std::uint16_t>(av > 32767u ? 32767u : av);
