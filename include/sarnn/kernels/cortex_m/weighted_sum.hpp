@@ -21,12 +21,19 @@
 #if SARNN_CM_SHAPED_VLDM
 // c_k += S_k·p (k < L) with the row's chunk in s16.. and p the given register
 #define SARNN_CM_FMA1_(k, r, p) ".if %c[len] > " #k "\n\tvfma.f32 s" #k ", s" #r ", " p "\n\t.endif\n\t"
-#define SARNN_CM_FMA_ROW_(p)                                                                                \
-    SARNN_CM_FMA1_(0, 16, p)                                                                                \
-    SARNN_CM_FMA1_(1, 17, p)                                                                                \
-    SARNN_CM_FMA1_(2, 18, p) SARNN_CM_FMA1_(3, 19, p) SARNN_CM_FMA1_(4, 20, p) SARNN_CM_FMA1_(5, 21, p)     \
-        SARNN_CM_FMA1_(6, 22, p) SARNN_CM_FMA1_(7, 23, p) SARNN_CM_FMA1_(8, 24, p) SARNN_CM_FMA1_(9, 25, p) \
-            SARNN_CM_FMA1_(10, 26, p) SARNN_CM_FMA1_(11, 27, p)
+#define SARNN_CM_FMA_ROW_(p)  \
+    SARNN_CM_FMA1_(0, 16, p)  \
+    SARNN_CM_FMA1_(1, 17, p)  \
+    SARNN_CM_FMA1_(2, 18, p)  \
+    SARNN_CM_FMA1_(3, 19, p)  \
+    SARNN_CM_FMA1_(4, 20, p)  \
+    SARNN_CM_FMA1_(5, 21, p)  \
+    SARNN_CM_FMA1_(6, 22, p)  \
+    SARNN_CM_FMA1_(7, 23, p)  \
+    SARNN_CM_FMA1_(8, 24, p)  \
+    SARNN_CM_FMA1_(9, 25, p)  \
+    SARNN_CM_FMA1_(10, 26, p) \
+    SARNN_CM_FMA1_(11, 27, p)
 // the next row's chunk (R values) into s16.., the row pointer on to the next row's chunk
 #define SARNN_CM_LOAD_ROW_                   \
     ".if %c[regs] == 1\n\t"                  \
