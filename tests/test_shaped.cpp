@@ -333,25 +333,28 @@ void check_weighted_sum() {
     }
 }
 
-template <class Set, std::size_t Dim>
+/// Weighted: also weighted_sum (not for a set whose shaped forms have no weighted_sum: the Cortex-M float set's is the
+/// run-time one, which tests/test_kernels.cpp checks).
+template <class Set, std::size_t Dim, bool Weighted = true>
 void check_context_dim() {
     check_attend_dot<Set, Dim, 1>(1.0f);
     check_attend_dot<Set, Dim, 7>(1.0f);
     check_attend_dot<Set, Dim, 64>(1.0f);
     check_attend_dot<Set, Dim, 64>(8.0f);   // scores up to 8·Dim: the softmax's shift matters
     check_attend_dot<Set, Dim, 301>(1.0f);  // a long ring, wrapping
+    if constexpr (!Weighted) return;
     check_weighted_sum<Set, Dim, 1>();
     check_weighted_sum<Set, Dim, 7>();
     check_weighted_sum<Set, Dim, 64>();
     check_weighted_sum<Set, Dim, 301>();
 }
 
-template <class Set, std::size_t... I>
+template <class Set, bool Weighted = true, std::size_t... I>
 void check_all_context(std::index_sequence<I...>) {
-    (check_context_dim<Set, kDims[I]>(), ...);
-    check_context_dim<Set, 4>();   // whole vectors: no lane tail
-    check_context_dim<Set, 40>();  // 10 vectors
-    check_context_dim<Set, 96>();  // 24 vectors: more than one group of c's registers
+    (check_context_dim<Set, kDims[I], Weighted>(), ...);
+    check_context_dim<Set, 4, Weighted>();   // whole vectors: no lane tail
+    check_context_dim<Set, 40, Weighted>();  // 10 vectors
+    check_context_dim<Set, 96, Weighted>();  // 24 vectors: more than one group of c's registers
 }
 
 /// softmax over n values (a tail of n % 4 among them) against double, with scores up to +-50.
@@ -426,6 +429,7 @@ TEST_CASE("shaped layer: the NEON sets take the shaped forms for float, every ot
         STATIC_REQUIRE(C::has(sarnn::kernel::shaped_lstm_cell));
         STATIC_REQUIRE(C::has(sarnn::kernel::shaped_gru_cell));
         STATIC_REQUIRE(C::has(sarnn::kernel::shaped_affine_tanh));
+        STATIC_REQUIRE(C::has(sarnn::kernel::shaped_attend_dot));
         STATIC_REQUIRE(!sarnn::detail::shaped<CM, double>::has(sarnn::kernel::shaped_gemv));
     });
 }
@@ -459,6 +463,9 @@ TEST_CASE(
     "[shaped]") {
     SECTION("the build's set") { check_all_context<Own>(std::make_index_sequence<5>{}); }
     SECTION("scalar set (run-time path)") { check_all_context<sarnn::kernel::Scalar>(std::make_index_sequence<5>{}); }
+    SECTION("Cortex-M float set") {
+        on_cortex_m([](auto set) { check_all_context<decltype(set), false>(std::make_index_sequence<5>{}); });
+    }
 }
 
 TEST_CASE("shaped softmax against double, n in 1..70", "[shaped]") {

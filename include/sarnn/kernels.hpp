@@ -18,8 +18,8 @@
 // (kernel::Neon64, kernel::Neon), the Cortex-M float set (kernel::CortexM) and Helium's (kernel::Mve) for float, in the Gru and the Lstm (gemv, gemv_add, lstm_cell, gru_cell) and the
 // recurrent step of SimpleRnn and SelfAttentionRnn (affine_tanh), whose loops are then unrolled for the model's In
 // and Hidden with their remainders resolved at compile time; an image then holds the shaped code of its own shapes,
-// and not the set's run-time form of those operations; on the NEON sets (and kernel::Mve) the float aligns' context
-// too (attend_dot for the dot, scaled dot, bilinear and folded key/query aligns; on NEON also softmax and weighted_sum
+// and not the set's run-time form of those operations; on the NEON sets, kernel::Mve and kernel::CortexM the float
+// aligns' context too (attend_dot for the dot, scaled dot, bilinear and folded key/query aligns; on NEON also softmax and weighted_sum
 // for the additive one: the row length and the memory's rows at compile time, the states attended at run time). Every
 // other set (x86-64's Dispatch, scalar, the M0's CortexM0), the other operations (the aligns' transforms and other
 // scores, LSTMN) and double keep the run-time sizes.

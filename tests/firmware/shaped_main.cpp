@@ -1,5 +1,6 @@
 // tests/firmware/shaped_main.cpp: the build's shaped kernels (detail::shaped<kernel::Default, float>: the set's forms
-// compiled for each shape where it has them, kernel::Mve on Helium cores; the run-time operations elsewhere) checked
+// compiled for each shape where it has them, kernel::Mve on Helium cores, kernel::CortexM on the M4F and M7 (its
+// VLDM blocks, which the host builds as plain C++); the run-time operations elsewhere) checked
 // on the board against double arithmetic computed here, at every size of {1, 3, 7, 17, 33} and more:
 //  - the dot context (attend_dot) and weighted_sum over rings of several capacities, every fill and start (the ring
 //    wrapping inside a pass of eight states), the rows holding no state NaN; the softmax at its extremes (scores of
@@ -8,8 +9,8 @@
 //  - gemv, gemv_add and affine_tanh at every pair of those sizes, tanh at its extremes (±1e30, ±Inf, NaN);
 //  - lstm_cell and gru_cell at those sizes and 32, 64, 65 (more than one pass of kernels/mve's cells), inputs up to
 //    ±40 and special ones (±1e30, ±Inf, NaN: NaN where double has NaN), nothing written past H.
-// The host cannot build the mve set, so this is where its shaped forms are checked. Prints "N passed, N failed" over
-// semihosting, exits 0 only when nothing failed.
+// The host cannot build the mve set nor the M4F's assembly, so this is where their shaped forms are checked. Prints
+// "N passed, N failed" over semihosting, exits 0 only when nothing failed.
 //
 // Bounds: products 1e-6 relative to Σ|terms|, tanh 2.5e-7 more; alpha 1e-6 absolute plus 2.4e-7·alpha·Σ|terms| (a
 // score's rounding), c 1e-6·(1 + the magnitude of q) absolute (the exp's 2e-7 relative, the sums' rounding); the

@@ -1,9 +1,10 @@
 # tests/shape_image/check.cmake: cmake -DNM=<nm> -DEXE=<image> -DSET=<Neon64|Neon|CortexM|Mve>
 #                                 [-DNS=<neon|cortex_m|mve_shaped>] -P check.cmake
 # NS: the namespace of the set's shaped forms, sarnn::kernel::<NS>::Shaped (neon unless given). The image links the shaped forms of its models' shapes only (Lstm<float, 3, 8>: gemv<32, 3, 3>, gemv_add<32, 8, 8>,
-# lstm_cell<8>; Gru<float, 5, 7>: gemv<21, 5, 5>, gemv<21, 7, 7>, gru_cell<7>; on NEON also SelfAttentionRnn<float, 3,
-# 5, 6, DotAlign, Window>: affine_tanh<5, 3, 5>, attend_dot<5, 8, 7>), and none of the set's run-time gemv, gemv_add,
-# lstm_cell, gru_cell (nor, on NEON, attend_dot).
+# lstm_cell<8>; Gru<float, 5, 7>: gemv<21, 5, 5>, gemv<21, 7, 7>, gru_cell<7>; SelfAttentionRnn<float, 3, 5, 6,
+# DotAlign, Window>: affine_tanh<5, 3, 5> and attend_dot<5, 8, 7> on NEON, attend_dot<5, 5, 7> on the M4F and M7
+# (cortex_m)), and none of the set's run-time gemv, gemv_add, lstm_cell, gru_cell (nor, on NEON and cortex_m,
+# attend_dot).
 # mve_shaped (Helium): the shaped forms are inlined into the models and call the parts of kernels/mve/ compiled for the
 # shape (rows_product, tanh_inplace, dot_scores, weighted_sum, lstm_cell, gru_cell; the context's exact path,
 # attend_dot_exact, is one plain function for every shape), which nm shows instead; none of the set's run-time gemv,
@@ -19,7 +20,7 @@ string(REPLACE "\n" ";" lines "${syms}")
 set(found "")
 set(failed 0)
 set(runtime "gemv|gemv_add|lstm_cell|gru_cell")
-if(NS STREQUAL "neon")
+if(NS STREQUAL "neon" OR NS STREQUAL "cortex_m")
   set(runtime "${runtime}|attend_dot")
 elseif(NS STREQUAL "mve_shaped")
   set(runtime "gemv|gemv_add|affine_tanh|lstm_cell|gru_cell|attend_dot|softmax|weighted_sum")
@@ -46,6 +47,8 @@ list(SORT found)
 set(expected "gemv<32, 3, 3>" "gemv_add<32, 8, 8>" "lstm_cell<8>" "gemv<21, 5, 5>" "gemv<21, 7, 7>" "gru_cell<7>")
 if(NS STREQUAL "neon")
   list(APPEND expected "affine_tanh<5, 3, 5>" "attend_dot<5, 8, 7>")
+elseif(NS STREQUAL "cortex_m")
+  list(APPEND expected "affine_tanh<5, 3, 5>" "attend_dot<5, 5, 7>")
 elseif(NS STREQUAL "mve_shaped")
   # rows_product<Rows, N1, N2, Ld, End (0: y = A·v, 1: + b)>: the two gemv of the Gru, the Lstm's gemv and gemv_add, the
   # attention model's affine_tanh; then its tanh and context (weighted_sum<..., true>: the softmax's 1/Σ applied as it

@@ -1,10 +1,10 @@
 // sarnn/kernels/cortex_m/shaped.hpp: the shaped forms of the Cortex-M float set (kernel::CortexM: Cortex-M4F, M7):
-// gemv, gemv_add, affine_tanh, lstm_cell and gru_cell for float with the sizes as template parameters, so that each
-// is compiled in the model's translation unit for the model's shape (detail/shaped.hpp chooses them). Each is one
-// function per shape (not inlined into the model: an image holds one copy per shape it uses, named by it, e.g.
-// `sarnn::kernel::cortex_m::Shaped::gemv<32, 3, 3>`), built from kernels/cortex_m/{gemv,affine_tanh,lstm_cell,
-// gru_cell}.hpp. Plain C++ (with VLDM blocks on the FPU targets, gemv.hpp), so it builds and is tested on every host,
-// as the set itself is.
+// gemv, gemv_add, affine_tanh, lstm_cell, gru_cell and the dot context (attend_dot) for float with the sizes as
+// template parameters, so that each is compiled in the model's translation unit for the model's shape
+// (detail/shaped.hpp chooses them). Each is one function per shape (not inlined into the model: an image holds one copy
+// per shape it uses, named by it, e.g. `sarnn::kernel::cortex_m::Shaped::gemv<32, 3, 3>`), built from
+// kernels/cortex_m/{gemv,affine_tanh,lstm_cell,gru_cell,attend}.hpp. Plain C++ (with VLDM blocks on the FPU targets:
+// gemv.hpp, dot_scores.hpp, weighted_sum.hpp), so it builds and is tested on every host, as the set itself is.
 #ifndef SARNN_KERNELS_CORTEX_M_SHAPED_HPP
 #define SARNN_KERNELS_CORTEX_M_SHAPED_HPP
 
@@ -13,6 +13,7 @@
 #include "sarnn/kernels.hpp"
 #include "sarnn/kernels/shaped.hpp"
 #include "sarnn/kernels/cortex_m/affine_tanh.hpp"
+#include "sarnn/kernels/cortex_m/attend.hpp"
 #include "sarnn/kernels/cortex_m/gemv.hpp"
 #include "sarnn/kernels/cortex_m/gru_cell.hpp"
 #include "sarnn/kernels/cortex_m/lstm_cell.hpp"
@@ -25,7 +26,7 @@ struct Shaped {
     /// What detail::shaped reads: every operation below is here. (Their pointers are __restrict: the contracts forbid
     /// the outputs to alias the inputs.)
     static constexpr unsigned kCaps = shaped_gemv | shaped_gemv_add | shaped_lstm_cell | shaped_gru_cell |
-                                      shaped_affine_tanh;
+                                      shaped_affine_tanh | shaped_attend_dot;
 
     /// y = M·v, M Rows x Cols row-major with leading dimension Ld; y must not alias v.
     template <std::size_t Rows, std::size_t Cols, std::size_t Ld>
@@ -59,6 +60,13 @@ struct Shaped {
                                                    const float* __restrict b_ih, const float* __restrict b_hh,
                                                    const float* __restrict h_prev, float* __restrict h) noexcept {
         gru_cell_lanes<H>(gi, gh, b_ih, b_hh, h_prev, h);
+    }
+    /// alpha = softmax_j(scale·(S_j·q)), c = Σ_j alpha_j S_j over the n >= 1 rows of S (Dim values, Stride apart, Cap
+    /// physical rows: kernels.hpp's attend_dot); c must not alias S or q (q may be a row of S).
+    template <std::size_t Dim, std::size_t Stride, std::size_t Cap>
+    __attribute__((noinline)) static void attend_dot(const Rows<float>& S, const float* q, float scale,
+                                                     float* __restrict alpha, float* __restrict c) noexcept {
+        attend_dot_rows<Dim, Stride, Cap>(S, q, scale, alpha, c);
     }
 };
 
