@@ -35,19 +35,11 @@ SARNN_CM_INLINE float scale_max(float s0, float s1, float s2, float s3, float sc
 #if SARNN_CM_SHAPED_VLDM
 // s_t = S_t·q with q in s0..s(D-1) and the row in s16..: a VMUL and D - 1 VFMA
 #define SARNN_CM_QFMA_(k, r, acc) ".if %c[dim] > " #k "\n\tvfma.f32 " acc ", s" #r ", s" #k "\n\t.endif\n\t"
-#define SARNN_CM_SCORE_(acc)                                                                                         \
-    ".if %c[regs] == 1\n\t"                                                                                          \
-    "vldmia %[pr]!, {s16}\n\t"                                                                                       \
-    ".else\n\t"                                                                                                      \
-    "vldmia %[pr]!, {s16-s%c[last_reg]}\n\t"                                                                         \
-    ".endif\n\t"                                                                                                     \
-    ".if %c[skip]\n\t"                                                                                               \
-    "add %[pr], %[pr], #%c[skip]\n\t"                                                                                \
-    ".endif\n\t"                                                                                                     \
-    "vmul.f32 " acc ", s16, s0\n\t" SARNN_CM_QFMA_(1, 17, acc) SARNN_CM_QFMA_(2, 18, acc) SARNN_CM_QFMA_(3, 19, acc) \
-        SARNN_CM_QFMA_(4, 20, acc) SARNN_CM_QFMA_(5, 21, acc) SARNN_CM_QFMA_(6, 22, acc) SARNN_CM_QFMA_(7, 23, acc)  \
-            SARNN_CM_QFMA_(8, 24, acc) SARNN_CM_QFMA_(9, 25, acc) SARNN_CM_QFMA_(10, 26, acc)                        \
-                SARNN_CM_QFMA_(11, 27, acc)
+#define SARNN_CM_SCORE_(acc)                                                                                        \
+    SARNN_CM_LOAD_ROW_ "vmul.f32 " acc ", s16, s0\n\t" SARNN_CM_QFMA_(1, 17, acc) SARNN_CM_QFMA_(2, 18, acc)        \
+        SARNN_CM_QFMA_(3, 19, acc) SARNN_CM_QFMA_(4, 20, acc) SARNN_CM_QFMA_(5, 21, acc) SARNN_CM_QFMA_(6, 22, acc) \
+            SARNN_CM_QFMA_(7, 23, acc) SARNN_CM_QFMA_(8, 24, acc) SARNN_CM_QFMA_(9, 25, acc)                        \
+                SARNN_CM_QFMA_(10, 26, acc) SARNN_CM_QFMA_(11, 27, acc)
 // e_t = scale·s_t; m = e_t > m ? e_t : m (unordered: m kept)
 #define SARNN_CM_SCALE_MAX_(acc) \
     "vmul.f32 " acc ", " acc     \

@@ -28,6 +28,20 @@
 #endif
 
 #if SARNN_CM_SHAPED_VLDM
+// The context's loops (dot_scores.hpp, weighted_sum.hpp): the next row's chunk (%[regs] values, s16 on) by one VLDM,
+// the row pointer %[pr] on past the rest of the row (%[skip] bytes) to the next row's chunk.
+#define SARNN_CM_LOAD_ROW_                   \
+    ".if %c[regs] == 1\n\t"                  \
+    "vldmia %[pr]!, {s16}\n\t"               \
+    ".else\n\t"                              \
+    "vldmia %[pr]!, {s16-s%c[last_reg]}\n\t" \
+    ".endif\n\t"                             \
+    ".if %c[skip]\n\t"                       \
+    "add %[pr], %[pr], #%c[skip]\n\t"        \
+    ".endif\n\t"
+#endif
+
+#if SARNN_CM_SHAPED_VLDM
 // The assembly of block4 and tail (below), each used with two operand lists: the sums read and written (+t), or
 // only written (=t, Init: the first column multiplies).
 #define SARNN_CM_BLOCK4_ASM        \

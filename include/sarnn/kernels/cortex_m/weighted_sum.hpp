@@ -34,16 +34,7 @@
     SARNN_CM_FMA1_(9, 25, p)  \
     SARNN_CM_FMA1_(10, 26, p) \
     SARNN_CM_FMA1_(11, 27, p)
-// the next row's chunk (R values) into s16.., the row pointer on to the next row's chunk
-#define SARNN_CM_LOAD_ROW_                   \
-    ".if %c[regs] == 1\n\t"                  \
-    "vldmia %[pr]!, {s16}\n\t"               \
-    ".else\n\t"                              \
-    "vldmia %[pr]!, {s16-s%c[last_reg]}\n\t" \
-    ".endif\n\t"                             \
-    ".if %c[skip]\n\t"                       \
-    "add %[pr], %[pr], #%c[skip]\n\t"        \
-    ".endif\n\t"
+// the next row's chunk: SARNN_CM_LOAD_ROW_ (cortex_m/gemv.hpp)
 // c_k = inv·c_k (k < L)
 #define SARNN_CM_SCALE1_(k) ".if %c[len] > " #k "\n\tvmul.f32 s" #k ", s" #k ", %[inv]\n\t.endif\n\t"
 // c_k = 0 (k < L), two registers a VMOV from the zero in a core register
@@ -167,7 +158,6 @@ SARNN_CM_INLINE void weighted_sum_scaled(float* w, const RingRuns<Stride, Cap>& 
 #if SARNN_CM_SHAPED_VLDM
 #undef SARNN_CM_FMA1_
 #undef SARNN_CM_FMA_ROW_
-#undef SARNN_CM_LOAD_ROW_
 #undef SARNN_CM_SCALE1_
 #undef SARNN_CM_ZERO2_
 #endif
