@@ -14,6 +14,13 @@ lane (small In + Hidden) or per state (small Hidden) is dearer per multiply-add 
 columns say what b (with a and c as fitted) and what c (with a and b as fitted) would have to be for the worst shape
 with Hidden >= 12 to meet the 1.2x bound: "none" where no value does.
 
+A second table bounds the fixed work from above, whatever the loops: give a step only multiply-adds (a each) and
+one kind of fixed work u per unit (dot: per attended state, the softmax's exp, max, sum and normalisation; Lstmn: per
+attended state and key lane, the additive score's add, tanh and v-product, which the MAC formula of bench/grid.hpp
+does not count; Gru, Lstm: per hidden lane, the gates' activations and the cell's update). The worst shape meets the
+bound only if u <= (B - 1)·a / (U_s/MAC_s - B·U_ref/MAC_ref), U the units per step; that limit, in multiply-adds and
+in instructions (the core's a), stands beside what a step spends per unit now (from the fit).
+
 Usage: grid_fit.py mcu.md   (prints a markdown section)
 """
 import re
@@ -22,6 +29,7 @@ import sys
 BOUND = 1.2
 MIN_HIDDEN = 12
 MODELS = ("SelfAttentionRnn dot", "Lstmn K 16", "Gru", "Lstm")
+STATES, KEYS = 64, 16  # the grid's n (bench/grid.hpp) and the Lstmn's K; a Lstmn step attends n - 1 tape entries
 
 
 def grids(text):
@@ -67,6 +75,21 @@ def allowed(a, b, c, s, ref):
     return (max_b if max_b >= 0 else None), (max_c if max_c >= 0 else None)
 
 
+def units(model, hidden):
+    """(units of fixed work per step, what one unit is, its cost now from the fit's b or c)."""
+    if model == "SelfAttentionRnn dot":
+        return STATES, "attended state", lambda b, c: c / STATES
+    if model.startswith("Lstmn"):
+        return (STATES - 1) * KEYS, "attended state x key lane", lambda b, c: c / ((STATES - 1) * KEYS)
+    return hidden, "hidden lane", lambda b, c: b
+
+
+def unit_limit(a, u_s, m_s, u_r, m_r):
+    """The largest cost of one unit of fixed work at which shape s meets BOUND against ref (None: no cost does)."""
+    den = u_s / m_s - BOUND * u_r / m_r
+    return (BOUND - 1) * a / den if den > 0 else None
+
+
 def fmt(v):
     return "none" if v is None else ("any" if v == float("inf") else f"{v:,.0f}")
 
@@ -81,6 +104,7 @@ def main(argv):
     print("fitted) and the c (a, b as fitted) at which the worst shape would meet 1.2x.\n")
     print("| core | model | type | a /MAC | b /lane | c /step | fit error, max | worst shape | x ref | b for 1.2x | c for 1.2x |")
     print("|---|---|---|---:|---:|---:|---:|---|---:|---:|---:|")
+    floors = []
     for (core, model, typ), rows in grids(text).items():
         rows = [r for r in rows if r[1] >= MIN_HIDDEN]
         ref = [r for r in rows if (r[0], r[1]) == (16, 32)]
@@ -96,6 +120,23 @@ def main(argv):
         max_b, max_c = allowed(a, b, c, (worst[1], worst[3]), (ref[1], ref[3]))
         print(f"| {core} | {model} | {typ} | {a:.2f} | {b:,.1f} | {c:,.0f} | {100 * err:.0f}% | In {worst[0]}, "
               f"Hidden {worst[1]} | {per(worst) / per(ref):.2f} | {fmt(max_b)} | {fmt(max_c)} |")
+        u_w, what, now = units(model, worst[1])
+        u_r = units(model, ref[1])[0]
+        lim = unit_limit(a, u_w, worst[3], u_r, ref[3])
+        floors.append((core, model, typ, worst, what, lim, a, now(b, c)))
+    print()
+    print("### The bound against the fixed work it leaves room for\n")
+    print("Idealised: every instruction of a step outside one kind of fixed work counted as multiply-adds at the")
+    print("fitted a. \"limit\": the most one unit of that work may cost for the worst shape to meet 1.2x, in")
+    print("multiply-adds (a property of the shapes alone) and in instructions; \"now\": what a unit costs today (fit).")
+    print("A limit below the cost of the unit's own arithmetic (an exp; an add, a tanh and a product; 3 or 5")
+    print("activations) cannot be met by any loop.\n")
+    print("| core | model | type | worst shape | unit | limit, MACs | limit, instructions | now, instructions |")
+    print("|---|---|---|---|---|---:|---:|---:|")
+    for core, model, typ, worst, what, lim, a, now in floors:
+        lm = "none" if lim is None else f"{lim / a:.2f}"
+        li = "none" if lim is None else f"{lim:,.1f}"
+        print(f"| {core} | {model} | {typ} | In {worst[0]}, Hidden {worst[1]} | {what} | {lm} | {li} | {now:,.1f} |")
     print()
 
 
