@@ -81,6 +81,45 @@ std::int16_t edge() {
     return kEdges[uniform(0, static_cast<int>(sizeof kEdges / sizeof kEdges[0]) - 1)];
 }
 
+/// scores_max (kScoresMax): scores's e_j and max(m, e_0, ..., e_{count-1}), q' small enough that every e_j fits int16
+/// (as attend_query's t makes them: t >= ceil(log2 Σ|q'|)), counts 1 to 40 (odd ones: the last state alone), npairs 1
+/// to 30 (1, odd, even: the loop's three forms), the max coming in from before or found among the scores (ties, the
+/// int16 ends, all scores equal)
+template <class X>
+void check_scores_max() {
+    int from_before = 0, found = 0;
+    for (int it = 0; it < 600; ++it) {
+        const std::size_t npairs = static_cast<std::size_t>(it < 30 ? it % 3 + 1 : uniform(1, 30));
+        const std::size_t stride = 2 * npairs + 2 * static_cast<std::size_t>(uniform(0, 2));
+        const std::size_t count = static_cast<std::size_t>(uniform(1, 40));
+        const int t = uniform(1, 20);
+        const int kind = it % 4;
+        for (q15& x : g_s) x.raw = static_cast<std::int16_t>(kind == 2 ? edge() : uniform(-32768, 32767));
+        // Σ|q| <= 2^t, so that |e_j| <= 32768·2^t / 2^t, rounded: 32767 at most (as prepare_query's t)
+        const int qsum = (1 << t) - 1;
+        const int qmax = qsum / static_cast<int>(2 * npairs);
+        for (std::size_t k = 0; k < 2 * npairs; ++k)
+            g_b[k].raw = static_cast<std::int16_t>(kind == 3 ? (k == 0 ? qsum / 2 : 0) : uniform(-qmax, qmax));
+        if (kind == 1)
+            for (std::size_t j = 1; j < count; ++j)
+                for (std::size_t k = 0; k < 2 * npairs; ++k) g_s[j * stride + k] = g_s[k];  // all scores equal
+        const std::int32_t m0 = it % 5 == 0 ? uniform(-32768, 32767) : -32768;
+        const std::int32_t m = X::scores_max(g_s, stride, count, g_b, npairs, t, g_out, m0);
+        bool ok = true;
+        std::int32_t want = m0;
+        for (std::size_t j = 0; j < count; ++j) {
+            std::int32_t d = 0;
+            for (std::size_t k = 0; k < 2 * npairs; ++k) d += g_s[j * stride + k].raw * g_b[k].raw;
+            const std::int32_t e = (d + (std::int32_t{1} << (t - 1))) >> t;
+            ok = ok && e >= -32768 && e <= 32767 && g_out[j].raw == e;
+            want = e > want ? e : want;
+        }
+        expect(ok && m == want, "scores_max", it);
+        (want == m0 ? from_before : found) += 1;
+    }
+    expect(from_before > 20 && found > 400, "scores_max: the max from before and found", found);
+}
+
 /// max, softmax's passes (exps: p_j = min(exp_q16((e_j - m)·2^(16-f)), 65535) above the cut, else 0; normalize), at
 /// every length to 70, word aligned and not: scores anywhere in int16, or within twice the cut's span below a top (most
 /// above the cut, some at it: e_j - m = zero_below and zero_below + 1), or the int16 ends (ties at the max); m their
@@ -950,6 +989,7 @@ void check_strided() {
 
 int main() {
     check_scores<L>();
+    if constexpr (q::has(L::kCaps, q::kScoresMax)) check_scores_max<L>();
     if constexpr (q::has(L::kCaps, q::kStrided)) check_strided<0, 16, 32, 64>();
     check_softmax();
     check_query();

@@ -177,9 +177,14 @@ struct Attention {
             for (std::size_t k = 0; k < S.dim; ++k) c[k] = seg.base[0][k];
             return;
         }
-        // alpha = softmax(e) (e in Q(f), the max subtracted); c = Σ_j alpha_j S_j
-        softmax<L>(alpha, S.n, f < -2 ? -2 : (f > 15 ? 15 : f), L::max_raw(alpha, S.n));
-        weighted_sum<L, Stride>(S, seg, alpha, c);
+        scored_max(S, f, alpha, c, L::max_raw(alpha, S.n));
+    }
+    /// scored's for S.n >= 2, m = max_j e_j known: alpha = softmax(e) (e in Q(f), the max subtracted);
+    /// c = Σ_j alpha_j S_j
+    __attribute__((always_inline)) static void scored_max(const Rows<q15>& S, int f, q15* alpha, q15* c,
+                                                          std::int32_t m) noexcept {
+        softmax<L>(alpha, S.n, f < -2 ? -2 : (f > 15 ? 15 : f), m);
+        weighted_sum<L, Stride>(S, segments(S), alpha, c);
     }
     __attribute__((always_inline)) static void to_scored(const Rows<q15>& S, int f, q15* alpha, q15* c) noexcept {
         if constexpr (kAny) {
@@ -188,6 +193,7 @@ struct Attention {
             scored(S, f, alpha, c);
         }
     }
+    static void scored_max_out(const Rows<q15>& S, int f, q15* alpha, q15* c, std::int32_t m) noexcept;
 
     /// attend_query's: the scores e_j = E_j·q' / 2^t, then scored
     static void query(const Rows<q15>& E, const q15* qp, QueryScale qs, const Rows<q15>& S, q15* alpha,
@@ -202,11 +208,16 @@ struct Attention {
         const Segments eseg = segments(E);
         const bool pairs = word_aligned(E.base) && word_aligned(qp) && E.stride % 2 == 0;
         const std::size_t npairs = (E.dim + 1) / 2;  // an odd dim reads the zero padding lane of the rows and of q'
+        // m = max_j e_j, found as the scores are written where the target's scores give it (kScoresMax)
+        constexpr bool kMax = q15_loops::has(L::kCaps, q15_loops::kScoresMax);
+        std::int32_t m = -32768;
         std::size_t j = 0;
         for (int g = 0; g < 2; ++g) {
             const q15* row = eseg.base[g];
             if (pairs) {
-                if constexpr (!kAny && q15_loops::has(L::kCaps, q15_loops::kStrided)) {
+                if constexpr (kMax) {
+                    m = L::scores_max(row, E.stride, eseg.n[g], qp, npairs, t, alpha + j, m);
+                } else if constexpr (!kAny && q15_loops::has(L::kCaps, q15_loops::kStrided)) {
                     L::template scores_at<Stride>(row, E.stride, eseg.n[g], qp, npairs, t, alpha + j);
                 } else {
                     L::scores(row, E.stride, eseg.n[g], qp, npairs, t, alpha + j);
@@ -217,10 +228,20 @@ struct Attention {
             for (std::size_t i = 0; i < eseg.n[g]; ++i, row += E.stride) {
                 std::int32_t d = 0;
                 for (std::size_t k = 0; k < E.dim; ++k) d += row[k].raw * qp[k].raw;
-                alpha[j++].raw = static_cast<std::int16_t>(round_shift(d, t));
+                alpha[j].raw = static_cast<std::int16_t>(round_shift(d, t));
+                m = alpha[j].raw > m ? alpha[j].raw : m;
+                ++j;
             }
         }
-        to_scored(S, f, alpha, c);
+        if constexpr (kMax) {
+            if constexpr (kAny) {
+                scored_max_out(S, f, alpha, c, m);
+            } else {
+                scored_max(S, f, alpha, c, m);
+            }
+        } else {
+            to_scored(S, f, alpha, c);
+        }
     }
     __attribute__((always_inline)) static void to_query(const Rows<q15>& E, const q15* qp, QueryScale qs,
                                                         const Rows<q15>& S, q15* alpha, q15* c) noexcept {
@@ -258,6 +279,13 @@ struct Attention {
         weighted_sum<L, Stride>(T, tseg, alpha, d);
     }
 };
+
+/// scored_max's run-time form (kAnyStride), one copy in an image whoever calls it (as the *_any below)
+template <class Which, std::size_t Stride>
+__attribute__((noinline)) void Attention<Which, Stride>::scored_max_out(const Rows<q15>& S, int f, q15* alpha, q15* c,
+                                                                        std::int32_t m) noexcept {
+    scored_max(S, f, alpha, c, m);
+}
 
 /// The Stride of Attention for a Q15Stride: its value where the target has loops by stride, else kAnyStride (the
 /// run-time forms: one copy of the code whatever the stride)

@@ -46,6 +46,9 @@
 //   kRowsPre     rows_pre(a, rows, x, nx, r, nr, y): affine_tanh's pre-activations of its first rows (returned: a
 //                multiple of kRows, or 0) straight from the weights, before tanh_rows; the rest by the sums and
 //                finish_rows (needs kFinishRows)
+//   kScoresMax   scores_max(s, stride, count, q, npairs, t, e, m): scores's e_j (that fit int16, as attend_query's t
+//                makes them) and max(m, e_0, ..., e_{count-1}), so that attend_query's softmax needs no max_raw pass
+//                (needs kScores)
 // The bounds every loop relies on are the callers', given in q15/*.cpp.
 #ifndef SARNN_LIB_KERNELS_Q15_SEAM_HPP
 #define SARNN_LIB_KERNELS_Q15_SEAM_HPP
@@ -88,6 +91,7 @@ enum Cap : unsigned {
     kStrided = 1u << 19,
     kGruApart = 1u << 20,
     kRowsPre = 1u << 21,
+    kScoresMax = 1u << 22,
 };
 
 /// A row stride not known at compile time (kStrided's Stride): the loops choose at run time.
@@ -289,6 +293,8 @@ constexpr bool check() noexcept {
     static_assert(!has(caps, kGruApart) || has(caps, kRowsPacked | kFinishGru),
                   "q15 loops: kGruApart reads the packed x and h and finishes as finish_gru: it needs kRowsPacked and "
                   "kFinishGru");
+    static_assert(!has(caps, kScoresMax) || has(caps, kScores),
+                  "q15 loops: kScoresMax is the target's scores with their max: it needs kScores");
     static_assert(!has(caps, kStrided) || (has(caps, kScores) && has(caps, kWeighted)),
                   "q15 loops: kStrided gives scores and weighted_sum forms by stride: it needs kScores and kWeighted");
     return true;

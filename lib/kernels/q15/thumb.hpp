@@ -438,13 +438,13 @@ inline std::int32_t additive_sum(const q15* key, const q15* q, const std::int8_t
 
 namespace sarnn::kernel::q15_loops {
 
-/// The Thumb loops: the products, the scores (q15/thumb_scores.hpp), additive_sum, softmax's exps and normalize
-/// (q15/thumb_softmax.hpp), the cells (q15/thumb_cells.hpp), the rows finished (q15/thumb_finish.hpp) and the GRU's
-/// gates (q15/thumb_gru.hpp); the rest generic.
+/// The Thumb loops: the products, the scores and their max (q15/thumb_scores.hpp), additive_sum, softmax's exps and
+/// normalize (q15/thumb_softmax.hpp), the cells (q15/thumb_cells.hpp), the rows finished (q15/thumb_finish.hpp) and the
+/// GRU's gates (q15/thumb_gru.hpp); the rest generic.
 struct ThumbLoops : Loops<ThumbLoops> {
     static constexpr std::size_t kRows = q15_thumb::kRows, kStates = q15_thumb::kStates, kColumns = q15_thumb::kColumns;
     static constexpr unsigned kCaps = kScores | kAdditiveSum | kExps | kNormalize | kGruCell | kCell | kFinishGru |
-                                      kFinishSum | kGruGates;
+                                      kFinishSum | kGruGates | kScoresMax;
     template <std::size_t G>
     __attribute__((always_inline)) static void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v,
                                                         std::size_t n, std::int32_t* acc) noexcept {
@@ -467,6 +467,11 @@ struct ThumbLoops : Loops<ThumbLoops> {
     __attribute__((always_inline)) static void scores(const q15* s, std::size_t stride, std::size_t count, const q15* q,
                                                       std::size_t npairs, int t, q15* e) noexcept {
         q15_thumb::scores(s, stride, count, q, npairs, t, e);
+    }
+    __attribute__((always_inline)) static std::int32_t scores_max(const q15* s, std::size_t stride, std::size_t count,
+                                                                  const q15* q, std::size_t npairs, int t, q15* e,
+                                                                  std::int32_t m) noexcept {
+        return q15_thumb::scores_max(s, stride, count, q, npairs, t, e, m);
     }
     __attribute__((always_inline)) static std::uint32_t exps(q15* alpha, std::size_t n, std::int32_t m,
                                                              std::int32_t to_q16, std::int32_t zero_below) noexcept {
