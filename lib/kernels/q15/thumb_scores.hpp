@@ -34,12 +34,12 @@ namespace sarnn::kernel::q15_thumb {
     "add   %[a1], %[y]\n\t"
 // The passes: the sums from 2^(t-1) (the rounding's half), the pairs of q' (FIRST: none or one, then INNER: one or two
 // a loop), then e_j = sum >> t for both states and the max m of the e_j so far (in lr), the rows moved on to the next
-// two (gap: the two rows less the values read).
+// two (gap: the two rows less the values read); x holds ps again where a pass starts.
 #define SARNN_THUMB_SCORES_PASSES(FIRST, INNER)                                                                \
     __asm__ volatile(                                                                                         \
         SARNN_THUMB_BEGIN                                                                                     \
+        "mov   %[x], %[ps]\n"                                                                                  \
         "2:\n\t"                                                                                              \
-        "mov   %[x], %[ps]\n\t"                                                                               \
         "ldr   %[qp], [%[x], #0]\n\t"                                                                         \
         "ldr   %[y], [%[x], #4]\n\t"                                                                          \
         "mov   %[a0], %[y]\n\t"                                                                               \
@@ -84,7 +84,7 @@ namespace sarnn::kernel::q15_thumb {
 /// s, q word aligned, stride even, npairs >= 1) and their max (kScoresMax: max(m, e_0, ..., e_{count-1}), the e_j in
 /// int16 as the callers' t makes them), two states a pass (the two rows read once per pair of q', as dot_states<2>),
 /// two pairs of q' an iteration (an odd npairs's first pair alone before them): 8.5 instructions a pair of each state
-/// and 15 a state for the pass and the max (the generic form's: 9.5 and 17, its passes and rounding in C, then
+/// and 12.5 a state for the pass and the max (the generic form's: 9.5 and 17, its passes and rounding in C, then
 /// max_raw's 7.75 a state). An odd last state: q15_plain's.
 inline std::int32_t scores_max(const q15* s, std::size_t stride, std::size_t count, const q15* q, std::size_t npairs,
                                int t, q15* e, std::int32_t m) noexcept {
