@@ -378,6 +378,36 @@ void check_weighted_sum() {
     }
 }
 
+/// columns<G> (q15/seam.hpp; q15/plain.hpp's contract): acc_k += Σ_i a_i·v_i,k for the G columns k from v, count
+/// (even, 2 to 80) rows `stride` apart (even, from G), a and v word aligned; Σ|a_i| <= 32768 (as softmax's alpha) and
+/// the sums from within +-2^29, so every sum is exact in int32; values anywhere in int16, or at its ends with the
+/// largest weights
+template <std::size_t G>
+void check_columns() {
+    for (int it = 0; it < 300; ++it) {
+        const std::size_t count = 2 * static_cast<std::size_t>(uniform(1, 40));
+        const std::size_t stride = G + (G % 2) + 2 * static_cast<std::size_t>(uniform(0, 3));
+        const std::size_t first = 2 * static_cast<std::size_t>(uniform(0, 2));  // (v at a word of g_s)
+        if (first + count * stride > sizeof g_s / sizeof g_s[0]) continue;
+        const bool ends = it % 4 == 0;
+        for (std::size_t k = 0; k < first + count * stride; ++k)
+            g_s[k].raw = static_cast<std::int16_t>(ends ? (uniform(0, 1) == 0 ? -32768 : 32767)
+                                                        : uniform(-32768, 32767));
+        const int amax = static_cast<int>(32768 / count);
+        for (std::size_t i = 0; i < count; ++i)
+            g_a[i].raw = static_cast<std::int16_t>(ends ? (uniform(0, 1) == 0 ? -amax : amax) : uniform(-amax, amax));
+        std::int32_t acc[G], want[G];
+        for (std::size_t k = 0; k < G; ++k) {
+            acc[k] = want[k] = uniform(-(1 << 29), 1 << 29);
+            for (std::size_t i = 0; i < count; ++i) want[k] += g_a[i].raw * g_s[first + i * stride + k].raw;
+        }
+        L::template columns<G>(g_a, g_s + first, stride, count, acc);
+        bool ok = true;
+        for (std::size_t k = 0; k < G; ++k) ok = ok && acc[k] == want[k];
+        expect(ok, G == 2 ? "columns<2>" : (G == 4 ? "columns<4>" : "columns<kColumns>"), it);
+    }
+}
+
 /// the LSTM cell's contract (kernels_q15.hpp): c = round(f·c~ / 2^15) + round(i·g / 2^18) saturated to int16 and
 /// counted, h = round(o·tanh(c) / 2^15), the gates sigmoid_q15 and tanh_q15 of z
 template <class X>
@@ -999,6 +1029,12 @@ int main() {
     check_dot_rows<1>();
     check_dot_rows<2>();
     check_dot_rows<L::kRows>();
+    // the weighted sum's column groups (q15/seam.hpp), where the target takes the generic weighted sum
+    if constexpr (!q::has(L::kCaps, q::kWeighted)) {
+        check_columns<2>();
+        check_columns<L::kColumns>();
+        if constexpr (L::kColumns > 4) check_columns<4>();
+    }
     // the target's own operations (q15/seam.hpp's capabilities), each against its formula
     if constexpr (q::has(L::kCaps, q::kTanhRows)) check_tanh_rows<L>();
     if constexpr (q::has(L::kCaps, q::kWeighted)) check_weighted_sum<L>();

@@ -91,17 +91,9 @@ __attribute__((always_inline)) inline q15 context_value(std::int32_t acc) noexce
 #endif
 }
 
-/// c = Σ_j alpha_j S_j (the rows of S in the segments seg), rounded half up to Q15. Stride: S.stride as the caller
-/// knows it at compile time (q15/seam.hpp's kAnyStride: not).
-template <class L, std::size_t Stride = q15_loops::kAnyStride>
-void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15* c) noexcept {
-    if constexpr (Stride != q15_loops::kAnyStride && q15_loops::has(L::kCaps, q15_loops::kStrided)) {
-        L::template weighted_at<Stride>(seg.base, seg.n, S.stride, S.dim, alpha, c);
-        return;
-    } else if constexpr (q15_loops::has(L::kCaps, q15_loops::kWeighted)) {
-        L::weighted_sum(seg.base, seg.n, S.stride, S.dim, alpha, c);
-        return;
-    }
+/// weighted_sum's generic form, on the target's columns<G> (G = kColumns, 4 where kColumns > 4, 2)
+template <class L>
+void weighted_columns(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15* c) noexcept {
     const std::size_t dim = S.dim, stride = S.stride;
     std::size_t k = 0;
     if (word_aligned(S.base) && stride % 2 == 0 && word_aligned(alpha)) {
@@ -146,6 +138,9 @@ void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15
         };
         // NOLINTNEXTLINE(bugprone-infinite-loop): the pass advances the index (a lambda, by reference)
         while (k + L::kColumns <= dim) pass(Group<L::kColumns>{});
+        if constexpr (L::kColumns > 4) {
+            if (k + 4 <= dim) pass(Group<4>{});
+        }
         if constexpr (L::kColumns > 2) {
             // NOLINTNEXTLINE(bugprone-infinite-loop): the pass advances the index (a lambda, by reference)
             while (k + 2 <= dim) pass(Group<2>{});
@@ -159,6 +154,20 @@ void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15
             for (std::size_t i = 0; i < seg.n[g]; ++i, ++ap, v += stride) acc += ap->raw * v->raw;
         }
         c[k] = context_value(acc);
+    }
+}
+
+/// c = Σ_j alpha_j S_j (the rows of S in the segments seg), rounded half up to Q15. Stride: S.stride as the caller
+/// knows it at compile time (q15/seam.hpp's kAnyStride: not).
+template <class L, std::size_t Stride = q15_loops::kAnyStride>
+void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15* c) noexcept {
+    if constexpr (Stride != q15_loops::kAnyStride && q15_loops::has(L::kCaps, q15_loops::kStrided)) {
+        L::template weighted_at<Stride>(seg.base, seg.n, S.stride, S.dim, alpha, c);
+        return;
+    } else if constexpr (q15_loops::has(L::kCaps, q15_loops::kWeighted)) {
+        L::weighted_sum(seg.base, seg.n, S.stride, S.dim, alpha, c);
+    } else {
+        weighted_columns<L>(S, seg, alpha, c);
     }
 }
 

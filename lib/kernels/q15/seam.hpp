@@ -4,7 +4,8 @@
 //   kRows, kStates, kColumns       how many rows, states or columns one pass of its products takes;
 //   dot_rows<G>(w, ld, v, n, acc)  for G = 1, 2 and kRows   (any n, any alignment)
 //   dot_states<G>(s, stride, q, npairs, d)   for G = 1 and kStates   (s, q word aligned, stride even, npairs >= 1)
-//   columns<G>(a, v, stride, count, acc)     for G = 2 and kColumns  (a, v word aligned, stride even, count even >= 2)
+//   columns<G>(a, v, stride, count, acc)     for G = 2, kColumns and 4 where kColumns > 4  (a, v word aligned, stride
+//                                            even, count even >= 2)
 // (the contracts: q15/plain.hpp, which computes each exactly), and, where it has a faster form of its own, a static
 // function of the same name and signature that hides the generic one: scores, max_raw, additive_sum, abs_sum,
 // round_query, exps, normalize, gru_cell; and its `kCaps`, one bit set: the Op bits (below) of the operations it replaces,

@@ -33,11 +33,12 @@ namespace sarnn::kernel::q15_thumb {
     "muls  %[y], %[x], %[y]\n\t"             \
     "add   %[a1], %[y]\n\t"
 // The passes: the sums from 2^(t-1) (the rounding's half), the pairs of q' (FIRST: none or one, then INNER: one or two
-// a loop), then e_j = sum >> t for both states and the max m of the e_j so far (in lr), the rows moved on to the next
-// two (gap: the two rows less the values read); x holds ps again where a pass starts.
+// a loop), then e_j = sum >> t for both states and the max m of the e_j so far (in lr; in and out by x), the rows
+// moved on to the next two (gap: the two rows less the values read); x holds ps again where a pass starts.
 #define SARNN_THUMB_SCORES_PASSES(FIRST, INNER)                                                                \
     __asm__ volatile(                                                                                         \
         SARNN_THUMB_BEGIN                                                                                     \
+        "mov   lr, %[x]\n\t"                                                                                  \
         "mov   %[x], %[ps]\n"                                                                                  \
         "2:\n\t"                                                                                              \
         "ldr   %[qp], [%[x], #0]\n\t"                                                                         \
@@ -55,16 +56,16 @@ namespace sarnn::kernel::q15_thumb {
         "mov   %[y], %[a0]\n\t"                                                                               \
         "asrs  %[y], %[y], %[t]\n\t"                                                                          \
         "strh  %[y], [%[u], #0]\n\t"                                                                          \
-        "cmp   %[y], %[m]\n\t"                                                                                \
+        "cmp   %[y], lr\n\t"                                                                                  \
         "ble   3f\n\t"                                                                                        \
-        "mov   %[m], %[y]\n"                                                                                   \
+        "mov   lr, %[y]\n"                                                                                     \
         "3:\n\t"                                                                                              \
         "mov   %[y], %[a1]\n\t"                                                                               \
         "asrs  %[y], %[y], %[t]\n\t"                                                                          \
         "strh  %[y], [%[u], #2]\n\t"                                                                          \
-        "cmp   %[y], %[m]\n\t"                                                                                \
+        "cmp   %[y], lr\n\t"                                                                                  \
         "ble   4f\n\t"                                                                                        \
-        "mov   %[m], %[y]\n"                                                                                   \
+        "mov   lr, %[y]\n"                                                                                     \
         "4:\n\t"                                                                                              \
         "adds  %[u], #4\n\t"                                                                                  \
         "mov   %[ep], %[u]\n\t"                                                                               \
@@ -73,11 +74,12 @@ namespace sarnn::kernel::q15_thumb {
         "adds  %[p1], %[p1], %[y]\n\t"                                                                        \
         "ldr   %[y], [%[x], #16]\n\t"                                                                         \
         "cmp   %[u], %[y]\n\t"                                                                                \
-        "bne   2b" SARNN_THUMB_END                                                                            \
-        : [a0] "=&r"(a0), [a1] "=&r"(a1), [ep] "+r"(ep), [m] "+r"(mx), [qp] "=&l"(qp), [p0] "+l"(p0),         \
-          [p1] "+l"(p1), [x] "=&l"(x), [y] "=&l"(y), [t] "=&l"(tt), [u] "=&l"(u)                               \
+        "bne   2b\n\t"                                                                                        \
+        "mov   %[x], lr" SARNN_THUMB_END                                                                      \
+        : [a0] "=&r"(a0), [a1] "=&r"(a1), [ep] "+r"(ep), [qp] "=&l"(qp), [p0] "+l"(p0), [p1] "+l"(p1),        \
+          [x] "+l"(x), [y] "=&l"(y), [t] "=&l"(tt), [u] "=&l"(u)                                               \
         : [qend] "r"(qend), [ps] "r"(ps)                                                                      \
-        : "cc", "memory")
+        : "cc", "memory", "lr")
 // clang-format on
 
 /// The rounded scores (q15/seam.hpp: e_j = (S_j·q' + 2^(t-1)) >> t for the count states at s, row stride `stride`;
@@ -102,11 +104,13 @@ inline std::int32_t scores_max(const q15* s, std::size_t stride, std::size_t cou
         register const q15* qend __asm__("r10") = q + 2 * npairs;
         register const Pass* ps __asm__("r11") = &pass;
         register q15* ep __asm__("r12") = e;
-        register std::int32_t mx __asm__("lr") = m;
         const q15* qp;
         const q15* p0 = s;
         const q15* p1 = s + stride;
-        std::uint32_t x, y, tt, u;
+        // the max in lr, clobbered (lr as a register variable: GCC's far jumps by BL on ARMv6-M clobber it around the
+        // block), in and out through x
+        auto x = static_cast<std::uint32_t>(m);
+        std::uint32_t y, tt, u;
         if (npairs % 2 == 0) {
             SARNN_THUMB_SCORES_PASSES("", SARNN_THUMB_SCORES_PAIR SARNN_THUMB_SCORES_PAIR);
         } else if (npairs > 1) {
@@ -116,7 +120,7 @@ inline std::int32_t scores_max(const q15* s, std::size_t stride, std::size_t cou
         }
         (void)a0;
         (void)a1;
-        m = mx;
+        m = static_cast<std::int32_t>(x);
     }
     if (count % 2 != 0) {
         const q15* const last = s + (count - 1) * stride;

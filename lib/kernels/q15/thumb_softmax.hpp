@@ -47,14 +47,15 @@ inline std::uint32_t exps(q15* alpha, std::size_t n, std::int32_t m, std::int32_
     register const std::uint32_t* tab __asm__("r10") = fixed::detail::kExp2Table;
     register std::uint32_t l __asm__("r11") = 0;
     register std::uint32_t nk __asm__("r12") = 0u - k_mul;
-    // -32768, added to p_j for what is written over e_j (lr: a register of its own, where MOVS and LSLS made it twice)
-    register std::uint32_t minus_top __asm__("lr") = 0xFFFF8000u;
     q15* const base = alpha;
     auto j = static_cast<std::int32_t>(2 * (n - 1));  // the byte offset of the state, the last first
-    std::uint32_t d, a, b, c;
+    // -32768, added to p_j for what is written over e_j: in lr (where MOVS and LSLS made it twice a state), clobbered
+    // (lr as a register variable: GCC's far jumps by BL on ARMv6-M clobber it around the block), in by a
+    std::uint32_t d, a = 0xFFFF8000u, b, c;
     // clang-format off
     __asm__ volatile(
         SARNN_THUMB_BEGIN
+        "mov   lr, %[a]\n"
         "1:\n\t"
         "ldrsh %[d], [%[base], %[j]]\n\t"
         "cmp   %[d], %[thr]\n\t"
@@ -87,21 +88,21 @@ inline std::uint32_t exps(q15* alpha, std::size_t n, std::int32_t m, std::int32_
         "subs  %[a], %[a], %[b]\n\t"
         // l += p; p - 32768 over e_j
         "add   %[l], %[a]\n\t"
-        "add   %[a], %[mt]\n\t"
+        "add   %[a], lr\n\t"
         "strh  %[a], [%[base], %[j]]\n\t"
         "subs  %[j], #2\n\t"
         "bpl   1b\n\t"
         "b     3f\n"
         // below the cut: p = 0, -32768 over e_j
         "2:\n\t"
-        "mov   %[a], %[mt]\n\t"
+        "mov   %[a], lr\n\t"
         "strh  %[a], [%[base], %[j]]\n\t"
         "subs  %[j], #2\n\t"
         "bpl   1b\n"
         "3:" SARNN_THUMB_END
-        : [l] "+r"(l), [j] "+l"(j), [d] "=&l"(d), [a] "=&l"(a), [b] "=&l"(b), [c] "=&l"(c), [sh] "+l"(sh)
-        : [thr] "r"(thr), [mkr] "r"(mkr), [tab] "r"(tab), [nk] "r"(nk), [mt] "r"(minus_top), [base] "l"(base)
-        : "cc", "memory");
+        : [l] "+r"(l), [j] "+l"(j), [d] "=&l"(d), [a] "+l"(a), [b] "=&l"(b), [c] "=&l"(c), [sh] "+l"(sh)
+        : [thr] "r"(thr), [mkr] "r"(mkr), [tab] "r"(tab), [nk] "r"(nk), [base] "l"(base)
+        : "cc", "memory", "lr");
     // clang-format on
     return l;
 }
