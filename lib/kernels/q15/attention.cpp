@@ -190,10 +190,11 @@ struct Attention {
             for (std::size_t k = 0; k < S.dim; ++k) c[k] = seg.base[0][k];
             return;
         }
-        scored_max(S, f, alpha, c, L::max_raw(alpha, S.n));
+        // alpha = softmax(e) (e in Q(f), the max subtracted); c = Σ_j alpha_j S_j
+        softmax<L>(alpha, S.n, f < -2 ? -2 : (f > 15 ? 15 : f), L::max_raw(alpha, S.n));
+        weighted_sum<L, Stride>(S, seg, alpha, c);
     }
-    /// scored's for S.n >= 2, m = max_j e_j known: alpha = softmax(e) (e in Q(f), the max subtracted);
-    /// c = Σ_j alpha_j S_j
+    /// scored's for S.n >= 2, m = max_j e_j known (attend_query's, where the target's scores give it)
     __attribute__((always_inline)) static void scored_max(const Rows<q15>& S, int f, q15* alpha, q15* c,
                                                           std::int32_t m) noexcept {
         softmax<L>(alpha, S.n, f < -2 ? -2 : (f > 15 ? 15 : f), m);
@@ -242,7 +243,7 @@ struct Attention {
                 std::int32_t d = 0;
                 for (std::size_t k = 0; k < E.dim; ++k) d += row[k].raw * qp[k].raw;
                 alpha[j].raw = static_cast<std::int16_t>(round_shift(d, t));
-                m = alpha[j].raw > m ? alpha[j].raw : m;
+                if constexpr (kMax) m = alpha[j].raw > m ? alpha[j].raw : m;
                 ++j;
             }
         }
