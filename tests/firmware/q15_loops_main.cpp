@@ -81,6 +81,45 @@ std::int16_t edge() {
     return kEdges[uniform(0, static_cast<int>(sizeof kEdges / sizeof kEdges[0]) - 1)];
 }
 
+/// scores_max (kScoresMax): scores's e_j and max(m, e_0, ..., e_{count-1}), q' small enough that every e_j fits int16
+/// (as attend_query's t makes them: t >= ceil(log2 Σ|q'|)), counts 1 to 40 (odd ones: the last state alone), npairs 1
+/// to 30 (1, odd, even: the loop's three forms), the max coming in from before or found among the scores (ties, the
+/// int16 ends, all scores equal)
+template <class X>
+void check_scores_max() {
+    int from_before = 0, found = 0;
+    for (int it = 0; it < 600; ++it) {
+        const std::size_t npairs = static_cast<std::size_t>(it < 30 ? it % 3 + 1 : uniform(1, 30));
+        const std::size_t stride = 2 * npairs + 2 * static_cast<std::size_t>(uniform(0, 2));
+        const std::size_t count = static_cast<std::size_t>(uniform(1, 40));
+        const int t = uniform(1, 20);
+        const int kind = it % 4;
+        for (q15& x : g_s) x.raw = static_cast<std::int16_t>(kind == 2 ? edge() : uniform(-32768, 32767));
+        // Σ|q| <= 2^t, so that |e_j| <= 32768·2^t / 2^t, rounded: 32767 at most (as prepare_query's t)
+        const int qsum = (1 << t) - 1;
+        const int qmax = qsum / static_cast<int>(2 * npairs);
+        for (std::size_t k = 0; k < 2 * npairs; ++k)
+            g_b[k].raw = static_cast<std::int16_t>(kind == 3 ? (k == 0 ? qsum / 2 : 0) : uniform(-qmax, qmax));
+        if (kind == 1)
+            for (std::size_t j = 1; j < count; ++j)
+                for (std::size_t k = 0; k < 2 * npairs; ++k) g_s[j * stride + k] = g_s[k];  // all scores equal
+        const std::int32_t m0 = it % 5 == 0 ? uniform(-32768, 32767) : -32768;
+        const std::int32_t m = X::scores_max(g_s, stride, count, g_b, npairs, t, g_out, m0);
+        bool ok = true;
+        std::int32_t want = m0;
+        for (std::size_t j = 0; j < count; ++j) {
+            std::int32_t d = 0;
+            for (std::size_t k = 0; k < 2 * npairs; ++k) d += g_s[j * stride + k].raw * g_b[k].raw;
+            const std::int32_t e = (d + (std::int32_t{1} << (t - 1))) >> t;
+            ok = ok && e >= -32768 && e <= 32767 && g_out[j].raw == e;
+            want = e > want ? e : want;
+        }
+        expect(ok && m == want, "scores_max", it);
+        (want == m0 ? from_before : found) += 1;
+    }
+    expect(from_before > 20 && found > 400, "scores_max: the max from before and found", found);
+}
+
 /// max, softmax's passes (exps: p_j = min(exp_q16((e_j - m)·2^(16-f)), 65535) above the cut, else 0; normalize), at
 /// every length to 70, word aligned and not: scores anywhere in int16, or within twice the cut's span below a top (most
 /// above the cut, some at it: e_j - m = zero_below and zero_below + 1), or the int16 ends (ties at the max); m their
@@ -336,6 +375,36 @@ void check_weighted_sum() {
             const std::size_t dim = dims[i % 7], c_off = i % 11 == 10 ? 1 : 0;
             check_weighted_case<X>(dim, stride, n0, n1, a_off, c_off, it);
         }
+    }
+}
+
+/// columns<G> (q15/seam.hpp; q15/plain.hpp's contract): acc_k += Σ_i a_i·v_i,k for the G columns k from v, count
+/// (even, 2 to 80) rows `stride` apart (even, from G), a and v word aligned; Σ|a_i| <= 32768 (as softmax's alpha) and
+/// the sums from within +-2^29, so every sum is exact in int32; values anywhere in int16, or at its ends with the
+/// largest weights
+template <std::size_t G>
+void check_columns() {
+    for (int it = 0; it < 300; ++it) {
+        const std::size_t count = 2 * static_cast<std::size_t>(uniform(1, 40));
+        const std::size_t stride = G + (G % 2) + 2 * static_cast<std::size_t>(uniform(0, 3));
+        const std::size_t first = 2 * static_cast<std::size_t>(uniform(0, 2));  // (v at a word of g_s)
+        if (first + count * stride > sizeof g_s / sizeof g_s[0]) continue;
+        const bool ends = it % 4 == 0;
+        for (std::size_t k = 0; k < first + count * stride; ++k)
+            g_s[k].raw = static_cast<std::int16_t>(ends ? (uniform(0, 1) == 0 ? -32768 : 32767)
+                                                        : uniform(-32768, 32767));
+        const int amax = static_cast<int>(32768 / count);
+        for (std::size_t i = 0; i < count; ++i)
+            g_a[i].raw = static_cast<std::int16_t>(ends ? (uniform(0, 1) == 0 ? -amax : amax) : uniform(-amax, amax));
+        std::int32_t acc[G], want[G];
+        for (std::size_t k = 0; k < G; ++k) {
+            acc[k] = want[k] = uniform(-(1 << 29), 1 << 29);
+            for (std::size_t i = 0; i < count; ++i) want[k] += g_a[i].raw * g_s[first + i * stride + k].raw;
+        }
+        L::template columns<G>(g_a, g_s + first, stride, count, acc);
+        bool ok = true;
+        for (std::size_t k = 0; k < G; ++k) ok = ok && acc[k] == want[k];
+        expect(ok, G == 2 ? "columns<2>" : (G == 4 ? "columns<4>" : "columns<kColumns>"), it);
     }
 }
 
@@ -950,6 +1019,7 @@ void check_strided() {
 
 int main() {
     check_scores<L>();
+    if constexpr (q::has(L::kCaps, q::kScoresMax)) check_scores_max<L>();
     if constexpr (q::has(L::kCaps, q::kStrided)) check_strided<0, 16, 32, 64>();
     check_softmax();
     check_query();
@@ -959,6 +1029,12 @@ int main() {
     check_dot_rows<1>();
     check_dot_rows<2>();
     check_dot_rows<L::kRows>();
+    // the weighted sum's column groups (q15/seam.hpp), where the target takes the generic weighted sum
+    if constexpr (!q::has(L::kCaps, q::kWeighted)) {
+        check_columns<2>();
+        check_columns<L::kColumns>();
+        if constexpr (L::kColumns > 4) check_columns<4>();
+    }
     // the target's own operations (q15/seam.hpp's capabilities), each against its formula
     if constexpr (q::has(L::kCaps, q::kTanhRows)) check_tanh_rows<L>();
     if constexpr (q::has(L::kCaps, q::kWeighted)) check_weighted_sum<L>();

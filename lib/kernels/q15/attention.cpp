@@ -21,26 +21,30 @@
 namespace sarnn::kernel {
 namespace {
 
-/// the least t >= 0 with 2^t >= v (v <= 2^31): CLZ where the core has it (not ARMv6-M: a library call there)
-__attribute__((always_inline)) inline int ceil_log2(std::uint32_t v) noexcept {
+/// the leading zeros of v > 0: CLZ where the core has it; on ARMv6-M (whose __builtin_clz is a library call) five
+/// halvings of the range, about 15 instructions (a loop of one bit a pass took up to 80)
+__attribute__((always_inline)) inline int leading_zeros(std::uint32_t v) noexcept {
 #if defined(__GNUC__) && !defined(__ARM_ARCH_6M__)
-    return v > 1 ? 32 - __builtin_clz(v - 1) : 0;
+    return __builtin_clz(v);
 #else
-    int t = 0;
-    while ((std::uint32_t{1} << t) < v) ++t;
-    return t;
+    int n = 0;
+    if (v < (std::uint32_t{1} << 16)) n += 16, v <<= 16;
+    if (v < (std::uint32_t{1} << 24)) n += 8, v <<= 8;
+    if (v < (std::uint32_t{1} << 28)) n += 4, v <<= 4;
+    if (v < (std::uint32_t{1} << 30)) n += 2, v <<= 2;
+    if (v < (std::uint32_t{1} << 31)) n += 1;
+    return n;
 #endif
+}
+
+/// the least t >= 0 with 2^t >= v (v <= 2^31)
+__attribute__((always_inline)) inline int ceil_log2(std::uint32_t v) noexcept {
+    return v > 1 ? 32 - leading_zeros(v - 1) : 0;
 }
 
 /// the least sh >= 0 with v·2^sh >= 2^30, for 0 < v < 2^31 (v·2^sh < 2^31 then)
 __attribute__((always_inline)) inline int to_top(std::uint32_t v) noexcept {
-#if defined(__GNUC__) && !defined(__ARM_ARCH_6M__)
-    return v < (std::uint32_t{1} << 30) ? __builtin_clz(v) - 1 : 0;
-#else
-    int sh = 0;
-    while ((v << sh) < (std::uint32_t{1} << 30)) ++sh;
-    return sh;
-#endif
+    return v < (std::uint32_t{1} << 30) ? leading_zeros(v) - 1 : 0;
 }
 
 /// The two segments of a ring of rows (physical rows first.. then 0..), as in the float kernels.
@@ -87,17 +91,9 @@ __attribute__((always_inline)) inline q15 context_value(std::int32_t acc) noexce
 #endif
 }
 
-/// c = Σ_j alpha_j S_j (the rows of S in the segments seg), rounded half up to Q15. Stride: S.stride as the caller
-/// knows it at compile time (q15/seam.hpp's kAnyStride: not).
-template <class L, std::size_t Stride = q15_loops::kAnyStride>
-void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15* c) noexcept {
-    if constexpr (Stride != q15_loops::kAnyStride && q15_loops::has(L::kCaps, q15_loops::kStrided)) {
-        L::template weighted_at<Stride>(seg.base, seg.n, S.stride, S.dim, alpha, c);
-        return;
-    } else if constexpr (q15_loops::has(L::kCaps, q15_loops::kWeighted)) {
-        L::weighted_sum(seg.base, seg.n, S.stride, S.dim, alpha, c);
-        return;
-    }
+/// weighted_sum's generic form, on the target's columns<G> (G = kColumns, 4 where kColumns > 4, 2)
+template <class L>
+void weighted_columns(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15* c) noexcept {
     const std::size_t dim = S.dim, stride = S.stride;
     std::size_t k = 0;
     if (word_aligned(S.base) && stride % 2 == 0 && word_aligned(alpha)) {
@@ -142,6 +138,9 @@ void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15
         };
         // NOLINTNEXTLINE(bugprone-infinite-loop): the pass advances the index (a lambda, by reference)
         while (k + L::kColumns <= dim) pass(Group<L::kColumns>{});
+        if constexpr (L::kColumns > 4) {
+            if (k + 4 <= dim) pass(Group<4>{});
+        }
         if constexpr (L::kColumns > 2) {
             // NOLINTNEXTLINE(bugprone-infinite-loop): the pass advances the index (a lambda, by reference)
             while (k + 2 <= dim) pass(Group<2>{});
@@ -155,6 +154,20 @@ void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15
             for (std::size_t i = 0; i < seg.n[g]; ++i, ++ap, v += stride) acc += ap->raw * v->raw;
         }
         c[k] = context_value(acc);
+    }
+}
+
+/// c = Σ_j alpha_j S_j (the rows of S in the segments seg), rounded half up to Q15. Stride: S.stride as the caller
+/// knows it at compile time (q15/seam.hpp's kAnyStride: not).
+template <class L, std::size_t Stride = q15_loops::kAnyStride>
+void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15* c) noexcept {
+    if constexpr (Stride != q15_loops::kAnyStride && q15_loops::has(L::kCaps, q15_loops::kStrided)) {
+        L::template weighted_at<Stride>(seg.base, seg.n, S.stride, S.dim, alpha, c);
+        return;
+    } else if constexpr (q15_loops::has(L::kCaps, q15_loops::kWeighted)) {
+        L::weighted_sum(seg.base, seg.n, S.stride, S.dim, alpha, c);
+    } else {
+        weighted_columns<L>(S, seg, alpha, c);
     }
 }
 
@@ -181,6 +194,12 @@ struct Attention {
         softmax<L>(alpha, S.n, f < -2 ? -2 : (f > 15 ? 15 : f), L::max_raw(alpha, S.n));
         weighted_sum<L, Stride>(S, seg, alpha, c);
     }
+    /// scored's for S.n >= 2, m = max_j e_j known (attend_query's, where the target's scores give it)
+    __attribute__((always_inline)) static void scored_max(const Rows<q15>& S, int f, q15* alpha, q15* c,
+                                                          std::int32_t m) noexcept {
+        softmax<L>(alpha, S.n, f < -2 ? -2 : (f > 15 ? 15 : f), m);
+        weighted_sum<L, Stride>(S, segments(S), alpha, c);
+    }
     __attribute__((always_inline)) static void to_scored(const Rows<q15>& S, int f, q15* alpha, q15* c) noexcept {
         if constexpr (kAny) {
             Set::attend_scored(S, f, alpha, c);
@@ -188,6 +207,7 @@ struct Attention {
             scored(S, f, alpha, c);
         }
     }
+    static void scored_max_out(const Rows<q15>& S, int f, q15* alpha, q15* c, std::int32_t m) noexcept;
 
     /// attend_query's: the scores e_j = E_j·q' / 2^t, then scored
     static void query(const Rows<q15>& E, const q15* qp, QueryScale qs, const Rows<q15>& S, q15* alpha,
@@ -202,11 +222,16 @@ struct Attention {
         const Segments eseg = segments(E);
         const bool pairs = word_aligned(E.base) && word_aligned(qp) && E.stride % 2 == 0;
         const std::size_t npairs = (E.dim + 1) / 2;  // an odd dim reads the zero padding lane of the rows and of q'
+        // m = max_j e_j, found as the scores are written where the target's scores give it (kScoresMax)
+        constexpr bool kMax = q15_loops::has(L::kCaps, q15_loops::kScoresMax);
+        std::int32_t m = -32768;
         std::size_t j = 0;
         for (int g = 0; g < 2; ++g) {
             const q15* row = eseg.base[g];
             if (pairs) {
-                if constexpr (!kAny && q15_loops::has(L::kCaps, q15_loops::kStrided)) {
+                if constexpr (kMax) {
+                    m = L::scores_max(row, E.stride, eseg.n[g], qp, npairs, t, alpha + j, m);
+                } else if constexpr (!kAny && q15_loops::has(L::kCaps, q15_loops::kStrided)) {
                     L::template scores_at<Stride>(row, E.stride, eseg.n[g], qp, npairs, t, alpha + j);
                 } else {
                     L::scores(row, E.stride, eseg.n[g], qp, npairs, t, alpha + j);
@@ -217,10 +242,20 @@ struct Attention {
             for (std::size_t i = 0; i < eseg.n[g]; ++i, row += E.stride) {
                 std::int32_t d = 0;
                 for (std::size_t k = 0; k < E.dim; ++k) d += row[k].raw * qp[k].raw;
-                alpha[j++].raw = static_cast<std::int16_t>(round_shift(d, t));
+                alpha[j].raw = static_cast<std::int16_t>(round_shift(d, t));
+                if constexpr (kMax) m = alpha[j].raw > m ? alpha[j].raw : m;
+                ++j;
             }
         }
-        to_scored(S, f, alpha, c);
+        if constexpr (kMax) {
+            if constexpr (kAny) {
+                scored_max_out(S, f, alpha, c, m);
+            } else {
+                scored_max(S, f, alpha, c, m);
+            }
+        } else {
+            to_scored(S, f, alpha, c);
+        }
     }
     __attribute__((always_inline)) static void to_query(const Rows<q15>& E, const q15* qp, QueryScale qs,
                                                         const Rows<q15>& S, q15* alpha, q15* c) noexcept {
@@ -258,6 +293,13 @@ struct Attention {
         weighted_sum<L, Stride>(T, tseg, alpha, d);
     }
 };
+
+/// scored_max's run-time form (kAnyStride), one copy in an image whoever calls it (as the *_any below)
+template <class Which, std::size_t Stride>
+__attribute__((noinline)) void Attention<Which, Stride>::scored_max_out(const Rows<q15>& S, int f, q15* alpha, q15* c,
+                                                                        std::int32_t m) noexcept {
+    scored_max(S, f, alpha, c, m);
+}
 
 /// The Stride of Attention for a Q15Stride: its value where the target has loops by stride, else kAnyStride (the
 /// run-time forms: one copy of the code whatever the stride)

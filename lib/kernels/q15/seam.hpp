@@ -4,7 +4,8 @@
 //   kRows, kStates, kColumns       how many rows, states or columns one pass of its products takes;
 //   dot_rows<G>(w, ld, v, n, acc)  for G = 1, 2 and kRows   (any n, any alignment)
 //   dot_states<G>(s, stride, q, npairs, d)   for G = 1 and kStates   (s, q word aligned, stride even, npairs >= 1)
-//   columns<G>(a, v, stride, count, acc)     for G = 2 and kColumns  (a, v word aligned, stride even, count even >= 2)
+//   columns<G>(a, v, stride, count, acc)     for G = 2, kColumns and 4 where kColumns > 4  (a, v word aligned, stride
+//                                            even, count even >= 2)
 // (the contracts: q15/plain.hpp, which computes each exactly), and, where it has a faster form of its own, a static
 // function of the same name and signature that hides the generic one: scores, max_raw, additive_sum, abs_sum,
 // round_query, exps, normalize, gru_cell; and its `kCaps`, one bit set: the Op bits (below) of the operations it replaces,
@@ -46,6 +47,9 @@
 //   kRowsPre     rows_pre(a, rows, x, nx, r, nr, y): affine_tanh's pre-activations of its first rows (returned: a
 //                multiple of kRows, or 0) straight from the weights, before tanh_rows; the rest by the sums and
 //                finish_rows (needs kFinishRows)
+//   kScoresMax   scores_max(s, stride, count, q, npairs, t, e, m): scores's e_j (that fit int16, as attend_query's t
+//                makes them) and max(m, e_0, ..., e_{count-1}), so that attend_query's softmax needs no max_raw pass
+//                (needs kScores)
 // The bounds every loop relies on are the callers', given in q15/*.cpp.
 #ifndef SARNN_LIB_KERNELS_Q15_SEAM_HPP
 #define SARNN_LIB_KERNELS_Q15_SEAM_HPP
@@ -88,6 +92,7 @@ enum Cap : unsigned {
     kStrided = 1u << 19,
     kGruApart = 1u << 20,
     kRowsPre = 1u << 21,
+    kScoresMax = 1u << 22,
 };
 
 /// A row stride not known at compile time (kStrided's Stride): the loops choose at run time.
@@ -289,6 +294,8 @@ constexpr bool check() noexcept {
     static_assert(!has(caps, kGruApart) || has(caps, kRowsPacked | kFinishGru),
                   "q15 loops: kGruApart reads the packed x and h and finishes as finish_gru: it needs kRowsPacked and "
                   "kFinishGru");
+    static_assert(!has(caps, kScoresMax) || has(caps, kScores),
+                  "q15 loops: kScoresMax is the target's scores with their max: it needs kScores");
     static_assert(!has(caps, kStrided) || (has(caps, kScores) && has(caps, kWeighted)),
                   "q15 loops: kStrided gives scores and weighted_sum forms by stride: it needs kScores and kWeighted");
     return true;

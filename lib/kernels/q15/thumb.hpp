@@ -46,8 +46,8 @@
 
 namespace sarnn::kernel::q15_thumb {
 
-// Four rows of the product, two states of the scores, four columns of the weighted sum per pass.
-constexpr std::size_t kRows = 4, kStates = 2, kColumns = 4;
+// Four rows of the product, two states of the scores, six columns of the weighted sum per pass (then four, then two).
+constexpr std::size_t kRows = 4, kStates = 2, kColumns = 6;
 
 // The group sizes without a loop of their own: q15_plain's (the specialisations below are this target's).
 template <std::size_t G>
@@ -366,6 +366,69 @@ inline void columns<4>(const q15* a, const q15* v, std::size_t stride, std::size
 }
 #undef SARNN_THUMB_STATE4
 
+// One state's six values (three words at vp, then vp += step) times its weight b, into c0..c5.
+// clang-format off
+#define SARNN_THUMB_STATE6_WORD(off, lo, hi)  \
+    "ldr   %[s], [%[vp], #" off "]\n\t"       \
+    "sxth  %[t], %[s]\n\t"                    \
+    "muls  %[t], %[b]\n\t"                    \
+    "add   " lo ", %[t]\n\t"                  \
+    "asrs  %[s], %[s], #16\n\t"               \
+    "muls  %[s], %[b]\n\t"                    \
+    "add   " hi ", %[s]\n\t"
+#define SARNN_THUMB_STATE6                          \
+    SARNN_THUMB_STATE6_WORD("0", "%[c0]", "%[c1]")  \
+    SARNN_THUMB_STATE6_WORD("4", "%[c2]", "%[c3]")  \
+    SARNN_THUMB_STATE6_WORD("8", "%[c4]", "lr")     \
+    "adds  %[vp], %[vp], %[step]\n\t"
+// clang-format on
+
+/// Six columns: three words of each row per weight, the sums in r8 to r12 and lr (4.17 instructions a multiply-add);
+/// the weights' end pushed (no register left for it).
+template <>
+inline void columns<6>(const q15* a, const q15* v, std::size_t stride, std::size_t count, std::int32_t* acc) noexcept {
+    register std::int32_t c0 __asm__("r8") = acc[0];
+    register std::int32_t c1 __asm__("r9") = acc[1];
+    register std::int32_t c2 __asm__("r10") = acc[2];
+    register std::int32_t c3 __asm__("r11") = acc[3];
+    register std::int32_t c4 __asm__("r12") = acc[4];
+    const std::size_t step = stride * sizeof(q15);
+    const q15* ap = a;
+    const q15* vp = v;
+    auto t = reinterpret_cast<std::intptr_t>(a + count);  // (the weights' end, pushed; then products)
+    // c5 in lr, clobbered (lr as a register variable: GCC's far jumps by BL on ARMv6-M clobber it around the block),
+    // in and out through w
+    auto w = static_cast<std::uint32_t>(acc[5]);
+    std::uint32_t s, b;
+    // clang-format off
+    __asm__ volatile(
+        SARNN_THUMB_BEGIN
+        "push  {%[t]}\n\t"
+        "mov   lr, %[w]\n"
+        "1:\n\t"
+        "ldmia %[ap]!, {%[w]}\n\t"
+        "sxth  %[b], %[w]\n\t" SARNN_THUMB_STATE6
+        "asrs  %[b], %[w], #16\n\t" SARNN_THUMB_STATE6
+        "ldr   %[w], [sp, #0]\n\t"
+        "cmp   %[ap], %[w]\n\t"
+        "bne   1b\n\t"
+        "mov   %[w], lr\n\t"
+        "add   sp, #4" SARNN_THUMB_END
+        : [c0] "+r"(c0), [c1] "+r"(c1), [c2] "+r"(c2), [c3] "+r"(c3), [c4] "+r"(c4), [ap] "+l"(ap), [vp] "+l"(vp),
+          [t] "+l"(t), [w] "+l"(w), [s] "=&l"(s), [b] "=&l"(b)
+        : [step] "l"(step), "m"(*reinterpret_cast<const q15(*)[]>(a)), "m"(*reinterpret_cast<const q15(*)[]>(v))
+        : "cc", "lr");
+    // clang-format on
+    acc[0] = c0;
+    acc[1] = c1;
+    acc[2] = c2;
+    acc[3] = c3;
+    acc[4] = c4;
+    acc[5] = static_cast<std::int32_t>(w);
+}
+#undef SARNN_THUMB_STATE6
+#undef SARNN_THUMB_STATE6_WORD
+
 #if !SARNN_Q15_COMPACT  // (cmake -DSARNN_Q15_COMPACT=ON: without the table's 8 KiB, the C form of q15/seam.hpp)
 // One key value of the additive score's sum (kernels/tanh_words.hpp): z = P_k + q_k (q at dq bytes from the key),
 // w = the word of z >> 6, y = ((w + (w >> 22)·(z & 63)) << 10) >> 16 = tanh(z), d += v_k·y, v_k at byte `off` of vp.
@@ -438,13 +501,13 @@ inline std::int32_t additive_sum(const q15* key, const q15* q, const std::int8_t
 
 namespace sarnn::kernel::q15_loops {
 
-/// The Thumb loops: the products, the scores (q15/thumb_scores.hpp), additive_sum, softmax's exps and normalize
-/// (q15/thumb_softmax.hpp), the cells (q15/thumb_cells.hpp), the rows finished (q15/thumb_finish.hpp) and the GRU's
-/// gates (q15/thumb_gru.hpp); the rest generic.
+/// The Thumb loops: the products, the scores and their max (q15/thumb_scores.hpp), additive_sum, softmax's exps and
+/// normalize (q15/thumb_softmax.hpp), the cells (q15/thumb_cells.hpp), the rows finished (q15/thumb_finish.hpp) and the
+/// GRU's gates (q15/thumb_gru.hpp); the rest generic.
 struct ThumbLoops : Loops<ThumbLoops> {
     static constexpr std::size_t kRows = q15_thumb::kRows, kStates = q15_thumb::kStates, kColumns = q15_thumb::kColumns;
     static constexpr unsigned kCaps = kScores | kAdditiveSum | kExps | kNormalize | kGruCell | kCell | kFinishGru |
-                                      kFinishSum | kGruGates;
+                                      kFinishSum | kGruGates | kScoresMax;
     template <std::size_t G>
     __attribute__((always_inline)) static void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v,
                                                         std::size_t n, std::int32_t* acc) noexcept {
@@ -467,6 +530,11 @@ struct ThumbLoops : Loops<ThumbLoops> {
     __attribute__((always_inline)) static void scores(const q15* s, std::size_t stride, std::size_t count, const q15* q,
                                                       std::size_t npairs, int t, q15* e) noexcept {
         q15_thumb::scores(s, stride, count, q, npairs, t, e);
+    }
+    __attribute__((always_inline)) static std::int32_t scores_max(const q15* s, std::size_t stride, std::size_t count,
+                                                                  const q15* q, std::size_t npairs, int t, q15* e,
+                                                                  std::int32_t m) noexcept {
+        return q15_thumb::scores_max(s, stride, count, q, npairs, t, e, m);
     }
     __attribute__((always_inline)) static std::uint32_t exps(q15* alpha, std::size_t n, std::int32_t m,
                                                              std::int32_t to_q16, std::int32_t zero_below) noexcept {

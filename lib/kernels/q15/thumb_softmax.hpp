@@ -16,8 +16,8 @@ namespace sarnn::kernel::q15_thumb {
 
 /// softmax's first pass (q15/seam.hpp: p_j = min(exp_q16((e_j - m)·to_q16), 65535) where e_j - m > zero_below, else
 /// 0, written over e_j as p_j - 32768; returns l = Σ p_j), the states from the last to the first: 31 instructions a
-/// state above the cut (the generic form's call of exp_q16: about 90), 7 below it. With to_q16 = 2^s (1 <= s <= 18:
-/// softmax's f in [-2, 15]) and d = m - e_j >= 0, exp_q16's y = d·2^s and
+/// state above the cut, the loop's among them (the generic form's call of exp_q16: about 90), 7 below it. With
+/// to_q16 = 2^s (1 <= s <= 18: softmax's f in [-2, 15]) and d = m - e_j >= 0, exp_q16's y = d·2^s and
 ///   t = (y·94548 + 2^15) >> 16 = (d·23637·2^(s+2) + 2^15) >> 16 (94548 = 4·23637)
 ///     = (d·23637 + 2^(13-s)) >> (14 - s)   for s <= 13 (d·23637 < 2^31: d <= 65535)
 ///     = d·(23637·2^(s-14))                 for s >= 14 (exact: above the cut y < 12·2^16, so d < 48)
@@ -49,10 +49,13 @@ inline std::uint32_t exps(q15* alpha, std::size_t n, std::int32_t m, std::int32_
     register std::uint32_t nk __asm__("r12") = 0u - k_mul;
     q15* const base = alpha;
     auto j = static_cast<std::int32_t>(2 * (n - 1));  // the byte offset of the state, the last first
-    std::uint32_t d, a, b, c;
+    // -32768, added to p_j for what is written over e_j: in lr (where MOVS and LSLS made it twice a state), clobbered
+    // (lr as a register variable: GCC's far jumps by BL on ARMv6-M clobber it around the block), in by a
+    std::uint32_t d, a = 0xFFFF8000u, b, c;
     // clang-format off
     __asm__ volatile(
         SARNN_THUMB_BEGIN
+        "mov   lr, %[a]\n"
         "1:\n\t"
         "ldrsh %[d], [%[base], %[j]]\n\t"
         "cmp   %[d], %[thr]\n\t"
@@ -85,24 +88,21 @@ inline std::uint32_t exps(q15* alpha, std::size_t n, std::int32_t m, std::int32_
         "subs  %[a], %[a], %[b]\n\t"
         // l += p; p - 32768 over e_j
         "add   %[l], %[a]\n\t"
-        "movs  %[b], #128\n\t"
-        "lsls  %[b], %[b], #8\n\t"
-        "subs  %[a], %[a], %[b]\n\t"
+        "add   %[a], lr\n\t"
         "strh  %[a], [%[base], %[j]]\n\t"
         "subs  %[j], #2\n\t"
         "bpl   1b\n\t"
         "b     3f\n"
         // below the cut: p = 0, -32768 over e_j
         "2:\n\t"
-        "movs  %[a], #128\n\t"
-        "lsls  %[a], %[a], #8\n\t"
+        "mov   %[a], lr\n\t"
         "strh  %[a], [%[base], %[j]]\n\t"
         "subs  %[j], #2\n\t"
         "bpl   1b\n"
         "3:" SARNN_THUMB_END
-        : [l] "+r"(l), [j] "+l"(j), [d] "=&l"(d), [a] "=&l"(a), [b] "=&l"(b), [c] "=&l"(c), [sh] "+l"(sh)
+        : [l] "+r"(l), [j] "+l"(j), [d] "=&l"(d), [a] "+l"(a), [b] "=&l"(b), [c] "=&l"(c), [sh] "+l"(sh)
         : [thr] "r"(thr), [mkr] "r"(mkr), [tab] "r"(tab), [nk] "r"(nk), [base] "l"(base)
-        : "cc", "memory");
+        : "cc", "memory", "lr");
     // clang-format on
     return l;
 }
