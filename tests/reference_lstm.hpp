@@ -47,9 +47,11 @@ inline LstmState lstm_step(const LstmWeights& w, const Vec& x, const Vec& h_prev
     const std::size_t H = w.hidden;
     Vec z(4 * H);
     for (std::size_t r = 0; r < 4 * H; ++r) {
+        // (rows and vectors through plain pointers: the same sums, quicker in the unoptimised sanitizer builds)
+        const double *a = w.W_ih[r].data(), *u = w.W_hh[r].data(), *xp = x.data(), *hp = h_prev.data();
         double s = w.b[r];
-        for (std::size_t k = 0; k < w.in; ++k) s += w.W_ih[r][k] * x[k];
-        for (std::size_t k = 0; k < H; ++k) s += w.W_hh[r][k] * h_prev[k];
+        for (std::size_t k = 0; k < w.in; ++k) s += a[k] * xp[k];
+        for (std::size_t k = 0; k < H; ++k) s += u[k] * hp[k];
         z[r] = s;
     }
     LstmState out{Vec(H), Vec(H)};

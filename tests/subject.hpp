@@ -1,8 +1,8 @@
 // tests/subject.hpp: the one harness of the model tests. A model under test (any SimpleRnn, SelfAttentionRnn with
 // any align and memory, Lstmn) behind a small virtual interface, so that the checks of model_checks.hpp
 // (reference runs, reset, full memory, bad input, the std::array overload) are compiled once instead of once
-// per model shape. Only ModelSubject<Model> is instantiated per shape: that keeps the suite quick to build, also
-// for the cross compilers.
+// per model shape. Only drive_subject<Model>() (one function) is instantiated per shape: that keeps the suite quick
+// to build, also for the cross compilers.
 #ifndef SARNN_TESTS_SUBJECT_HPP
 #define SARNN_TESTS_SUBJECT_HPP
 
@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <type_traits>
@@ -86,79 +87,186 @@ struct ModelKind<sarnn::Lstmn<T, In, Hidden, Capacity, K, Memory, Set>> {
     struct AlignParams {};
 };
 
+/// What DrivenSubject asks of a model: drive_subject<Model>() does it.
+enum class SubjectOp { create, destroy, state, step, step_array, step_null, reset, params, check_trace };
+
+/// The arguments and results of one SubjectOp.
+struct SubjectCall {
+    void* model = nullptr;
+    const void* params = nullptr;        // create: the model's params
+    const void* align_params = nullptr;  // create: the align's params (a SelfAttentionRnn whose align has them)
+    const void* x = nullptr;             // step, step_array: In values of T
+    sarnn::Status status = sarnn::Status::ok;
+    Record* record = nullptr;  // state
+    const void* address = nullptr;
+    // check_trace
+    const std::vector<Record>* trace = nullptr;
+    const std::vector<ref::Vec>* xs = nullptr;
+    const TraceSpec* spec = nullptr;
+    std::vector<ref::Vec>* scalar_trace = nullptr;
+};
+
+/// Everything DrivenSubject does to a Model, in one function per model type: the checks (model_checks.cpp) are
+/// compiled once, and each model shape adds this one function (a class of virtual functions per shape would add a
+/// dozen: the suite's build time goes by the number of functions).
 template <class Model>
-class ModelSubject final : public Subject {
+void drive_subject(SubjectOp op, SubjectCall& c) {
     using T = typename Model::value_type;
     using Kind = ModelKind<Model>;
-    using AlignParams = typename Kind::AlignParams;
-
-public:
-    /// A model on `p`, and for a SelfAttentionRnn whose align has params, on `*ap` too (both must outlive this).
-    explicit ModelSubject(const typename Model::Params& p, const AlignParams* ap = nullptr)
-        : params_(p), align_params_(ap), model_(make()) {}
-
-    std::size_t in() const override { return Model::in_size; }
-    std::size_t hidden() const override { return Model::hidden_size; }
-    std::size_t capacity() const override { return Kind::capacity; }
-    bool window() const override { return Kind::window; }
-    Record state() const override { return record(*model_, sarnn::Status::ok); }
-    sarnn::Status step(const ref::Vec& x) override {
-        std::vector<T> xt(x.size());
-        for (std::size_t k = 0; k < x.size(); ++k) xt[k] = static_cast<T>(x[k]);
-        return model_->step(xt.data());
-    }
-    sarnn::Status step_array(const ref::Vec& x) override {
+    auto* m = static_cast<Model*>(c.model);
+    const auto& params = *static_cast<const typename Model::Params*>(c.params);
+    switch (op) {
+    case SubjectOp::create:
+        if constexpr (Kind::align_has_params)
+            c.model = new Model(params, *static_cast<const typename Kind::AlignParams*>(c.align_params));
+        else
+            c.model = new Model(params);
+        break;
+    case SubjectOp::destroy: delete m; break;
+    case SubjectOp::state: *c.record = record(*m, sarnn::Status::ok); break;
+    case SubjectOp::step: c.status = m->step(static_cast<const T*>(c.x)); break;
+    case SubjectOp::step_array: {
         std::array<T, Model::in_size> xa{};
-        for (std::size_t k = 0; k < Model::in_size; ++k) xa[k] = static_cast<T>(x[k]);
-        return model_->step(xa);
+        std::memcpy(xa.data(), c.x, sizeof(xa));
+        c.status = m->step(xa);
+        break;
     }
-    sarnn::Status step_null() override { return model_->step(static_cast<const T*>(nullptr)); }
-    void reset() override { model_->reset(); }
-    const void* params_address() const override { return &model_->params(); }
-    void check_trace(const std::vector<Record>& trace, const std::vector<ref::Vec>& xs, TraceSpec spec,
-                     std::vector<ref::Vec>& scalar_trace) const override {
+    case SubjectOp::step_null: c.status = m->step(static_cast<const T*>(nullptr)); break;
+    case SubjectOp::reset: m->reset(); break;
+    case SubjectOp::params: c.address = &m->params(); break;
+    case SubjectOp::check_trace: {
+        TraceSpec spec = *c.spec;
         spec.capacity = Kind::capacity;
         spec.window = Kind::window;
         if constexpr (Kind::which == Which::simple) {
-            check_simple_trace(trace, xs, ref::weights_of(params_, Model::in_size, Model::hidden_size), spec,
-                               scalar_trace);
+            check_simple_trace(*c.trace, *c.xs, ref::weights_of(params, Model::in_size, Model::hidden_size), spec,
+                               *c.scalar_trace);
         } else if constexpr (Kind::which == Which::lstmn) {
-            check_lstmn_trace(trace, xs, ref::lstmn_weights_of(params_), spec, scalar_trace);
+            check_lstmn_trace(*c.trace, *c.xs, ref::lstmn_weights_of(params), spec, *c.scalar_trace);
+        } else if constexpr (Kind::align_has_params) {
+            check_sar_trace(*c.trace, *c.xs, ref::weights_of(params, Model::in_size, Model::hidden_size),
+                            Kind::Traits::reference(*static_cast<const typename Kind::AlignParams*>(c.align_params)),
+                            spec, *c.scalar_trace);
         } else {
-            check_sar_trace(trace, xs, ref::weights_of(params_, Model::in_size, Model::hidden_size), reference_align(),
-                            spec, scalar_trace);
+            check_sar_trace(*c.trace, *c.xs, ref::weights_of(params, Model::in_size, Model::hidden_size),
+                            Kind::Traits::reference(kit::NoParams{}), spec, *c.scalar_trace);
         }
+        break;
+    }
+    }
+}
+
+/// A Subject on any model: what it does, drive (drive_subject<Model>) does.
+class DrivenSubject final : public Subject {
+public:
+    using Drive = void (*)(SubjectOp, SubjectCall&);
+    struct Shape {
+        std::size_t in, hidden, capacity;
+        bool window, is_float;
+    };
+    /// A model on `p`, and for a SelfAttentionRnn whose align has params, on `*ap` too (both must outlive this).
+    DrivenSubject(Drive drive, Shape shape, const void* p, const void* ap)
+        : drive_(drive), shape_(shape), params_(p), align_params_(ap) {
+        SubjectCall c = call();
+        drive_(SubjectOp::create, c);
+        model_ = c.model;
+    }
+    ~DrivenSubject() override {
+        SubjectCall c = call();
+        drive_(SubjectOp::destroy, c);
+    }
+    DrivenSubject(const DrivenSubject&) = delete;
+    DrivenSubject& operator=(const DrivenSubject&) = delete;
+
+    std::size_t in() const override { return shape_.in; }
+    std::size_t hidden() const override { return shape_.hidden; }
+    std::size_t capacity() const override { return shape_.capacity; }
+    bool window() const override { return shape_.window; }
+    Record state() const override {
+        Record r;
+        SubjectCall c = call();
+        c.record = &r;
+        drive_(SubjectOp::state, c);
+        return r;
+    }
+    sarnn::Status step(const ref::Vec& x) override { return with_input(SubjectOp::step, x); }
+    sarnn::Status step_array(const ref::Vec& x) override { return with_input(SubjectOp::step_array, x); }
+    sarnn::Status step_null() override {
+        SubjectCall c = call();
+        drive_(SubjectOp::step_null, c);
+        return c.status;
+    }
+    void reset() override {
+        SubjectCall c = call();
+        drive_(SubjectOp::reset, c);
+    }
+    const void* params_address() const override {
+        SubjectCall c = call();
+        drive_(SubjectOp::params, c);
+        return c.address;
+    }
+    void check_trace(const std::vector<Record>& trace, const std::vector<ref::Vec>& xs, TraceSpec spec,
+                     std::vector<ref::Vec>& scalar_trace) const override {
+        SubjectCall c = call();
+        c.trace = &trace;
+        c.xs = &xs;
+        c.spec = &spec;
+        c.scalar_trace = &scalar_trace;
+        drive_(SubjectOp::check_trace, c);
     }
 
 private:
-    auto reference_align() const {
-        if constexpr (Kind::align_has_params)
-            return Kind::Traits::reference(*align_params_);
-        else
-            return Kind::Traits::reference(kit::NoParams{});
+    SubjectCall call() const {
+        SubjectCall c;
+        c.model = model_;
+        c.params = params_;
+        c.align_params = align_params_;
+        return c;
     }
-    std::unique_ptr<Model> make() const {
-        if constexpr (Kind::align_has_params)
-            return std::make_unique<Model>(params_, *align_params_);
-        else
-            return std::make_unique<Model>(params_);
+    /// x converted to T (x must hold in() values; exact when they came from T); step_array reads In of them.
+    sarnn::Status with_input(SubjectOp op, const ref::Vec& x) {
+        SubjectCall c = call();
+        std::vector<float> xf;
+        if (shape_.is_float) {
+            xf.resize(x.size());
+            for (std::size_t k = 0; k < x.size(); ++k) xf[k] = static_cast<float>(x[k]);
+            c.x = xf.data();
+        } else {
+            c.x = x.data();
+        }
+        drive_(op, c);
+        return c.status;
     }
 
-    const typename Model::Params& params_;
-    const AlignParams* align_params_;
-    std::unique_ptr<Model> model_;  // on the heap: models with a large memory would crowd the stack
+    Drive drive_;
+    Shape shape_;
+    const void* params_ = nullptr;
+    const void* align_params_ = nullptr;
+    void* model_ = nullptr;
 };
+
+/// A DrivenSubject on Model (ap: the align's params, for a SelfAttentionRnn whose align has them).
+template <class Model>
+std::unique_ptr<Subject> make_subject(const typename Model::Params& p,
+                                      const typename ModelKind<Model>::AlignParams* ap = nullptr) {
+    using Kind = ModelKind<Model>;
+    static_assert(std::is_same_v<typename Model::value_type, float> ||
+                  std::is_same_v<typename Model::value_type, double>);
+    const DrivenSubject::Shape shape{Model::in_size, Model::hidden_size, Kind::capacity, Kind::window,
+                                     std::is_same_v<typename Model::value_type, float>};
+    return std::make_unique<DrivenSubject>(&drive_subject<Model>, shape, &p, ap);
+}
 
 /// Makes a fresh model (a new one on the same params each call).
 using Factory = std::function<std::unique_ptr<Subject>()>;
 
 template <class Model>
 Factory factory(const typename Model::Params& p) {
-    return [&p]() -> std::unique_ptr<Subject> { return std::make_unique<ModelSubject<Model>>(p); };
+    return [&p]() { return make_subject<Model>(p); };
 }
 template <class Model>
 Factory factory(const typename Model::Params& p, const typename ModelKind<Model>::AlignParams& ap) {
-    return [&p, &ap]() -> std::unique_ptr<Subject> { return std::make_unique<ModelSubject<Model>>(p, &ap); };
+    return [&p, &ap]() { return make_subject<Model>(p, &ap); };
 }
 
 }  // namespace test

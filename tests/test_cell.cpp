@@ -16,9 +16,12 @@
 #include <limits>
 #include <memory>
 #include <random>
+#include <sstream>
+#include <string>
 #include <type_traits>
 #include <vector>
 
+#include "driven.hpp"
 #include "reference.hpp"
 
 namespace {
@@ -117,83 +120,87 @@ const char* set_name() {
         return sarnn::arch_name(Set::arch);
 }
 
-/// Calls f(Set{}) for every set this build runs, and Dispatch.
-template <class F>
-void for_each_running_set(F&& f) {
-    sarnn::kernel::for_each_set([&](auto set) {
-        if (decltype(set)::runs_here()) f(set);
-    });
-    f(sarnn::kernel::Dispatch{});
+/// `steps` steps of one model, each step checked against the reference from the model's own c_{i-1} and stored
+/// states (so that errors do not compound): h_i = GRU(x_i, c_{i-1}) relative to the size of its terms, alpha and c_i
+/// absolutely (|h_j| <= 1), alpha sums to 1, c_1 = h_1; then reset() gives the same run bit for bit. capacity: the
+/// states the memory keeps (a Window keeps the newest).
+void check_run_case(const std::string& name, test::Driven& m, const void* params, const Weights& w,
+                    const std::vector<Vec>& xs, std::size_t capacity, double scale, double tol, double c1_tol) {
+    INFO(name);
+    const std::size_t Hidden = w.hidden, steps = xs.size();
+    CHECK(m.params_address() == params);
+    std::vector<Vec> stored;  // the model's own states, oldest first
+    std::vector<Vec> trace;   // h and c of every step, for the run after reset()
+    Vec size(Hidden), alpha, c;
+    double worst_h = 0.0, worst_c = 0.0;
+    for (std::size_t t = 0; t < steps; ++t) {
+        const Vec& x = xs[t];
+        const Vec c_prev = m.context();
+        REQUIRE(m.step(x) == sarnn::Status::ok);
+        // h_i = GRU(x_i, c_{i-1})
+        const Vec want_h = gru(w, x, c_prev, size);
+        const Vec h = m.hidden();
+        for (std::size_t d = 0; d < Hidden; ++d) worst_h = std::max(worst_h, std::fabs(h[d] - want_h[d]) / size[d]);
+        stored.push_back(h);
+        if (stored.size() > capacity) stored.erase(stored.begin());
+        // alpha_ij = softmax_j(align(h_j, h_i)), c_i = Σ_j alpha_ij h_j
+        attend(stored, h, scale, alpha, c);
+        const Vec got_alpha = m.attention(), got_c = m.context();
+        REQUIRE(got_alpha.size() == stored.size());
+        double sum = 0.0;
+        for (std::size_t j = 0; j < alpha.size(); ++j) {
+            worst_c = std::max(worst_c, std::fabs(got_alpha[j] - alpha[j]));
+            sum += got_alpha[j];
+        }
+        CHECK(std::fabs(sum - 1.0) <= 4 * tol);
+        for (std::size_t d = 0; d < Hidden; ++d) worst_c = std::max(worst_c, std::fabs(got_c[d] - c[d]));
+        if (t == 0)
+            for (std::size_t d = 0; d < Hidden; ++d) CHECK(std::fabs(got_c[d] - h[d]) <= c1_tol);
+        trace.push_back(h);
+        trace.push_back(got_c);
+    }
+    INFO("worst h error (relative to its terms) " << worst_h << ", worst alpha / c error " << worst_c);
+    CHECK(worst_h <= tol);
+    CHECK(worst_c <= 4 * tol);
+    CHECK(m.length() == steps);
+    // reset(): the start state again, and the same run bit for bit
+    m.reset();
+    CHECK(m.length() == 0);
+    CHECK(m.attended() == 0);
+    for (double v : m.context()) CHECK(v == 0.0);
+    for (std::size_t t = 0; t < steps; ++t) {
+        REQUIRE(m.step(xs[t]) == sarnn::Status::ok);
+        CHECK(m.hidden() == trace[2 * t]);
+        CHECK(m.context() == trace[2 * t + 1]);
+    }
 }
 
-/// `steps` steps of SelfAttentionRnn<T, In, Hidden, Capacity, Align, Memory, Set, GruCell> on every set, each step
-/// checked against the reference from the model's own c_{i-1} and stored states (so that errors do not compound):
-/// h_i = GRU(x_i, c_{i-1}) relative to the size of its terms, alpha and c_i absolutely (|h_j| <= 1), alpha sums to
-/// 1, c_1 = h_1; then reset() gives the same run bit for bit.
+/// SelfAttentionRnn<T, In, Hidden, Capacity, Align, Memory, Set, GruCell> on every set this build runs and on
+/// Dispatch, `steps` steps each (check_run_case).
 template <class T, std::size_t In, std::size_t Hidden, std::size_t Capacity, class Align, class Memory>
 void check_run(std::size_t steps, std::uint32_t seed) {
     Weights w;
     const auto p = make_params<T, In, Hidden>(seed, w);
     std::mt19937 g(seed + 7);
     std::uniform_real_distribution<double> u(-2.0, 2.0);
-    std::vector<std::vector<T>> xs(steps, std::vector<T>(In));
+    std::vector<Vec> xs(steps, Vec(In));
     for (auto& x : xs)
-        for (T& v : x) v = static_cast<T>(u(g));
+        for (double& v : x) v = static_cast<double>(static_cast<T>(u(g)));
     const double scale = std::is_same_v<Align, sarnn::ScaledDotAlign> ? 1.0 / std::sqrt(double(Hidden)) : 1.0;
-    const double tol = ref::tol<T>();
-    for_each_running_set([&](auto set) {
+    const auto one = [&](auto set) {
         using Set = decltype(set);
         using Model = sarnn::SelfAttentionRnn<T, In, Hidden, Capacity, Align, Memory, Set, sarnn::GruCell>;
         static_assert(std::is_same_v<typename Model::Params, sarnn::GruParams<T, In, Hidden>>);
-        INFO("SelfAttentionRnn<" << (sizeof(T) == 4 ? "float" : "double") << ", In " << In << ", Hidden " << Hidden
-                                 << ", Capacity " << Capacity << ", " << set_name<Set>() << ", GruCell>");
-        auto m = std::make_unique<Model>(*p);
-        CHECK(&m->params() == p.get());
-        std::vector<Vec> stored;  // the model's own states, oldest first
-        std::vector<Vec> trace;   // h and c of every step, for the run after reset()
-        Vec size(Hidden), alpha, c;
-        double worst_h = 0.0, worst_c = 0.0;
-        for (std::size_t t = 0; t < steps; ++t) {
-            const Vec x(xs[t].begin(), xs[t].end());
-            const Vec c_prev = to_vec(m->context());
-            REQUIRE(m->step(xs[t].data()) == sarnn::Status::ok);
-            // h_i = GRU(x_i, c_{i-1})
-            const Vec want_h = gru(w, x, c_prev, size);
-            const Vec h = to_vec(m->hidden());
-            for (std::size_t d = 0; d < Hidden; ++d) worst_h = std::max(worst_h, std::fabs(h[d] - want_h[d]) / size[d]);
-            stored.push_back(h);
-            if (stored.size() > Capacity) stored.erase(stored.begin());
-            // alpha_ij = softmax_j(align(h_j, h_i)), c_i = Σ_j alpha_ij h_j
-            attend(stored, h, scale, alpha, c);
-            const Vec got_alpha = to_vec(m->attention()), got_c = to_vec(m->context());
-            REQUIRE(got_alpha.size() == stored.size());
-            double sum = 0.0;
-            for (std::size_t j = 0; j < alpha.size(); ++j) {
-                worst_c = std::max(worst_c, std::fabs(got_alpha[j] - alpha[j]));
-                sum += got_alpha[j];
-            }
-            CHECK(std::fabs(sum - 1.0) <= 4 * tol);
-            for (std::size_t d = 0; d < Hidden; ++d) worst_c = std::max(worst_c, std::fabs(got_c[d] - c[d]));
-            if (t == 0)
-                for (std::size_t d = 0; d < Hidden; ++d) CHECK(std::fabs(got_c[d] - h[d]) <= ref::c1_tol<T>());
-            trace.push_back(h);
-            trace.push_back(got_c);
-        }
-        INFO("worst h error (relative to its terms) " << worst_h << ", worst alpha / c error " << worst_c);
-        CHECK(worst_h <= tol);
-        CHECK(worst_c <= 4 * tol);
-        CHECK(m->length() == steps);
-        // reset(): the start state again, and the same run bit for bit
-        m->reset();
-        CHECK(m->length() == 0);
-        CHECK(m->attended() == 0);
-        for (double v : to_vec(m->context())) CHECK(v == 0.0);
-        for (std::size_t t = 0; t < steps; ++t) {
-            REQUIRE(m->step(xs[t].data()) == sarnn::Status::ok);
-            CHECK(to_vec(m->hidden()) == trace[2 * t]);
-            CHECK(to_vec(m->context()) == trace[2 * t + 1]);
-        }
+        std::ostringstream os;
+        os << "SelfAttentionRnn<" << (sizeof(T) == 4 ? "float" : "double") << ", In " << In << ", Hidden " << Hidden
+           << ", Capacity " << Capacity << ", " << set_name<Set>() << ", GruCell>";
+        test::Driven m(&test::drive<Model>, sizeof(T) == 4, p.get());
+        check_run_case(os.str(), m, p.get(), w, xs, Capacity, scale, ref::tol<T>(), ref::c1_tol<T>());
+    };
+    sarnn::kernel::for_each_set([&](auto set) {
+        if (decltype(set)::runs_here()) one(set);
     });
+    one(sarnn::kernel::Dispatch{});
 }
 
 }  // namespace

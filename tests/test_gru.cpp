@@ -21,6 +21,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "driven.hpp"
 #include "gru_torch_golden.hpp"
 #include "reference.hpp"
 #include "support.hpp"
@@ -69,122 +70,142 @@ Vec gru_ref(const GruWeights& w, const Vec& x, const Vec& h, Vec* mag = nullptr)
     return out;
 }
 
-/// Params with every weight uniform in ±gain/sqrt(fan-in) (PyTorch's init has gain 1), biases in ±gain/2; and the
-/// same values in double.
-template <class T, std::size_t In, std::size_t Hidden>
-std::unique_ptr<sarnn::GruParams<T, In, Hidden>> make_params(double gain, std::uint32_t seed, GruWeights& w) {
-    auto p = std::make_unique<sarnn::GruParams<T, In, Hidden>>();
+/// A value drawn in double and rounded to the model's type (float or double), kept in double as that type holds it.
+double as_type(double v, bool is_float) { return is_float ? static_cast<double>(static_cast<float>(v)) : v; }
+
+/// Every weight uniform in ±gain/sqrt(fan-in) (PyTorch's init has gain 1), biases in ±gain/2, each value rounded to
+/// the model's type (fill_params copies them into a GruParams exactly).
+GruWeights draw_weights(std::size_t in, std::size_t hidden, double gain, std::uint32_t seed, bool is_float) {
+    GruWeights w;
     std::mt19937 g(seed);
     std::uniform_real_distribution<double> u(-1.0, 1.0);
-    w.in = In;
-    w.hidden = Hidden;
-    w.W_ih.assign(3 * Hidden, Vec(In));
-    w.W_hh.assign(3 * Hidden, Vec(Hidden));
-    w.b_ih.assign(3 * Hidden, 0.0);
-    w.b_hh.assign(3 * Hidden, 0.0);
-    const double si = gain / std::sqrt(static_cast<double>(In)), sh = gain / std::sqrt(static_cast<double>(Hidden));
-    // each value drawn, rounded to T, and kept in double as T holds it
-    const auto draw = [&](double scale) { return static_cast<T>(scale * u(g)); };
+    w.in = in;
+    w.hidden = hidden;
+    w.W_ih.assign(3 * hidden, Vec(in));
+    w.W_hh.assign(3 * hidden, Vec(hidden));
+    w.b_ih.assign(3 * hidden, 0.0);
+    w.b_hh.assign(3 * hidden, 0.0);
+    const double si = gain / std::sqrt(static_cast<double>(in)), sh = gain / std::sqrt(static_cast<double>(hidden));
+    const auto draw = [&](double scale) { return as_type(scale * u(g), is_float); };
+    for (std::size_t r = 0; r < 3 * hidden; ++r) {
+        for (std::size_t k = 0; k < in; ++k) w.W_ih[r][k] = draw(si);
+        for (std::size_t k = 0; k < hidden; ++k) w.W_hh[r][k] = draw(sh);
+        w.b_ih[r] = draw(0.5 * gain);
+        w.b_hh[r] = draw(0.5 * gain);
+    }
+    return w;
+}
+
+/// The params of w (whose values T holds exactly).
+template <class T, std::size_t In, std::size_t Hidden>
+std::unique_ptr<sarnn::GruParams<T, In, Hidden>> fill_params(const GruWeights& w) {
+    auto p = std::make_unique<sarnn::GruParams<T, In, Hidden>>();
     for (std::size_t r = 0; r < 3 * Hidden; ++r) {
-        for (std::size_t k = 0; k < In; ++k) w.W_ih[r][k] = static_cast<double>(p->W_ih[r][k] = draw(si));
-        for (std::size_t k = 0; k < Hidden; ++k) w.W_hh[r][k] = static_cast<double>(p->W_hh[r][k] = draw(sh));
-        w.b_ih[r] = static_cast<double>(p->b_ih[r] = draw(0.5 * gain));
-        w.b_hh[r] = static_cast<double>(p->b_hh[r] = draw(0.5 * gain));
+        for (std::size_t k = 0; k < In; ++k) p->W_ih[r][k] = static_cast<T>(w.W_ih[r][k]);
+        for (std::size_t k = 0; k < Hidden; ++k) p->W_hh[r][k] = static_cast<T>(w.W_hh[r][k]);
+        p->b_ih[r] = static_cast<T>(w.b_ih[r]);
+        p->b_hh[r] = static_cast<T>(w.b_hh[r]);
     }
     return p;
 }
 
-template <class T>
-std::vector<std::vector<T>> make_inputs(std::size_t steps, std::size_t in, double scale, std::uint32_t seed) {
+std::vector<Vec> make_inputs(std::size_t steps, std::size_t in, double scale, std::uint32_t seed, bool is_float) {
     std::mt19937 g(seed);
     std::uniform_real_distribution<double> u(-scale, scale);
-    std::vector<std::vector<T>> xs(steps, std::vector<T>(in));
+    std::vector<Vec> xs(steps, Vec(in));
     for (auto& x : xs)
-        for (T& v : x) v = static_cast<T>(u(g));
+        for (double& v : x) v = as_type(u(g), is_float);
     return xs;
 }
 
-template <class T>
-Vec to_vec(const sarnn::View<T>& v) {
-    Vec out(v.size());
-    for (std::size_t k = 0; k < v.size(); ++k) out[k] = static_cast<double>(v[k]);
-    return out;
-}
-template <class T>
-Vec to_vec(const std::vector<T>& v) {
-    Vec out(v.size());
-    for (std::size_t k = 0; k < v.size(); ++k) out[k] = static_cast<double>(v[k]);
-    return out;
-}
+bool same_bits(const Vec& a, const Vec& snapshot) { return a == snapshot; }
 
-template <class T>
-bool same_bits(const sarnn::View<T>& a, const Vec& snapshot) {
-    if (a.size() != snapshot.size()) return false;
-    for (std::size_t k = 0; k < a.size(); ++k)
-        if (!(static_cast<double>(a[k]) == snapshot[k])) return false;
-    return true;
+/// One model to check: its name (type, shape, set) and how to make a fresh one on its params (test::Driven).
+struct Case {
+    std::string name;
+    std::size_t in = 0, hidden = 0;
+    bool is_float = false;    // T is float (else double)
+    bool scalar_set = false;  // kernel::Scalar
+    test::Driven::Drive drive = nullptr;
+    const void* params = nullptr;
+    std::unique_ptr<test::Driven> make() const { return std::make_unique<test::Driven>(drive, is_float, params); }
+};
+
+std::string case_name(bool is_float, std::size_t in, std::size_t hidden, const char* set) {
+    std::ostringstream os;
+    os << "Gru<" << (is_float ? "float" : "double") << ", In " << in << ", Hidden " << hidden << ", " << set << ">";
+    return os.str();
 }
 
 template <class Set>
-std::string set_name() {
+const char* set_name() {
     if constexpr (std::is_same_v<Set, sarnn::kernel::Dispatch>)
         return "Dispatch";
     else
         return sarnn::arch_name(Set::arch);
 }
 
-/// Calls f(Set{}) for every set this build runs, and Dispatch.
-template <class F>
-void for_each_running_set(F&& f) {
+/// A case per set this build runs, and Dispatch, on p (which must outlive them).
+template <class T, std::size_t In, std::size_t Hidden>
+std::vector<Case> cases_on(const sarnn::GruParams<T, In, Hidden>& p) {
+    std::vector<Case> out;
+    const auto add = [&](auto set) {
+        using Set = decltype(set);
+        out.push_back({case_name(sizeof(T) == 4, In, Hidden, set_name<Set>()), In, Hidden, sizeof(T) == 4,
+                       std::is_same_v<Set, sarnn::kernel::Scalar>, &test::drive<sarnn::Gru<T, In, Hidden, Set>>, &p});
+    };
     sarnn::kernel::for_each_set([&](auto set) {
-        if (decltype(set)::runs_here()) f(set);
+        if (decltype(set)::runs_here()) add(set);
     });
-    f(sarnn::kernel::Dispatch{});
+    add(sarnn::kernel::Dispatch{});
+    return out;
 }
 
-/// Teacher-forced (each step from the model's own h) and free-running, over `steps` inputs of size `scale`, on every
-/// set: the largest error of each, relative to the size of the terms for the teacher-forced one.
+/// Teacher-forced (each step from the model's own h) and free-running, over the inputs xs, on one case: the largest
+/// error of each, relative to the size of the terms for the teacher-forced one.
+void check_reference_case(const Case& c, const GruWeights& w, const std::vector<Vec>& xs, const void* params,
+                          double gain, double scale, double forced_tol, double free_tol) {
+    INFO(c.name << ", gain " << gain << ", inputs +-" << scale);
+    const auto m = c.make();
+    CHECK(m->params_address() == params);  // a reference, not a copy
+    const std::size_t H = w.hidden, steps = xs.size();
+    Vec h_free(H, 0.0);
+    double worst_forced = 0.0, worst_free = 0.0;
+    std::size_t worst_step = 0;
+    Vec mag(H);
+    for (std::size_t t = 0; t < steps; ++t) {
+        const Vec& x = xs[t];
+        const Vec h_prev = m->hidden();
+        REQUIRE(m->step(x) == sarnn::Status::ok);
+        const Vec want = gru_ref(w, x, h_prev, &mag);
+        const Vec got = m->hidden();
+        h_free = gru_ref(w, x, h_free);
+        for (std::size_t d = 0; d < H; ++d) {
+            REQUIRE(std::isfinite(got[d]));
+            const double e = std::fabs(got[d] - want[d]) / mag[d];
+            if (e > worst_forced) {
+                worst_forced = e;
+                worst_step = t;
+            }
+            worst_free = std::max(worst_free, std::fabs(got[d] - h_free[d]));
+            // h is a convex mix of tanh and the last h: never beyond 1
+            CHECK(std::fabs(got[d]) <= 1.0);
+        }
+    }
+    INFO("worst teacher-forced error " << worst_forced << " at step " << worst_step << ", free-running " << worst_free);
+    CHECK(m->length() == steps);
+    CHECK(worst_forced <= forced_tol);
+    CHECK(worst_free <= free_tol);
+}
+
+/// Teacher-forced and free-running over `steps` inputs of size `scale`, on every set.
 template <class T, std::size_t In, std::size_t Hidden>
 void check_reference(double gain, double scale, std::size_t steps, std::uint32_t seed, double free_tol) {
-    GruWeights w;
-    const auto p = make_params<T, In, Hidden>(gain, seed, w);
-    const auto xs = make_inputs<T>(steps, In, scale, seed + 1);
-    for_each_running_set([&](auto set) {
-        using Set = decltype(set);
-        using Model = sarnn::Gru<T, In, Hidden, Set>;
-        INFO("Gru<" << (sizeof(T) == 4 ? "float" : "double") << ", In " << In << ", Hidden " << Hidden << ", "
-                    << set_name<Set>() << ">, gain " << gain << ", inputs +-" << scale);
-        auto m = std::make_unique<Model>(*p);
-        CHECK(&m->params() == p.get());  // a reference, not a copy
-        Vec h_free(Hidden, 0.0);
-        double worst_forced = 0.0, worst_free = 0.0;
-        std::size_t worst_step = 0;
-        Vec mag(Hidden);
-        for (std::size_t t = 0; t < steps; ++t) {
-            const Vec x = to_vec(xs[t]);
-            const Vec h_prev = to_vec(m->hidden());
-            REQUIRE(m->step(xs[t].data()) == sarnn::Status::ok);
-            const Vec want = gru_ref(w, x, h_prev, &mag);
-            const Vec got = to_vec(m->hidden());
-            h_free = gru_ref(w, x, h_free);
-            for (std::size_t d = 0; d < Hidden; ++d) {
-                REQUIRE(std::isfinite(got[d]));
-                const double e = std::fabs(got[d] - want[d]) / mag[d];
-                if (e > worst_forced) {
-                    worst_forced = e;
-                    worst_step = t;
-                }
-                worst_free = std::max(worst_free, std::fabs(got[d] - h_free[d]));
-                // h is a convex mix of tanh and the last h: never beyond 1
-                CHECK(std::fabs(got[d]) <= 1.0);
-            }
-        }
-        INFO("worst teacher-forced error " << worst_forced << " at step " << worst_step << ", free-running "
-                                           << worst_free);
-        CHECK(m->length() == steps);
-        CHECK(worst_forced <= ref::tol<T>());
-        CHECK(worst_free <= free_tol);
-    });
+    constexpr bool is_float = sizeof(T) == 4;
+    const GruWeights w = draw_weights(In, Hidden, gain, seed, is_float);
+    const auto p = fill_params<T, In, Hidden>(w);
+    const auto xs = make_inputs(steps, In, scale, seed + 1, is_float);
+    for (const Case& c : cases_on(*p)) check_reference_case(c, w, xs, p.get(), gain, scale, ref::tol<T>(), free_tol);
 }
 
 template <class T>
@@ -209,139 +230,156 @@ void check_shapes() {
     check_reference<T, 17, 7>(8.0, 30.0, 200, 25, 2.0);
 }
 
-template <class T, std::size_t In, std::size_t Hidden>
-void check_properties() {
-    GruWeights w;
-    const auto p = make_params<T, In, Hidden>(1.0, 40, w);
-    const auto xs = make_inputs<T>(30, In, 1.0, 41);
-    for_each_running_set([&](auto set) {
-        using Set = decltype(set);
-        using Model = sarnn::Gru<T, In, Hidden, Set>;
-        INFO("Gru<" << (sizeof(T) == 4 ? "float" : "double") << ", In " << In << ", Hidden " << Hidden << ", "
-                    << set_name<Set>() << ">");
-        auto m = std::make_unique<Model>(*p);
-        // h_0 = 0
-        CHECK(m->length() == 0);
-        REQUIRE(m->hidden().size() == Hidden);
-        for (T v : m->hidden()) CHECK(v == T(0));
-        // a run of 30 steps, kept
-        std::vector<Vec> first;
-        for (const auto& x : xs) {
-            REQUIRE(m->step(x.data()) == sarnn::Status::ok);
-            first.push_back(to_vec(m->hidden()));
+/// h_0 = 0, reset, the std::array overload, refused input (null, NaN, ±inf), run() on one case, over the steps xs.
+void check_properties_case(const Case& c, const std::vector<Vec>& xs) {
+    INFO(c.name);
+    const auto m = c.make();
+    const std::size_t In = c.in, Hidden = c.hidden;
+    // h_0 = 0
+    CHECK(m->length() == 0);
+    REQUIRE(m->hidden().size() == Hidden);
+    for (double v : m->hidden()) CHECK(v == 0.0);
+    // a run of 30 steps, kept
+    std::vector<Vec> first;
+    for (const auto& x : xs) {
+        REQUIRE(m->step(x) == sarnn::Status::ok);
+        first.push_back(m->hidden());
+    }
+    // reset() restores the start: the same run again, bit for bit
+    m->reset();
+    CHECK(m->length() == 0);
+    for (double v : m->hidden()) CHECK(v == 0.0);
+    for (std::size_t t = 0; t < xs.size(); ++t) {
+        REQUIRE(m->step_array(xs[t]) == sarnn::Status::ok);  // the std::array overload: the same bits
+        CHECK(same_bits(m->hidden(), first[t]));
+    }
+    // bad input mid-sequence changes nothing; the sequence then goes on as an undisturbed one
+    m->reset();
+    for (std::size_t t = 0; t < xs.size(); ++t) {
+        const Vec before = m->hidden();
+        const std::uint64_t len = m->length();
+        CHECK(m->step_null() == sarnn::Status::null_input);
+        for (double bad : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+                           -std::numeric_limits<double>::infinity()}) {
+            auto x = xs[t];
+            x[t % In] = bad;
+            CHECK(m->step(x) == sarnn::Status::non_finite_input);
         }
-        // reset() restores the start: the same run again, bit for bit
-        m->reset();
-        CHECK(m->length() == 0);
-        for (T v : m->hidden()) CHECK(v == T(0));
-        for (std::size_t t = 0; t < xs.size(); ++t) {
-            std::array<T, In> xa{};
-            for (std::size_t k = 0; k < In; ++k) xa[k] = xs[t][k];
-            REQUIRE(m->step(xa) == sarnn::Status::ok);  // the std::array overload: the same bits
-            CHECK(same_bits(m->hidden(), first[t]));
-        }
-        // bad input mid-sequence changes nothing; the sequence then goes on as an undisturbed one
-        m->reset();
-        for (std::size_t t = 0; t < xs.size(); ++t) {
-            const Vec before = to_vec(m->hidden());
-            const std::uint64_t len = m->length();
-            CHECK(m->step(static_cast<const T*>(nullptr)) == sarnn::Status::null_input);
-            for (T bad : {std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::infinity(),
-                          -std::numeric_limits<T>::infinity()}) {
-                auto x = xs[t];
-                x[t % In] = bad;
-                CHECK(m->step(x.data()) == sarnn::Status::non_finite_input);
-            }
-            CHECK(same_bits(m->hidden(), before));
-            CHECK(m->length() == len);
-            REQUIRE(m->step(xs[t].data()) == sarnn::Status::ok);
-            CHECK(same_bits(m->hidden(), first[t]));
-        }
-        // run(): the same h as the steps; out null takes the steps only; other emits refused
-        m->reset();
-        std::vector<T> flat, out(xs.size() * Hidden);
-        for (const auto& x : xs) flat.insert(flat.end(), x.begin(), x.end());
-        const sarnn::RunResult rr = m->run(flat.data(), xs.size(), out.data());
-        CHECK(rr.status == sarnn::Status::ok);
-        CHECK(rr.steps == xs.size());
-        for (std::size_t t = 0; t < xs.size(); ++t)
-            for (std::size_t d = 0; d < Hidden; ++d) CHECK(static_cast<double>(out[t * Hidden + d]) == first[t][d]);
-        const sarnn::RunResult bad = m->run(flat.data(), xs.size(), out.data(), sarnn::Emit::cell);
-        CHECK(bad.status == sarnn::Status::invalid_argument);
-        CHECK(bad.steps == 0);
-        CHECK(m->length() == xs.size());
-    });
+        CHECK(same_bits(m->hidden(), before));
+        CHECK(m->length() == len);
+        REQUIRE(m->step(xs[t]) == sarnn::Status::ok);
+        CHECK(same_bits(m->hidden(), first[t]));
+    }
+    // run(): the same h as the steps; out null takes the steps only; other emits refused
+    m->reset();
+    Vec flat, out(xs.size() * Hidden);
+    for (const auto& x : xs) flat.insert(flat.end(), x.begin(), x.end());
+    const sarnn::RunResult rr = m->run(flat, xs.size(), out, sarnn::Emit::hidden);
+    CHECK(rr.status == sarnn::Status::ok);
+    CHECK(rr.steps == xs.size());
+    for (std::size_t t = 0; t < xs.size(); ++t)
+        for (std::size_t d = 0; d < Hidden; ++d) CHECK(out[t * Hidden + d] == first[t][d]);
+    const sarnn::RunResult bad = m->run(flat, xs.size(), out, sarnn::Emit::cell);
+    CHECK(bad.status == sarnn::Status::invalid_argument);
+    CHECK(bad.steps == 0);
+    CHECK(m->length() == xs.size());
 }
 
-/// Huge finite inputs saturate every gate: h stays finite, within 1, and matches the reference.
 template <class T, std::size_t In, std::size_t Hidden>
-void check_extreme_inputs() {
-    GruWeights w;
-    const auto p = make_params<T, In, Hidden>(1.0, 50, w);
-    for_each_running_set([&](auto set) {
-        using Set = decltype(set);
-        auto m = std::make_unique<sarnn::Gru<T, In, Hidden, Set>>(*p);
-        INFO(set_name<Set>());
-        std::mt19937 g(51);
-        std::uniform_int_distribution<int> sign(0, 1);
-        const T huge = std::numeric_limits<T>::max() / T(4 * (In + 1));
-        for (T size : {T(1e6), huge, std::numeric_limits<T>::denorm_min(), T(1e-30)}) {
-            for (int rep = 0; rep < 5; ++rep) {
-                std::vector<T> x(In);
-                for (T& v : x) v = sign(g) ? size : -size;
-                const Vec h_prev = to_vec(m->hidden());
-                REQUIRE(m->step(x.data()) == sarnn::Status::ok);
-                const Vec want = gru_ref(w, to_vec(x), h_prev);
-                const Vec got = to_vec(m->hidden());
-                for (std::size_t d = 0; d < Hidden; ++d) {
-                    INFO("x of size " << size << ", lane " << d);
-                    REQUIRE(std::isfinite(got[d]));
-                    CHECK(std::fabs(got[d]) <= 1.0);
-                    CHECK(std::fabs(got[d] - want[d]) <= 1e-4);
-                }
+void check_properties() {
+    constexpr bool is_float = sizeof(T) == 4;
+    const auto p = fill_params<T, In, Hidden>(draw_weights(In, Hidden, 1.0, 40, is_float));
+    const auto xs = make_inputs(30, In, 1.0, 41, is_float);
+    for (const Case& c : cases_on(*p)) check_properties_case(c, xs);
+}
+
+/// Huge finite inputs saturate every gate: h stays finite, within 1, and matches the reference. sizes: the inputs'
+/// magnitudes (values T holds).
+void check_extreme_inputs_case(const Case& c, const GruWeights& w, const Vec& sizes) {
+    const auto m = c.make();
+    INFO(c.name);
+    std::mt19937 g(51);
+    std::uniform_int_distribution<int> sign(0, 1);
+    for (double size : sizes) {
+        for (int rep = 0; rep < 5; ++rep) {
+            Vec x(w.in);
+            for (double& v : x) v = sign(g) ? size : -size;
+            const Vec h_prev = m->hidden();
+            REQUIRE(m->step(x) == sarnn::Status::ok);
+            const Vec want = gru_ref(w, x, h_prev);
+            const Vec got = m->hidden();
+            for (std::size_t d = 0; d < w.hidden; ++d) {
+                INFO("x of size " << size << ", lane " << d);
+                REQUIRE(std::isfinite(got[d]));
+                CHECK(std::fabs(got[d]) <= 1.0);
+                CHECK(std::fabs(got[d] - want[d]) <= 1e-4);
             }
         }
-    });
+    }
+}
+
+template <class T, std::size_t In, std::size_t Hidden>
+void check_extreme_inputs() {
+    const GruWeights w = draw_weights(In, Hidden, 1.0, 50, sizeof(T) == 4);
+    const auto p = fill_params<T, In, Hidden>(w);
+    const T huge = std::numeric_limits<T>::max() / T(4 * (In + 1));
+    const Vec sizes{static_cast<double>(T(1e6)), static_cast<double>(huge),
+                    static_cast<double>(std::numeric_limits<T>::denorm_min()), static_cast<double>(T(1e-30))};
+    for (const Case& c : cases_on(*p)) check_extreme_inputs_case(c, w, sizes);
 }
 
 /// gi = inf - inf (a NaN pre-activation from finite x): non_finite_result, nothing changes (the scalar set's
 /// rounded products always give it; a set whose fused multiply-adds give inf instead steps to a finite h).
+void check_non_finite_result_case(const Case& c) {
+    INFO(c.name);
+    const auto m = c.make();
+    const Vec small{as_type(1e-3, c.is_float), as_type(2e-3, c.is_float)};
+    REQUIRE(m->step_array(small) == sarnn::Status::ok);
+    const Vec before = m->hidden();
+    // big·4 - big·4: inf - inf where the products are rounded (a fused multiply-add keeps big·4 exact and
+    // sums to inf instead: every gate saturates, a finite h, ok)
+    const sarnn::Status s = m->step_array(Vec{4.0, 4.0});
+    if (c.scalar_set && test::kScalarRoundsProducts) CHECK(s == sarnn::Status::non_finite_result);
+    if (s == sarnn::Status::non_finite_result) {
+        CHECK(same_bits(m->hidden(), before));
+        CHECK(m->length() == 1);
+    } else {
+        CHECK(s == sarnn::Status::ok);
+        for (double v : m->hidden()) CHECK(std::isfinite(v));
+    }
+    REQUIRE(m->step_array(small) == sarnn::Status::ok);
+}
+
 template <class T>
 void check_non_finite_result() {
     constexpr std::size_t In = 2, Hidden = 3;
-    GruWeights w;
-    auto p = make_params<T, In, Hidden>(1.0, 60, w);
+    auto p = fill_params<T, In, Hidden>(draw_weights(In, Hidden, 1.0, 60, sizeof(T) == 4));
     const T big = std::numeric_limits<T>::max() / T(2);
     for (std::size_t r = 0; r < 3 * Hidden; ++r) {
         p->W_ih[r][0] = big;
         p->W_ih[r][1] = -big;
     }
-    for_each_running_set([&](auto set) {
-        using Set = decltype(set);
-        INFO(set_name<Set>());
-        auto m = std::make_unique<sarnn::Gru<T, In, Hidden, Set>>(*p);
-        const std::array<T, In> small{T(1e-3), T(2e-3)};
-        REQUIRE(m->step(small) == sarnn::Status::ok);
-        const Vec before = to_vec(m->hidden());
-        // big·4 - big·4: inf - inf where the products are rounded (a fused multiply-add keeps big·4 exact and
-        // sums to inf instead: every gate saturates, a finite h, ok)
-        const std::array<T, In> x{T(4), T(4)};
-        const sarnn::Status s = m->step(x);
-        if (std::is_same_v<Set, sarnn::kernel::Scalar> && test::kScalarRoundsProducts)
-            CHECK(s == sarnn::Status::non_finite_result);
-        if (s == sarnn::Status::non_finite_result) {
-            CHECK(same_bits(m->hidden(), before));
-            CHECK(m->length() == 1);
-        } else {
-            CHECK(s == sarnn::Status::ok);
-            for (T v : m->hidden()) CHECK(std::isfinite(v));
-        }
-        REQUIRE(m->step(small) == sarnn::Status::ok);
-    });
+    for (const Case& c : cases_on(*p)) check_non_finite_result_case(c);
 }
 
 /// PyTorch's own numbers (gru_torch_golden.hpp: torch.nn.GRU in float64): the weights as they are, the 12 steps' h
 /// within tol on every set.
+void check_torch_golden_case(const Case& c, double tol) {
+    namespace g = gru_torch;
+    INFO(c.name);
+    const auto m = c.make();
+    double worst = 0.0;
+    for (std::size_t t = 0; t < static_cast<std::size_t>(g::kSteps); ++t) {
+        Vec x(g::kIn);
+        for (std::size_t k = 0; k < x.size(); ++k) x[k] = as_type(g::x[t * g::kIn + k], c.is_float);
+        REQUIRE(m->step_array(x) == sarnn::Status::ok);
+        const Vec h = m->hidden();
+        for (std::size_t d = 0; d < h.size(); ++d) worst = std::max(worst, std::fabs(h[d] - g::h[t * g::kHidden + d]));
+    }
+    INFO("worst |h - torch's h| " << worst);
+    CHECK(worst <= tol);
+}
+
 template <class T>
 void check_torch_golden(double tol) {
     namespace g = gru_torch;
@@ -353,21 +391,7 @@ void check_torch_golden(double tol) {
         p->b_ih[r] = static_cast<T>(g::b_ih[r]);
         p->b_hh[r] = static_cast<T>(g::b_hh[r]);
     }
-    for_each_running_set([&](auto set) {
-        using Set = decltype(set);
-        INFO(set_name<Set>() << ", T of " << sizeof(T) << " bytes");
-        auto m = std::make_unique<sarnn::Gru<T, In, Hidden, Set>>(*p);
-        double worst = 0.0;
-        for (std::size_t t = 0; t < static_cast<std::size_t>(g::kSteps); ++t) {
-            std::array<T, In> x{};
-            for (std::size_t k = 0; k < In; ++k) x[k] = static_cast<T>(g::x[t * In + k]);
-            REQUIRE(m->step(x) == sarnn::Status::ok);
-            for (std::size_t d = 0; d < Hidden; ++d)
-                worst = std::max(worst, std::fabs(static_cast<double>(m->hidden()[d]) - g::h[t * Hidden + d]));
-        }
-        INFO("worst |h - torch's h| " << worst);
-        CHECK(worst <= tol);
-    });
+    for (const Case& c : cases_on(*p)) check_torch_golden_case(c, tol);
 }
 
 }  // namespace

@@ -93,16 +93,27 @@ void check_against_reference(const sarnn::LstmParams<T, In, Hidden>& p, const st
                              bool free_running, const std::string& what) {
     using Model = sarnn::Lstm<T, In, Hidden>;
     const ref::LstmWeights w = ref::lstm_weights_of(p);
+    // the inputs in double, and the free-running reference's h and c of every step: the same for every set, so
+    // computed once (under the sanitizers, the reference's loops are most of a long run's time)
+    std::vector<Vec> xd, free_h, free_c;
+    {
+        ref::Lstm reference(w);
+        for (const auto& x : xs) {
+            xd.push_back(test::to_vec(x));
+            reference.step(xd.back());
+            free_h.push_back(reference.hidden());
+            free_c.push_back(reference.cell());
+        }
+    }
     std::vector<Vec> scalar_trace;  // the scalar set's [h; c] of every step
     test::for_each_arch([&](sarnn::Arch arch) {
         INFO(what << " on " << sarnn::arch_name(arch));
         auto model = std::make_unique<Model>(p);
-        ref::Lstm reference(w);
         Vec h_prev(Hidden, 0.0), c_prev(Hidden, 0.0);
         test::MaxError teacher, free, vs_scalar;
         bool statuses_ok = true, lengths_ok = true, sizes_ok = true;
         for (std::size_t t = 1; t <= xs.size(); ++t) {
-            const Vec x = test::to_vec(xs[t - 1]);
+            const Vec& x = xd[t - 1];
             if (model->step(xs[t - 1].data()) != sarnn::Status::ok) statuses_ok = false;
             if (model->length() != t) lengths_ok = false;
             const Vec h = test::to_vec(model->hidden()), c = test::to_vec(model->cell());
@@ -117,9 +128,8 @@ void check_against_reference(const sarnn::LstmParams<T, In, Hidden>& p, const st
             h_prev = h;
             c_prev = c;
             // free-running
-            reference.step(x);
-            free.add(h, reference.hidden(), t, "h");
-            free.add(c, reference.cell(), t, "c");
+            free.add(h, free_h[t - 1], t, "h");
+            free.add(c, free_c[t - 1], t, "c");
             // against the scalar set
             Vec hc = h;
             hc.insert(hc.end(), c.begin(), c.end());

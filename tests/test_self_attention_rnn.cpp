@@ -32,7 +32,7 @@ void check_against_reference(test::Weights kind, std::uint32_t seed) {
     rc.label = test::model_label("SelfAttentionRnn", sizeof(T), In, Hidden, Capacity, kit::AlignTraits<Align>::name(),
                                  kind);
     test::check_against_reference(test::factory<Model>(*params), rc);
-    CHECK(test::ModelSubject<Model>(*params).params_address() == params.get());  // a reference, not a copy
+    CHECK(test::make_subject<Model>(*params)->params_address() == params.get());  // a reference, not a copy
 }
 
 template <class T, class Align>

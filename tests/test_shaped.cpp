@@ -37,9 +37,20 @@ float uniform(float scale) {
 
 double sigmoid_ref(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
-/// Σ|M_rj v_j| per row, for the tolerance of a sum (float's rounding grows with the terms, not the result).
-template <class Set, std::size_t Rows, std::size_t Cols, std::size_t Ld>
-void check_gemv() {
+// Each check is a plain function, compiled once, that takes the kernel under test as a function pointer; only the
+// small lambda that calls the shaped kernel with its sizes is instantiated per set and shape.
+using GemvFn = void (*)(const float* M, const float* v, float* y);
+using AffineFn = void (*)(const float* A, const float* b, const float* x, const float* r, float* y);
+using LstmCellFn = void (*)(const float* z, const float* b, const float* c_prev, float* c, float* h);
+using GruCellFn = void (*)(const float* gi, const float* gh, const float* b_ih, const float* b_hh, const float* h_prev,
+                           float* h);
+using AttendFn = void (*)(const sarnn::Rows<float>& S, const float* q, float scale, float* alpha, float* c);
+using WeightedFn = void (*)(const float* w, const sarnn::Rows<float>& S, float* c);
+using SoftmaxFn = void (*)(float* y, std::size_t n);
+
+/// gemv (y = M·v) and gemv_add (y += M·v) of Rows x Cols, rows Ld apart, against double sums; the tolerance grows
+/// with Σ|M_rj v_j| per row (float's rounding grows with the terms, not the result).
+void check_gemv_run(std::size_t Rows, std::size_t Cols, std::size_t Ld, GemvFn gemv, GemvFn gemv_add) {
     std::vector<float> M(Rows * Ld), v(Cols), y(Rows + 2 * kGuard, kSentinel);
     for (float& m : M) m = uniform(1.0f);
     for (float& x : v) x = uniform(2.0f);
@@ -47,8 +58,7 @@ void check_gemv() {
     for (std::size_t r = 0; r < Rows; ++r)
         for (std::size_t j = Cols; j < Ld; ++j) M[r * Ld + j] = 1e30f;
     float* out = y.data() + kGuard;
-    using K = sarnn::detail::shaped<Set, float>;
-    K::template gemv<Rows, Cols, Ld>(M.data(), v.data(), out);
+    gemv(M.data(), v.data(), out);
     std::vector<float> before(out, out + Rows);
     for (std::size_t r = 0; r < Rows; ++r) {
         double s = 0.0, mag = 0.0;
@@ -60,7 +70,7 @@ void check_gemv() {
         REQUIRE(std::fabs(double(out[r]) - s) <= 4e-7 * (1.0 + mag) * static_cast<double>(Cols));
     }
     // gemv_add: y += M·v
-    K::template gemv_add<Rows, Cols, Ld>(M.data(), v.data(), out);
+    gemv_add(M.data(), v.data(), out);
     for (std::size_t r = 0; r < Rows; ++r) {
         double s = double(before[r]), mag = std::fabs(double(before[r]));
         for (std::size_t j = 0; j < Cols; ++j) {
@@ -76,6 +86,14 @@ void check_gemv() {
     }
 }
 
+template <class Set, std::size_t Rows, std::size_t Cols, std::size_t Ld>
+void check_gemv() {
+    using K = sarnn::detail::shaped<Set, float>;
+    check_gemv_run(
+        Rows, Cols, Ld, [](const float* M, const float* v, float* y) { K::template gemv<Rows, Cols, Ld>(M, v, y); },
+        [](const float* M, const float* v, float* y) { K::template gemv_add<Rows, Cols, Ld>(M, v, y); });
+}
+
 template <class Set, std::size_t Rows, std::size_t... Cols>
 void check_row(std::index_sequence<Cols...>) {
     (check_gemv<Set, Rows, Cols, Cols>(), ...);
@@ -88,10 +106,6 @@ template <class Set, std::size_t... I>
 void check_all_gemv(std::index_sequence<I...>) {
     (check_row<Set, kDims[I]>(std::index_sequence<kDims[0], kDims[1], kDims[2], kDims[3], kDims[4]>{}), ...);
 }
-
-/// y = tanh(A·[x; r] + b) for Rows rows, x of Nx values and r a padded row of Nr (y a padded row of Rows).
-template <class Set, std::size_t Rows, std::size_t Nx, std::size_t Nr>
-void check_affine_tanh();
 
 /// A padded row of H values (aligned as a model's, its padding lanes a sentinel).
 struct Row {
@@ -120,15 +134,14 @@ struct Row {
     std::vector<float> data;
 };
 
-template <class Set, std::size_t H>
-void check_lstm_cell() {
+void check_lstm_cell_run(std::size_t H, LstmCellFn cell) {
     std::vector<float> z(4 * H), b(4 * H);
     for (float& x : z) x = uniform(6.0f);
     for (float& x : b) x = uniform(1.0f);
     Row c_prev(H), c(H), h(H);
     for (std::size_t k = 0; k < H; ++k) c_prev.get()[k] = uniform(3.0f);
     for (std::size_t k = H; k < sarnn::padded<float>(H); ++k) c_prev.get()[k] = 0.0f;  // the contract's zeros
-    sarnn::detail::shaped<Set, float>::template lstm_cell<H>(z.data(), b.data(), c_prev.get(), c.get(), h.get());
+    cell(z.data(), b.data(), c_prev.get(), c.get(), h.get());
     for (std::size_t k = 0; k < H; ++k) {
         // c = σ(z_f + b_f)·c_prev + σ(z_i + b_i)·tanh(z_g + b_g); h = σ(z_o + b_o)·tanh(c)
         const double zi = double(z[k]) + double(b[k]), zf = double(z[H + k]) + double(b[H + k]);
@@ -144,8 +157,7 @@ void check_lstm_cell() {
     REQUIRE(h.padding_intact());
 }
 
-template <class Set, std::size_t H>
-void check_gru_cell() {
+void check_gru_cell_run(std::size_t H, GruCellFn cell) {
     std::vector<float> gi(3 * H), gh(3 * H), b_ih(3 * H), b_hh(3 * H);
     for (float& x : gi) x = uniform(5.0f);
     for (float& x : gh) x = uniform(5.0f);
@@ -154,8 +166,7 @@ void check_gru_cell() {
     Row h_prev(H), h(H);
     for (std::size_t k = 0; k < H; ++k) h_prev.get()[k] = uniform(1.0f);
     for (std::size_t k = H; k < sarnn::padded<float>(H); ++k) h_prev.get()[k] = 0.0f;
-    sarnn::detail::shaped<Set, float>::template gru_cell<H>(gi.data(), gh.data(), b_ih.data(), b_hh.data(),
-                                                            h_prev.get(), h.get());
+    cell(gi.data(), gh.data(), b_ih.data(), b_hh.data(), h_prev.get(), h.get());
     for (std::size_t k = 0; k < H; ++k) {
         // r, z = σ(gi + b_ih + gh + b_hh), n = tanh(gi_n + b_in + r·(gh_n + b_hn)), h = (1 - z)·n + z·h_prev
         const double r = sigmoid_ref(double(gi[k]) + double(b_ih[k]) + double(gh[k]) + double(b_hh[k]));
@@ -170,8 +181,8 @@ void check_gru_cell() {
     REQUIRE(h.padding_intact());
 }
 
-template <class Set, std::size_t Rows, std::size_t Nx, std::size_t Nr>
-void check_affine_tanh() {
+/// y = tanh(A·[x; r] + b) for Rows rows, x of Nx values and r a padded row of Nr (y a padded row of Rows).
+void check_affine_tanh_run(std::size_t Rows, std::size_t Nx, std::size_t Nr, AffineFn affine_tanh) {
     std::vector<float> A(Rows * (Nx + Nr)), b(Rows), x(Nx);
     for (float& a : A) a = uniform(0.5f);
     for (float& v : b) v = uniform(1.0f);
@@ -179,8 +190,7 @@ void check_affine_tanh() {
     Row r(Nr), y(Rows);
     for (std::size_t k = 0; k < Nr; ++k) r.get()[k] = uniform(1.0f);
     for (std::size_t k = Nr; k < sarnn::padded<float>(Nr); ++k) r.get()[k] = 0.0f;
-    sarnn::detail::shaped<Set, float>::template affine_tanh<Rows, Nx, Nr>(A.data(), b.data(), x.data(), r.get(),
-                                                                          y.get());
+    affine_tanh(A.data(), b.data(), x.data(), r.get(), y.get());
     for (std::size_t i = 0; i < Rows; ++i) {
         // y_i = tanh(A_i·[x; r] + b_i)
         double s = double(b[i]);
@@ -190,6 +200,13 @@ void check_affine_tanh() {
         REQUIRE(std::fabs(double(y.get()[i]) - std::tanh(s)) <= 2e-6 * static_cast<double>(Nx + Nr));
     }
     REQUIRE(y.padding_intact());
+}
+
+template <class Set, std::size_t Rows, std::size_t Nx, std::size_t Nr>
+void check_affine_tanh() {
+    check_affine_tanh_run(Rows, Nx, Nr, [](const float* A, const float* b, const float* x, const float* r, float* y) {
+        sarnn::detail::shaped<Set, float>::template affine_tanh<Rows, Nx, Nr>(A, b, x, r, y);
+    });
 }
 
 template <class Set, std::size_t Nx, std::size_t... H>
@@ -205,8 +222,14 @@ void check_all_affine(std::index_sequence<I...>) {
 
 template <class Set, std::size_t... H>
 void check_cells(std::index_sequence<H...>) {
-    (check_lstm_cell<Set, H>(), ...);
-    (check_gru_cell<Set, H>(), ...);
+    using K = sarnn::detail::shaped<Set, float>;
+    (check_lstm_cell_run(H, [](const float* z, const float* b, const float* c_prev, float* c,
+                               float* h) { K::template lstm_cell<H>(z, b, c_prev, c, h); }),
+     ...);
+    (check_gru_cell_run(H,
+                        [](const float* gi, const float* gh, const float* b_ih, const float* b_hh, const float* h_prev,
+                           float* h) { K::template gru_cell<H>(gi, gh, b_ih, b_hh, h_prev, h); }),
+     ...);
 }
 
 using CellSizes = std::index_sequence<1, 2, 3, 4, 5, 7, 8, 17, 33>;
@@ -215,10 +238,9 @@ using CellSizes = std::index_sequence<1, 2, 3, 4, 5, 7, 8, 17, 33>;
 
 /// Cap physical rows of Dim values (padded to Stride, the padding lanes 0 as the contract says), aligned as a model's
 /// memory; the n states from physical row `first` on, in ring order.
-template <std::size_t Dim, std::size_t Cap>
 struct Ring {
-    static constexpr std::size_t Stride = sarnn::padded<float>(Dim);
-    Ring() : data(Cap * Stride + sarnn::lanes<float>(), 0.0f) {}
+    Ring(std::size_t dim, std::size_t cap)
+        : Dim(dim), Cap(cap), Stride(sarnn::padded<float>(dim)), data(cap * Stride + sarnn::lanes<float>(), 0.0f) {}
     float* base() {
         auto p = reinterpret_cast<std::uintptr_t>(data.data());
         const std::uintptr_t a = sarnn::storage_alignment<float>();
@@ -232,19 +254,19 @@ struct Ring {
     sarnn::Rows<float> rows(std::size_t first, std::size_t n) { return {base(), Stride, Dim, Cap, first, n}; }
     /// Logical row j of the n from `first` on.
     const float* row(std::size_t first, std::size_t j) { return base() + (first + j) % Cap * Stride; }
+    std::size_t Dim, Cap, Stride;
     std::vector<float> data;
 };
 
 /// alpha_j = softmax_j(scale·(S_j·q)) and c = Σ_j alpha_j S_j in double, against the set's attend_dot at every n in
 /// `ns` (<= Cap) and ring start `firsts` (< Cap), q a fresh padded row or the newest state (as DotAlign passes h).
 /// Tolerance: 1e-5 times the largest Σ_d |scale·S_jd·q_d| (float's rounding grows with the terms of a score).
-template <class Set, std::size_t Dim, std::size_t Cap>
-void check_attend_dot(float q_scale) {
-    Ring<Dim, Cap> S;
+void check_attend_dot_run(std::size_t Dim, std::size_t Cap, float q_scale, AttendFn attend_dot) {
+    Ring S(Dim, Cap);
     S.fill(1.0f);
     Row q_row(Dim);
     for (std::size_t d = 0; d < Dim; ++d) q_row.get()[d] = uniform(q_scale);
-    for (std::size_t d = Dim; d < Ring<Dim, Cap>::Stride; ++d) q_row.get()[d] = 0.0f;  // the contract's zeros
+    for (std::size_t d = Dim; d < S.Stride; ++d) q_row.get()[d] = 0.0f;  // the contract's zeros
     const std::size_t ns[] = {1, 2, 3, 4, 5, 7, 8, 9, Cap / 2, Cap - 1, Cap};
     const std::size_t firsts[] = {0, 1, Cap / 2, Cap - 1};
     for (std::size_t n : ns) {
@@ -256,8 +278,7 @@ void check_attend_dot(float q_scale) {
                     std::vector<float> alpha(n + 2 * kGuard, kSentinel);
                     Row c(Dim);
                     c.zero_padding();
-                    sarnn::detail::shaped<Set, float>::template attend_dot<Dim, Ring<Dim, Cap>::Stride, Cap>(
-                        S.rows(first, n), q, scale, alpha.data() + kGuard, c.get());
+                    attend_dot(S.rows(first, n), q, scale, alpha.data() + kGuard, c.get());
                     // e_j = scale·(S_j·q); alpha = softmax(e); c = Σ_j alpha_j S_j
                     std::vector<double> e(n), a(n);
                     double mag = 1.0, m = -1e300, l = 0.0;
@@ -302,10 +323,9 @@ void check_attend_dot(float q_scale) {
     }
 }
 
-/// c = Σ_j w_j S_j against double loops, every n and start as check_attend_dot.
-template <class Set, std::size_t Dim, std::size_t Cap>
-void check_weighted_sum() {
-    Ring<Dim, Cap> S;
+/// c = Σ_j w_j S_j against double loops, every n and start as check_attend_dot_run.
+void check_weighted_sum_run(std::size_t Dim, std::size_t Cap, WeightedFn weighted_sum) {
+    Ring S(Dim, Cap);
     S.fill(1.0f);
     const std::size_t ns[] = {1, 2, 3, 4, 5, 7, 8, 9, Cap / 2, Cap - 1, Cap};
     const std::size_t firsts[] = {0, 1, Cap / 2, Cap - 1};
@@ -316,8 +336,7 @@ void check_weighted_sum() {
             for (float& v : w) v = uniform(1.0f);
             Row c(Dim);
             c.zero_padding();
-            sarnn::detail::shaped<Set, float>::template weighted_sum<Dim, Ring<Dim, Cap>::Stride, Cap>(
-                w.data(), S.rows(first, n), c.get());
+            weighted_sum(w.data(), S.rows(first, n), c.get());
             INFO("weighted_sum Dim " << Dim << " Cap " << Cap << " n " << n << " first " << first);
             for (std::size_t d = 0; d < Dim; ++d) {
                 // c_d = Σ_j w_j S_jd
@@ -331,6 +350,22 @@ void check_weighted_sum() {
             REQUIRE(c.padding_zero());
         }
     }
+}
+
+template <class Set, std::size_t Dim, std::size_t Cap>
+void check_attend_dot(float q_scale) {
+    check_attend_dot_run(
+        Dim, Cap, q_scale, [](const sarnn::Rows<float>& S, const float* q, float scale, float* alpha, float* c) {
+            sarnn::detail::shaped<Set, float>::template attend_dot<Dim, sarnn::padded<float>(Dim), Cap>(S, q, scale,
+                                                                                                        alpha, c);
+        });
+}
+
+template <class Set, std::size_t Dim, std::size_t Cap>
+void check_weighted_sum() {
+    check_weighted_sum_run(Dim, Cap, [](const float* w, const sarnn::Rows<float>& S, float* c) {
+        sarnn::detail::shaped<Set, float>::template weighted_sum<Dim, sarnn::padded<float>(Dim), Cap>(w, S, c);
+    });
 }
 
 /// Weighted: also weighted_sum (not for a set whose shaped forms have no weighted_sum: the Cortex-M float set's is the
@@ -358,13 +393,12 @@ void check_all_context(std::index_sequence<I...>) {
 }
 
 /// softmax over n values (a tail of n % 4 among them) against double, with scores up to +-50.
-template <class Set>
-void check_softmax() {
+void check_softmax_run(SoftmaxFn softmax) {
     for (std::size_t n = 1; n <= 70; ++n) {
         std::vector<float> y(n + 2 * kGuard, kSentinel);
         for (std::size_t j = 0; j < n; ++j) y[kGuard + j] = uniform(50.0f);
         std::vector<double> e(y.begin() + kGuard, y.begin() + kGuard + static_cast<std::ptrdiff_t>(n));
-        sarnn::detail::shaped<Set, float>::softmax(y.data() + kGuard, n);
+        softmax(y.data() + kGuard, n);
         double m = -1e300, l = 0.0, sum = 0.0;
         for (double v : e) m = std::max(m, v);
         for (double& v : e) l += (v = std::exp(v - m));
@@ -379,6 +413,11 @@ void check_softmax() {
             REQUIRE(y[kGuard + n + g] == kSentinel);
         }
     }
+}
+
+template <class Set>
+void check_softmax() {
+    check_softmax_run([](float* y, std::size_t n) { sarnn::detail::shaped<Set, float>::softmax(y, n); });
 }
 
 /// f.template operator()<Set>() for the Cortex-M float set when lib/ holds it (not on the cores without an FPU).

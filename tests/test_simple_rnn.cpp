@@ -28,7 +28,7 @@ void check_against_reference(test::Weights kind, std::uint32_t seed, std::size_t
     rc.free_running = kind != test::Weights::large;
     rc.label = test::model_label("SimpleRnn", sizeof(T), In, Hidden, 0, "", kind);
     test::check_against_reference(test::factory<Model>(*params), rc);
-    CHECK(test::ModelSubject<Model>(*params).params_address() == params.get());  // a reference, not a copy
+    CHECK(test::make_subject<Model>(*params)->params_address() == params.get());  // a reference, not a copy
 }
 
 template <class T>

@@ -1,4 +1,6 @@
 """sarnn.export: headers parsed back bit-exactly, golden runs recomputed, every error, the command line."""
+import contextlib
+import io
 import os
 import re
 import shutil
@@ -17,6 +19,7 @@ import numpy as np  # noqa: E402
 
 import sarnn
 from sarnn import ExportError, export_header
+from sarnn import export as sarnn_export
 from tests import reference
 
 PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -106,10 +109,28 @@ class TempDir(unittest.TestCase):
     def path(self, name):
         return os.path.join(self.dir, name)
 
-    def run_cli(self, *args):
+    def run_cli_process(self, *args):
+        """`python3 -m sarnn.export ARGS` in self.dir, a process of its own."""
         env = dict(os.environ, PYTHONPATH=PYTHON_DIR)
         return subprocess.run([sys.executable, "-m", "sarnn.export", *args], cwd=self.dir, env=env,
                               capture_output=True, text=True, timeout=120)
+
+    def run_cli(self, *args):
+        """The command line's main() (what `python3 -m sarnn.export ARGS` runs) in this process, in self.dir: its
+        exit status, stdout and stderr as run_cli_process gives them. A process would import torch again (seconds
+        each); test_success_and_error runs one, and ctest's sarnn_python_export_cli the module end to end."""
+        out, err = io.StringIO(), io.StringIO()
+        cwd = os.getcwd()
+        os.chdir(self.dir)
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                try:
+                    code = sarnn_export.main(list(args))
+                except SystemExit as e:  # argparse's usage errors
+                    code = e.code if isinstance(e.code, int) else 1
+        finally:
+            os.chdir(cwd)
+        return subprocess.CompletedProcess(["sarnn.export", *args], code, out.getvalue(), err.getvalue())
 
     def assert_refused(self, source, words, name="m", **options):
         """export_header raises ExportError naming every word, writes nothing and keeps an existing file;
@@ -423,7 +444,7 @@ class Errors(TempDir):
 class CommandLine(TempDir):
     def test_success_and_error(self):
         sarnn.save(sarnn.SelfAttentionRNN(3, 4, align="bilinear"), self.path("model.pt"))
-        done = self.run_cli("model.pt", "--name", "my_model", "--out", "my_model.hpp", "--capacity", "64")
+        done = self.run_cli_process("model.pt", "--name", "my_model", "--out", "my_model.hpp", "--capacity", "64")
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertEqual(done.stderr, "")
         with open(self.path("my_model.hpp"), encoding="utf-8") as f:
