@@ -26,6 +26,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reference.hpp"
@@ -1058,6 +1059,156 @@ TEST_CASE("Kernels: weighted_sum over ring-ordered rows", "[kernels]") {
     check_weighted_sum<float>();
     check_weighted_sum<double>();
 }
+// ---- gru_step, lstm_step ------------------------------------------------------------------------------------------
+// The cells' whole steps against double loops over In and H around the vector widths (the x86 sets' one pass takes H
+// of 1 to 8 whole vectors, with 16 lanes always and with fewer once the weights pass 32 kB: (64, 32), (100, 16) in
+// double; gemv and the cell the others), weights and x one element off a vector boundary in turn, both directions
+// (the same bits either way: each row's sum is taken in the same order).
+constexpr std::array<std::pair<std::size_t, std::size_t>, 16> kStepShapes = {{{1, 1},
+                                                                              {3, 7},
+                                                                              {17, 3},
+                                                                              {32, 16},
+                                                                              {7, 17},
+                                                                              {32, 32},
+                                                                              {33, 33},
+                                                                              {16, 48},
+                                                                              {32, 64},
+                                                                              {64, 32},
+                                                                              {100, 16},
+                                                                              {5, 64},
+                                                                              {33, 65},
+                                                                              {32, 96},
+                                                                              {3, 128},
+                                                                              {32, 128}}};
+
+/// Σ_j |M[row][j]·v[j]| and Σ_j M[row][j]·v[j] in double (M row-major, n columns).
+template <class T>
+std::pair<double, double> row_dot(const Buffer<T>& M, std::size_t row, const T* v, std::size_t n) {
+    double s = 0.0, mag = 0.0;
+    for (std::size_t j = 0; j < n; ++j) {
+        const double t = static_cast<double>(M[row * n + j]) * static_cast<double>(v[j]);
+        s += t;
+        mag += std::fabs(t);
+    }
+    return {s, mag};
+}
+
+template <class T>
+void check_gru_step() {
+    for_each_set<T>([](const test::Ops<T>& k) {
+        std::mt19937 g(26);
+        Worst w;
+        std::size_t case_index = 0;
+        for (const auto& shape : kStepShapes) {
+            const std::size_t In = shape.first, H = shape.second;
+            for (int variant = 0; variant < 2; ++variant, ++case_index) {
+                // weights in ±1/sqrt(H) (PyTorch's init) or ±4/sqrt(H) (gates near saturation)
+                const double a = (variant == 0 ? 1.0 : 4.0) / std::sqrt(static_cast<double>(H));
+                const std::size_t offset = case_index % 2;  // weights, biases and x: any alignment, in turn
+                Buffer<T> W_ih(3 * H * In, offset), W_hh(3 * H * H, 1 - offset), b_ih(3 * H, 1 - offset),
+                    b_hh(3 * H, offset), x(In, offset);
+                Buffer<T> h_prev(sarnn::padded<T>(H)), gi(3 * H), gh(3 * H);
+                Buffer<T> h_fwd(sarnn::padded<T>(H)), h_bwd(sarnn::padded<T>(H));
+                for (std::size_t i = 0; i < W_ih.size(); ++i) W_ih[i] = static_cast<T>(test::uniform(g, -a, a));
+                for (std::size_t i = 0; i < W_hh.size(); ++i) W_hh[i] = static_cast<T>(test::uniform(g, -a, a));
+                for (std::size_t i = 0; i < 3 * H; ++i) {
+                    b_ih[i] = static_cast<T>(test::uniform(g, -a, a));
+                    b_hh[i] = static_cast<T>(test::uniform(g, -a, a));
+                }
+                for (std::size_t i = 0; i < In; ++i) x[i] = static_cast<T>(test::uniform(g, -1.0, 1.0));
+                fill_padded(h_prev, H, [&](std::size_t) { return test::uniform(g, -1.0, 1.0); });
+                for (std::size_t i = 0; i < h_fwd.size(); ++i) h_fwd[i] = h_bwd[i] = i < H ? T(7) : kSentinel<T>;
+                k.gru_step(W_ih.data(), W_hh.data(), b_ih.data(), b_hh.data(), In, H, x.data(), h_prev.data(),
+                           gi.data(), gh.data(), h_fwd.data(), false);
+                k.gru_step(W_ih.data(), W_hh.data(), b_ih.data(), b_hh.data(), In, H, x.data(), h_prev.data(),
+                           gi.data(), gh.data(), h_bwd.data(), true);
+                const auto where = [&] { return describe<T>("gru_step In, H, variant", In, H, variant); };
+                bool same = true;
+                for (std::size_t d = 0; d < H; ++d) {
+                    double mag = 1.0;
+                    const auto gate = [&](std::size_t gt, bool in) {
+                        const auto [s, m] = in ? row_dot(W_ih, gt * H + d, x.data(), In)
+                                               : row_dot(W_hh, gt * H + d, h_prev.data(), H);
+                        mag += m;
+                        return s + static_cast<double>(in ? b_ih[gt * H + d] : b_hh[gt * H + d]);
+                    };
+                    // r, z = σ(W_i x + b_i + W_h h + b_h), n = tanh(W_in x + b_in + r (W_hn h + b_hn)),
+                    // h = (1 - z) n + z h_prev
+                    const double r = sigmoid(gate(0, true) + gate(0, false));
+                    const double z = sigmoid(gate(1, true) + gate(1, false));
+                    const double n = std::tanh(gate(2, true) + r * gate(2, false));
+                    const double want = (1.0 - z) * n + z * static_cast<double>(h_prev[d]);
+                    // the sums' error is relative to their terms
+                    w.add(std::fabs(static_cast<double>(h_fwd[d]) - want) / mag, where);
+                    same = same && h_fwd[d] == h_bwd[d];
+                }
+                w.pads(same, [&] { return "backward differs: " + where(); });
+                w.pads(padding_is_sentinel(h_fwd, H) && padding_is_sentinel(h_bwd, H), where);
+                w.pads(padding_is_zero(h_prev, H), where);  // input untouched
+            }
+        }
+        w.check(ref::tol<T>());
+    });
+}
+
+template <class T>
+void check_lstm_step() {
+    for_each_set<T>([](const test::Ops<T>& k) {
+        std::mt19937 g(27);
+        Worst w;
+        std::size_t case_index = 0;
+        for (const auto& shape : kStepShapes) {
+            const std::size_t In = shape.first, H = shape.second;
+            for (int variant = 0; variant < 2; ++variant, ++case_index) {
+                const double a = (variant == 0 ? 1.0 : 4.0) / std::sqrt(static_cast<double>(H));
+                const std::size_t offset = case_index % 2;
+                Buffer<T> W_ih(4 * H * In, offset), W_hh(4 * H * H, 1 - offset), b(4 * H, offset), x(In, 1 - offset);
+                Buffer<T> h_prev(sarnn::padded<T>(H)), c_prev(sarnn::padded<T>(H)), z(4 * H);
+                Buffer<T> c_fwd(sarnn::padded<T>(H)), h_fwd(sarnn::padded<T>(H)), c_bwd(sarnn::padded<T>(H)),
+                    h_bwd(sarnn::padded<T>(H));
+                for (std::size_t i = 0; i < W_ih.size(); ++i) W_ih[i] = static_cast<T>(test::uniform(g, -a, a));
+                for (std::size_t i = 0; i < W_hh.size(); ++i) W_hh[i] = static_cast<T>(test::uniform(g, -a, a));
+                for (std::size_t i = 0; i < 4 * H; ++i) b[i] = static_cast<T>(test::uniform(g, -a, a));
+                for (std::size_t i = 0; i < In; ++i) x[i] = static_cast<T>(test::uniform(g, -1.0, 1.0));
+                fill_padded(h_prev, H, [&](std::size_t) { return test::uniform(g, -1.0, 1.0); });
+                fill_padded(c_prev, H, [&](std::size_t) { return test::uniform(g, -3.0, 3.0); });
+                for (Buffer<T>* row : {&c_fwd, &h_fwd, &c_bwd, &h_bwd})
+                    for (std::size_t i = 0; i < row->size(); ++i) (*row)[i] = i < H ? T(7) : kSentinel<T>;
+                k.lstm_step(W_ih.data(), W_hh.data(), b.data(), In, H, x.data(), h_prev.data(), c_prev.data(),
+                            z.data(), c_fwd.data(), h_fwd.data(), false);
+                k.lstm_step(W_ih.data(), W_hh.data(), b.data(), In, H, x.data(), h_prev.data(), c_prev.data(),
+                            z.data(), c_bwd.data(), h_bwd.data(), true);
+                const auto where = [&] { return describe<T>("lstm_step In, H, variant", In, H, variant); };
+                bool same = true;
+                for (std::size_t d = 0; d < H; ++d) {
+                    double mag = 1.0;
+                    const auto pre = [&](std::size_t gt) {
+                        const auto [si, mi] = row_dot(W_ih, gt * H + d, x.data(), In);
+                        const auto [sh, mh] = row_dot(W_hh, gt * H + d, h_prev.data(), H);
+                        mag += mi + mh;
+                        return si + sh + static_cast<double>(b[gt * H + d]);
+                    };
+                    // c = σ(z_f) c_prev + σ(z_i) tanh(z_g), h = σ(z_o) tanh(c)
+                    const double i_g = sigmoid(pre(0)), f_g = sigmoid(pre(1)), g_g = std::tanh(pre(2)),
+                                 o_g = sigmoid(pre(3));
+                    const double cp = static_cast<double>(c_prev[d]);
+                    const double want_c = f_g * cp + i_g * g_g;
+                    const double want_h = o_g * std::tanh(want_c);
+                    const double scale = mag * std::max(1.0, std::fabs(cp) + 1.0);
+                    w.add(std::fabs(static_cast<double>(c_fwd[d]) - want_c) / scale, where);
+                    w.add(std::fabs(static_cast<double>(h_fwd[d]) - want_h) / scale, where);
+                    same = same && c_fwd[d] == c_bwd[d] && h_fwd[d] == h_bwd[d];
+                }
+                w.pads(same, [&] { return "backward differs: " + where(); });
+                w.pads(padding_is_sentinel(c_fwd, H) && padding_is_sentinel(h_fwd, H), where);
+                w.pads(padding_is_sentinel(c_bwd, H) && padding_is_sentinel(h_bwd, H), where);
+                w.pads(padding_is_zero(h_prev, H) && padding_is_zero(c_prev, H), where);  // inputs untouched
+            }
+        }
+        w.check(ref::tol<T>());
+    });
+}
+
 TEST_CASE("Kernels: attend_dot over ring-ordered rows", "[kernels]") {
     check_attend_dot<float>();
     check_attend_dot<double>();
@@ -1082,6 +1233,14 @@ TEST_CASE("Kernels: gru_cell", "[kernels]") {
     check_gru_cell<float>();
     check_gru_cell<double>();
 }
+TEST_CASE("Kernels: gru_step", "[kernels]") {
+    check_gru_step<float>();
+    check_gru_step<double>();
+}
+TEST_CASE("Kernels: lstm_step", "[kernels]") {
+    check_lstm_step<float>();
+    check_lstm_step<double>();
+}
 TEST_CASE("Kernels: attend_keys over ring-ordered rows", "[kernels]") {
     check_attend_keys<float>();
     check_attend_keys<double>();
@@ -1100,7 +1259,7 @@ TEST_CASE("Kernels: kernels<T>() is the active set, and the run-time table holds
     const sarnn::Kernels<float>* s = sarnn::kernels_for<float>(sarnn::Arch::scalar);
     REQUIRE(s != nullptr);
     // the table is one pointer per model operation and the arch, nothing else
-    CHECK(sizeof(sarnn::Kernels<float>) <= 12 * sizeof(void*));
+    CHECK(sizeof(sarnn::Kernels<float>) <= 14 * sizeof(void*));
     CHECK(s->gemv != nullptr);
     CHECK(s->gemv_add != nullptr);
     CHECK(s->gemv_t != nullptr);
@@ -1112,6 +1271,8 @@ TEST_CASE("Kernels: kernels<T>() is the active set, and the run-time table holds
     CHECK(s->gru_cell != nullptr);
     CHECK(s->attend_dot != nullptr);
     CHECK(s->attend_keys != nullptr);
+    CHECK(s->gru_step != nullptr);
+    CHECK(s->lstm_step != nullptr);
     // the table of a set is that set's own functions
     sarnn::kernel::for_each_set([](auto set) {
         using Set = decltype(set);
@@ -1125,5 +1286,7 @@ TEST_CASE("Kernels: kernels<T>() is the active set, and the run-time table holds
         CHECK(t->attend_dot == own.attend_dot);
         CHECK(t->lstm_cell == own.lstm_cell);
         CHECK(t->gru_cell == own.gru_cell);
+        CHECK(t->gru_step == own.gru_step);
+        CHECK(t->lstm_step == own.lstm_step);
     });
 }

@@ -76,7 +76,8 @@ public:
         const std::size_t next = cur_ ^ 1u;
         // h' = GRU(x, h): r, z = σ(W_i x + b_i + W_h h + b_h), n = tanh(W_in x + b_in + r ⊙ (W_hn h + b_hn)),
         // h' = n + z ⊙ (h - n)
-        detail::gru_step<Ops>(p_, x, h_[cur_], gi_, gh_, h_[next]);
+        // (the rows in the opposite order every other step: the last step's rows are still in cache, gru_step.hpp)
+        detail::gru_step<Ops>(p_, x, h_[cur_], gi_, gh_, h_[next], cur_ != 0);
         // σ and tanh saturate at +-inf, so only a NaN pre-activation (inf - inf, or 0·inf in r ⊙ ..) is left
         if (!detail::all_finite(h_[next], Hidden)) return Status::non_finite_result;
         cur_ = next;

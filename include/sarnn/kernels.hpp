@@ -52,6 +52,16 @@
 //        r = σ(gi_r + b_ir + gh_r + b_hr), z = σ(gi_z + b_iz + gh_z + b_hz), n = tanh(gi_n + b_in + r ⊙ (gh_n + b_hn)),
 //        h = (1 - z) ⊙ n + z ⊙ h_prev, computed as n + z ⊙ (h_prev - n). h_prev and h are padded rows of H values
 //        (h must not alias h_prev). O(H): 3·H sigmoid/tanh.
+//   gru_step(W_ih, W_hh, b_ih, b_hh, In, H, x, h_prev, gi, gh, h, backward)   one whole GRU step: gi = W_ih·x (W_ih
+//        3·H x In, row-major), gh = W_hh·h_prev (3·H x H), then gru_cell; weights, biases and x any alignment, h_prev
+//        and h padded rows as for gru_cell, gi and gh scratch of 3·H values each (a set may leave them untouched).
+//        backward asks for the rows in the opposite order (the x86 sets' one pass, lib/kernels/simd/: blocks of
+//        hidden lanes last to first); the result is the same either way. O(3·H·(In + H)). The x86 models alternate
+//        it from step to step, so that a step begins on the rows the last one ended on, still in cache where the
+//        weights outgrow L1 (detail/shaped.hpp's whole_steps; the other sets' models call gemv and the cell).
+//   lstm_step(W_ih, W_hh, b, In, H, x, h_prev, c_prev, z, c, h, backward)   one whole LSTM step: z = W_ih·x +
+//        W_hh·h_prev (4·H rows), then lstm_cell; z is scratch of 4·H values, the rest as for gru_step and lstm_cell.
+//        O(4·H·(In + H)).
 //   attend_dot(S, q, scale, alpha, c)   the dot-score context, one pass over S (online softmax in chunks that stay
 //        in L1): e_j = scale·(S_j·q); alpha = softmax(e) (alpha receives S.n values); c = Σ_j alpha_j S_j. q and
 //        c are padded rows of S.dim values; S.n >= 1. O(2·n·dim) + O(n) exps.

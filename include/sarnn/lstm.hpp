@@ -93,13 +93,21 @@ public:
         const std::size_t next = cur_ ^ 1u;
         std::size_t saturated = 0;
         if constexpr (Numeric<T>::floating) {
-            // z = W_ih x_t + W_hh h_{t-1}
-            // (the sizes at compile time: the set's shaped forms where it has them, detail/shaped.hpp)
             using K = detail::shaped<Ops, T>;
-            K::template gemv<4 * Hidden, In, In>(&p_.W_ih[0][0], x, z_);
-            K::template gemv_add<4 * Hidden, Hidden, Hidden>(&p_.W_hh[0][0], h_[cur_], z_);
-            // c_t = σ(z_f + b_f) ⊙ c_{t-1} + σ(z_i + b_i) ⊙ tanh(z_g + b_g); h_t = σ(z_o + b_o) ⊙ tanh(c_t)
-            K::template lstm_cell<Hidden>(z_, p_.b, c_[cur_], c_[next], h_[next]);
+            if constexpr (!K::whole_steps()) {
+                // z = W_ih x_t + W_hh h_{t-1}
+                // (the sizes at compile time: the set's shaped forms where it has them, detail/shaped.hpp)
+                K::template gemv<4 * Hidden, In, In>(&p_.W_ih[0][0], x, z_);
+                K::template gemv_add<4 * Hidden, Hidden, Hidden>(&p_.W_hh[0][0], h_[cur_], z_);
+                // c_t = σ(z_f + b_f) ⊙ c_{t-1} + σ(z_i + b_i) ⊙ tanh(z_g + b_g); h_t = σ(z_o + b_o) ⊙ tanh(c_t)
+                K::template lstm_cell<Hidden>(z_, p_.b, c_[cur_], c_[next], h_[next]);
+            } else {
+                // the whole step in one call (x86: kernels.hpp's lstm_step, the set's one pass over W_ih and W_hh
+                // where it has one), the rows in the opposite order every other step: a step begins on the rows the last
+                // one ended on, still in cache where the weights outgrow L1; the result is the same either way
+                Ops::lstm_step(&p_.W_ih[0][0], &p_.W_hh[0][0], p_.b, In, Hidden, x, h_[cur_], c_[cur_], z_, c_[next],
+                               h_[next], cur_ != 0);
+            }
             // σ and tanh saturate at +-inf, so only a NaN pre-activation (inf - inf) is left to refuse
             if (!detail::all_finite(c_[next], Hidden) || !detail::all_finite(h_[next], Hidden))
                 return Status::non_finite_result;

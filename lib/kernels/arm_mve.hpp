@@ -429,7 +429,7 @@ inline void attend_keys(const KeyBlocks<float>& P, const float* u, const Rows<fl
 struct Ops {
 #define SARNN_MVE_OP_(T_, R, name, impl, params, args) \
     static R impl params { return mve::impl args; }
-    SARNN_MODEL_OPS(SARNN_MVE_OP_, float)
+    SARNN_LOOP_OPS(SARNN_MVE_OP_, float)
     SARNN_SET_OPS(SARNN_MVE_OP_, float)
 #undef SARNN_MVE_OP_
 };

@@ -807,7 +807,7 @@ inline void attend_keys(const KeyBlocks<float>& P, const float* u, const Rows<fl
 struct Ops {
 #define SARNN_CM_OP_(T_, R, name, impl, params, args) \
     static R impl params { return cm::impl args; }
-    SARNN_MODEL_OPS(SARNN_CM_OP_, float)
+    SARNN_LOOP_OPS(SARNN_CM_OP_, float)
     SARNN_SET_OPS(SARNN_CM_OP_, float)
 #undef SARNN_CM_OP_
 };

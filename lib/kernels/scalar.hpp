@@ -175,7 +175,7 @@ template <class T>
 struct Plain {
 #define SARNN_PLAIN_OP_(T_, R, name, impl, params, args) \
     static R impl params { return scalar::impl args; }
-    SARNN_MODEL_OPS(SARNN_PLAIN_OP_, T)
+    SARNN_LOOP_OPS(SARNN_PLAIN_OP_, T)
     SARNN_SET_OPS(SARNN_PLAIN_OP_, T)
 #undef SARNN_PLAIN_OP_
 };

@@ -105,6 +105,11 @@ struct Simd {
     SARNN_OP static void gemv(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y);
     SARNN_OP static void gemv_add(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y);
     SARNN_OP static void gemv_t(const T* M, std::size_t rows, std::size_t cols, std::size_t ld, const T* v, T* y);
+    static constexpr bool one_pass_step(std::size_t gates, std::size_t In, std::size_t H);
+    template <std::size_t NV>
+    SARNN_INLINE static void block_madd_fixed(const T* first, std::size_t ld, const B* vv, B* acc);
+    template <std::size_t NH>
+    SARNN_INLINE static B two_block_dot(const T* ih, std::size_t nx, const T* x, const T* hh, const B* hv);
 
     // ---- the recurrent product and its tanh: simd/affine_tanh.hpp ---------------------------------------------------
     SARNN_INLINE static B joined(const T* x, std::size_t nx, const T* r, std::size_t u);
@@ -135,15 +140,25 @@ struct Simd {
     // ---- additive scores: simd/additive_scores.hpp ------------------------------------------------------------------
     SARNN_OP static void additive_scores(const Rows<T>& P, const T* q, const T* v, T* e);
 
-    // ---- the LSTM cell: simd/lstm_cell.hpp --------------------------------------------------------------------------
+    // ---- the LSTM cell and step: simd/lstm_cell.hpp----------------------------------------------------------------------
     SARNN_INLINE static B sigmoid(B x);
     SARNN_INLINE static void cell(B zi, B zf, B zg, B zo, B c_prev, B& c, B& h);
     SARNN_OP static void lstm_cell(const T* z, const T* b, const T* c_prev, std::size_t H, T* c, T* h);
+    template <std::size_t NH>
+    SARNN_FLAT static void lstm_step_fixed(const T* W_ih, const T* W_hh, const T* b, std::size_t nx, const T* x,
+                                           const T* h_prev, const T* c_prev, T* c, T* h, bool backward);
+    SARNN_OP static void lstm_step(const T* W_ih, const T* W_hh, const T* b, std::size_t In, std::size_t H, const T* x,
+                                   const T* h_prev, const T* c_prev, T* z, T* c, T* h, bool backward);
 
-    // ---- the GRU cell: simd/gru_cell.hpp ----------------------------------------------------------------------------
+    // ---- the GRU cell and step: simd/gru_cell.hpp -------------------------------------------------------------------------
     SARNN_INLINE static B gru(B r_pre, B z_pre, B ni, B nh, B h_prev);
     SARNN_OP static void gru_cell(const T* gi, const T* gh, const T* b_ih, const T* b_hh, const T* h_prev,
                                   std::size_t H, T* h);
+    template <std::size_t NH>
+    SARNN_FLAT static void gru_step_fixed(const T* W_ih, const T* W_hh, const T* b_ih, const T* b_hh, std::size_t nx,
+                                          const T* x, const T* h_prev, T* h, bool backward);
+    SARNN_OP static void gru_step(const T* W_ih, const T* W_hh, const T* b_ih, const T* b_hh, std::size_t In,
+                                  std::size_t H, const T* x, const T* h_prev, T* gi, T* gh, T* h, bool backward);
 
     // ---- the context kernels: simd/attend.hpp -----------------------------------------------------------------------
     template <class BlockScores>

@@ -11,11 +11,16 @@
 
 #include "sarnn/numeric.hpp"
 
-// What the models call: the whole of the run-time table. Parameter types by kind of number (numeric.hpp): weights
-// (what params hold), activations (what models store: x, h, c, alpha, queries, keys), accumulators, scales.
+// What the models call: the whole of the run-time table, the loops (SARNN_LOOP_OPS: each set's implementation type
+// has one function per entry) and the whole steps of the cells (SARNN_STEP_OPS: a set's implementation may have them;
+// lib/kernels/define_set.hpp composes the others' from their gemv and cell loops). Parameter types by kind of number
+// (numeric.hpp): weights (what params hold), activations (what models store: x, h, c, alpha, queries, keys),
+// accumulators, scales.
 // NOLINTBEGIN(bugprone-macro-parentheses): T and the parameter lists are types and declarators, which parentheses
 // would break
-#define SARNN_MODEL_OPS(X, T)                                                                                          \
+#define SARNN_MODEL_OPS(X, T) SARNN_LOOP_OPS(X, T) SARNN_STEP_OPS(X, T)
+
+#define SARNN_LOOP_OPS(X, T)                                                                                           \
     X(T, void, affine_tanh, affine_tanh,                                                                               \
       (const ::sarnn::weight_t<T>* A, const ::sarnn::weight_t<T>* b, std::size_t rows,                                 \
        const ::sarnn::activation_t<T>* x, std::size_t nx, const ::sarnn::activation_t<T>* r, std::size_t nr,           \
@@ -60,6 +65,21 @@
        const ::sarnn::Rows<::sarnn::activation_t<T>>& S, ::sarnn::activation_t<T>* alpha,                              \
        ::sarnn::activation_t<T>* c),                                                                                   \
       (P, u, S, alpha, c))
+
+// One whole step of the plain cells (kernels.hpp: gru_step, lstm_step).
+#define SARNN_STEP_OPS(X, T)                                                                                     \
+    X(T, void, gru_step, gru_step,                                                                               \
+      (const ::sarnn::weight_t<T>* W_ih, const ::sarnn::weight_t<T>* W_hh, const ::sarnn::weight_t<T>* b_ih,     \
+       const ::sarnn::weight_t<T>* b_hh, std::size_t In, std::size_t H, const ::sarnn::activation_t<T>* x,       \
+       const ::sarnn::activation_t<T>* h_prev, ::sarnn::activation_t<T>* gi, ::sarnn::activation_t<T>* gh,       \
+       ::sarnn::activation_t<T>* h, bool backward),                                                              \
+      (W_ih, W_hh, b_ih, b_hh, In, H, x, h_prev, gi, gh, h, backward))                                           \
+    X(T, void, lstm_step, lstm_step,                                                                             \
+      (const ::sarnn::weight_t<T>* W_ih, const ::sarnn::weight_t<T>* W_hh, const ::sarnn::weight_t<T>* b,        \
+       std::size_t In, std::size_t H, const ::sarnn::activation_t<T>* x, const ::sarnn::activation_t<T>* h_prev, \
+       const ::sarnn::activation_t<T>* c_prev, ::sarnn::activation_t<T>* z, ::sarnn::activation_t<T>* c,         \
+       ::sarnn::activation_t<T>* h, bool backward),                                                              \
+      (W_ih, W_hh, b, In, H, x, h_prev, c_prev, z, c, h, backward))
 
 // What no model calls but the kernels' tests check on their own: called directly on a set, never through the
 // table, so no image carries them unless it calls them.

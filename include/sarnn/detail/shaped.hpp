@@ -100,6 +100,13 @@ template <class K, class T>
 struct has_softmax<K, T, std::void_t<decltype(K::softmax(std::declval<T*>(), std::declval<std::size_t>()))>>
     : std::true_type {};
 
+/// Whether Set is one of the x86 sets (for shaped<Set, T>::whole_steps).
+template <class Set, class = void>
+struct is_x86_set : std::false_type {};
+template <class Set>
+struct is_x86_set<Set, std::void_t<decltype(Set::arch)>>
+    : std::bool_constant<Set::arch == Arch::sse2 || Set::arch == Arch::avx2_fma || Set::arch == Arch::avx512> {};
+
 /// The kernel calls of a float or double model on Set with its sizes at compile time (see above). Cost: that of
 /// the operation called; the choice costs nothing at run time.
 template <class Set, class T>
@@ -107,6 +114,13 @@ struct shaped {
     using K = typename shaped_of<Set, T>::type;
     /// True when Set's shaped form of the operation of `flag` is taken.
     static constexpr bool has(unsigned flag) noexcept { return (K::kCaps & flag) != 0; }
+    /// True when the cells call Set's whole steps (gru_step, lstm_step: one pass over W_ih and W_hh in the x86 sets,
+    /// lib/kernels/simd/) rather than its gemv and cell one by one: kernel::Dispatch and the x86 sets. The others
+    /// (the ARM and Cortex-M sets, scalar) keep the separate calls: their shaped forms, or the loops their images
+    /// were measured with.
+    static constexpr bool whole_steps() noexcept {
+        return std::is_same_v<Set, kernel::Dispatch> || (!has(kernel::shaped_gemv) && is_x86_set<Set>::value);
+    }
 
     template <std::size_t Rows, std::size_t Cols, std::size_t Ld>
     static void gemv(const T* M, const T* v, T* y) noexcept {

@@ -148,6 +148,46 @@ SARNN_INLINE auto Simd<A, T>::block_dot_fixed(const T* first, std::size_t ld, co
     return row_sums(acc);
 }
 
+// acc[k] += row_k·v over NV whole vectors, for the W rows first + k·ld, with v's NV vectors in registers (row by
+// row, as block_dot_fixed).
+template <class A, class T>
+template <std::size_t NV>
+SARNN_INLINE void Simd<A, T>::block_madd_fixed(const T* first, std::size_t ld, const B* vv, B* acc) {
+    SARNN_UNROLL(16)
+    for (std::size_t k = 0; k < W; ++k) {
+        const T* row = first + k * ld;
+        SARNN_UNROLL(8)
+        for (std::size_t u = 0; u < NV; ++u) acc[k] = madd(load(row + u * W), vv[u], acc[k]);
+    }
+}
+
+// Lane k: row_k·x + row'_k·h for the W rows row_k = ih + k·nx (nx values, x of any length) and row'_k = hh + k·NH·W
+// (NH whole vectors, h's in registers): both products in the same W FMA chains, one transposing sum (the cells'
+// gates whose two products add up: GRU r and z, every LSTM gate).
+template <class A, class T>
+template <std::size_t NH>
+SARNN_INLINE auto Simd<A, T>::two_block_dot(const T* ih, std::size_t nx, const T* x, const T* hh, const B* hv) -> B {
+    B acc[W];
+    for (auto& a : acc) a = B(T(0));
+    full_block_dots(ih, nx, x, nx, acc);
+    block_madd_fixed<NH>(hh, NH * W, hv, acc);
+    B s = row_sums(acc);
+    if (nx % W != 0) s += tail_dots(ih, nx, x, nx);
+    return s;
+}
+
+// Whether a cell's step takes the one pass over its weights (gru_step_fixed, lstm_step_fixed) for `gates` gate rows
+// per hidden lane, In inputs and H = 1 to 8 whole vectors hidden, or gemv and the cell apart. Measured side by side
+// (sarnn_bench step/gru|lstm, Hidden 16 to 128, In 32, 7 Dec 2026 on an AVX-512 Xeon): with 16 lanes (AVX-512 float)
+// the pass is faster at every size (Hidden 16: 1.35 -> 1.45x Eigen for the GRU, Hidden 64: 1.23 -> 1.58x); with 4 or
+// 8 lanes it is slower while the weights fit in L1 (SSE2 GRU Hidden 16 and 32: 0.67 -> 0.50x; AVX2 GRU Hidden 32:
+// 1.38 -> 1.23x: the x part's FMA chains, which gemv keeps in registers with x, run through a loop) and faster once
+// they outgrow it (AVX2 GRU Hidden 64: 1.11 -> 1.31x), where the order of the rows (backward) pays.
+template <class A, class T>
+constexpr bool Simd<A, T>::one_pass_step(std::size_t gates, std::size_t In, std::size_t H) {
+    return W >= 16 || gates * H * (In + H) * sizeof(T) > 32 * 1024;
+}
+
 // Rows of nv whole vectors, 1 <= nv <= 8 or one of the Extra widths a kernel asks for, take the paths with nv
 // known at compile time: f(std::integral_constant<std::size_t, nv>{}), and true. Other widths: false (the
 // caller's generic path).
