@@ -1,13 +1,13 @@
-// lib/kernels/arm_mve.hpp: the float kernels of kernel::Mve (lib/kernels/arm_mve.cpp), for cores with Helium (the
+// sarnn/kernels/mve/set.hpp: the float kernels of kernel::Mve (lib/kernels/arm_mve.cpp), for cores with Helium (the
 // M-profile Vector Extension with float: Cortex-M55, M85): 128-bit vectors of four floats. Rows are padded to four
 // floats (SARNN_VECTOR_BYTES 16 on these targets), so the padded rows (states, queries, c) are whole vectors;
 // weights and x are not padded: their last vector is loaded with a tail predicate (vctp32q: the lanes past the
 // end read as zero, nothing past it is touched), and so are the stores of the last vector of an output. The
-// structure is the cortex-m set's (cortex_m.hpp), on vectors:
+// structure is the cortex-m set's (cortex_m/set.hpp), on vectors:
 //  - matrix-vector products take four rows per pass (each vector of x loaded once for four rows); the four sums'
 //    vectors are reduced together by a store and one de-interleaving load (a 4 x 4 transpose), so that the four
 //    results come out as one vector (MVE float has no add across a vector); the inner loops are assembly
-//    (arm_mve_loops.hpp: 10 instructions per 16 multiply-adds; 9, unrolled with every load at an offset and no
+//    (mve/set_loops.hpp: 10 instructions per 16 multiply-adds; 9, unrolled with every load at an offset and no
 //    loop counter, for affine_tanh's [x; r], or x and r, of 16, 32, 48 or 64 values);
 //  - the context takes the scores of four states per pass over q into alpha (for rows of 16 to 64 floats the
 //    pass unrolled, every load at an offset from two pointers: 9 instructions per 16 multiply-adds), then the
@@ -18,15 +18,15 @@
 //    more, the chunk's last vector stored under a tail predicate), else four states per pass over c. On a core
 //    whose states are in tightly coupled memory the two reads of S cost what the online softmax's did, without its
 //    per-state bookkeeping;
-//  - exp, tanh and sigmoid on four lanes at a time (arm_mve_math.hpp).
+//  - exp, tanh and sigmoid on four lanes at a time (mve/set_math.hpp).
 // Sums run in another order than the scalar sets' (four partial sums per vector lane): results agree within the
 // suite's float tolerances, not bit for bit. Contracts: include/sarnn/kernels.hpp.
-#ifndef SARNN_LIB_KERNELS_ARM_MVE_HPP
-#define SARNN_LIB_KERNELS_ARM_MVE_HPP
+#ifndef SARNN_KERNELS_MVE_SET_HPP
+#define SARNN_KERNELS_MVE_SET_HPP
 
 #include <cstddef>
 
-#include "kernels/arm_mve_math.hpp"
+#include "sarnn/kernels/mve/set_math.hpp"
 #include "sarnn/kernels.hpp"
 
 namespace sarnn::kernel {
@@ -101,7 +101,7 @@ inline void gemv_t(const float* M, std::size_t rows, std::size_t cols, std::size
             a = vfmaq_n_f32(a, vld1q_z_f32(m + 3 * ld + d, p), v3);
             vst1q_p_f32(y + d, a, p);
         }
-        touch(y);  // the next rows load what these stored (arm_mve_loops.hpp: load_after_stores)
+        touch(y);  // the next rows load what these stored (mve/set_loops.hpp: load_after_stores)
     }
     for (; r < rows; ++r)
         for (std::size_t d = 0; d < cols; d += 4) {

@@ -1,5 +1,5 @@
-// lib/kernels/float_math.hpp: exp and tanh of xsimd float batches for the kernels (softmax weights, the recurrent
-// tanh, the LSTM gates, the additive scores): the polynomials of include/sarnn/kernels/detail/float_math.hpp (shared
+// sarnn/kernels/simd/float_math.hpp: exp and tanh of xsimd float batches for the kernels (softmax weights, the
+// recurrent tanh, the LSTM gates, the additive scores): the polynomials of kernels/generic/float_math.hpp (shared
 // with the shaped NEON kernels) on xsimd's operations; xsimd 8.1's cost 3-5x the instructions (its
 // tanh: about 110 per NEON vector, its int <-> float bit casts through a table of function pointers that GCC does
 // not inline on NEON), and its exp is +inf from 88.38 on. Included by xsimd_fixes.hpp, whose exp_safe calls exp_float
@@ -7,8 +7,8 @@
 // division, not the count of instructions, decides).
 //
 // Accuracy and the fitted coefficients: see there.
-#ifndef SARNN_LIB_KERNELS_FLOAT_MATH_HPP
-#define SARNN_LIB_KERNELS_FLOAT_MATH_HPP
+#ifndef SARNN_KERNELS_SIMD_FLOAT_MATH_HPP
+#define SARNN_KERNELS_SIMD_FLOAT_MATH_HPP
 
 #include <cstdint>
 #include <cstring>
@@ -16,8 +16,8 @@
 
 #include <xsimd/xsimd.hpp>
 
-#include "sarnn/kernels/detail/float_math.hpp"
-#include "kernels/madd.hpp"
+#include "sarnn/kernels/generic/float_math.hpp"
+#include "sarnn/kernels/simd/madd.hpp"
 #if defined(__SSE2__)
 #include <immintrin.h>
 #endif
@@ -71,7 +71,7 @@ SARNN_FM_INLINE xsimd::batch<float, A> pow2_from_magic(const xsimd::batch<float,
     }
 }
 
-/// The vector operations of include/sarnn/kernels/detail/float_math.hpp on xsimd::batch<float, A>.
+/// The vector operations of kernels/generic/float_math.hpp on xsimd::batch<float, A>.
 template <class A>
 struct BatchOps {
     using V = xsimd::batch<float, A>;
@@ -97,13 +97,13 @@ struct BatchOps {
     static SARNN_FM_INLINE V copy_sign(const V& m, const V& x) { return m | (x & V(-0.0f)); }
 };
 
-/// exp(x): kernels/detail/float_math.hpp's, on xsimd batches.
+/// exp(x): kernels/generic/float_math.hpp's, on xsimd batches.
 template <class A>
 SARNN_FM_INLINE xsimd::batch<float, A> exp_float(const xsimd::batch<float, A>& x) {
     return kernel::float_math::exp<BatchOps<A>>(x);
 }
 
-/// tanh(x): kernels/detail/float_math.hpp's, on xsimd batches.
+/// tanh(x): kernels/generic/float_math.hpp's, on xsimd batches.
 template <class A>
 SARNN_FM_INLINE xsimd::batch<float, A> tanh_float(const xsimd::batch<float, A>& x) {
     return kernel::float_math::tanh<BatchOps<A>>(x);

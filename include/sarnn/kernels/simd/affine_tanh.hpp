@@ -1,8 +1,8 @@
-// lib/kernels/simd/affine_tanh.hpp: affine_tanh, y = tanh(A·[x; r] + b): the recurrent product of every model
+// sarnn/kernels/simd/affine_tanh.hpp: affine_tanh, y = tanh(A·[x; r] + b): the recurrent product of every model
 // and its tanh in one pass.
-// Part of Simd<A, T> (lib/kernels/simd.hpp, which declares it and includes this file; include that one).
-#ifndef SARNN_LIB_KERNELS_SIMD_AFFINE_TANH_HPP
-#define SARNN_LIB_KERNELS_SIMD_AFFINE_TANH_HPP
+// Part of Simd<A, T> (kernels/simd/simd.hpp, which declares it and includes this file; include that one).
+#ifndef SARNN_KERNELS_SIMD_AFFINE_TANH_HPP
+#define SARNN_KERNELS_SIMD_AFFINE_TANH_HPP
 
 namespace sarnn::simd {
 namespace {  // NOLINT(cert-dcl59-cpp): the set's internal linkage, as in simd.hpp

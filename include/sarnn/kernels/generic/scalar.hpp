@@ -1,8 +1,8 @@
-// lib/kernels/scalar.hpp: the kernel set in plain C++. No xsimd, no intrinsics: this is what runs on
+// sarnn/kernels/generic/scalar.hpp: the kernel set in plain C++. No xsimd, no intrinsics: this is what runs on
 // Cortex-M (where xsimd has no arch) and the path every SIMD set is tested against.
 // Contracts: the operations listed in include/sarnn/kernels.hpp.
-#ifndef SARNN_LIB_KERNELS_SCALAR_HPP
-#define SARNN_LIB_KERNELS_SCALAR_HPP
+#ifndef SARNN_KERNELS_GENERIC_SCALAR_HPP
+#define SARNN_KERNELS_GENERIC_SCALAR_HPP
 
 #include <cmath>
 #include <cstddef>
@@ -170,7 +170,7 @@ void attend_keys(const KeyBlocks<T>& P, const T* u, const Rows<T>& S, T* alpha, 
         alpha, c);
 }
 
-// The operations as one type (what lib/kernels/define_set.hpp forwards to): Plain<T>::op = scalar::op<T>.
+// The operations as one type (what kernels/generic/define_set.hpp forwards to): Plain<T>::op = scalar::op<T>.
 template <class T>
 struct Plain {
 #define SARNN_PLAIN_OP_(T_, R, name, impl, params, args) \

@@ -1,8 +1,8 @@
-// lib/kernels/cortex_m.hpp: the kernel sets for in-order cores without SIMD, in plain C++ so that they also build,
-// and are tested, on every host: kernel::CortexM (lib/kernels/cortex_m.cpp: Cortex-M4F and M7, with their
+// sarnn/kernels/cortex_m/set.hpp: the kernel sets for in-order cores without SIMD, in plain C++ so that they also
+// build, and are tested, on every host: kernel::CortexM (lib/kernels/cortex_m.cpp: Cortex-M4F and M7, with their
 // single-precision FPU) and kernel::CortexM0 (lib/kernels/cortex_m0.cpp: the M0/M0+ and any core without an FPU,
 // where every float operation is a library call). The including file defines SARNN_CM_SOFT_MACS (0 or 1) first.
-// What they do differently from the reference scalar set (scalar.hpp), all to execute fewer instructions:
+// What they do differently from the reference scalar set (generic/scalar.hpp), all to execute fewer instructions:
 //  - matrix-vector products take four rows per pass over the vector, so each load of a vector value feeds four
 //    multiply-adds, and four independent sums hide the FPU's multiply-add latency; with an FPU, gemv and gemv_add
 //    on contiguous rows of a multiple of 4 values (the Lstm's and the Gru's) run their whole loop over groups of
@@ -23,8 +23,8 @@
 // double runs the scalar set's code (double_arch is scalar): no core these sets are for has double lanes.
 // Contracts: include/sarnn/kernels.hpp.
 //
-// exp, tanh, σ and the cells' inline gates with an FPU: include/sarnn/kernels/cortex_m/math.hpp (shared with the
-// set's shaped forms, include/sarnn/kernels/cortex_m/), their forms and errors described there. Without an FPU the
+// exp, tanh, σ and the cells' inline gates with an FPU: kernels/cortex_m/math.hpp (shared with the
+// set's shaped forms, kernels/cortex_m/), their forms and errors described there. Without an FPU the
 // same forms in integers (soft_exp, soft_tanh, below). Largest errors against double, measured on dense grids by
 // tests/test_cortex_m.cpp (SARNN_TEST_REPORT=1 prints them; the test bounds them at 3e-7, 2e-7 and 1.5e-7):
 //   kernel::CortexM:  exp 2.5e-7 relative over [-87, 88], tanh 1.5e-7 absolute, sigmoid 1.0e-7 absolute
@@ -32,8 +32,8 @@
 //   (libm's expf, tanhf through the scalar set: 6.0e-8, 1.0e-7, 8.9e-8)
 // The cells' inline gates, through lstm_cell (the test holds them to the same 2e-7 and 1.5e-7): tanh 1.5e-7
 // absolute (of a_g and of c), sigmoid 8.7e-8 absolute.
-#ifndef SARNN_LIB_KERNELS_CORTEX_M_HPP
-#define SARNN_LIB_KERNELS_CORTEX_M_HPP
+#ifndef SARNN_KERNELS_CORTEX_M_SET_HPP
+#define SARNN_KERNELS_CORTEX_M_SET_HPP
 
 #include <cmath>
 #include <cstddef>
@@ -46,10 +46,10 @@
 #include "sarnn/kernels/cortex_m/gru_cell.hpp"
 #include "sarnn/kernels/cortex_m/lstm_cell.hpp"
 #include "sarnn/kernels/cortex_m/math.hpp"
-#include "kernels/scalar.hpp"
+#include "sarnn/kernels/generic/scalar.hpp"
 
 #ifndef SARNN_CM_SOFT_MACS
-#error "lib/kernels/cortex_m.hpp: define SARNN_CM_SOFT_MACS (0 or 1) before including it"
+#error "kernels/cortex_m/set.hpp: define SARNN_CM_SOFT_MACS (0 or 1) before including it"
 #endif
 
 namespace sarnn::kernel {
@@ -60,7 +60,7 @@ namespace cm {
 inline constexpr bool kSoftMacs = SARNN_CM_SOFT_MACS != 0;
 
 // ---- exp, tanh, sigmoid ----------------------------------------------------------------------------------------
-// include/sarnn/kernels/cortex_m/math.hpp's (shared with the set's shaped forms)
+// kernels/cortex_m/math.hpp's (shared with the set's shaped forms)
 using cortex_m::exp;
 using cortex_m::exp_in_range;
 using cortex_m::from_bits;
@@ -646,7 +646,7 @@ inline void additive_scores(const Rows<float>& P, const float* q, const float* v
 }
 
 // ---- the gates of a cell, inline (the cores with an FPU) -------------------------------------------------------
-// include/sarnn/kernels/cortex_m/{math,lstm_cell,gru_cell}.hpp's (shared with the set's shaped forms)
+// kernels/cortex_m/{math,lstm_cell,gru_cell}.hpp's (shared with the set's shaped forms)
 using cortex_m::gru_lane;
 using cortex_m::kGateLimit;
 using cortex_m::lstm_lane;

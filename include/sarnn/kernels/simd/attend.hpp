@@ -1,9 +1,9 @@
-// lib/kernels/simd/attend.hpp: attend_dot and attend_keys, the context kernels. attend_dot: one pass over the stored
+// sarnn/kernels/simd/attend.hpp: attend_dot and attend_keys, the context kernels. attend_dot: one pass over the stored
 // states in L1-sized chunks (scores, the online softmax with a lazy shift, c = Σ_j alpha_j S_j; see
 // docs/design.md); attend_keys: the scores over the cached keys (KeyBlocks), then softmax and weighted_sum.
-// Part of Simd<A, T> (lib/kernels/simd.hpp, which declares it and includes this file; include that one).
-#ifndef SARNN_LIB_KERNELS_SIMD_ATTEND_HPP
-#define SARNN_LIB_KERNELS_SIMD_ATTEND_HPP
+// Part of Simd<A, T> (kernels/simd/simd.hpp, which declares it and includes this file; include that one).
+#ifndef SARNN_KERNELS_SIMD_ATTEND_HPP
+#define SARNN_KERNELS_SIMD_ATTEND_HPP
 
 namespace sarnn::simd {
 namespace {  // NOLINT(cert-dcl59-cpp): the set's internal linkage, as in simd.hpp
@@ -101,7 +101,7 @@ SARNN_INLINE auto Simd<A, T>::block_scores(const T* blk, std::size_t count, cons
         }
     } else if (count == W && kLoadPairs && W == 4 && NV % 4 == 0) {
         // four vectors of q, then of each row in turn, by one pointer down the rows and back up (AArch64: one LD1
-        // per four vectors, lib/kernels/quad_fma.hpp)
+        // per four vectors, kernels/simd/quad_fma.hpp)
         const T* rp = blk;
         const T* qp = q;
         constexpr auto down = static_cast<std::ptrdiff_t>(stride);
@@ -165,7 +165,7 @@ SARNN_INLINE void Simd<A, T>::add_row(B pk, const T*& p, std::ptrdiff_t skip, B*
 }
 
 // add_row with the weight in lane L of w (AArch64: FMLA by element): rows of whole groups of four vectors by
-// four-vector loads (lib/kernels/quad_fma.hpp).
+// four-vector loads (kernels/simd/quad_fma.hpp).
 template <class A, class T>
 template <std::size_t G, std::size_t L>
 SARNN_INLINE void Simd<A, T>::add_row_lane(B w, const T*& p, std::ptrdiff_t skip, B* acc) {

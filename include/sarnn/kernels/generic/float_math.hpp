@@ -1,6 +1,6 @@
-// sarnn/kernels/detail/float_math.hpp: the one definition of the vector float exp, tanh and sigmoid of the kernels
+// sarnn/kernels/generic/float_math.hpp: the one definition of the vector float exp, tanh and sigmoid of the kernels
 // (their polynomials, constants and order of operations), written once over a set of vector operations O, so that
-// each vector kernel gets the same results from its own instructions: lib/kernels/float_math.hpp (xsimd batches,
+// each vector kernel gets the same results from its own instructions: kernels/simd/float_math.hpp (xsimd batches,
 // the run-time sets) and kernels/neon/math.hpp (float32x4_t, the shaped NEON kernels).
 //
 // O is a struct of static functions on its vector type O::V (each lane by lane):
@@ -15,8 +15,8 @@
 // 88.72 +inf. tanh within 2 ulp; both pass NaN through, exp(+inf) = +inf, exp(-inf) = 0, tanh(+-inf) = +-1.
 // The coefficients were fitted for sarnn (least squares on Chebyshev nodes, relative weight, then checked in
 // float arithmetic). Cost per vector: exp 16 operations, tanh 30 and one division, sigmoid 19 and one division.
-#ifndef SARNN_KERNELS_DETAIL_FLOAT_MATH_HPP
-#define SARNN_KERNELS_DETAIL_FLOAT_MATH_HPP
+#ifndef SARNN_KERNELS_GENERIC_FLOAT_MATH_HPP
+#define SARNN_KERNELS_GENERIC_FLOAT_MATH_HPP
 
 #define SARNN_FLOAT_MATH_INLINE __attribute__((always_inline)) inline
 

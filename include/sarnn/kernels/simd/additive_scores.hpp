@@ -1,8 +1,8 @@
-// lib/kernels/simd/additive_scores.hpp: additive_scores, e_j = v·tanh(P_j + q) for every cached key row P_j
+// sarnn/kernels/simd/additive_scores.hpp: additive_scores, e_j = v·tanh(P_j + q) for every cached key row P_j
 // (AdditiveAlign and the LSTMN).
-// Part of Simd<A, T> (lib/kernels/simd.hpp, which declares it and includes this file; include that one).
-#ifndef SARNN_LIB_KERNELS_SIMD_ADDITIVE_SCORES_HPP
-#define SARNN_LIB_KERNELS_SIMD_ADDITIVE_SCORES_HPP
+// Part of Simd<A, T> (kernels/simd/simd.hpp, which declares it and includes this file; include that one).
+#ifndef SARNN_KERNELS_SIMD_ADDITIVE_SCORES_HPP
+#define SARNN_KERNELS_SIMD_ADDITIVE_SCORES_HPP
 
 namespace sarnn::simd {
 namespace {  // NOLINT(cert-dcl59-cpp): the set's internal linkage, as in simd.hpp

@@ -1,13 +1,14 @@
-// lib/kernels/xsimd_fixes.hpp: workarounds for bugs and slow spots of Debian's xsimd 8.1, kept apart from the kernels.
-#ifndef SARNN_LIB_KERNELS_XSIMD_FIXES_HPP
-#define SARNN_LIB_KERNELS_XSIMD_FIXES_HPP
+// sarnn/kernels/simd/xsimd_fixes.hpp: workarounds for bugs and slow spots of Debian's xsimd 8.1, kept apart from the
+// kernels.
+#ifndef SARNN_KERNELS_SIMD_XSIMD_FIXES_HPP
+#define SARNN_KERNELS_SIMD_XSIMD_FIXES_HPP
 
 #include <cstddef>
 #include <type_traits>
 
 #include <xsimd/xsimd.hpp>
 
-#include "kernels/float_math.hpp"
+#include "sarnn/kernels/simd/float_math.hpp"
 #if defined(__aarch64__)
 #include <arm_neon.h>
 #endif

@@ -1,12 +1,12 @@
-// lib/kernels/arm_mve_loops.hpp: the inner loops of the mve set (arm_mve.hpp) in Helium assembly: tail-predicated
+// sarnn/kernels/mve/set_loops.hpp: the inner loops of the mve set (mve/set.hpp) in Helium assembly: tail-predicated
 // low-overhead loops (WLSTP/LETP: the last pass loads, multiplies and stores only the lanes below n, so no scalar
 // remainder and no access past the end), post-incremented vector loads, and the four sums of dot4 reduced by a
 // 4 x 4 transpose (VST, then VLD40..VLD43). GCC 12 keeps spare address arithmetic and spills in the same loops
 // written with intrinsics (17 instructions per 16 multiply-adds instead of 10).
 //
 // Both take float pointers aligned to 4 bytes (VLDRW/VSTRW need no more) and use q0-q7 and lr themselves.
-#ifndef SARNN_LIB_KERNELS_ARM_MVE_LOOPS_HPP
-#define SARNN_LIB_KERNELS_ARM_MVE_LOOPS_HPP
+#ifndef SARNN_KERNELS_MVE_SET_LOOPS_HPP
+#define SARNN_KERNELS_MVE_SET_LOOPS_HPP
 
 #include <arm_mve.h>
 
@@ -525,14 +525,14 @@ __attribute__((noinline)) void affine_rows_asm(const float* A, std::size_t ld, s
 }
 
 // ---- exp on vectors, for tanh4_asm and softmax_asm ------------------------------------------------------------
-// The form of arm_mve_math.hpp's exp_in_range: q1 = e^q0 for lanes in [-87, 88], q0 clobbered (it ends as r), q2
+// The form of mve/set_math.hpp's exp_in_range: q1 = e^q0 for lanes in [-87, 88], q0 clobbered (it ends as r), q2
 // and q3 temporaries; but e^r by a polynomial of degree 5 fitted to e^r over |r| <= ln2/2 for the least largest
 // relative error (c0 = 1; 9.2e-8 in exact arithmetic, 1.7e-7 for the Taylor polynomial of degree 6 there; 1.6e-7
 // over [-87, 88] in float, found by simulating the float operations): one multiply-add less. Constants: r4
 // 1.5·2^23, r5 -ln2 (high part), r6 -ln2 (low part), r7..r10 the polynomial's c4..c1, r11 1 (c0, and 127 << 23:
 // the exponent bias); q6 log2(e), q7 c5: SARNN_MVE_EXP_CONSTANTS loads them from kExpConstants (operand %[k]: one
 // LDM and two vector loads).
-// (include/sarnn/kernels/mve/exp.hpp: written once for the set and its shaped forms)
+// (kernels/mve/exp.hpp: written once for the set and its shaped forms)
 #define SARNN_MVE_EXP_CONSTANTS SARNN_MVE_EXP_LOAD_
 #define SARNN_MVE_EXP SARNN_MVE_EXP_
 using mve_shaped::kExpConstants;
@@ -540,7 +540,7 @@ using mve_shaped::kExpConstants;
     "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9",  \
         "d10", "d11", "d12", "d13", "d14", "d15", "lr", "memory"
 
-/// y[i] = tanh(y[i]) for i < 4·groups (groups >= 1), in place: arm_mve_math.hpp's form (|x| clamped to 9.1, so ±Inf
+/// y[i] = tanh(y[i]) for i < 4·groups (groups >= 1), in place: mve/set_math.hpp's form (|x| clamped to 9.1, so ±Inf
 /// gives ±1; 1 - 2/(e^{2|x|} + 1); x's sign put back; NaN stays NaN), the quotient by the FPU's divide lane by lane
 /// (a q register's lanes are the s registers s4k..s4k+3: four instructions, where the reciprocal's Newton steps
 /// took eleven, and correctly rounded).

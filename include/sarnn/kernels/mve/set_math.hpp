@@ -1,5 +1,5 @@
-// lib/kernels/arm_mve_math.hpp: exp, tanh, sigmoid and 1/d on four floats at a time with Helium (MVE float), for
-// the mve set (arm_mve.hpp). The forms are the cortex-m set's (cortex_m.hpp), lane by lane:
+// sarnn/kernels/mve/set_math.hpp: exp, tanh, sigmoid and 1/d on four floats at a time with Helium (MVE float), for
+// the mve set (mve/set.hpp). The forms are the cortex-m set's (cortex_m/set.hpp), lane by lane:
 //   exp(x)     = 2^k·e^r, k = round(x/ln2), r = x - k·ln2 (ln2 in two parts), e^r by its Taylor polynomial of
 //                degree 6, 2^k built in the exponent bits; the vector form for x in [-87, 88], cm::exp lane by lane
 //                for a vector with any lane outside (the edges, Inf, NaN: rare in a step).
@@ -12,16 +12,16 @@
 //                keeps its NaN.
 // Errors against double (the firmware tests' models check them through every step): exp as cm::exp (2.5e-7
 // relative), tanh and sigmoid within 2e-7 absolute.
-#ifndef SARNN_LIB_KERNELS_ARM_MVE_MATH_HPP
-#define SARNN_LIB_KERNELS_ARM_MVE_MATH_HPP
+#ifndef SARNN_KERNELS_MVE_SET_MATH_HPP
+#define SARNN_KERNELS_MVE_SET_MATH_HPP
 
 #include <arm_mve.h>
 
 #include <cstdint>
 
 #define SARNN_CM_SOFT_MACS 0
-#include "kernels/arm_mve_loops.hpp"
-#include "kernels/cortex_m.hpp"
+#include "sarnn/kernels/mve/set_loops.hpp"
+#include "sarnn/kernels/cortex_m/set.hpp"
 
 namespace sarnn::kernel {
 namespace {  // NOLINT(cert-dcl59-cpp): one copy, in the mve set's file

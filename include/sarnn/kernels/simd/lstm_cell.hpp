@@ -1,7 +1,7 @@
-// lib/kernels/simd/lstm_cell.hpp: lstm_cell: the LSTM cell's gates from the pre-activations z (rows i, f, g, o) and b.
-// Part of Simd<A, T> (lib/kernels/simd.hpp, which declares it and includes this file; include that one).
-#ifndef SARNN_LIB_KERNELS_SIMD_LSTM_CELL_HPP
-#define SARNN_LIB_KERNELS_SIMD_LSTM_CELL_HPP
+// sarnn/kernels/simd/lstm_cell.hpp: lstm_cell: the LSTM cell's gates from the pre-activations z (rows i, f, g, o) and
+// b. Part of Simd<A, T> (kernels/simd/simd.hpp, which declares it and includes this file; include that one).
+#ifndef SARNN_KERNELS_SIMD_LSTM_CELL_HPP
+#define SARNN_KERNELS_SIMD_LSTM_CELL_HPP
 
 namespace sarnn::simd {
 namespace {  // NOLINT(cert-dcl59-cpp): the set's internal linkage, as in simd.hpp

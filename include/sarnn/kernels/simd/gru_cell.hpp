@@ -1,7 +1,7 @@
-// lib/kernels/simd/gru_cell.hpp: gru_cell: the GRU cell's gates (rows r, z, n) from gi = W_ih·x, gh = W_hh·h_prev and
-// the biases. Part of Simd<A, T> (lib/kernels/simd.hpp, which declares it and includes this file; include that one).
-#ifndef SARNN_LIB_KERNELS_SIMD_GRU_CELL_HPP
-#define SARNN_LIB_KERNELS_SIMD_GRU_CELL_HPP
+// sarnn/kernels/simd/gru_cell.hpp: gru_cell: the GRU cell's gates (rows r, z, n) from gi = W_ih·x, gh = W_hh·h_prev and
+// the biases. Part of Simd<A, T> (kernels/simd/simd.hpp, which declares it and includes this file; include that one).
+#ifndef SARNN_KERNELS_SIMD_GRU_CELL_HPP
+#define SARNN_KERNELS_SIMD_GRU_CELL_HPP
 
 namespace sarnn::simd {
 namespace {  // NOLINT(cert-dcl59-cpp): the set's internal linkage, as in simd.hpp

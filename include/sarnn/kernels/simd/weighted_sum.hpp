@@ -1,8 +1,8 @@
-// lib/kernels/simd/weighted_sum.hpp: weighted_sum, c = Σ_j w_j S_j over stored rows (the additive align's
+// sarnn/kernels/simd/weighted_sum.hpp: weighted_sum, c = Σ_j w_j S_j over stored rows (the additive align's
 // context), and its pieces.
-// Part of Simd<A, T> (lib/kernels/simd.hpp, which declares it and includes this file; include that one).
-#ifndef SARNN_LIB_KERNELS_SIMD_WEIGHTED_SUM_HPP
-#define SARNN_LIB_KERNELS_SIMD_WEIGHTED_SUM_HPP
+// Part of Simd<A, T> (kernels/simd/simd.hpp, which declares it and includes this file; include that one).
+#ifndef SARNN_KERNELS_SIMD_WEIGHTED_SUM_HPP
+#define SARNN_KERNELS_SIMD_WEIGHTED_SUM_HPP
 
 namespace sarnn::simd {
 namespace {  // NOLINT(cert-dcl59-cpp): the set's internal linkage, as in simd.hpp

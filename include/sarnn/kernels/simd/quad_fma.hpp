@@ -1,11 +1,11 @@
-// lib/kernels/quad_fma.hpp: the multiply-adds of four neighbouring vectors at a time, for the loops that load
+// sarnn/kernels/simd/quad_fma.hpp: the multiply-adds of four neighbouring vectors at a time, for the loops that load
 // pairs (Simd::kLoadPairs, AArch64). There one LD1 loads the four vectors (a quarter of the load instructions of
 // single loads, half of LDP's); it wants four consecutive registers, and GCC 12, given register tuples to place,
 // routes every accumulator through one register with a move before and after each use (measured under qemu: more
 // instructions than LDP). So on AArch64 each step is one asm block: the loads into v24..v27 (v20..v23 for a
 // second operand), the FMLAs into accumulators GCC keeps. Elsewhere the same arithmetic in xsimd.
-#ifndef SARNN_LIB_KERNELS_QUAD_FMA_HPP
-#define SARNN_LIB_KERNELS_QUAD_FMA_HPP
+#ifndef SARNN_KERNELS_SIMD_QUAD_FMA_HPP
+#define SARNN_KERNELS_SIMD_QUAD_FMA_HPP
 
 #include <cstddef>
 #include <type_traits>

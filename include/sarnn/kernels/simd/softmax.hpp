@@ -1,7 +1,7 @@
-// lib/kernels/simd/softmax.hpp: tanh, exp, max and softmax over a vector (the tail through a padded temporary).
-// Part of Simd<A, T> (lib/kernels/simd.hpp, which declares it and includes this file; include that one).
-#ifndef SARNN_LIB_KERNELS_SIMD_SOFTMAX_HPP
-#define SARNN_LIB_KERNELS_SIMD_SOFTMAX_HPP
+// sarnn/kernels/simd/softmax.hpp: tanh, exp, max and softmax over a vector (the tail through a padded temporary).
+// Part of Simd<A, T> (kernels/simd/simd.hpp, which declares it and includes this file; include that one).
+#ifndef SARNN_KERNELS_SIMD_SOFTMAX_HPP
+#define SARNN_KERNELS_SIMD_SOFTMAX_HPP
 
 namespace sarnn::simd {
 namespace {  // NOLINT(cert-dcl59-cpp): the set's internal linkage, as in simd.hpp

@@ -1,12 +1,12 @@
-// lib/kernels/simd.hpp: the kernel set on xsimd, templated on the xsimd arch tag. With xsimd_fixes.hpp
-// (its workarounds) and the files of lib/kernels/simd/ the only code in sarnn that names xsimd. Each
+// sarnn/kernels/simd/simd.hpp: the kernel set on xsimd, templated on the xsimd arch tag. With xsimd_fixes.hpp
+// (its workarounds) and the files of kernels/simd/ the only code in sarnn that names xsimd. Each
 // lib/kernels/<arch>.cpp includes it, compiled with that arch's flags, and forwards its set's operations to
-// `Simd<Arch, T>` (define_set.hpp); nothing here is visible outside lib/.
+// `Simd<Arch, T>` (generic/define_set.hpp); no public header includes it.
 // This file declares Simd<A, T>, grouped by operation; each group is defined in its own file,
-// lib/kernels/simd/<op>.hpp, included at the end.
+// kernels/simd/<op>.hpp, included at the end.
 // Contracts: the operations listed in include/sarnn/kernels.hpp.
-#ifndef SARNN_LIB_KERNELS_SIMD_HPP
-#define SARNN_LIB_KERNELS_SIMD_HPP
+#ifndef SARNN_KERNELS_SIMD_SIMD_HPP
+#define SARNN_KERNELS_SIMD_SIMD_HPP
 
 #include <cmath>
 #include <cstddef>
@@ -15,9 +15,9 @@
 
 #include <xsimd/xsimd.hpp>
 
-#include "kernels/load_next.hpp"
-#include "kernels/quad_fma.hpp"
-#include "kernels/xsimd_fixes.hpp"
+#include "sarnn/kernels/simd/load_next.hpp"
+#include "sarnn/kernels/simd/quad_fma.hpp"
+#include "sarnn/kernels/simd/xsimd_fixes.hpp"
 #include "sarnn/kernels.hpp"
 
 // Helpers that take arrays of batches must be inlined, or the batches live on the stack.
@@ -28,7 +28,7 @@
 // rows of 96 columns 1.5x slower). Not inlined into its caller, so that each stays one compact function.
 #define SARNN_FLAT __attribute__((flatten, noinline))
 // The set's operations themselves: each one function, compiled on its own as when the run-time table pointed at it,
-// not inlined into the set's exported forwarders (define_set.hpp). Inlined there, GCC compiled weighted_sum for
+// not inlined into the set's exported forwarders (generic/define_set.hpp). Inlined there, GCC compiled weighted_sum for
 // AVX-512 differently (0x7b2 bytes instead of 0x86b) and the context of AdditiveAlign and the LSTMN took 30% longer
 // (step at n = 1024 on an EPYC: 3.50 instead of 3.15 µs).
 #define SARNN_OP __attribute__((noinline))
@@ -176,14 +176,14 @@ struct Simd {
 }  // namespace
 }  // namespace sarnn::simd
 
-#include "kernels/simd/gemv.hpp"
-#include "kernels/simd/affine_tanh.hpp"
-#include "kernels/simd/softmax.hpp"
-#include "kernels/simd/weighted_sum.hpp"
-#include "kernels/simd/additive_scores.hpp"
-#include "kernels/simd/lstm_cell.hpp"
-#include "kernels/simd/gru_cell.hpp"
-#include "kernels/simd/attend.hpp"
+#include "sarnn/kernels/simd/gemv.hpp"
+#include "sarnn/kernels/simd/affine_tanh.hpp"
+#include "sarnn/kernels/simd/softmax.hpp"
+#include "sarnn/kernels/simd/weighted_sum.hpp"
+#include "sarnn/kernels/simd/additive_scores.hpp"
+#include "sarnn/kernels/simd/lstm_cell.hpp"
+#include "sarnn/kernels/simd/gru_cell.hpp"
+#include "sarnn/kernels/simd/attend.hpp"
 
 #undef SARNN_INLINE
 #undef SARNN_INLINE_LAMBDA

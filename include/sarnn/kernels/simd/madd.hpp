@@ -1,10 +1,10 @@
-// lib/kernels/madd.hpp: madd(a, b, c) = a·b + c and nmadd(a, b, c) = c - a·b on xsimd batches, the multiply-adds of
-// every kernel, and divide(a, b) = a / b. xsimd::fma / xsimd::fnma, except on ARMv7 NEON without VFPv4 (Debian armhf with -mfpu=neon): there
-// xsimd 8.1 falls back to a multiply and an add, two instructions, where NEON has VMLA / VMLS, one (not fused: rounded
-// twice, exactly as the multiply and the add were). Measured under qemu-arm: the recurrent product In 32, Hidden 64
-// in 1.6x fewer instructions.
-#ifndef SARNN_LIB_KERNELS_MADD_HPP
-#define SARNN_LIB_KERNELS_MADD_HPP
+// sarnn/kernels/simd/madd.hpp: madd(a, b, c) = a·b + c and nmadd(a, b, c) = c - a·b on xsimd batches, the multiply-adds
+// of every kernel, and divide(a, b) = a / b. xsimd::fma / xsimd::fnma, except on ARMv7 NEON without VFPv4 (Debian armhf
+// with -mfpu=neon): there xsimd 8.1 falls back to a multiply and an add, two instructions, where NEON has VMLA / VMLS,
+// one (not fused: rounded twice, exactly as the multiply and the add were). Measured under qemu-arm: the recurrent
+// product In 32, Hidden 64 in 1.6x fewer instructions.
+#ifndef SARNN_KERNELS_SIMD_MADD_HPP
+#define SARNN_KERNELS_SIMD_MADD_HPP
 
 #include <type_traits>
 

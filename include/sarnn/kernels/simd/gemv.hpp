@@ -1,9 +1,9 @@
-// lib/kernels/simd/gemv.hpp: dot, gemv, gemv_add, gemv_t: a matrix (rows of ld values) times a vector, W rows
+// sarnn/kernels/simd/gemv.hpp: dot, gemv, gemv_add, gemv_t: a matrix (rows of ld values) times a vector, W rows
 // at once with W independent FMA chains and one transposing sum (row_sums); rows of 1 to 8 whole vectors keep v in
 // registers.
-// Part of Simd<A, T> (lib/kernels/simd.hpp, which declares it and includes this file; include that one).
-#ifndef SARNN_LIB_KERNELS_SIMD_GEMV_HPP
-#define SARNN_LIB_KERNELS_SIMD_GEMV_HPP
+// Part of Simd<A, T> (kernels/simd/simd.hpp, which declares it and includes this file; include that one).
+#ifndef SARNN_KERNELS_SIMD_GEMV_HPP
+#define SARNN_KERNELS_SIMD_GEMV_HPP
 
 namespace sarnn::simd {
 namespace {  // NOLINT(cert-dcl59-cpp): the set's internal linkage, as in simd.hpp
@@ -56,7 +56,7 @@ SARNN_INLINE void Simd<A, T>::full_block_dots(const T* first, std::size_t ld, co
 
 // acc[k] += row_k[0..cols)·v over whole vectors, for the R rows row_k = first + k·ld, each row walked by its own
 // pointer: four vectors at a time (R = 4: one LD1 per row and per v, in a loop of 23 instructions per 16 FMAs,
-// lib/kernels/quad_fma.hpp), then two (LDP with post-index: 13 instructions per 8 FMAs), few registers live.
+// kernels/simd/quad_fma.hpp), then two (LDP with post-index: 13 instructions per 8 FMAs), few registers live.
 // (R = 2·W, each load of v for 8 rows, was tried for affine_tanh: GCC 12 then spills, 1.5x the instructions.)
 template <class A, class T>
 template <std::size_t R>
@@ -66,7 +66,7 @@ SARNN_INLINE void Simd<A, T>::rows_dots_pairs(const T* first, std::size_t ld, co
     const T* vp = v;
     std::size_t j = 0;
     if constexpr (R == 4 && W == 4) {
-        // four vectors of v and of each of the four rows a step (AArch64: one LD1 each, lib/kernels/quad_fma.hpp)
+        // four vectors of v and of each of the four rows a step (AArch64: one LD1 each, kernels/simd/quad_fma.hpp)
         const std::size_t quads = cols / (4 * W);
         if (quads > 0) quad_rows_dots<A>(rp, vp, quads, acc);
         j = quads * 4 * W;

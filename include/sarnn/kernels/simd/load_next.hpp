@@ -1,10 +1,10 @@
-// lib/kernels/load_next.hpp: load_next(p), the vector at p, then p advanced past it, and load_step(p, step), the
+// sarnn/kernels/simd/load_next.hpp: load_next(p), the vector at p, then p advanced past it, and load_step(p, step), the
 // vector at p, then p advanced by step elements: for the loops that walk pointers (Simd::kWalkPointers). On ARMv7
 // NEON one VLD1 with writeback each (by the vector, or by a register): VLD1 takes no offset, and GCC 12 addresses
 // such loops from one shared index, with an address add before every load (measured under qemu-arm: the
 // recurrent product In 32, Hidden 64 in 1.5x the instructions). Elsewhere a plain load and an add.
-#ifndef SARNN_LIB_KERNELS_LOAD_NEXT_HPP
-#define SARNN_LIB_KERNELS_LOAD_NEXT_HPP
+#ifndef SARNN_KERNELS_SIMD_LOAD_NEXT_HPP
+#define SARNN_KERNELS_SIMD_LOAD_NEXT_HPP
 
 #include <cstddef>
 #include <type_traits>
