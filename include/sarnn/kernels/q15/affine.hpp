@@ -22,9 +22,9 @@
 #include "sarnn/kernels_q15.hpp"
 
 namespace sarnn::kernel {
-namespace {
+namespace {  // NOLINT(cert-dcl59-cpp): internal linkage on purpose: one translation unit includes this file
 
-constexpr std::int32_t kMax30 = std::int32_t{1} << 30;
+constexpr std::int32_t kMax30 = std::int32_t{1} << 30;  // NOLINT(misc-definitions-in-headers): one TU includes it
 
 /// requantize(acc, m, shift) for m >= 0 and shift >= 2 (a shift above 31 counts as 31): floor((acc·m + 2^(30 + shift))
 /// / 2^(31 + shift)) = (H + 2^(shift - 2)) >> (shift - 1) with H = floor(acc·m / 2^32), the high word (the low word
@@ -365,7 +365,7 @@ void Q15Set<Which>::gemv_t(const QMatrix& W, const q15* v, std::int32_t m, int s
     }
 }
 
-namespace {
+namespace {  // NOLINT(cert-dcl59-cpp): internal linkage on purpose: one translation unit includes this file
 
 /// affine where L finishes rows (kFinishTanh) and the input's factor is near 1 (x_shift 0 or -1, x_m >= 0): a block
 /// of rows' sums first (dot_rows), then the block's pre-activations by the target's loop (finish_tanh without the
@@ -629,7 +629,7 @@ void Q15Set<Which>::affine(const QGates& a, std::size_t rows, const q15* x, std:
     kernel::affine<loops_t<Which>>(a, rows, x, nx, r, nr, z);
 }
 
-namespace {
+namespace {  // NOLINT(cert-dcl59-cpp): internal linkage on purpose: one translation unit includes this file
 
 /// gru_gates's layout of the sums: each part's in an array of its own where L keeps them so (kGruApart), and its
 /// block of rows (16 passes there, else 8).

@@ -22,7 +22,7 @@
 #include "sarnn/kernels_q15.hpp"
 
 namespace sarnn::kernel {
-namespace {
+namespace {  // NOLINT(cert-dcl59-cpp): internal linkage on purpose: one translation unit includes this file
 
 /// the leading zeros of v > 0: CLZ where the core has it; on ARMv6-M (whose __builtin_clz is a library call) five
 /// halvings of the range, about 15 instructions (a loop of one bit a pass took up to 80)
@@ -363,7 +363,7 @@ void Q15Set<Which>::attend_scored(const Rows<q15>& S, int f, q15* alpha, q15* c)
     scored_any<Which>(S, f, alpha, c);
 }
 
-namespace {
+namespace {  // NOLINT(cert-dcl59-cpp): internal linkage on purpose: one translation unit includes this file
 
 /// the additive score's sum for one state (q15/seam.hpp), a function of its own: its loop keeps its values in
 /// registers (inlined in additive_scores' loop, ARMv6-M's eight low registers spilled them)

@@ -13,7 +13,7 @@
 
 namespace sarnn::kernel {
 
-namespace {
+namespace {  // NOLINT(cert-dcl59-cpp): internal linkage on purpose: one translation unit includes this file
 
 /// lstm_cell with the loops L (Q15::lstm_cell's contract)
 template <class L>
