@@ -106,8 +106,8 @@ endif()
 
 # ---- the list --------------------------------------------------------------------------------------------
 sarnn_kernel_set(scalar TYPE Scalar FILE scalar TARGETS any)
-# plain C++ tuned for in-order cores without SIMD (lib/kernels/cortex_m.hpp), built everywhere so that every host
-# tests them (on x86 and ARM Linux the SIMD sets below are preferred); double runs the scalar set's code.
+# plain C++ tuned for in-order cores without SIMD (include/sarnn/kernels/cortex_m/set.hpp), built everywhere so that
+# every host tests them (on x86 and ARM Linux the SIMD sets below are preferred); double runs the scalar set's code.
 # cortex_m0: sums of products in integers, the default without an FPU (M0, M0+); cortex_m: the FPU's (M4F, M7)
 sarnn_kernel_set(cortex_m0 TYPE CortexM0 FILE cortex_m0 TARGETS portable NAME "cortex-m0" DOUBLE scalar)
 sarnn_kernel_set(cortex_m TYPE CortexM FILE cortex_m TARGETS hard_float NAME "cortex-m" DOUBLE scalar)

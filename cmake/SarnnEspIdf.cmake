@@ -6,8 +6,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/SarnnPackageSources.cmake)
 get_filename_component(_sarnn_dir ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
 sarnn_package_sources(_sarnn_sources ${_sarnn_dir})
 idf_component_register(SRCS ${_sarnn_sources}
-                       INCLUDE_DIRS ${_sarnn_dir}/include ${_sarnn_dir}/packaging/include
-                       PRIV_INCLUDE_DIRS ${_sarnn_dir}/lib)
+                       INCLUDE_DIRS ${_sarnn_dir}/include ${_sarnn_dir}/packaging/include)
 # SARNN_CHECK_INPUT=0 and SARNN_Q15_COMPACT=1 come from the project (docs/build.md, "ESP-IDF"): every file must agree.
 if(NOT CMAKE_BUILD_EARLY_EXPANSION)
   target_compile_options(${COMPONENT_LIB} PRIVATE -fno-exceptions -fno-rtti)

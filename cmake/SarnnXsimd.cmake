@@ -1,11 +1,11 @@
 # cmake/SarnnXsimd.cmake: finds xsimd for the SIMD kernel sets, in the versions sarnn is written for.
 #
-# lib/kernels/xsimd_fixes.hpp, madd.hpp and float_math.hpp work around bugs and slow spots of xsimd 8.1 (Debian 12's
-# libxsimd-dev, 8.1.0): haddp's lane order on AVX-512, double exp's undefined int64 conversion, float exp's early
-# overflow, NaN through tanh. Another series may have fixed those, changed the API the kernels use, or brought bugs
+# include/sarnn/kernels/simd/xsimd_fixes.hpp, madd.hpp and float_math.hpp work around bugs and slow spots of xsimd 8.1
+# (Debian 12's libxsimd-dev, 8.1.0): haddp's lane order on AVX-512, double exp's undefined int64 conversion, float exp's
+# early overflow, NaN through tanh. Another series may have fixed those, changed the API the kernels use, or brought bugs
 # of its own, none of which the tests have seen: outside [8.1, 9) configuring stops with a message, unless
 # SARNN_XSIMD_UNTESTED=ON makes it a warning. xsimd is needed at build time only (a header library, used inside
-# lib/kernels/*.cpp): users of an installed sarnn never need it.
+# lib/kernels/*.cpp through include/sarnn/kernels/simd/): users of an installed sarnn never need it.
 set(SARNN_XSIMD_MIN 8.1)
 set(SARNN_XSIMD_BELOW 9)
 option(SARNN_XSIMD_UNTESTED "Build the SIMD sets on an xsimd outside the versions sarnn is tested with (a warning, not an error)" OFF)
@@ -18,9 +18,9 @@ if(NOT xsimd_FOUND)
 endif()
 if(xsimd_VERSION VERSION_LESS SARNN_XSIMD_MIN OR NOT xsimd_VERSION VERSION_LESS SARNN_XSIMD_BELOW)
   string(CONCAT _msg "sarnn: xsimd ${xsimd_VERSION} found (${xsimd_DIR}); sarnn's SIMD kernels are written and tested for "
-    "xsimd ${SARNN_XSIMD_MIN} <= version < ${SARNN_XSIMD_BELOW} (lib/kernels/xsimd_fixes.hpp works around that "
-    "series' bugs). Point xsimd_DIR at an xsimd 8.1 install, or configure with -DSARNN_KERNELS=scalar for the plain "
-    "C++ sets alone")
+    "xsimd ${SARNN_XSIMD_MIN} <= version < ${SARNN_XSIMD_BELOW} (include/sarnn/kernels/simd/xsimd_fixes.hpp works "
+    "around that series' bugs). Point xsimd_DIR at an xsimd 8.1 install, or configure with -DSARNN_KERNELS=scalar for "
+    "the plain C++ sets alone")
   if(SARNN_XSIMD_UNTESTED)
     message(WARNING "${_msg}. Going on (SARNN_XSIMD_UNTESTED=ON): run the test suite on this build.")
   else()

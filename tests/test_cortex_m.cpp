@@ -1,4 +1,4 @@
-// tests/test_cortex_m.cpp: the Cortex-M sets' own approximations (lib/kernels/cortex_m.hpp): exp, tanh and sigmoid
+// tests/test_cortex_m.cpp: the Cortex-M sets' own approximations (kernels/cortex_m/set.hpp): exp, tanh and sigmoid
 // against double over dense grids, with the bounds the header states (kernel::CortexM, float in an FPU;
 // kernel::CortexM0, integer forms for cores without one), and their sums of products in integers where float
 // arithmetic overflows or meets Inf and NaN. The other sets' errors are reported next to them

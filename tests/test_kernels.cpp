@@ -355,9 +355,9 @@ void check_exp() {
 }
 
 /// float exp and tanh over their whole range, densely (every set: the SIMD sets' own polynomials of
-/// lib/kernels/float_math.hpp, the Cortex-M approximations, libm): error within 3 ulp of float (3.6e-7) against
+/// kernels/simd/float_math.hpp, the Cortex-M approximations, libm): error within 3 ulp of float (3.6e-7) against
 /// double, exp on [-86, 88.7] relative, tanh on 0 and ±[1e-30, 20] relative (the Cortex-M sets: absolute, as
-/// lib/kernels/cortex_m.hpp documents); and the edges: exp(-inf) = 0, exp(+inf) = +inf, exp(x) = +inf above
+/// kernels/cortex_m/set.hpp documents); and the edges: exp(-inf) = 0, exp(+inf) = +inf, exp(x) = +inf above
 /// ln FLT_MAX, tanh(±inf) = ±1, tanh(±FLT_MAX) = ±1, NaN stays NaN.
 void check_float_math_dense() {
     for_each_set<float>([](const test::Ops<float>& k) {

@@ -1,6 +1,6 @@
 // tests/test_q15_models.cpp: the q15 models (SimpleRnn<q15>, SelfAttentionRnn<q15> with DotAlign, ScaledDotAlign,
 // BilinearAlign, KeyQueryAlign and AdditiveAlign, Lstmn<q15>, Bounded and Window) and their kernels (kernel::Q15,
-// lib/kernels/q15.cpp). The LSTMN's tests are at the end.
+// include/sarnn/kernels/q15/). The LSTMN's tests are at the end.
 // - Against the independent double reference (tests/reference.hpp, reference_family.hpp) run on the model's own weights dequantised
 //   (A_q·a_r, b / 4096, x_raw·x_factor), over the suite's shapes: what the integer arithmetic adds (rounding of
 //   the pre-activation, tanh_q15, the scores, exp_q16, alpha and c) stays within kQ15Tol of h, c and alpha.
@@ -24,8 +24,8 @@
 #include <random>
 #include <vector>
 
-#include "kernels/tanh.hpp"        // lib/'s internal headers: the additive scores' tanh,
-#include "kernels/tanh_words.hpp"  // and its table words (ARMv6-M's)
+#include "sarnn/kernels/q15/tanh.hpp"        // internal headers: the additive scores' tanh,
+#include "sarnn/kernels/q15/tanh_words.hpp"  // and its table words (ARMv6-M's)
 #include "reference.hpp"
 #include "reference_family.hpp"
 #include "shared/q15_affine_check.hpp"
@@ -916,7 +916,7 @@ TEST_CASE("q15: Lstmn's RAM at the reference sizes is at most 55% of float's (ro
 }
 
 TEST_CASE("q15: the additive scores' tanh of a sum of two int16 is tanh_q15 of the sum saturated to int16", "[q15]") {
-    // lib/kernels/tanh.hpp: tanh_wide is tanh_q15's one definition, and takes P_j,k + q_k unsaturated
+    // kernels/q15/tanh.hpp: tanh_wide is tanh_q15's one definition, and takes P_j,k + q_k unsaturated
     for (std::int32_t z = -65536; z <= 65536; ++z) {
         const auto zs = static_cast<std::int16_t>(z > 32767 ? 32767 : (z < -32768 ? -32768 : z));
         REQUIRE(sarnn::fixed::detail::tanh_wide(z) == sarnn::fixed::tanh_q15(zs));
@@ -924,7 +924,7 @@ TEST_CASE("q15: the additive scores' tanh of a sum of two int16 is tanh_q15 of t
 }
 
 TEST_CASE("q15: the additive scores' table words give tanh_q15 of every sum of two int16, saturated", "[q15]") {
-    // lib/kernels/tanh_words.hpp: the ARMv6-M loop's tanh, one word per 64 LSB of the sum (z = P_j,k + q_k)
+    // kernels/q15/tanh_words.hpp: the ARMv6-M loop's tanh, one word per 64 LSB of the sum (z = P_j,k + q_k)
     for (std::int32_t z = -65536; z <= 65534; ++z) {
         const auto zs = static_cast<std::int16_t>(z > 32767 ? 32767 : (z < -32768 ? -32768 : z));
         REQUIRE(sarnn::fixed::detail::tanh_from_words(z) == sarnn::fixed::tanh_q15(zs));

@@ -1,4 +1,4 @@
-// tests/test_requantize.cpp: lib/kernels/requantize.hpp, the 32-bit-only requantisation behind fixed::requantize
+// tests/test_requantize.cpp: include/sarnn/kernels/q15/requantize.hpp, the 32-bit-only requantisation behind fixed::requantize
 // and the q15 kernels. Both forms against a plain 64-bit reference written here, over the edges and a sweep of
 // random operands: requantize for the shifts -1 to 31, requantize_short in both its forms (for a factor below 2) for
 // the shifts and multipliers it takes, and requantize_hi_mul16 (ARMv6-M's) for the shifts from 2 on.
@@ -7,7 +7,7 @@
 #include <climits>
 #include <cstdint>
 
-#include "kernels/requantize.hpp"
+#include "sarnn/kernels/q15/requantize.hpp"
 
 namespace {
 

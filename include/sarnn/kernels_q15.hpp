@@ -3,11 +3,11 @@
 // function has its twin in python/sarnn/q15.py, which computes the same integers (tests/test_q15_models.cpp,
 // python/tests/test_fixed.py).
 //
-// A model names a float set as `Set`; for T = q15 it runs kernel::Q15 instead (kernel::set_for_t<T, Set>): lib/'s
-// q15 set (lib/kernels/q15/*.cpp), whose inner loops are chosen at compile time for the target (lib/kernels/
-// q15/loops.hpp, behind the typed seam of q15/seam.hpp): Thumb assembly on the M0, M0+ and M3, the DSP extension's
-// two-at-a-time multiply-adds (SMLAD) on the M4 and M7, Helium (MVE) on the M55, plain C++ elsewhere. A model with
-// Set = kernel::Q15Plain runs the same kernels with the plain C++ loops on any target (the twin the target's loops
+// A model names a float set as `Set`; for T = q15 it runs kernel::Q15 instead (kernel::set_for_t<T, Set>): the
+// q15 set (kernels/q15/{affine,attention,cells}.hpp, compiled by lib/kernels/q15/*.cpp), whose inner loops are
+// chosen at compile time for the target (kernels/q15/loops.hpp, behind the typed seam of q15/seam.hpp): Thumb
+// assembly on the M0, M0+ and M3, the DSP extension's two-at-a-time multiply-adds (SMLAD) on the M4 and M7, Helium
+// (MVE) on the M55, plain C++ elsewhere. A model with Set = kernel::Q15Plain runs the same kernels with the plain C++ loops on any target (the twin the target's loops
 // are checked against in the same run). Every target computes the same integers: the loops' sums are exact.
 //
 // The operations, and what each rounds (Q15: raw / 32768; Q3.12: raw / 4096; see fixed.hpp):
@@ -133,7 +133,7 @@ struct QGru {
 namespace kernel {
 
 /// The q15 set (see above). Plain C++, no heap, integer arithmetic only.
-/// Which inner loops a q15 set runs (lib/kernels/q15/loops.hpp): the target's own (Thumb assembly on the M0, M0+
+/// Which inner loops a q15 set runs (kernels/q15/loops.hpp): the target's own (Thumb assembly on the M0, M0+
 /// and M3, the DSP extension's on the M4 and M7, Helium on the M55; plain C++ elsewhere), or the plain C++ loops on
 /// every target: the twin that the target's are checked against, on the same board, in the same run.
 struct TargetLoops;

@@ -60,7 +60,7 @@ Validation first_non_finite(const P& p) noexcept {
     return v;
 }
 
-/// The valid ranges of the q15 params' constants (params.hpp, lib/kernels/requantize.hpp): a multiplier in
+/// The valid ranges of the q15 params' constants (params.hpp, kernels/q15/requantize.hpp): a multiplier in
 /// [2^30, 2^31) (what quantize_multiplier gives: full precision), a shift in [-31, 31] (requantize's range: the
 /// kernels count a shift beyond it as the nearest bound), a headroom g in [0, 8], a score format f in [-2, 15].
 inline constexpr std::int64_t kMultiplierMin = std::int64_t{1} << 30, kMultiplierMax = INT32_MAX;

@@ -1,11 +1,11 @@
 // lib/kernels/arm_mve.cpp: kernel::Mve, the set for cores with Helium, the M-profile Vector Extension with float
-// (Cortex-M55, M85): lib/kernels/arm_mve.hpp, four floats per vector. double runs the scalar set's code (MVE has
+// (Cortex-M55, M85): kernels/mve/set.hpp, four floats per vector. double runs the scalar set's code (MVE has
 // no double lanes).
-#include "kernels/arm_mve.hpp"
+#include "sarnn/kernels/mve/set.hpp"
 
 #include <type_traits>
 
-#include "kernels/define_set.hpp"
+#include "sarnn/kernels/generic/define_set.hpp"
 
 namespace sarnn::kernel {
 namespace {

@@ -2,9 +2,9 @@
 // ARMv7 NEON has no double-precision lanes, so double runs the plain C++ code (Neon::double_arch is scalar).
 #include <type_traits>
 
-#include "kernels/define_set.hpp"
-#include "kernels/scalar.hpp"
-#include "kernels/simd.hpp"
+#include "sarnn/kernels/generic/define_set.hpp"
+#include "sarnn/kernels/generic/scalar.hpp"
+#include "sarnn/kernels/simd/simd.hpp"
 
 namespace sarnn::simd {
 namespace {  // NOLINT(cert-dcl59-cpp): the set's internal linkage, as in simd.hpp

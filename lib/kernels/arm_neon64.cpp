@@ -1,6 +1,6 @@
 // lib/kernels/arm_neon64.cpp: the xsimd kernel set for AArch64 Advanced SIMD (part of every AArch64 core).
-#include "kernels/define_set.hpp"
-#include "kernels/simd.hpp"
+#include "sarnn/kernels/generic/define_set.hpp"
+#include "sarnn/kernels/simd/simd.hpp"
 
 namespace sarnn::simd {
 namespace {  // NOLINT(cert-dcl59-cpp): the set's internal linkage, as in simd.hpp

@@ -1,12 +1,12 @@
 // lib/kernels/cortex_m0.cpp: kernel::CortexM0, the set for cores without an FPU (Cortex-M0, M0+, and the M3 or M4
-// built with soft float): lib/kernels/cortex_m.hpp with its sums of products in integers. double runs the
+// built with soft float): kernels/cortex_m/set.hpp with its sums of products in integers. double runs the
 // scalar set's code.
 #define SARNN_CM_SOFT_MACS 1
-#include "kernels/cortex_m.hpp"
+#include "sarnn/kernels/cortex_m/set.hpp"
 
 #include <type_traits>
 
-#include "kernels/define_set.hpp"
+#include "sarnn/kernels/generic/define_set.hpp"
 
 namespace sarnn::kernel {
 namespace {

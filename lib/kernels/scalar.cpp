@@ -1,6 +1,6 @@
 // lib/kernels/scalar.cpp: the plain C++ kernel set, present on every target.
-#include "kernels/define_set.hpp"
-#include "kernels/scalar.hpp"
+#include "sarnn/kernels/generic/define_set.hpp"
+#include "sarnn/kernels/generic/scalar.hpp"
 
 namespace sarnn::kernel {
 namespace {

@@ -1,6 +1,6 @@
 // lib/kernels/x86_avx2_fma.cpp: the xsimd kernel set for x86 AVX2 with FMA (compiled with -mavx2 -mfma).
-#include "kernels/define_set.hpp"
-#include "kernels/simd.hpp"
+#include "sarnn/kernels/generic/define_set.hpp"
+#include "sarnn/kernels/simd/simd.hpp"
 
 namespace sarnn::simd {
 namespace {  // NOLINT(cert-dcl59-cpp): the set's internal linkage, as in simd.hpp

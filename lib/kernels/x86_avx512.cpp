@@ -1,7 +1,7 @@
 // lib/kernels/x86_avx512.cpp: the xsimd kernel set for x86 AVX-512 (compiled with -mavx512f -mavx512dq -mfma:
 // xsimd 8.1's avx512f haddp uses AVX-512DQ instructions).
-#include "kernels/define_set.hpp"
-#include "kernels/simd.hpp"
+#include "sarnn/kernels/generic/define_set.hpp"
+#include "sarnn/kernels/simd/simd.hpp"
 
 namespace sarnn::simd {
 namespace {  // NOLINT(cert-dcl59-cpp): the set's internal linkage, as in simd.hpp

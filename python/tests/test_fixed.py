@@ -1,7 +1,7 @@
 """sarnn.q15's activations and requantisation, the twin of include/sarnn/fixed.hpp: the digest of every output
 (tests/twin_digest.py) equals the one tests/test_fixed.cpp checks for the C++ (so the two agree bit for bit), the
-stated error bounds hold exhaustively, the elementwise functions take ints as arrays, and lib/fixed_tables.inc is
-what `python3 -m sarnn.q15 --tables` prints."""
+stated error bounds hold exhaustively, the elementwise functions take ints as arrays, and
+include/sarnn/kernels/q15/fixed_tables.inc is what `python3 -m sarnn.q15 --tables` prints."""
 import math
 import os
 import unittest
@@ -58,7 +58,7 @@ class FixedTwin(unittest.TestCase):
             self.assertAlmostEqual(q * 2.0 ** -(31 + shift), real, delta=real * 2 ** -30)
 
     def test_tables_are_generated(self):
-        with open(os.path.join(ROOT, "lib", "fixed_tables.inc")) as f:
+        with open(os.path.join(ROOT, "include", "sarnn", "kernels", "q15", "fixed_tables.inc")) as f:
             self.assertEqual(f.read(), q15.cpp_tables())
 
 

@@ -1,6 +1,6 @@
 // Misuse: a target's loops list max_raw in kCaps but misspell its name (the generic form would run without a word).
 // Expect: "kCaps must list exactly".
-#include "kernels/q15/seam.hpp"
+#include "sarnn/kernels/q15/seam.hpp"
 
 namespace q = sarnn::kernel::q15_loops;
 

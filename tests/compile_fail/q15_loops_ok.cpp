@@ -1,6 +1,6 @@
-// Control for the q15 seam's cases: a target's loops written as lib/kernels/q15/seam.hpp asks (the plain products,
+// Control for the q15 seam's cases: a target's loops written as include/sarnn/kernels/q15/seam.hpp asks (the plain products,
 // one generic operation of its own, listed in kCaps) pass check<L>().
-#include "kernels/q15/seam.hpp"
+#include "sarnn/kernels/q15/seam.hpp"
 
 namespace q = sarnn::kernel::q15_loops;
 

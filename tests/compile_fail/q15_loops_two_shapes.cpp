@@ -1,6 +1,6 @@
 // Misuse: a target's loops claim both shapes of affine_tanh (every row's tanh at the end, and rows finished with
 // their tanh). Expect: "a target takes one".
-#include "kernels/q15/seam.hpp"
+#include "sarnn/kernels/q15/seam.hpp"
 
 namespace q = sarnn::kernel::q15_loops;
 

@@ -138,7 +138,7 @@ void check_products_contiguous() {
 /// The gates as lstm_cell computes them (H = 1), over [-10, 10] every 1/64, within the bound of tanh (2.5e-7, for
 /// σ too): σ(x) through c = σ(x)·tanh(18) (tanh(18) rounds to 1); tanh(x) through c = σ(20)·tanh(x) (σ(20) rounds
 /// to 1); tanh(c) through h = σ(18)·tanh(c), c = σ(18)·x + σ(0)·tanh(0) = x. With small pre-activations, as here,
-/// the cortex-m set computes them inline (cortex_m.hpp: gate_sigmoid, gate_tanh).
+/// the cortex-m set computes them inline (cortex_m/set.hpp: gate_sigmoid, gate_tanh).
 void check_cell_gates() {
     const float b[4] = {0.0f, 0.0f, 0.0f, 0.0f}, zero[1] = {0.0f};
     double worst_sig = 0.0, worst_tanh = 0.0;

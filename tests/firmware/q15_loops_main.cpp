@@ -1,4 +1,4 @@
-// tests/firmware/q15_loops_main.cpp: the build's q15 inner loops (lib/kernels/q15/loops.hpp: Helium, DSP, Thumb or
+// tests/firmware/q15_loops_main.cpp: the build's q15 inner loops (include/sarnn/kernels/q15/loops.hpp: Helium, DSP, Thumb or
 // plain C++, and the generic forms where a target has none of its own) checked on the board one by one against the
 // formulas of their contracts written out here in plain integer C++: random values, every length up to a few
 // vectors and its tail, rings of two segments, every tanh input, saturating LSTM cells. The q15 digests (q15_main.cpp) see these loops only
@@ -9,7 +9,7 @@
 
 #include <sarnn/kernels_q15.hpp>
 
-#include "kernels/q15/loops.hpp"
+#include "sarnn/kernels/q15/loops.hpp"
 
 namespace {
 
@@ -867,7 +867,7 @@ void check_affine_packed() {
     }
 }
 
-#if defined(SARNN_LIB_KERNELS_Q15_THUMB_GRU_HPP)
+#if defined(SARNN_KERNELS_Q15_THUMB_GRU_HPP)
 /// The Thumb set's rows4_words: s[8·j + 2·g] (+)= Σ_{k < n} w[(4·j + g)·ld + k]·v_k for groups of four rows, v in
 /// words, every n up to 70 (every tail), ld >= n, stored or added; the odd words and the words past the last group
 /// untouched
@@ -1050,13 +1050,13 @@ int main() {
     if constexpr (q::has(L::kCaps, q::kRowsSum) || q::has(L::kCaps, q::kFinishSum)) check_finish_sum<L>();
     if constexpr (q::has(L::kCaps, q::kFinishGru)) check_finish_gru<L>();
     if constexpr (q::has(L::kCaps, q::kGruGates)) check_gru_gates<L>();
-    // Q15's whole products where they take the packed passes (q15/affine.cpp's gru_gates_packed, affine_one_packed)
+    // Q15's whole products where they take the packed passes (q15/affine.hpp's gru_gates_packed, affine_one_packed)
     if constexpr (q::has(L::kCaps, q::kGruApart)) {
         check_gru_gates<sarnn::kernel::Q15, true>();
         check_gru_gates<sarnn::kernel::Q15>();  // (its generic form on the sums apart: the other shapes and factors)
     }
     if constexpr (q::has(L::kCaps, q::kRowsSum)) check_affine_packed<sarnn::kernel::Q15>();
-#if defined(SARNN_LIB_KERNELS_Q15_THUMB_GRU_HPP)
+#if defined(SARNN_KERNELS_Q15_THUMB_GRU_HPP)
     check_rows4_words();
 #endif
     std::printf("%d passed, %d failed\n", g_passed, g_failed);

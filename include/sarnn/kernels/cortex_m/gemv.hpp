@@ -17,9 +17,9 @@
 
 // Thumb-2 with a single-precision FPU that has VFMA (FPv4-SP and later: M4F, M7): a block loads four consecutive
 // floats of v and of each row with one VLDM each, which GCC does not emit by itself (it loads them one VLDR at a
-// time): the 16 multiply-adds of a block then take 21 instructions instead of 36 (assembly, as lib/kernels/
-// cortex_m.hpp's dot4: measured there, a block 40% fewer instructions than the plain C++ below it). Every other
-// target runs the plain C++, which computes the same sums in the same order.
+// time): the 16 multiply-adds of a block then take 21 instructions instead of 36 (assembly, as
+// kernels/cortex_m/set.hpp's dot4: measured there, a block 40% fewer instructions than the plain C++ below it).
+// Every other target runs the plain C++, which computes the same sums in the same order.
 #if defined(__ARM_FP) && (__ARM_FP & 4) && defined(__ARM_FEATURE_FMA) && defined(__thumb2__) && defined(__GNUC__) && \
     !defined(__ARM_NEON)
 #define SARNN_CM_SHAPED_VLDM 1

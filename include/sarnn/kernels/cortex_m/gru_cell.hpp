@@ -2,7 +2,7 @@
 // time: r = σ(a_r), z = σ(a_z), n = tanh(x_n + r·h_n), h = n + z ⊙ (h_prev - n), with a_r = gi_r + b_ir + (gh_r +
 // b_hr), a_z alike, x_n = gi_n + b_in, h_n = gh_n + b_hn. The gates inline (cortex_m/math.hpp) when |a_r| + |a_z| +
 // |x_n| + |h_n| < kGateLimit (>= |a_n|, 0 < r < 1; false for NaN and Inf too), by sigmoid and tanh otherwise.
-// gru_lane is also the run-time set's lane (lib/kernels/cortex_m.hpp); gru_cell_lanes<H> is the shaped form's loop.
+// gru_lane is also the run-time set's lane (kernels/cortex_m/set.hpp); gru_cell_lanes<H> is the shaped form's loop.
 // Cost per lane: 2 σ and 1 tanh, each one division.
 #ifndef SARNN_KERNELS_CORTEX_M_GRU_CELL_HPP
 #define SARNN_KERNELS_CORTEX_M_GRU_CELL_HPP

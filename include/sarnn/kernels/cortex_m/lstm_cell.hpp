@@ -2,7 +2,7 @@
 // a time: c = σ(a_f) ⊙ c_prev + σ(a_i) ⊙ tanh(a_g), h = σ(a_o) ⊙ tanh(c) with a = z + b. The gates inline
 // (cortex_m/math.hpp's gate_sigmoid, gate_tanh) when the lane's pre-activations are small (the sum of their
 // magnitudes below kGateLimit: nearly always), by sigmoid and tanh otherwise (large, Inf or NaN). lstm_lane is also
-// the run-time set's lane (lib/kernels/cortex_m.hpp); lstm_cell_lanes<H> is the shaped form's loop, of H passes.
+// the run-time set's lane (kernels/cortex_m/set.hpp); lstm_cell_lanes<H> is the shaped form's loop, of H passes.
 // Cost per lane: 3 σ, 2 tanh, each one division.
 #ifndef SARNN_KERNELS_CORTEX_M_LSTM_CELL_HPP
 #define SARNN_KERNELS_CORTEX_M_LSTM_CELL_HPP

@@ -1,5 +1,5 @@
 // sarnn/kernels/cortex_m/math.hpp: the scalar float exp, tanh and σ of the Cortex-M float set (kernel::CortexM:
-// Cortex-M4F, M7, in plain C++, so also on every host), shared by its run-time operations (lib/kernels/cortex_m.hpp)
+// Cortex-M4F, M7, in plain C++, so also on every host), shared by its run-time operations (kernels/cortex_m/set.hpp)
 // and its shaped forms (kernels/cortex_m/*.hpp): one definition of each.
 //
 // exp(x): x = k·ln2 + r with |r| <= ln2/2 (ln2 split in two parts, so r is exact to float rounding), e^r by its

@@ -1,5 +1,5 @@
 // sarnn/kernels/mve/exp.hpp: e^x on four lanes in Helium (MVE float) assembly, for the shaped tanh and softmax
-// (kernels/mve/{tanh,softmax}.hpp); the form of the mve set's (lib/kernels/arm_mve_loops.hpp): e^x = 2^k·e^r,
+// (kernels/mve/{tanh,softmax}.hpp); the form of the mve set's (kernels/mve/set_loops.hpp): e^x = 2^k·e^r,
 // k = round(x/ln2), r = x - k·ln2 (ln2 in two parts), e^r by a polynomial of degree 5 fitted over |r| <= ln2/2 for
 // the least largest relative error (1.6e-7 over [-87, 88] in float), 2^k built in the exponent bits. For x in
 // [-87, 88] only (the callers clamp).

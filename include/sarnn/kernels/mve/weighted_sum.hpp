@@ -7,7 +7,7 @@
 // (WeightedChunkTail: the weights take the registers). The last chunk (Dim % 16 columns, one to four vectors) stores
 // its last vector under a tail predicate (VCTP): nothing written at or past Dim. The chunks are inlined into one
 // function. Cost per state and 16 columns: 8 instructions and a quarter (the run-time set's: 9, in pairs of states).
-// Assembly: the form of the mve set's weighted_chunk_asm (lib/kernels/arm_mve_loops.hpp, measured there against
+// Assembly: the form of the mve set's weighted_chunk_asm (kernels/mve/set_loops.hpp, measured there against
 // intrinsics) with eight weights a load.
 #ifndef SARNN_KERNELS_MVE_WEIGHTED_SUM_HPP
 #define SARNN_KERNELS_MVE_WEIGHTED_SUM_HPP

@@ -1,6 +1,6 @@
 // sarnn/kernels/neon/math.hpp: the vector arithmetic of the shaped NEON kernels (kernels/neon/*.hpp), on <arm_neon.h>
 // float32x4_t: multiply-add, division, exp, tanh and sigmoid, and loads and stores of a part of a vector whose length
-// is known at compile time. exp, tanh and sigmoid are kernels/detail/float_math.hpp's (as the run-time NEON sets'),
+// is known at compile time. exp, tanh and sigmoid are kernels/generic/float_math.hpp's (as the run-time NEON sets'),
 // the multiply-add rounds as madd.hpp's: exp within 2 ulp on [-86.5, 88.7] (0 below, +inf above), tanh within 2 ulp, NaN passes
 // through both. AArch64, and ARMv7 with NEON (there without a fused multiply-add unless __ARM_FEATURE_FMA: VMLA,
 // rounded twice, as the run-time set).
@@ -12,7 +12,7 @@
 
 #include <cstddef>
 
-#include "sarnn/kernels/detail/float_math.hpp"
+#include "sarnn/kernels/generic/float_math.hpp"
 
 #define SARNN_NEON_INLINE __attribute__((always_inline)) inline
 #define SARNN_NEON_LAMBDA __attribute__((always_inline))
@@ -59,7 +59,7 @@ SARNN_NEON_INLINE F divide(F a, F b) noexcept {
 /// m ? a : b, lane by lane
 SARNN_NEON_INLINE F select(uint32x4_t m, F a, F b) noexcept { return vbslq_f32(m, a, b); }
 
-/// The vector operations of kernels/detail/float_math.hpp's exp, tanh and sigmoid on float32x4_t.
+/// The vector operations of kernels/generic/float_math.hpp's exp, tanh and sigmoid on float32x4_t.
 struct VecOps {
     using V = F;
     static SARNN_NEON_INLINE F splat(float s) noexcept { return vdupq_n_f32(s); }
@@ -87,9 +87,9 @@ struct VecOps {
     }
 };
 
-/// exp(x) within 2 ulp on [-86.5, 88.7], 0 below, +inf above, NaN through (kernels/detail/float_math.hpp)
+/// exp(x) within 2 ulp on [-86.5, 88.7], 0 below, +inf above, NaN through (kernels/generic/float_math.hpp)
 SARNN_NEON_INLINE F exp(F x) noexcept { return float_math::exp<VecOps>(x); }
-/// tanh(x) within 2 ulp, NaN through (kernels/detail/float_math.hpp)
+/// tanh(x) within 2 ulp, NaN through (kernels/generic/float_math.hpp)
 SARNN_NEON_INLINE F tanh(F x) noexcept { return float_math::tanh<VecOps>(x); }
 /// σ(x) = 1 / (1 + exp(-x))
 SARNN_NEON_INLINE F sigmoid(F x) noexcept { return float_math::sigmoid<VecOps>(x); }
