@@ -55,7 +55,7 @@
 //   gru_step(W_ih, W_hh, b_ih, b_hh, In, H, x, h_prev, gi, gh, h, backward)   one whole GRU step: gi = W_ih·x (W_ih
 //        3·H x In, row-major), gh = W_hh·h_prev (3·H x H), then gru_cell; weights, biases and x any alignment, h_prev
 //        and h padded rows as for gru_cell, gi and gh scratch of 3·H values each (a set may leave them untouched).
-//        backward asks for the rows in the opposite order (the x86 sets' one pass, lib/kernels/simd/: blocks of
+//        backward asks for the rows in the opposite order (the x86 sets' one pass, include/sarnn/kernels/simd/: blocks of
 //        hidden lanes last to first); the result is the same either way. O(3·H·(In + H)). The x86 models alternate
 //        it from step to step, so that a step begins on the rows the last one ended on, still in cache where the
 //        weights outgrow L1 (detail/shaped.hpp's whole_steps; the other sets' models call gemv and the cell).

@@ -13,7 +13,7 @@
 
 // What the models call: the whole of the run-time table, the loops (SARNN_LOOP_OPS: each set's implementation type
 // has one function per entry) and the whole steps of the cells (SARNN_STEP_OPS: a set's implementation may have them;
-// lib/kernels/define_set.hpp composes the others' from their gemv and cell loops). Parameter types by kind of number
+// include/sarnn/kernels/generic/define_set.hpp composes the others' from their gemv and cell loops). Parameter types by kind of number
 // (numeric.hpp): weights (what params hold), activations (what models store: x, h, c, alpha, queries, keys),
 // accumulators, scales.
 // NOLINTBEGIN(bugprone-macro-parentheses): T and the parameter lists are types and declarators, which parentheses

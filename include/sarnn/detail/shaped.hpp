@@ -115,7 +115,7 @@ struct shaped {
     /// True when Set's shaped form of the operation of `flag` is taken.
     static constexpr bool has(unsigned flag) noexcept { return (K::kCaps & flag) != 0; }
     /// True when the cells call Set's whole steps (gru_step, lstm_step: one pass over W_ih and W_hh in the x86 sets,
-    /// lib/kernels/simd/) rather than its gemv and cell one by one: kernel::Dispatch and the x86 sets. The others
+    /// include/sarnn/kernels/simd/) rather than its gemv and cell one by one: kernel::Dispatch and the x86 sets. The others
     /// (the ARM and Cortex-M sets, scalar) keep the separate calls: their shaped forms, or the loops their images
     /// were measured with.
     static constexpr bool whole_steps() noexcept {

@@ -24,7 +24,7 @@ template <class I>
 struct has_steps<I, std::void_t<decltype(&I::gru_step), decltype(&I::lstm_step)>> : std::true_type {};
 
 /// The whole steps of the cells (SARNN_STEP_OPS) on the implementation I for T: I's own where it has them (the xsimd
-/// sets, lib/kernels/simd/gru_cell.hpp and lstm_cell.hpp), otherwise I's loops one after the other, the gate rows
+/// sets, include/sarnn/kernels/simd/gru_cell.hpp and lstm_cell.hpp), otherwise I's loops one after the other, the gate rows
 /// through the caller's scratch (gi, gh; z). Either way the rows are visited in whatever order `backward` asks, and
 /// the result does not depend on it.
 template <class I, class T>

@@ -185,7 +185,7 @@ SARNN_INLINE auto Simd<A, T>::two_block_dot(const T* ih, std::size_t nx, const T
 // they outgrow it (AVX2 GRU Hidden 64: 1.11 -> 1.31x), where the order of the rows (backward) pays.
 template <class A, class T>
 constexpr bool Simd<A, T>::one_pass_step(std::size_t gates, std::size_t In, std::size_t H) {
-    return W >= 16 || gates * H * (In + H) * sizeof(T) > 32 * 1024;
+    return W >= 16 || gates * H * (In + H) * sizeof(T) > std::size_t{32} * 1024;
 }
 
 // Rows of nv whole vectors, 1 <= nv <= 8 or one of the Extra widths a kernel asks for, take the paths with nv
