@@ -77,15 +77,17 @@ SARNN_FLAT void Simd<A, T>::gru_step_fixed(const T* W_ih, const T* W_hh, const T
     }
 }
 
-// h = GRU(x, h_prev): one pass (gru_step_fixed) where H is 1 to 8 whole vectors and one_pass_step (gemv.hpp) says so; otherwise gi = W_ih x and
+// h = GRU(x, h_prev): one pass (gru_step_fixed), float, where H is 1 to 8 whole vectors and one_pass_step (gemv.hpp) says so; otherwise gi = W_ih x and
 // gh = W_hh h_prev, then the cell.
 template <class A, class T>
 void Simd<A, T>::gru_step(const T* W_ih, const T* W_hh, const T* b_ih, const T* b_hh, std::size_t In, std::size_t H,
                           const T* x, const T* h_prev, T* gi, T* gh, T* h, bool backward) {
-    if (H % W == 0 && one_pass_step(3, In, H) && with_fixed_width(H / W, [&](auto nh) {
-            gru_step_fixed<nh()>(W_ih, W_hh, b_ih, b_hh, In, x, h_prev, h, backward);
-        }))
-        return;
+    // float only: double keeps the two products and the cell (its eight forms would double the set's build time)
+    if constexpr (std::is_same_v<T, float>)
+        if (H % W == 0 && one_pass_step(3, In, H) && with_fixed_width(H / W, [&](auto nh) {
+                gru_step_fixed<nh()>(W_ih, W_hh, b_ih, b_hh, In, x, h_prev, h, backward);
+            }))
+            return;
     gemv(W_ih, 3 * H, In, In, x, gi);
     gemv(W_hh, 3 * H, H, H, h_prev, gh);
     gru_cell(gi, gh, b_ih, b_hh, h_prev, H, h);

@@ -72,16 +72,18 @@ SARNN_FLAT void Simd<A, T>::lstm_step_fixed(const T* W_ih, const T* W_hh, const 
     }
 }
 
-// c, h = LSTM(x, h_prev, c_prev): one pass (lstm_step_fixed) where H is 1 to 8 whole vectors and one_pass_step
+// c, h = LSTM(x, h_prev, c_prev): one pass (lstm_step_fixed), float, where H is 1 to 8 whole vectors and one_pass_step
 // (gemv.hpp) says so; otherwise
 // z = W_ih x + W_hh h_prev, then the cell.
 template <class A, class T>
 void Simd<A, T>::lstm_step(const T* W_ih, const T* W_hh, const T* b, std::size_t In, std::size_t H, const T* x,
                            const T* h_prev, const T* c_prev, T* z, T* c, T* h, bool backward) {
-    if (H % W == 0 && one_pass_step(4, In, H) && with_fixed_width(H / W, [&](auto nh) {
-            lstm_step_fixed<nh()>(W_ih, W_hh, b, In, x, h_prev, c_prev, c, h, backward);
-        }))
-        return;
+    // float only: double keeps the two products and the cell (its eight forms would double the set's build time)
+    if constexpr (std::is_same_v<T, float>)
+        if (H % W == 0 && one_pass_step(4, In, H) && with_fixed_width(H / W, [&](auto nh) {
+                lstm_step_fixed<nh()>(W_ih, W_hh, b, In, x, h_prev, c_prev, c, h, backward);
+            }))
+            return;
     gemv(W_ih, 4 * H, In, In, x, z);
     gemv_add(W_hh, 4 * H, H, H, h_prev, z);
     lstm_cell(z, b, c_prev, H, c, h);
