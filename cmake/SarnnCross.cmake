@@ -27,7 +27,8 @@ if(_sarnn_bare_metal)
   endforeach()
 endif()
 
-if(SARNN_BUILD_BENCHMARKS AND CMAKE_CROSSCOMPILING AND SARNN_BENCH_SYSROOT AND NOT EXISTS "${SARNN_BENCH_SYSROOT}")
+if(SARNN_BUILD_BENCHMARKS AND SARNN_BENCH_GOOGLE AND CMAKE_CROSSCOMPILING AND SARNN_BENCH_SYSROOT
+   AND NOT EXISTS "${SARNN_BENCH_SYSROOT}")
   message(WARNING "sarnn: ${SARNN_BENCH_SYSROOT} does not exist: benchmarks off. "
                   "scripts/cross-bench-sysroot makes it (Debian's Google Benchmark for the target).")
   message(STATUS "SARNN-SKIP: benchmarks (no sysroot ${SARNN_BENCH_SYSROOT}: scripts/cross-bench-sysroot)")

@@ -38,6 +38,30 @@ constexpr bool kScalarRoundsProducts =
     true;
 #endif
 
+/// Whether this build runs under AddressSanitizer (the asan-gcc, asan-clang and fuzz builds: -O0 or -O1 with every
+/// access checked, four to ten times slower than the other builds).
+constexpr bool kSanitized =
+#if defined(__SANITIZE_ADDRESS__)
+    true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    true;
+#else
+    false;
+#endif
+#else
+    false;
+#endif
+
+/// The length of a long run: `steps` in every build but the sanitizers', there a fifth of it but at least
+/// `at_least` (enough for the ring to wrap several times: memory errors show on the first wraps; how values drift
+/// over the full length is checked by the host, clang and cross builds, which run it whole), never more than `steps`.
+constexpr std::size_t long_run(std::size_t steps, std::size_t at_least) {
+    if (!kSanitized) return steps;
+    const std::size_t n = steps / 5 > at_least ? steps / 5 : at_least;
+    return n < steps ? n : steps;
+}
+
 /// sizeof a params aggregate P whose arrays take `bytes`: those bytes rounded up to alignof(P), nothing else.
 template <class P>
 constexpr std::size_t params_size(std::size_t bytes) {
