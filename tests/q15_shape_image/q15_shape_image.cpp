@@ -1,9 +1,9 @@
-// tests/q15_shape_image/q15_shape_image.cpp: a Cortex-M image of one Lstm<q15, 3, 8>, one Gru<q15, 5, 7> and one
-// dot-align SelfAttentionRnn<q15, 3, 5, 6>, for check.cmake to read with nm: the models must have taken the q15 set's
-// shaped forms of their own shapes (kernel::Q15Set<TargetLoops>::affine_at<32, 3, 8>, lstm_cell_at<8>,
-// gru_gates_at<21, 5, 7>, gru_cell_at<7>, affine_tanh_at<5, 3, 5>) and none of its run-time affine_tanh, affine,
-// gru_gates, lstm_cell, gru_cell. It also runs a few steps of each (the attention model eight, so that its ring wraps)
-// and prints the firmware tests' closing line.
+// tests/q15_shape_image/q15_shape_image.cpp: an M4F or M7 image (tests/firmware) of one Lstm<q15, 3, 8>, one
+// Gru<q15, 5, 7> and one dot-align SelfAttentionRnn<q15, 3, 5, 6>, for check.cmake to read with nm: the models must
+// have taken the q15 set's shaped forms of their own shapes (kernel::Q15Set<TargetLoops>::affine_at<32, 3, 8>,
+// lstm_cell_at<8>, gru_gates_at<21, 5, 7>, gru_cell_at<7>, affine_tanh_at<5, 3, 5>) and none of its run-time
+// affine_tanh, affine, gru_gates, lstm_cell, gru_cell. It also runs eight steps of each (the attention model's ring
+// wraps) and prints the firmware tests' closing line.
 #include <sarnn/sarnn.hpp>
 
 #include <cstddef>

@@ -3,12 +3,13 @@
 // linkage on the loops L. lib/kernels/q15/affine.cpp compiles them with the sizes as run-time arguments (Q15Set's
 // members); q15/shaped.hpp, in a model's translation unit, with the sizes as std::integral_constant (Q15Set's *_at
 // member templates: compiled for the model's shape, the rows' groups and remainders resolved at compile time). The
-// functions that take sizes take std::size_t or std::integral_constant alike (RowsT, NxT, NrT). Plain C++, integers only; every result has its twin in python/sarnn/q15.py, which
-// computes the same integers. The arithmetic that rounds (requantisation, the scores' format, the softmax) is here,
-// the same on every target; the inner loops, exact integer sums, are each target's (the seam: q15/seam.hpp), in
-// groups of rows, states or columns that share their loads. Every sum is kept in 32 bits (the cores without an FPU
-// that run this, the M0/M0+, multiply 32 x 32 -> 32 only); rows are read by words where they are word aligned (the
-// models' are: kernels.hpp pads rows to 32-bit words). As in lib/fixed.cpp, each intermediate's bound is beside it.
+// functions that take sizes take std::size_t or std::integral_constant alike (RowsT, NxT, NrT). Plain C++, integers
+// only; every result has its twin in python/sarnn/q15.py, which computes the same integers. The arithmetic that
+// rounds (requantisation, the scores' format, the softmax) is here, the same on every target; the inner loops, exact
+// integer sums, are each target's (the seam: q15/seam.hpp), in groups of rows, states or columns that share their
+// loads. Every sum is kept in 32 bits (the cores without an FPU that run this, the M0/M0+, multiply 32 x 32 -> 32
+// only); rows are read by words where they are word aligned (the models' are: kernels.hpp pads rows to 32-bit words).
+// As in lib/fixed.cpp, each intermediate's bound is beside it.
 #ifndef SARNN_KERNELS_Q15_AFFINE_HPP
 #define SARNN_KERNELS_Q15_AFFINE_HPP
 #include <cstddef>
@@ -25,9 +26,9 @@
 #include "sarnn/kernels_q15.hpp"
 
 namespace sarnn::kernel {
-namespace {  // NOLINT(cert-dcl59-cpp): internal linkage on purpose: one translation unit includes this file
+namespace {  // NOLINT(cert-dcl59-cpp): internal linkage on purpose: a copy per including translation unit
 
-constexpr std::int32_t kMax30 = std::int32_t{1} << 30;  // NOLINT(misc-definitions-in-headers): one TU includes it
+constexpr std::int32_t kMax30 = std::int32_t{1} << 30;  // NOLINT(misc-definitions-in-headers): internal linkage
 
 /// requantize(acc, m, shift) for m >= 0 and shift >= 2 (a shift above 31 counts as 31): floor((acc·m + 2^(30 + shift))
 /// / 2^(31 + shift)) = (H + 2^(shift - 2)) >> (shift - 1) with H = floor(acc·m / 2^32), the high word (the low word
@@ -636,6 +637,16 @@ __attribute__((noinline)) void gru_finish_one(const QGru& a, std::size_t start, 
     }
 }
 
+/// finish_gru_apart on the rows start .. start + n of a block (gru_gates's where x and h do not pack), in a call of its
+/// own: inline, its assembly's registers were not to be had in gru_gates compiled for some shapes (GCC: "impossible
+/// constraints" at Gru<q15, 16, 48> on the M4)
+template <class L, std::size_t kBlock>
+__attribute__((noinline)) std::size_t gru_finish_apart(const QGru& a, std::size_t start, std::size_t n,
+                                                       const std::int32_t* s, q15* gi, q15* gh) noexcept {
+    return L::template finish_gru_apart<4 * kBlock>(s, n, a.m + start, a.shift + start, a.b_ih + start, a.b_hh + start,
+                                                    gi + start, gh + start);
+}
+
 /// gru_gates where L's packed passes and finish_gru take the rows (kGruApart: the x part's factor 1, x and h packed;
 /// each part's sums in an array of its own, rows_apart and finish_gru_apart): gru_gates's integers, in a function of
 /// its own with only this case's values live (gru_gates's other factors' set-up, hoisted out of its blocks, cost about
@@ -716,9 +727,7 @@ __attribute__((noinline)) void gru_gates(const QGru& a, RowsT rows, const q15* x
         if constexpr (q15_loops::has(L::kCaps, q15_loops::kFinishGru)) {
             if (one) {
                 if constexpr (kApart) {
-                    done += L::template finish_gru_apart<4 * kBlock>(s, end - start, a.m + start, a.shift + start,
-                                                                     a.b_ih + start, a.b_hh + start, gi + start,
-                                                                     gh + start);
+                    done += gru_finish_apart<L, kBlock>(a, start, end - start, s, gi, gh);
                 } else {
                     done += L::finish_gru(s, end - start, a.m + start, a.shift + start, a.b_ih + start, a.b_hh + start,
                                           gi + start, gh + start);

@@ -1,9 +1,9 @@
-// sarnn/kernels/q15/cells.hpp: kernel::Q15's cells (contracts: include/sarnn/kernels_q15.hpp): lstm_cell and gru_cell,
-// by the target's loops where it has its own (q15/seam.hpp's kCell, kGruCell), else the generic ones; function templates
-// of internal linkage on the loops L, compiled with the lanes H as a run-time argument by lib/kernels/q15/cells.cpp
-// (Q15Set's members) and as std::integral_constant by q15/shaped.hpp in a model's translation unit (lstm_cell_at<H>,
-// gru_cell_at<H>). Plain C++,
-// integers only, the same on every target; their twins are in python/sarnn/q15.py.
+// sarnn/kernels/q15/cells.hpp: kernel::Q15's cells (contracts: include/sarnn/kernels_q15.hpp): lstm_cell and
+// gru_cell, by the target's loops where it has its own (q15/seam.hpp's kCell, kGruCell), else the generic ones;
+// function templates of internal linkage on the loops L, compiled with the lanes H as a run-time argument by
+// lib/kernels/q15/cells.cpp (Q15Set's members) and as std::integral_constant by q15/shaped.hpp in a model's
+// translation unit (lstm_cell_at<H>, gru_cell_at<H>). Plain C++, integers only, the same on every target; their twins
+// are in python/sarnn/q15.py.
 #ifndef SARNN_KERNELS_Q15_CELLS_HPP
 #define SARNN_KERNELS_Q15_CELLS_HPP
 #include <cstddef>
@@ -15,7 +15,7 @@
 
 namespace sarnn::kernel {
 
-namespace {  // NOLINT(cert-dcl59-cpp): internal linkage on purpose: one translation unit includes this file
+namespace {  // NOLINT(cert-dcl59-cpp): internal linkage on purpose: a copy per including translation unit
 
 /// lstm_cell with the loops L (Q15::lstm_cell's contract)
 template <class L, class HT>
