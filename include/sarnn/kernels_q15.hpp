@@ -184,6 +184,24 @@ struct Q15Set {
     template <Q15Stride St>
     static void attend_scored_pair_at(const Rows<q15>& S, const Rows<q15>& T, int f, q15* alpha, q15* c,
                                       q15* d) noexcept;
+
+    /// affine_tanh_at, affine_at, gru_gates_at: affine_tanh, affine and gru_gates with their sizes (rows R, nx Nx,
+    /// nr or nh Nr) as template parameters: the same contracts and integers, compiled for that shape in the caller's
+    /// translation unit (q15/shaped.hpp: the rows' groups of kRows, their remainders and the inner loops' counts known
+    /// at compile time), so that an image holds its own shapes' forms only. The models call these where the target's
+    /// loops are chosen at compile time (SARNN_Q15_SHAPED, q15/target.hpp: the M4 and M7, whose DSP loops take them), else
+    /// the forms above.
+    template <std::size_t R, std::size_t Nx, std::size_t Nr>
+    static void affine_tanh_at(const QAffine& a, const q15* x, const q15* r, q15* y) noexcept;
+    template <std::size_t R, std::size_t Nx, std::size_t Nr>
+    static void affine_at(const QGates& a, const q15* x, const q15* r, q15* z) noexcept;
+    template <std::size_t R, std::size_t Nx, std::size_t Nr>
+    static void gru_gates_at(const QGru& a, const q15* x, const q15* h, q15* gi, q15* gh) noexcept;
+    /// lstm_cell_at, gru_cell_at: lstm_cell and gru_cell for H lanes (hidden = H), as the shaped forms above.
+    template <std::size_t H>
+    static std::size_t lstm_cell_at(const q15* z, const q15* c_tilde, q15* c, q15* h) noexcept;
+    template <std::size_t H>
+    static void gru_cell_at(const q15* gi, const q15* gh, const q15* h_prev, q15* h) noexcept;
 };
 extern template struct Q15Set<TargetLoops>;
 extern template struct Q15Set<PlainLoops>;

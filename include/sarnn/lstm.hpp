@@ -11,6 +11,7 @@
 
 #include "sarnn/detail/finite.hpp"
 #include "sarnn/detail/input.hpp"
+#include "sarnn/detail/q15_rows.hpp"
 #include "sarnn/detail/shaped.hpp"
 #include "sarnn/kernels.hpp"
 #include "sarnn/kernels_q15.hpp"
@@ -113,10 +114,10 @@ public:
                 return Status::non_finite_result;
         } else {
             // z = W_ih x_t + W_hh h_{t-1} + b in Q3.12
-            Ops::affine(QGates{&p_.W_ih[0][0], &p_.W_hh[0][0], p_.b, p_.m, p_.shift, p_.x_m, p_.x_shift}, 4 * Hidden, x,
-                        In, h_[cur_], Hidden, z_);
+            detail::q15_affine<Ops, 4 * Hidden, In, Hidden>(
+                QGates{&p_.W_ih[0][0], &p_.W_hh[0][0], p_.b, p_.m, p_.shift, p_.x_m, p_.x_shift}, x, h_[cur_], z_);
             // c_t = f ⊙ c_{t-1} + i ⊙ g in Q3.12 (saturated lanes counted); h_t = o ⊙ tanh(c_t) in Q15
-            saturated = Ops::lstm_cell(z_, c_[cur_], Hidden, c_[next], h_[next]);
+            saturated = detail::q15_lstm_cell<Ops, Hidden>(z_, c_[cur_], c_[next], h_[next]);
         }
         cur_ = next;
         ++length_;

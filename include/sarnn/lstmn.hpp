@@ -15,6 +15,7 @@
 
 #include "sarnn/detail/finite.hpp"
 #include "sarnn/detail/input.hpp"
+#include "sarnn/detail/q15_rows.hpp"
 #include "sarnn/kernels.hpp"
 #include "sarnn/kernels_q15.hpp"
 #include "sarnn/numeric.hpp"
@@ -139,10 +140,11 @@ public:
                 return Status::non_finite_result;
         } else {
             // z = W_ih x_t + W_hh h~_t + b in Q3.12
-            Ops::affine(QGates{&p_.W_ih[0][0], &p_.W_hh[0][0], p_.b, p_.m, p_.shift, p_.x_m, p_.x_shift}, 4 * Hidden, x,
-                        In, h_tilde_[next], Hidden, z_);
+            detail::q15_affine<Ops, 4 * Hidden, In, Hidden>(
+                QGates{&p_.W_ih[0][0], &p_.W_hh[0][0], p_.b, p_.m, p_.shift, p_.x_m, p_.x_shift}, x, h_tilde_[next],
+                z_);
             // c_t = f ⊙ c~_t + i ⊙ g in Q3.12 (saturated lanes counted); h_t = o ⊙ tanh(c_t) in Q15
-            saturated = Ops::lstm_cell(z_, c_tilde_, Hidden, c_[slot], h_[slot]);
+            saturated = detail::q15_lstm_cell<Ops, Hidden>(z_, c_tilde_, c_[slot], h_[slot]);
             // the key of h_t, once: P_t = W_h h_t in Q3.12
             Ops::gemv(QMatrix{&p_.W_h[0][0], K, Hidden, Hidden, p_.m_a, p_.shift_a}, h_[slot], P_[slot]);
         }
@@ -208,8 +210,9 @@ private:
             Ops::weighted_sum(s_[next], tape(c_), c_tilde_);
         } else {
             // q = W_x x_t + W_ht h~_{t-1} in Q3.12
-            Ops::affine(QGates{&p_.W_x[0][0], &p_.W_ht[0][0], nullptr, p_.m_a, p_.shift_a, p_.x_m, p_.x_shift}, K, x,
-                        In, h_tilde_[cur_], Hidden, q_);
+            detail::q15_affine<Ops, K, In, Hidden>(
+                QGates{&p_.W_x[0][0], &p_.W_ht[0][0], nullptr, p_.m_a, p_.shift_a, p_.x_m, p_.x_shift}, x,
+                h_tilde_[cur_], q_);
             // a_j = v·tanh(P_j + q) in Q(f)
             Ops::additive_scores(P, q_, p_.v, p_.m_v, p_.shift_v, s_[next]);
             // s = softmax(a); h~_t = Σ_j s_j h_j (Q15), c~_t = Σ_j s_j c_j (Q3.12)

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 
+#include "sarnn/detail/q15_rows.hpp"
 #include "sarnn/detail/shaped.hpp"
 #include "sarnn/kernels_q15.hpp"
 #include "sarnn/numeric.hpp"
@@ -20,7 +21,8 @@ void affine_tanh(const RnnParams<T, In, Hidden>& p, const activation_t<T>* x, co
         // the sizes at compile time: the set's shaped form where it has one (detail/shaped.hpp)
         shaped<Ops, T>::template affine_tanh<Hidden, In, Hidden>(&p.A[0][0], p.b, x, r, y);
     else
-        Ops::affine_tanh(QAffine{&p.A[0][0], p.b, p.m, p.shift, p.x_m, p.x_shift}, Hidden, x, In, r, Hidden, y);
+        // the sizes at compile time: the q15 set's shaped form where its loops are chosen so (detail/q15_rows.hpp)
+        q15_affine_tanh<Ops, Hidden, In, Hidden>(QAffine{&p.A[0][0], p.b, p.m, p.shift, p.x_m, p.x_shift}, x, r, y);
 }
 
 }  // namespace sarnn::detail

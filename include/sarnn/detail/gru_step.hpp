@@ -5,6 +5,7 @@
 
 #include <cstddef>
 
+#include "sarnn/detail/q15_rows.hpp"
 #include "sarnn/detail/shaped.hpp"
 #include "sarnn/kernels_q15.hpp"
 #include "sarnn/numeric.hpp"
@@ -38,10 +39,10 @@ void gru_step(const GruParams<T, In, Hidden>& p, const activation_t<T>* x, const
         }
     } else {
         // gi = W_ih x + b_ih and gh = W_hh h_prev + b_hh in Q3.12, one pass over both matrices
-        Ops::gru_gates(QGru{&p.W_ih[0][0], &p.W_hh[0][0], p.b_ih, p.b_hh, p.m, p.shift, p.x_m, p.x_shift}, 3 * Hidden,
-                       x, In, h_prev, Hidden, gi, gh);
+        q15_gru_gates<Ops, 3 * Hidden, In, Hidden>(
+            QGru{&p.W_ih[0][0], &p.W_hh[0][0], p.b_ih, p.b_hh, p.m, p.shift, p.x_m, p.x_shift}, x, h_prev, gi, gh);
         // r, z = σ(gi + gh), n = tanh(gi_n + r·gh_n), h = n + z·(h_prev - n), in Q15
-        Ops::gru_cell(gi, gh, h_prev, Hidden, h);
+        q15_gru_cell<Ops, Hidden>(gi, gh, h_prev, h);
     }
 }
 

@@ -1,11 +1,15 @@
-// sarnn/kernels/q15/affine.hpp: included by lib/kernels/q15/affine.cpp alone (its functions are not inline).
-// kernel::Q15's products of rows (contracts: include/sarnn/kernels_q15.hpp): affine_tanh,
-// affine, gemv, gemv_t and gru_gates. Plain C++, integers only; every result has its twin in python/sarnn/q15.py, which
-// computes the same integers. The arithmetic that rounds (requantisation, the scores' format, the softmax) is here,
-// the same on every target; the inner loops, exact integer sums, are each target's (the seam: q15/seam.hpp), in
-// groups of rows, states or columns that share their loads. Every sum is kept in 32 bits (the cores without an FPU
-// that run this, the M0/M0+, multiply 32 x 32 -> 32 only); rows are read by words where they are word aligned (the
-// models' are: kernels.hpp pads rows to 32-bit words). As in lib/fixed.cpp, each intermediate's bound is beside it.
+// sarnn/kernels/q15/affine.hpp: the one algorithm of kernel::Q15's products of rows (contracts:
+// include/sarnn/kernels_q15.hpp): affine_tanh, affine, gemv, gemv_t and gru_gates, as function templates of internal
+// linkage on the loops L. lib/kernels/q15/affine.cpp compiles them with the sizes as run-time arguments (Q15Set's
+// members); q15/shaped.hpp, in a model's translation unit, with the sizes as std::integral_constant (Q15Set's *_at
+// member templates: compiled for the model's shape, the rows' groups and remainders resolved at compile time). The
+// functions that take sizes take std::size_t or std::integral_constant alike (RowsT, NxT, NrT). Plain C++, integers
+// only; every result has its twin in python/sarnn/q15.py, which computes the same integers. The arithmetic that
+// rounds (requantisation, the scores' format, the softmax) is here, the same on every target; the inner loops, exact
+// integer sums, are each target's (the seam: q15/seam.hpp), in groups of rows, states or columns that share their
+// loads. Every sum is kept in 32 bits (the cores without an FPU that run this, the M0/M0+, multiply 32 x 32 -> 32
+// only); rows are read by words where they are word aligned (the models' are: kernels.hpp pads rows to 32-bit words).
+// As in lib/fixed.cpp, each intermediate's bound is beside it.
 #ifndef SARNN_KERNELS_Q15_AFFINE_HPP
 #define SARNN_KERNELS_Q15_AFFINE_HPP
 #include <cstddef>
@@ -22,9 +26,9 @@
 #include "sarnn/kernels_q15.hpp"
 
 namespace sarnn::kernel {
-namespace {  // NOLINT(cert-dcl59-cpp): internal linkage on purpose: one translation unit includes this file
+namespace {  // NOLINT(cert-dcl59-cpp): internal linkage on purpose: a copy per including translation unit
 
-constexpr std::int32_t kMax30 = std::int32_t{1} << 30;  // NOLINT(misc-definitions-in-headers): one TU includes it
+constexpr std::int32_t kMax30 = std::int32_t{1} << 30;  // NOLINT(misc-definitions-in-headers): internal linkage
 
 /// requantize(acc, m, shift) for m >= 0 and shift >= 2 (a shift above 31 counts as 31): floor((acc·m + 2^(30 + shift))
 /// / 2^(31 + shift)) = (H + 2^(shift - 2)) >> (shift - 1) with H = floor(acc·m / 2^32), the high word (the low word
@@ -193,9 +197,9 @@ __attribute__((noinline)) void finish_block(const QAffine& a, std::size_t start,
 
 /// affine_tanh where the target's packed passes take x and r (L::packs(nx, nr)): x and r packed once, then
 /// a block of rows' sums by the passes of four rows (the last rows % 4 by dot_rows), the block finished.
-template <class L>
-__attribute__((noinline)) void affine_tanh_packed(const QAffine& a, std::size_t rows, const q15* x, std::size_t nx,
-                                                  const q15* r, std::size_t nr, q15* y) noexcept {
+template <class L, class RowsT, class NxT, class NrT>
+__attribute__((noinline)) void affine_tanh_packed(const QAffine& a, RowsT rows, const q15* x, NxT nx, const q15* r,
+                                                  NrT nr, q15* y) noexcept {
     const std::size_t ld = nx + nr;
     typename L::Packed pk;
     L::pack(x, nx, r, nr, pk);
@@ -221,9 +225,9 @@ __attribute__((noinline)) void affine_tanh_packed(const QAffine& a, std::size_t 
 
 /// affine_tanh's other shapes (the DSP set's): a block of rows' sums first (rows4_xr's passes of four rows where
 /// both parts are a multiple of 4 long and word aligned; else, and for the last rows, dot_rows), the block finished.
-template <class L>
-__attribute__((noinline)) void affine_tanh_blocks(const QAffine& a, std::size_t rows, const q15* x, std::size_t nx,
-                                                  const q15* r, std::size_t nr, q15* y) noexcept {
+template <class L, class RowsT, class NxT, class NrT>
+__attribute__((noinline)) void affine_tanh_blocks(const QAffine& a, RowsT rows, const q15* x, NxT nx, const q15* r,
+                                                  NrT nr, q15* y) noexcept {
     const std::size_t ld = nx + nr;
     // A block of rows' sums first, then the block's rows finished (finish_block)
     constexpr std::size_t kBlock = 4 * L::kRows;
@@ -250,9 +254,9 @@ __attribute__((noinline)) void affine_tanh_blocks(const QAffine& a, std::size_t 
 }
 
 /// affine_tanh with the loops L (Q15::affine_tanh's contract).
-template <class L>
-__attribute__((always_inline)) inline void affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::size_t nx,
-                                                       const q15* r, std::size_t nr, q15* y) noexcept {
+template <class L, class RowsT, class NxT, class NrT>
+__attribute__((always_inline)) inline void affine_tanh(const QAffine& a, RowsT rows, const q15* x, NxT nx, const q15* r,
+                                                       NrT nr, q15* y) noexcept {
     if constexpr (q15_loops::has(L::kCaps, q15_loops::kTanhRows)) {
         const std::size_t ld = nx + nr;
         // The target's tanh_rows takes the tanh of every row at the end: here the sums of up to kChunk rows first
@@ -328,51 +332,12 @@ __attribute__((always_inline)) inline void affine_tanh(const QAffine& a, std::si
     }
 }
 
-}  // namespace
-
-template <class Which>
-void Q15Set<Which>::affine_tanh(const QAffine& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r,
-                                std::size_t nr, q15* y) noexcept {
-    kernel::affine_tanh<loops_t<Which>>(a, rows, x, nx, r, nr, y);
-}
-
-template <class Which>
-void Q15Set<Which>::gemv(const QMatrix& W, const q15* v, q15* y) noexcept {
-    using L = loops_t<Which>;
-    // G rows at a time, sharing each load of v: |terms| <= 128·32768 = 2^22, cols <= 256 (params.hpp): exact in int32
-    row_groups<L>(
-        0, W.rows, [&](auto group, std::size_t row) __attribute__((always_inline)) {
-            constexpr std::size_t G = decltype(group)::value;
-            Sums<G> s;
-            L::template dot_rows<G>(W.W + row * W.ld, W.ld, v, W.cols, s.v);
-            for (std::size_t g = 0; g < G; ++g) {
-                // y_r = requantize(s_r, m_r, shift_r), saturated to int16
-                const std::int32_t q = rescale(s.v[g], W.m[row + g], W.shift[row + g]);
-                y[row + g] = q15{static_cast<std::int16_t>(q > 32767 ? 32767 : (q < -32768 ? -32768 : q))};
-            }
-        });
-}
-
-template <class Which>
-void Q15Set<Which>::gemv_t(const QMatrix& W, const q15* v, std::int32_t m, int shift, q15* y) noexcept {
-    // y_r = Σ_k W[k][r]·v_k, down the column r: |terms| <= 2^22, rows <= 256, exact in int32
-    for (std::size_t r = 0; r < W.cols; ++r) {
-        std::int32_t acc = 0;
-        const std::int8_t* w = W.W + r;
-        for (std::size_t k = 0; k < W.rows; ++k, w += W.ld) acc += *w * v[k].raw;
-        const std::int32_t q = rescale(acc, m, shift);
-        y[r] = q15{static_cast<std::int16_t>(q > 32767 ? 32767 : (q < -32768 ? -32768 : q))};
-    }
-}
-
-namespace {  // NOLINT(cert-dcl59-cpp): internal linkage on purpose: one translation unit includes this file
-
 /// affine where L finishes rows (kFinishTanh) and the input's factor is near 1 (x_shift 0 or -1, x_m >= 0): a block
 /// of rows' sums first (dot_rows), then the block's pre-activations by the target's loop (finish_tanh without the
 /// tanh); a row it leaves (shift below 2) as affine's other rows.
-template <class L>
-__attribute__((noinline)) void affine_blocks(const QGates& a, std::size_t rows, const q15* x, std::size_t nx,
-                                             const q15* r, std::size_t nr, q15* z) noexcept {
+template <class L, class RowsT, class NxT, class NrT>
+__attribute__((noinline)) void affine_blocks(const QGates& a, RowsT rows, const q15* x, NxT nx, const q15* r, NrT nr,
+                                             q15* z) noexcept {
     constexpr std::size_t kBlock = 8 * L::kRows;
     static constexpr std::int32_t kNoBias[kBlock] = {};  // b's rows where there is no bias
     // x and r packed once where the target's packed passes take them
@@ -427,9 +392,9 @@ inline bool x_factor_one(const QGates& a, std::size_t nx) noexcept {
 /// rows_packed_sum and x and r pack, else dot_rows into one group's sums), then pre = requantize(z, m_r, shift_r) + b_r
 /// saturated to int16 (by the target's finish_sum where it has one, up to a row it leaves), by the high word alone
 /// (rescale_hi) for the rows' usual factors (shift >= 2, m >= 0).
-template <class L>
-__attribute__((noinline)) void affine_one(const QGates& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r,
-                                          std::size_t nr, q15* z) noexcept {
+template <class L, class RowsT, class NxT, class NrT>
+__attribute__((noinline)) void affine_one(const QGates& a, RowsT rows, const q15* x, NxT nx, const q15* r, NrT nr,
+                                          q15* z) noexcept {
     constexpr std::size_t kBlock = 8 * L::kRows;
     bool packed = false;
     typename L::Packed pk;
@@ -474,10 +439,9 @@ __attribute__((noinline)) void affine_one(const QGates& a, std::size_t rows, con
 
 /// The sums z = s_x + s_r of the rows row..end of a block (from start) by dot_rows in L's groups (affine_one_packed's
 /// last rows % kRows).
-template <class L>
+template <class L, class NxT, class NrT>
 __attribute__((noinline)) void one_sums(const QGates& a, std::size_t start, std::size_t row, std::size_t end,
-                                        const q15* x, std::size_t nx, const q15* r, std::size_t nr,
-                                        std::int32_t* s) noexcept {
+                                        const q15* x, NxT nx, const q15* r, NrT nr, std::int32_t* s) noexcept {
     row_groups<L>(
         row, end, [&](auto group, std::size_t i) __attribute__((always_inline)) {
             constexpr std::size_t G = decltype(group)::value;
@@ -507,9 +471,9 @@ __attribute__((noinline)) void one_finish(const QGates& a, std::size_t start, st
 /// instructions a step), blocks of 32·kRows rows (the Lstm's 4·32 gates in one block, 512 bytes of sums on the stack:
 /// each pass called once, 12,684 -> 12,585). The last rows % kRows of a block by dot_rows (one_sums), a row
 /// finish_sum leaves and those after it by one_finish.
-template <class L>
-__attribute__((noinline)) void affine_one_packed(const QGates& a, std::size_t rows, const q15* x, std::size_t nx,
-                                                 const q15* r, std::size_t nr, q15* z) noexcept {
+template <class L, class RowsT, class NxT, class NrT>
+__attribute__((noinline)) void affine_one_packed(const QGates& a, RowsT rows, const q15* x, NxT nx, const q15* r,
+                                                 NrT nr, q15* z) noexcept {
     constexpr std::size_t kBlock = 32 * L::kRows;
     typename L::Packed pk;
     L::pack(x, nx, r, nr, pk);
@@ -527,9 +491,9 @@ __attribute__((noinline)) void affine_one_packed(const QGates& a, std::size_t ro
 /// affine's rows where neither affine_one nor affine_blocks takes them (L's groups of rows, the x part's factor by
 /// XFactor), in a function of its own: affine itself only picks a form, its frame small (M4 Lstm<q15, 16, 32> 12,520
 /// -> 12,509 instructions a step: the dispatch took 44 with this form's frame, now 32).
-template <class L>
-__attribute__((noinline)) void affine_rows(const QGates& a, std::size_t rows, const q15* x, std::size_t nx,
-                                           const q15* r, std::size_t nr, q15* z) noexcept {
+template <class L, class RowsT, class NxT, class NrT>
+__attribute__((noinline)) void affine_rows(const QGates& a, RowsT rows, const q15* x, NxT nx, const q15* r, NrT nr,
+                                           q15* z) noexcept {
     // G rows at a time, sharing each load of x and r: s_x = A_x·x, s_r = A_r·r, exact in int32 as affine_tanh's
     const XFactor x_factor(a.x_m, a.x_shift);
     if constexpr (q15_loops::has(L::kCaps, q15_loops::kTanhRows)) {
@@ -596,9 +560,9 @@ __attribute__((noinline)) void affine_rows(const QGates& a, std::size_t rows, co
 }
 
 /// affine with the loops L (Q15::affine's contract).
-template <class L>
-__attribute__((always_inline)) inline void affine(const QGates& a, std::size_t rows, const q15* x, std::size_t nx,
-                                                  const q15* r, std::size_t nr, q15* z) noexcept {
+template <class L, class RowsT, class NxT, class NrT>
+__attribute__((always_inline)) inline void affine(const QGates& a, RowsT rows, const q15* x, NxT nx, const q15* r,
+                                                  NrT nr, q15* z) noexcept {
     // the x part's factor 1 in one sum per row: on the targets that finish rows one by one (not Helium's chunks)
     if constexpr (!q15_loops::has(L::kCaps, q15_loops::kTanhRows)) {
         if (x_factor_one(a, nx)) {
@@ -620,16 +584,6 @@ __attribute__((always_inline)) inline void affine(const QGates& a, std::size_t r
     }
     affine_rows<L>(a, rows, x, nx, r, nr, z);
 }
-
-}  // namespace
-
-template <class Which>
-void Q15Set<Which>::affine(const QGates& a, std::size_t rows, const q15* x, std::size_t nx, const q15* r,
-                           std::size_t nr, q15* z) noexcept {
-    kernel::affine<loops_t<Which>>(a, rows, x, nx, r, nr, z);
-}
-
-namespace {  // NOLINT(cert-dcl59-cpp): internal linkage on purpose: one translation unit includes this file
 
 /// gru_gates's layout of the sums: each part's in an array of its own where L keeps them so (kGruApart), and its
 /// block of rows (16 passes there, else 8).
@@ -658,10 +612,9 @@ __attribute__((always_inline)) inline void gru_sums_in(const QGru& a, std::size_
         });
 }
 
-template <class L, std::size_t kBlock>
+template <class L, std::size_t kBlock, class NxT, class NrT>
 __attribute__((noinline)) void gru_sums(const QGru& a, std::size_t start, std::size_t row, std::size_t end,
-                                        const q15* x, std::size_t nx, const q15* h, std::size_t nh,
-                                        std::int32_t* s) noexcept {
+                                        const q15* x, NxT nx, const q15* h, NrT nh, std::int32_t* s) noexcept {
     gru_sums_in<L, kBlock>(a, start, row, end, x, nx, h, nh, s);
 }
 
@@ -684,6 +637,16 @@ __attribute__((noinline)) void gru_finish_one(const QGru& a, std::size_t start, 
     }
 }
 
+/// finish_gru_apart on the rows start .. start + n of a block (gru_gates's where x and h do not pack), in a call of its
+/// own: inline, its assembly's registers were not to be had in gru_gates compiled for some shapes (GCC: "impossible
+/// constraints" at Gru<q15, 16, 48> on the M4)
+template <class L, std::size_t kBlock>
+__attribute__((noinline)) std::size_t gru_finish_apart(const QGru& a, std::size_t start, std::size_t n,
+                                                       const std::int32_t* s, q15* gi, q15* gh) noexcept {
+    return L::template finish_gru_apart<4 * kBlock>(s, n, a.m + start, a.shift + start, a.b_ih + start, a.b_hh + start,
+                                                    gi + start, gh + start);
+}
+
 /// gru_gates where L's packed passes and finish_gru take the rows (kGruApart: the x part's factor 1, x and h packed;
 /// each part's sums in an array of its own, rows_apart and finish_gru_apart): gru_gates's integers, in a function of
 /// its own with only this case's values live (gru_gates's other factors' set-up, hoisted out of its blocks, cost about
@@ -692,10 +655,10 @@ __attribute__((noinline)) void gru_finish_one(const QGru& a, std::size_t start, 
 /// (gru_packed_block: no set-up for the next block held in this frame, 9,957 -> 9,933). The last rows % kRows of a block by dot_rows (gru_sums), a row finish_gru leaves and those after it by
 /// gru_finish_one.
 /// One block of gru_gates_packed: the rows start .. start + n (n <= kBlock), x and h packed in pk.
-template <class L, std::size_t kBlock>
+template <class L, std::size_t kBlock, class NxT, class NrT>
 __attribute__((noinline)) void gru_packed_block(const QGru& a, std::size_t start, std::size_t n,
-                                                const typename L::Packed& pk, const q15* x, std::size_t nx,
-                                                const q15* h, std::size_t nh, q15* gi, q15* gh) noexcept {
+                                                const typename L::Packed& pk, const q15* x, NxT nx, const q15* h,
+                                                NrT nh, q15* gi, q15* gh) noexcept {
     std::int32_t s[2 * kBlock];  // s_x of each row, then s_h of each row from s + kBlock
     const std::size_t groups = n / L::kRows;
     if (groups > 0) L::rows_apart(a.W_ih + start * nx, a.W_hh + start * nh, pk, nx, nh, groups, s, s + kBlock);
@@ -705,9 +668,9 @@ __attribute__((noinline)) void gru_packed_block(const QGru& a, std::size_t start
     if (done < n) gru_finish_one<L, kBlock>(a, start, start + done, start + n, s, gi, gh);
 }
 
-template <class L>
-__attribute__((noinline)) void gru_gates_packed(const QGru& a, std::size_t rows, const q15* x, std::size_t nx,
-                                                const q15* h, std::size_t nh, q15* gi, q15* gh) noexcept {
+template <class L, class RowsT, class NxT, class NrT>
+__attribute__((noinline)) void gru_gates_packed(const QGru& a, RowsT rows, const q15* x, NxT nx, const q15* h, NrT nh,
+                                                q15* gi, q15* gh) noexcept {
     constexpr std::size_t kBlock = 24 * L::kRows;
     typename L::Packed pk;
     L::pack(x, nx, h, nh, pk);
@@ -719,9 +682,9 @@ __attribute__((noinline)) void gru_gates_packed(const QGru& a, std::size_t rows,
 /// gru_gates with the loops L (Q15::gru_gates's contract): a block of rows' sums (s_x, s_h) first, by the target's
 /// packed passes of four rows where it has them (x and h packed once), else by dot_rows in L's groups; then each row
 /// finished twice, as affine finishes a row whose r part is empty (gi) and one whose factor is 1 (gh).
-template <class L>
-__attribute__((noinline)) void gru_gates(const QGru& a, std::size_t rows, const q15* x, std::size_t nx, const q15* h,
-                                         std::size_t nh, q15* gi, q15* gh) noexcept {
+template <class L, class RowsT, class NxT, class NrT>
+__attribute__((noinline)) void gru_gates(const QGru& a, RowsT rows, const q15* x, NxT nx, const q15* h, NrT nh, q15* gi,
+                                         q15* gh) noexcept {
     // each part's sums in an array of their own where L keeps them so (kGruApart: s_x at s, s_h from s + kBlock, in
     // blocks of gru_gates_packed's size: one form of its loops in the image), else (s_x, s_h) pairs (kApart and
     // kBlock at namespace scope: the finishing lambda captures no local for them)
@@ -764,9 +727,7 @@ __attribute__((noinline)) void gru_gates(const QGru& a, std::size_t rows, const 
         if constexpr (q15_loops::has(L::kCaps, q15_loops::kFinishGru)) {
             if (one) {
                 if constexpr (kApart) {
-                    done += L::template finish_gru_apart<4 * kBlock>(s, end - start, a.m + start, a.shift + start,
-                                                                     a.b_ih + start, a.b_hh + start, gi + start,
-                                                                     gh + start);
+                    done += gru_finish_apart<L, kBlock>(a, start, end - start, s, gi, gh);
                 } else {
                     done += L::finish_gru(s, end - start, a.m + start, a.shift + start, a.b_ih + start, a.b_hh + start,
                                           gi + start, gh + start);
@@ -811,14 +772,11 @@ __attribute__((noinline)) void gru_gates(const QGru& a, std::size_t rows, const 
     }
 }
 
-}  // namespace
-
-template <class Which>
-void Q15Set<Which>::gru_gates(const QGru& a, std::size_t rows, const q15* x, std::size_t nx, const q15* h,
-                              std::size_t nh, q15* gi, q15* gh) noexcept {
-    // the target's whole where it has one (kGruGates); its packed passes and finish_gru where they take the rows;
-    // else the generic form
-    using L = loops_t<Which>;
+/// gru_gates with the loops L (Q15::gru_gates's contract): the target's whole where it has one (kGruGates); its packed
+/// passes and finish_gru where they take the rows (kGruApart); else the generic form.
+template <class L, class RowsT, class NxT, class NrT>
+__attribute__((always_inline)) inline void gru_gates_any(const QGru& a, RowsT rows, const q15* x, NxT nx, const q15* h,
+                                                         NrT nh, q15* gi, q15* gh) noexcept {
     if constexpr (q15_loops::has(L::kCaps, q15_loops::kGruGates)) {
         L::gru_gates(a, rows, x, nx, h, nh, gi, gh);
     } else {
@@ -828,27 +786,42 @@ void Q15Set<Which>::gru_gates(const QGru& a, std::size_t rows, const q15* x, std
                 return;
             }
         }
-        kernel::gru_gates<loops_t<Which>>(a, rows, x, nx, h, nh, gi, gh);
+        gru_gates<L>(a, rows, x, nx, h, nh, gi, gh);
     }
 }
 
-// the two sets of kernels_q15.hpp (this target's loops, the plain ones): this file's members
-template void Q15Set<TargetLoops>::affine_tanh(const QAffine&, std::size_t, const q15*, std::size_t, const q15*,
-                                               std::size_t, q15*) noexcept;
-template void Q15Set<TargetLoops>::gemv(const QMatrix&, const q15*, q15*) noexcept;
-template void Q15Set<TargetLoops>::gemv_t(const QMatrix&, const q15*, std::int32_t, int, q15*) noexcept;
-template void Q15Set<TargetLoops>::affine(const QGates&, std::size_t, const q15*, std::size_t, const q15*, std::size_t,
-                                          q15*) noexcept;
-template void Q15Set<TargetLoops>::gru_gates(const QGru&, std::size_t, const q15*, std::size_t, const q15*, std::size_t,
-                                             q15*, q15*) noexcept;
-template void Q15Set<PlainLoops>::affine_tanh(const QAffine&, std::size_t, const q15*, std::size_t, const q15*,
-                                              std::size_t, q15*) noexcept;
-template void Q15Set<PlainLoops>::gemv(const QMatrix&, const q15*, q15*) noexcept;
-template void Q15Set<PlainLoops>::gemv_t(const QMatrix&, const q15*, std::int32_t, int, q15*) noexcept;
-template void Q15Set<PlainLoops>::affine(const QGates&, std::size_t, const q15*, std::size_t, const q15*, std::size_t,
-                                         q15*) noexcept;
-template void Q15Set<PlainLoops>::gru_gates(const QGru&, std::size_t, const q15*, std::size_t, const q15*, std::size_t,
-                                            q15*, q15*) noexcept;
+/// gemv with the loops L (Q15::gemv's contract): G rows at a time, sharing each load of v: |terms| <= 128·32768 =
+/// 2^22, cols <= 256 (params.hpp): exact in int32
+template <class L>
+__attribute__((always_inline)) inline void gemv(const QMatrix& W, const q15* v, q15* y) noexcept {
+    row_groups<L>(
+        0, W.rows, [&](auto group, std::size_t row) __attribute__((always_inline)) {
+            constexpr std::size_t G = decltype(group)::value;
+            Sums<G> s;
+            L::template dot_rows<G>(W.W + row * W.ld, W.ld, v, W.cols, s.v);
+            for (std::size_t g = 0; g < G; ++g) {
+                // y_r = requantize(s_r, m_r, shift_r), saturated to int16
+                const std::int32_t q = rescale(s.v[g], W.m[row + g], W.shift[row + g]);
+                y[row + g] = q15{static_cast<std::int16_t>(q > 32767 ? 32767 : (q < -32768 ? -32768 : q))};
+            }
+        });
+}
+
+/// gemv_t (Q15::gemv_t's contract): y_r = Σ_k W[k][r]·v_k, down the column r: |terms| <= 2^22, rows <= 256, exact in
+/// int32 (a template only so that a translation unit that does not call it holds no copy)
+template <class L>
+__attribute__((always_inline)) inline void gemv_t(const QMatrix& W, const q15* v, std::int32_t m, int shift,
+                                                  q15* y) noexcept {
+    for (std::size_t r = 0; r < W.cols; ++r) {
+        std::int32_t acc = 0;
+        const std::int8_t* w = W.W + r;
+        for (std::size_t k = 0; k < W.rows; ++k, w += W.ld) acc += *w * v[k].raw;
+        const std::int32_t q = rescale(acc, m, shift);
+        y[r] = q15{static_cast<std::int16_t>(q > 32767 ? 32767 : (q < -32768 ? -32768 : q))};
+    }
+}
+
+}  // namespace
 
 }  // namespace sarnn::kernel
 #endif

@@ -1,7 +1,9 @@
-// sarnn/kernels/q15/cells.hpp: included by lib/kernels/q15/cells.cpp alone (its functions are not inline).
-// kernel::Q15's cells (contracts: include/sarnn/kernels_q15.hpp): lstm_cell and gru_cell,
-// by the target's loops where it has its own (q15/seam.hpp's kCell, kGruCell), else the generic ones. Plain C++,
-// integers only, the same on every target; their twins are in python/sarnn/q15.py.
+// sarnn/kernels/q15/cells.hpp: kernel::Q15's cells (contracts: include/sarnn/kernels_q15.hpp): lstm_cell and
+// gru_cell, by the target's loops where it has its own (q15/seam.hpp's kCell, kGruCell), else the generic ones;
+// function templates of internal linkage on the loops L, compiled with the lanes H as a run-time argument by
+// lib/kernels/q15/cells.cpp (Q15Set's members) and as std::integral_constant by q15/shaped.hpp in a model's
+// translation unit (lstm_cell_at<H>, gru_cell_at<H>). Plain C++, integers only, the same on every target; their twins
+// are in python/sarnn/q15.py.
 #ifndef SARNN_KERNELS_Q15_CELLS_HPP
 #define SARNN_KERNELS_Q15_CELLS_HPP
 #include <cstddef>
@@ -13,12 +15,12 @@
 
 namespace sarnn::kernel {
 
-namespace {  // NOLINT(cert-dcl59-cpp): internal linkage on purpose: one translation unit includes this file
+namespace {  // NOLINT(cert-dcl59-cpp): internal linkage on purpose: a copy per including translation unit
 
 /// lstm_cell with the loops L (Q15::lstm_cell's contract)
-template <class L>
-__attribute__((always_inline)) inline std::size_t lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden,
-                                                            q15* c, q15* h) noexcept {
+template <class L, class HT>
+__attribute__((always_inline)) inline std::size_t lstm_cell(const q15* z, const q15* c_tilde, HT hidden, q15* c,
+                                                            q15* h) noexcept {
     if constexpr (q15_loops::has(L::kCaps, q15_loops::kCell)) return L::lstm_cell(z, c_tilde, hidden, c, h);
     std::size_t saturated = 0;
     for (std::size_t k = 0; k < hidden; ++k) {
@@ -40,24 +42,15 @@ __attribute__((always_inline)) inline std::size_t lstm_cell(const q15* z, const 
     return saturated;
 }
 
+/// gru_cell with the loops L (Q15::gru_cell's contract): the target's form where it has one (kGruCell), else the
+/// generic one (q15/seam.hpp)
+template <class L>
+__attribute__((always_inline)) inline void gru_cell(const q15* gi, const q15* gh, const q15* h_prev, std::size_t hidden,
+                                                    q15* h) noexcept {
+    L::gru_cell(gi, gh, h_prev, hidden, h);
+}
+
 }  // namespace
-
-template <class Which>
-std::size_t Q15Set<Which>::lstm_cell(const q15* z, const q15* c_tilde, std::size_t hidden, q15* c, q15* h) noexcept {
-    return kernel::lstm_cell<loops_t<Which>>(z, c_tilde, hidden, c, h);
-}
-
-template <class Which>
-void Q15Set<Which>::gru_cell(const q15* gi, const q15* gh, const q15* h_prev, std::size_t hidden, q15* h) noexcept {
-    // the target's form where it has one (kGruCell), else the generic one (q15/seam.hpp)
-    loops_t<Which>::gru_cell(gi, gh, h_prev, hidden, h);
-}
-
-// the two sets of kernels_q15.hpp (this target's loops, the plain ones): this file's members
-template std::size_t Q15Set<TargetLoops>::lstm_cell(const q15*, const q15*, std::size_t, q15*, q15*) noexcept;
-template void Q15Set<TargetLoops>::gru_cell(const q15*, const q15*, const q15*, std::size_t, q15*) noexcept;
-template std::size_t Q15Set<PlainLoops>::lstm_cell(const q15*, const q15*, std::size_t, q15*, q15*) noexcept;
-template void Q15Set<PlainLoops>::gru_cell(const q15*, const q15*, const q15*, std::size_t, q15*) noexcept;
 
 }  // namespace sarnn::kernel
 #endif

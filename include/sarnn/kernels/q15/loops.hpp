@@ -1,6 +1,6 @@
 // sarnn/kernels/q15/loops.hpp: which q15 loops this build's kernels take (the seam and its rules: q15/seam.hpp), as
-// the type q15_loops::Target, chosen at compile time (kernel::Q15 runs it; kernel::Q15Plain runs PlainLoops on every
-// target, in the same library):
+// the type q15_loops::Target, chosen at compile time by q15/target.hpp's macros (kernel::Q15 runs it; kernel::Q15Plain
+// runs PlainLoops on every target, in the same library):
 //   MveLoops    q15/mve/    Helium (MVE integer: M55, M85): eight int16 per vector, VMLADAVA for the dot products
 //   DspLoops    q15/dsp/    ARMv7E-M with the DSP extension (M4, M7): two 16-bit multiply-adds per instruction
 //   ThumbLoops  q15/thumb/loops.hpp  ARMv6-M and ARMv7-M (M0, M0+, M3): Thumb assembly
@@ -10,20 +10,19 @@
 #define SARNN_KERNELS_Q15_LOOPS_HPP
 
 #include "sarnn/kernels/q15/seam.hpp"
+#include "sarnn/kernels/q15/target.hpp"
 
-#if defined(__ARM_FEATURE_MVE) && defined(__OPTIMIZE__)
+#if defined(SARNN_Q15_TARGET_MVE)
 #include "sarnn/kernels/q15/mve/loops.hpp"
 namespace sarnn::kernel::q15_loops {
 using Target = MveLoops;
 }
-#elif defined(__thumb__) && defined(__ARM_FEATURE_DSP) && defined(__ARM_ARCH_7EM__) && defined(__OPTIMIZE__) && \
-    !defined(__ARM_FEATURE_MVE)
+#elif defined(SARNN_Q15_TARGET_DSP)
 #include "sarnn/kernels/q15/dsp/loops.hpp"
 namespace sarnn::kernel::q15_loops {
 using Target = DspLoops;
 }
-#elif defined(__thumb__) && (defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__)) && \
-    defined(__OPTIMIZE__) && !defined(__ARM_FEATURE_MVE)
+#elif defined(SARNN_Q15_TARGET_THUMB)
 #include "sarnn/kernels/q15/thumb/loops.hpp"
 namespace sarnn::kernel::q15_loops {
 using Target = ThumbLoops;

@@ -558,7 +558,8 @@ inline void dot_rows<2>(const std::int8_t* w, std::size_t ld, const q15* v, std:
         a1 = __smlad(__sxtb16(w1), v02, a1);
         a1 = __smlad(__sxtb16(dsp::ror8(w1)), v13, a1);
     }
-    for (; k < n; ++k) {
+    // (counted down from n % 4: a trip count GCC bounds where n is a constant, no false -Waggressive-loop-optimizations)
+    for (std::size_t t = n % 4; t != 0; --t, ++k) {
         a0 = __smlabb(w[k], v[k].raw, a0);
         a1 = __smlabb(w[ld + k], v[k].raw, a1);
     }
@@ -578,7 +579,7 @@ inline void dot_rows<1>(const std::int8_t* w, std::size_t, const q15* v, std::si
         a = __smlad(__sxtb16(w4), dsp::pkhbt(v01, v23), a);
         a = __smlad(__sxtb16(dsp::ror8(w4)), dsp::pkhtb(v23, v01), a);
     }
-    for (; k < n; ++k) a = __smlabb(w[k], v[k].raw, a);
+    for (std::size_t t = n % 4; t != 0; --t, ++k) a = __smlabb(w[k], v[k].raw, a);  // (as dot_rows<2>'s)
     acc[0] = a;
 }
 

@@ -169,9 +169,11 @@ __attribute__((always_inline)) inline std::int32_t clamp30(std::int32_t v) noexc
 /// x_shift = -1, nx <= 256: the exporter's, q15/affine.hpp's `one`) by finish_gru (a row it leaves: requantize in C), else
 /// row by row in C, s_x to h's units as q15/affine.hpp's XFactor (requantize clamped to +-2^30; no exporter gives it). The
 /// image of a q15 Gru then holds no generic gru_gates (1.2 kB of code).
-template <class Rows>
-inline void gru_gates(const QGru& a, std::size_t rows, const q15* x, std::size_t nx, const q15* h, std::size_t nh,
-                      q15* gi, q15* gh) noexcept {
+/// The sizes rows, nx and nh are std::size_t, or std::integral_constant where the caller knows them at compile time
+/// (Q15Set's shaped forms).
+template <class Rows, class RowsT, class NxT, class NhT>
+inline void gru_gates(const QGru& a, RowsT rows, const q15* x, NxT nx, const q15* h, NhT nh, q15* gi,
+                      q15* gh) noexcept {
     const bool one = a.x_m == (std::int32_t{1} << 30) && a.x_shift == -1 && nx <= 256;
     std::int32_t vw[kGruChunk];  // x then h as words where both fit, else a chunk of one of them
     const auto words = [](const q15* v, std::size_t n, std::int32_t* out) __attribute__((always_inline)) {

@@ -550,8 +550,9 @@ struct ThumbLoops : Loops<ThumbLoops> {
     static void gru_cell(const q15* gi, const q15* gh, const q15* h_prev, std::size_t hidden, q15* h) noexcept {
         q15_thumb::gru_cell(gi, gh, h_prev, hidden, h);
     }
-    static void gru_gates(const QGru& a, std::size_t rows, const q15* x, std::size_t nx, const q15* h, std::size_t nh,
-                          q15* gi, q15* gh) noexcept {
+    template <class RowsT, class NxT, class NhT>
+    static void gru_gates(const QGru& a, RowsT rows, const q15* x, NxT nx, const q15* h, NhT nh, q15* gi,
+                          q15* gh) noexcept {
         q15_thumb::gru_gates<ThumbLoops>(a, rows, x, nx, h, nh, gi, gh);
     }
     static std::size_t finish_gru(const std::int32_t* s, std::size_t rows, const std::int32_t* m,

@@ -1,0 +1,161 @@
+// tests/test_q15_shaped.cpp: the q15 set's shaped products of rows and cells (kernels_q15.hpp: affine_tanh_at,
+// affine_at, gru_gates_at, lstm_cell_at, gru_cell_at; q15/shaped.hpp compiles them for the sizes given as template
+// parameters), which the models call where
+// the target's loops are chosen at compile time (the M4 and M7: kernels/q15/target.hpp). On both sets (kernel::Q15, kernel::Q15Plain),
+// at a handful of shapes (sizes 1, 3, 7, 17, 33 and the reference In 16, Hidden 32), with every kind of input factor
+// (1, a power of two, near 1, any other) and rows whose factors leave the targets' fast paths: the same integers as
+// the run-time forms (affine_tanh, affine, gru_gates, lstm_cell, gru_cell), bit for bit. The run-time forms are checked against double in
+// test_q15_models.cpp and by the q15 digests; on the boards, tests/firmware/q15_main.cpp's models take these forms.
+#include <catch2/catch.hpp>
+
+#include <sarnn/sarnn.hpp>
+
+#include <sarnn/kernels/q15/shaped.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace {
+
+using sarnn::q15;
+
+/// n values uniform in [lo, hi], with two spare (the padding lanes a padded row may have)
+template <class V>
+std::vector<V> uniform(std::size_t n, long lo, long hi, std::mt19937& rng) {
+    std::uniform_int_distribution<long> d(lo, hi);
+    std::vector<V> v(n + 2);
+    for (std::size_t k = 0; k < n; ++k) v[k] = static_cast<V>(d(rng));
+    return v;
+}
+std::vector<q15> activations(std::size_t n, std::mt19937& rng) {
+    std::vector<q15> v(n + 2);
+    std::uniform_int_distribution<int> d(-32768, 32767);
+    for (std::size_t k = 0; k < n; ++k) v[k].raw = static_cast<std::int16_t>(d(rng));
+    return v;
+}
+
+/// The rows' requantisation: m in [2^29, 2^31), shift in 4 .. 12; one row in eight with a shift below 2 or a negative
+/// m (the targets' loops leave those rows to the generic finish)
+struct Factors {
+    std::vector<std::int32_t> m;
+    std::vector<std::int8_t> shift;
+    Factors(std::size_t rows, std::mt19937& rng) : m(rows + 2), shift(rows + 2) {
+        std::uniform_int_distribution<std::int32_t> dm(std::int32_t{1} << 29, 2147483647);
+        std::uniform_int_distribution<int> ds(4, 12), odd(0, 7);
+        for (std::size_t i = 0; i < rows; ++i) {
+            m[i] = dm(rng);
+            shift[i] = static_cast<std::int8_t>(ds(rng));
+            if (odd(rng) == 0) shift[i] = static_cast<std::int8_t>(odd(rng) % 2);
+            if (odd(rng) == 0) m[i] = -m[i];
+        }
+    }
+};
+
+/// the input factors x_m / 2^(31 + x_shift): 1 (the exporter's), powers of two, near 1, and others
+constexpr std::int32_t kX[][2] = {{1 << 30, -1},    {1 << 30, 2},   {1 << 30, -3},  {1300000000, 0},
+                                  {1700000000, -1}, {900000000, 3}, {-800000000, 1}};
+
+template <class Set, std::size_t R, std::size_t Nx, std::size_t Nr>
+void check_affine_tanh(std::mt19937& rng) {
+    const auto A = uniform<std::int8_t>(R * (Nx + Nr), -128, 127, rng);
+    const auto b = uniform<std::int32_t>(R, -6000, 6000, rng);
+    const Factors f(R, rng);
+    const auto x = activations(Nx, rng), r = activations(Nr, rng);
+    for (const auto& xf : kX) {
+        const sarnn::QAffine a{A.data(), b.data(), f.m.data(), f.shift.data(), xf[0], xf[1]};
+        std::vector<q15> y0(R + 2), y1(R + 2);
+        Set::affine_tanh(a, R, x.data(), Nx, r.data(), Nr, y0.data());
+        Set::template affine_tanh_at<R, Nx, Nr>(a, x.data(), r.data(), y1.data());
+        for (std::size_t i = 0; i < R; ++i) REQUIRE(y1[i].raw == y0[i].raw);
+    }
+}
+
+template <class Set, std::size_t R, std::size_t Nx, std::size_t Nr>
+void check_affine(std::mt19937& rng) {
+    const auto Ax = uniform<std::int8_t>(R * Nx, -128, 127, rng);
+    const auto Ar = uniform<std::int8_t>(R * Nr, -128, 127, rng);
+    const auto b = uniform<std::int32_t>(R, -6000, 6000, rng);
+    const Factors f(R, rng);
+    const auto x = activations(Nx, rng), r = activations(Nr, rng);
+    for (const auto& xf : kX) {
+        for (const bool bias : {true, false}) {
+            const sarnn::QGates a{Ax.data(), Ar.data(), bias ? b.data() : nullptr, f.m.data(), f.shift.data(),
+                                  xf[0],     xf[1]};
+            std::vector<q15> z0(R + 2), z1(R + 2);
+            Set::affine(a, R, x.data(), Nx, r.data(), Nr, z0.data());
+            Set::template affine_at<R, Nx, Nr>(a, x.data(), r.data(), z1.data());
+            for (std::size_t i = 0; i < R; ++i) REQUIRE(z1[i].raw == z0[i].raw);
+        }
+    }
+}
+
+template <class Set, std::size_t R, std::size_t Nx, std::size_t Nh>
+void check_gru_gates(std::mt19937& rng) {
+    const auto Wi = uniform<std::int8_t>(R * Nx, -128, 127, rng);
+    const auto Wh = uniform<std::int8_t>(R * Nh, -128, 127, rng);
+    const auto bi = uniform<std::int32_t>(R, -6000, 6000, rng), bh = uniform<std::int32_t>(R, -6000, 6000, rng);
+    const Factors f(R, rng);
+    const auto x = activations(Nx, rng), h = activations(Nh, rng);
+    for (const auto& xf : kX) {
+        const sarnn::QGru a{Wi.data(), Wh.data(), bi.data(), bh.data(), f.m.data(), f.shift.data(), xf[0], xf[1]};
+        std::vector<q15> gi0(R + 2), gh0(R + 2), gi1(R + 2), gh1(R + 2);
+        Set::gru_gates(a, R, x.data(), Nx, h.data(), Nh, gi0.data(), gh0.data());
+        Set::template gru_gates_at<R, Nx, Nh>(a, x.data(), h.data(), gi1.data(), gh1.data());
+        for (std::size_t i = 0; i < R; ++i) {
+            REQUIRE(gi1[i].raw == gi0[i].raw);
+            REQUIRE(gh1[i].raw == gh0[i].raw);
+        }
+    }
+}
+
+template <class Set, std::size_t H>
+void check_cells(std::mt19937& rng) {
+    // the LSTM cell: z (4·H, Q3.12) and c~ over the whole range (lanes saturate), then the GRU cell (3·H rows each)
+    const auto z = activations(4 * H, rng), ct = activations(H, rng);
+    std::vector<q15> c0(H + 2), h0(H + 2), c1(H + 2), h1(H + 2);
+    const std::size_t s0 = Set::lstm_cell(z.data(), ct.data(), H, c0.data(), h0.data());
+    const std::size_t s1 = Set::template lstm_cell_at<H>(z.data(), ct.data(), c1.data(), h1.data());
+    REQUIRE(s1 == s0);
+    for (std::size_t k = 0; k < H; ++k) {
+        REQUIRE(c1[k].raw == c0[k].raw);
+        REQUIRE(h1[k].raw == h0[k].raw);
+    }
+    const auto gi = activations(3 * H, rng), gh = activations(3 * H, rng), hp = activations(H, rng);
+    Set::gru_cell(gi.data(), gh.data(), hp.data(), H, h0.data());
+    Set::template gru_cell_at<H>(gi.data(), gh.data(), hp.data(), h1.data());
+    for (std::size_t k = 0; k < H; ++k) REQUIRE(h1[k].raw == h0[k].raw);
+}
+
+/// a model's three products at (In, Hidden): the RNN's rows (Hidden x (In + Hidden)), the LSTM's gates (4·Hidden),
+/// the GRU's (3·Hidden); and the two cells of Hidden lanes
+template <class Set, std::size_t In, std::size_t Hidden>
+void check_shape(std::mt19937& rng) {
+    check_affine_tanh<Set, Hidden, In, Hidden>(rng);
+    check_affine<Set, 4 * Hidden, In, Hidden>(rng);
+    check_gru_gates<Set, 3 * Hidden, In, Hidden>(rng);
+    check_cells<Set, Hidden>(rng);
+}
+
+template <class Set>
+void check_set() {
+    std::mt19937 rng(32);
+    for (int rep = 0; rep < 4; ++rep) {
+        check_shape<Set, 1, 1>(rng);
+        check_shape<Set, 3, 7>(rng);
+        check_shape<Set, 7, 3>(rng);
+        check_shape<Set, 17, 33>(rng);
+        check_shape<Set, 33, 17>(rng);
+        check_shape<Set, 16, 32>(rng);
+    }
+    // the LSTMN's attention query (K rows of In and Hidden: affine without a bias, above) at K 16
+    check_affine<Set, 16, 3, 17>(rng);
+}
+
+}  // namespace
+
+TEST_CASE("q15 shaped products of rows and cells give the run-time forms' integers", "[q15][shaped]") {
+    SECTION("kernel::Q15") { check_set<sarnn::kernel::Q15>(); }
+    SECTION("kernel::Q15Plain") { check_set<sarnn::kernel::Q15Plain>(); }
+}
