@@ -50,7 +50,7 @@ constexpr bool kSanitized =
     false;
 #endif
 #else
-    false;
+        false;
 #endif
 
 /// The length of a long run: `steps` in every build but the sanitizers', there a fifth of it but at least

@@ -590,7 +590,7 @@ __attribute__((always_inline)) inline void affine(const QGates& a, RowsT rows, c
 template <class L>
 constexpr bool kGruApart = q15_loops::has(L::kCaps, q15_loops::kGruApart);
 template <class L>
-constexpr std::size_t kGruBlock = (kGruApart<L> ? 16 : 8) * L::kRows;
+constexpr std::size_t kGruBlock = (q15_loops::has(L::kCaps, q15_loops::kGruApart) ? 16 : 8) * L::kRows;
 
 /// The sums of the rows row..end of a block (from start) by dot_rows in L's groups, s_x at s[i - start] and s_h at
 /// s[kBlock + i - start] (gru_gates's rows without the packed passes, inline; gru_sums: gru_gates_packed's last rows %
@@ -739,8 +739,8 @@ __attribute__((noinline)) void gru_gates(const QGru& a, RowsT rows, const q15* x
         const auto finish = [&](auto unit) __attribute__((always_inline)) {
             for (std::size_t i = done; i < end; ++i) {
                 // s_x at si[0], s_h at si[kH]
-                const std::int32_t* const si = kGruApart<L> ? s + (i - start) : s + 2 * (i - start);
-                constexpr std::size_t kH = kGruApart<L> ? kGruBlock<L> : 1;
+                const std::int32_t* const si = kApart ? s + (i - start) : s + 2 * (i - start);
+                constexpr std::size_t kH = kApart ? kGruBlock<L> : 1;
                 const std::int32_t m = a.m[i];
                 const std::int8_t shift = a.shift[i];
                 // s_x in h's units (clamped to +-2^30; the factor 1: s_x itself); |s_h| <= 128·32768·256 = 2^30
