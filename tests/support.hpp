@@ -53,11 +53,21 @@ constexpr bool kSanitized =
         false;
 #endif
 
-/// The length of a long run: `steps` in every build but the sanitizers', there a fifth of it but at least
-/// `at_least` (enough for the ring to wrap several times: memory errors show on the first wraps; how values drift
-/// over the full length is checked by the host, clang and cross builds, which run it whole), never more than `steps`.
+/// Whether this build runs under an emulator (the cross builds under qemu-user: SARNN_TEST_EMULATED, set by
+/// tests/CMakeLists.txt; five to forty times slower than native).
+constexpr bool kEmulated =
+#if defined(SARNN_TEST_EMULATED) && SARNN_TEST_EMULATED
+    true;
+#else
+    false;
+#endif
+
+/// The length of a long run: `steps` in the native unsanitized builds (host: how values drift over the full
+/// length), and in the sanitizers' and the emulated ones a fifth of it but at least `at_least` (enough for the ring
+/// to wrap several times: memory errors show on the first wraps, and each step is still checked against the
+/// reference on the target's kernels), never more than `steps`.
 constexpr std::size_t long_run(std::size_t steps, std::size_t at_least) {
-    if (!kSanitized) return steps;
+    if (!kSanitized && !kEmulated) return steps;
     const std::size_t n = steps / 5 > at_least ? steps / 5 : at_least;
     return n < steps ? n : steps;
 }

@@ -345,7 +345,7 @@ TEST_CASE("Lstm<float> matches the reference", "[lstm][reference]") { check_shap
 TEST_CASE("Lstm<double> matches the reference", "[lstm][reference]") { check_shapes<double>(); }
 
 TEST_CASE("Lstm over long sequences (1500 steps) matches the reference", "[lstm][reference]") {
-    // 300 steps under the sanitizers (test::long_run)
+    // 300 steps under the sanitizers and under qemu (test::long_run)
     constexpr std::size_t n = test::long_run(1500, 300);
     check_shape<float, 7, 17>(300, n);
     check_shape<float, 16, 32>(310, n);

@@ -53,6 +53,20 @@ struct Factors {
     }
 };
 
+/// a product's operands beside its weights: the bias (R values), the rows' factors, the inputs x (Nx) and r (Nr)
+struct Operands {
+    std::vector<std::int32_t> b;
+    Factors f;
+    std::vector<q15> x, r;
+    Operands(std::size_t R, std::size_t Nx, std::size_t Nr, std::mt19937& rng)
+        : b(uniform<std::int32_t>(R, -6000, 6000, rng)), f(R, rng), x(activations(Nx, rng)), r(activations(Nr, rng)) {}
+};
+
+/// the shaped form's R outputs y1 equal the run-time form's y0 bit for bit
+void require_same(const std::vector<q15>& y1, const std::vector<q15>& y0, std::size_t R) {
+    for (std::size_t i = 0; i < R; ++i) REQUIRE(y1[i].raw == y0[i].raw);
+}
+
 /// the input factors x_m / 2^(31 + x_shift): 1 (the exporter's), powers of two, near 1, and others
 constexpr std::int32_t kX[][2] = {{1 << 30, -1},    {1 << 30, 2},   {1 << 30, -3},  {1300000000, 0},
                                   {1700000000, -1}, {900000000, 3}, {-800000000, 1}};
@@ -60,15 +74,13 @@ constexpr std::int32_t kX[][2] = {{1 << 30, -1},    {1 << 30, 2},   {1 << 30, -3
 template <class Set, std::size_t R, std::size_t Nx, std::size_t Nr>
 void check_affine_tanh(std::mt19937& rng) {
     const auto A = uniform<std::int8_t>(R * (Nx + Nr), -128, 127, rng);
-    const auto b = uniform<std::int32_t>(R, -6000, 6000, rng);
-    const Factors f(R, rng);
-    const auto x = activations(Nx, rng), r = activations(Nr, rng);
+    const Operands o(R, Nx, Nr, rng);
     for (const auto& xf : kX) {
-        const sarnn::QAffine a{A.data(), b.data(), f.m.data(), f.shift.data(), xf[0], xf[1]};
+        const sarnn::QAffine a{A.data(), o.b.data(), o.f.m.data(), o.f.shift.data(), xf[0], xf[1]};
         std::vector<q15> y0(R + 2), y1(R + 2);
-        Set::affine_tanh(a, R, x.data(), Nx, r.data(), Nr, y0.data());
-        Set::template affine_tanh_at<R, Nx, Nr>(a, x.data(), r.data(), y1.data());
-        for (std::size_t i = 0; i < R; ++i) REQUIRE(y1[i].raw == y0[i].raw);
+        Set::affine_tanh(a, R, o.x.data(), Nx, o.r.data(), Nr, y0.data());
+        Set::template affine_tanh_at<R, Nx, Nr>(a, o.x.data(), o.r.data(), y1.data());
+        require_same(y1, y0, R);
     }
 }
 
@@ -76,17 +88,15 @@ template <class Set, std::size_t R, std::size_t Nx, std::size_t Nr>
 void check_affine(std::mt19937& rng) {
     const auto Ax = uniform<std::int8_t>(R * Nx, -128, 127, rng);
     const auto Ar = uniform<std::int8_t>(R * Nr, -128, 127, rng);
-    const auto b = uniform<std::int32_t>(R, -6000, 6000, rng);
-    const Factors f(R, rng);
-    const auto x = activations(Nx, rng), r = activations(Nr, rng);
+    const Operands o(R, Nx, Nr, rng);
     for (const auto& xf : kX) {
         for (const bool bias : {true, false}) {
-            const sarnn::QGates a{Ax.data(), Ar.data(), bias ? b.data() : nullptr, f.m.data(), f.shift.data(),
+            const sarnn::QGates a{Ax.data(), Ar.data(), bias ? o.b.data() : nullptr, o.f.m.data(), o.f.shift.data(),
                                   xf[0],     xf[1]};
             std::vector<q15> z0(R + 2), z1(R + 2);
-            Set::affine(a, R, x.data(), Nx, r.data(), Nr, z0.data());
-            Set::template affine_at<R, Nx, Nr>(a, x.data(), r.data(), z1.data());
-            for (std::size_t i = 0; i < R; ++i) REQUIRE(z1[i].raw == z0[i].raw);
+            Set::affine(a, R, o.x.data(), Nx, o.r.data(), Nr, z0.data());
+            Set::template affine_at<R, Nx, Nr>(a, o.x.data(), o.r.data(), z1.data());
+            require_same(z1, z0, R);
         }
     }
 }
@@ -103,10 +113,8 @@ void check_gru_gates(std::mt19937& rng) {
         std::vector<q15> gi0(R + 2), gh0(R + 2), gi1(R + 2), gh1(R + 2);
         Set::gru_gates(a, R, x.data(), Nx, h.data(), Nh, gi0.data(), gh0.data());
         Set::template gru_gates_at<R, Nx, Nh>(a, x.data(), h.data(), gi1.data(), gh1.data());
-        for (std::size_t i = 0; i < R; ++i) {
-            REQUIRE(gi1[i].raw == gi0[i].raw);
-            REQUIRE(gh1[i].raw == gh0[i].raw);
-        }
+        require_same(gi1, gi0, R);
+        require_same(gh1, gh0, R);
     }
 }
 

@@ -29,7 +29,7 @@ template <class T, std::size_t In, std::size_t Hidden, std::size_t Capacity, cla
 void check_long_window(std::size_t steps, std::uint32_t seed,
                        const std::vector<test::Weights>& kinds = {test::kAllWeights.begin(), test::kAllWeights.end()}) {
     using S = fam::Sar<T, In, Hidden, Capacity, Align, sarnn::Window>;
-    // under the sanitizers a fifth of the steps, the ring still wrapping at least three times (test::long_run)
+    // under the sanitizers and qemu a fifth of the steps, the ring still wrapping at least three times (test::long_run)
     steps = test::long_run(steps, 3 * Capacity);
     for (test::Weights kind : kinds) {
         const std::uint32_t s = seed + 100u * static_cast<std::uint32_t>(kind);

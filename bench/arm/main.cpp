@@ -14,7 +14,8 @@
 // scripts/bench-arm, the reference and two odd shapes otherwise).
 //
 // Usage: sarnn_bench_arm [quick | only TEXT]
-//   quick: two shapes of the dot align and the build's grid (the test command's smoke run: a smoke grid)
+//   quick: two shapes of the dot align and the build's grid (the test command's smoke run: a smoke grid); a build
+//   with SARNN_BENCH_GRID=smoke (the default, the CI's) compiles only this set and runs it whatever the argument
 //   only TEXT: count only the steps whose label holds TEXT (e.g. "dot In 32 Hidden 64 n 256 ours"), for reading the
 //   plugin's per-address counts (pcs=on) against a disassembly
 #include "eigen_dot.hpp"  // first: it sets Eigen's fixed-size limits
@@ -180,19 +181,26 @@ void cells() {
 }  // namespace
 
 int main(int argc, char** argv) {
-    const bool quick = argc > 1 && std::strcmp(argv[1], "quick") == 0;
+    bool quick = argc > 1 && std::strcmp(argv[1], "quick") == 0;
     if (argc > 2 && std::strcmp(argv[1], "only") == 0) g_only = argv[2];
     std::printf("sarnn_bench_arm: kernels %s\n", sarnn::arch_name(sarnn::kernel::Default::arch));
     // region 0: an empty one, the cost of the markers themselves (scripts/bench-arm subtracts it)
     std::printf("count %d empty\n", g_region++);
     sarnn_count_begin();
     sarnn_count_end();
+#if !(defined(SARNN_BENCH_GRID_FULL) && SARNN_BENCH_GRID_FULL)
+    // the smoke build (SARNN_BENCH_GRID=smoke, the CI's) compiles the quick set only: the other models' sarnn and
+    // Eigen instantiations were most of this file's compile time, and the test command runs "quick"
+    if (!quick) std::printf("sarnn_bench_arm: a smoke build (SARNN_BENCH_GRID=smoke): the quick set only\n");
+    quick = true;
+#endif
     if (quick) {
         dot<32, 64, 256>(16);
         dot<16, 32, 64>(64);
         sarnn_bench_arm_grid(g_region, g_only);
         return 0;
     }
+#if defined(SARNN_BENCH_GRID_FULL) && SARNN_BENCH_GRID_FULL
     for (std::size_t n : {std::size_t{16}, std::size_t{256}}) dot<32, 64, 256>(n);
     dot<16, 32, 64>(64);
     using sarnn_bench::Score;
@@ -206,4 +214,5 @@ int main(int argc, char** argv) {
     cells<32, 64>();
     sarnn_bench_arm_grid(g_region, g_only);
     return 0;
+#endif
 }
