@@ -181,38 +181,36 @@ void cells() {
 }  // namespace
 
 int main(int argc, char** argv) {
-    bool quick = argc > 1 && std::strcmp(argv[1], "quick") == 0;
+    const bool quick = argc > 1 && std::strcmp(argv[1], "quick") == 0;
     if (argc > 2 && std::strcmp(argv[1], "only") == 0) g_only = argv[2];
     std::printf("sarnn_bench_arm: kernels %s\n", sarnn::arch_name(sarnn::kernel::Default::arch));
     // region 0: an empty one, the cost of the markers themselves (scripts/bench-arm subtracts it)
     std::printf("count %d empty\n", g_region++);
     sarnn_count_begin();
     sarnn_count_end();
-#if !(defined(SARNN_BENCH_GRID_FULL) && SARNN_BENCH_GRID_FULL)
-    // the smoke build (SARNN_BENCH_GRID=smoke, the CI's) compiles the quick set only: the other models' sarnn and
-    // Eigen instantiations were most of this file's compile time, and the test command runs "quick"
-    if (!quick) std::printf("sarnn_bench_arm: a smoke build (SARNN_BENCH_GRID=smoke): the quick set only\n");
-    quick = true;
-#endif
-    if (quick) {
-        dot<32, 64, 256>(16);
+#if defined(SARNN_BENCH_GRID_FULL) && SARNN_BENCH_GRID_FULL
+    if (!quick) {
+        for (std::size_t n : {std::size_t{16}, std::size_t{256}}) dot<32, 64, 256>(n);
         dot<16, 32, 64>(64);
+        using sarnn_bench::Score;
+        for (std::size_t n : {std::size_t{16}, std::size_t{256}}) {
+            scored<32, 64, 256, Score::bilinear, sarnn::BilinearAlign>(n, "bilinear");
+            scored<32, 64, 256, Score::keyquery, sarnn::KeyQueryAlign<K>>(n, "keyquery16");
+            scored<32, 64, 256, Score::additive, sarnn::AdditiveAlign<K>>(n, "additive16");
+            lstmn<32, 64, 256>(n);
+        }
+        cells<16, 32>();
+        cells<32, 64>();
         sarnn_bench_arm_grid(g_region, g_only);
         return 0;
     }
-#if defined(SARNN_BENCH_GRID_FULL) && SARNN_BENCH_GRID_FULL
-    for (std::size_t n : {std::size_t{16}, std::size_t{256}}) dot<32, 64, 256>(n);
+#else
+    // the smoke build (SARNN_BENCH_GRID=smoke, the CI's) compiles the quick set only: the other models' sarnn and
+    // Eigen instantiations were most of this file's compile time, and the test command runs "quick"
+    if (!quick) std::printf("sarnn_bench_arm: a smoke build (SARNN_BENCH_GRID=smoke): the quick set only\n");
+#endif
+    dot<32, 64, 256>(16);
     dot<16, 32, 64>(64);
-    using sarnn_bench::Score;
-    for (std::size_t n : {std::size_t{16}, std::size_t{256}}) {
-        scored<32, 64, 256, Score::bilinear, sarnn::BilinearAlign>(n, "bilinear");
-        scored<32, 64, 256, Score::keyquery, sarnn::KeyQueryAlign<K>>(n, "keyquery16");
-        scored<32, 64, 256, Score::additive, sarnn::AdditiveAlign<K>>(n, "additive16");
-        lstmn<32, 64, 256>(n);
-    }
-    cells<16, 32>();
-    cells<32, 64>();
     sarnn_bench_arm_grid(g_region, g_only);
     return 0;
-#endif
 }

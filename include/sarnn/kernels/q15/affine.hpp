@@ -687,7 +687,7 @@ __attribute__((noinline)) void gru_gates(const QGru& a, RowsT rows, const q15* x
                                          q15* gh) noexcept {
     // each part's sums in an array of their own where L keeps them so (kGruApart: s_x at s, s_h from s + kBlock, in
     // blocks of gru_gates_packed's size: one form of its loops in the image), else (s_x, s_h) pairs (kApart and
-    // kBlock at namespace scope: the finishing lambda captures no local for them)
+    // kBlock are constants: the finishing lambda reads them without capturing them)
     constexpr bool kApart = kGruApart<L>;
     constexpr std::size_t kBlock = kGruBlock<L>;
     const XFactor x_factor(a.x_m, a.x_shift);
@@ -740,7 +740,7 @@ __attribute__((noinline)) void gru_gates(const QGru& a, RowsT rows, const q15* x
             for (std::size_t i = done; i < end; ++i) {
                 // s_x at si[0], s_h at si[kH]
                 const std::int32_t* const si = kApart ? s + (i - start) : s + 2 * (i - start);
-                constexpr std::size_t kH = kApart ? kGruBlock<L> : 1;
+                constexpr std::size_t kH = kApart ? kBlock : 1;
                 const std::int32_t m = a.m[i];
                 const std::int8_t shift = a.shift[i];
                 // s_x in h's units (clamped to +-2^30; the factor 1: s_x itself); |s_h| <= 128·32768·256 = 2^30
