@@ -1,7 +1,7 @@
 // tests/test_q15_shaped.cpp: the q15 set's shaped products of rows and cells (kernels_q15.hpp: affine_tanh_at,
 // affine_at, gru_gates_at, lstm_cell_at, gru_cell_at; q15/shaped.hpp compiles them for the sizes given as template
 // parameters), which the models call where
-// the target's loops are chosen at compile time (the M4 and M7: kernels/q15/target.hpp). On both sets (kernel::Q15, kernel::Q15Plain),
+// the target's loops are chosen at compile time (the M4, M7 and M55: kernels/q15/target.hpp). On both sets (kernel::Q15, kernel::Q15Plain),
 // at a handful of shapes (sizes 1, 3, 7, 17, 33 and the reference In 16, Hidden 32), with every kind of input factor
 // (1, a power of two, near 1, any other) and rows whose factors leave the targets' fast paths: the same integers as
 // the run-time forms (affine_tanh, affine, gru_gates, lstm_cell, gru_cell), bit for bit. The run-time forms are checked against double in

@@ -5,8 +5,9 @@
 // type a table with instructions per step, per multiply-add, and per multiply-add relative to the same model and
 // type at the reference shape (In 16, Hidden 32), then a summary: each model's reference /MAC and its worst ratio
 // over the grid (over Hidden >= 12, the targets of issues 32 and 33, and over all). scripts/bench-mcu runs it on every core and writes bench/results/mcu.md.
-// The full grid is one image: 354 KB of code on the M55 (the cells Gru and Lstm among them), within its 512 KiB ITCM
-// (4 MiB on the MPS2 boards).
+// The full grid is one image on the MPS2 boards (4 MiB of code memory); on the M55 (512 KiB of ITCM) two, built from
+// this file with SARNN_BENCH_GRID_TYPE 1 (float) and 2 (q15): the tables and summary rows of one number type each,
+// the same rows as in one image (CMakeLists.txt).
 //
 // Every count starts from the same seed (weights uniform in ±0.3, inputs in ±1, drawn per shape), so a shape's
 // figure does not depend on which other shapes the image holds: the smoke build's rows equal the full build's.
@@ -295,10 +296,18 @@ void count_q15() {
     }
 }
 
+// the number types this image counts: 1 float, 2 q15, 3 both (the default)
+#ifndef SARNN_BENCH_GRID_TYPE
+#define SARNN_BENCH_GRID_TYPE 3
+#endif
+constexpr bool kFloat = (SARNN_BENCH_GRID_TYPE & 1) != 0;
+constexpr bool kQ15 = (SARNN_BENCH_GRID_TYPE & 2) != 0;
+static_assert(kFloat || kQ15, "SARNN_BENCH_GRID_TYPE: 1 (float), 2 (q15) or 3 (both)");
+
 template <std::size_t... I>
 void count_all(std::index_sequence<I...>) {
-    (count_float<I>(), ...);
-    (count_q15<I>(), ...);
+    if constexpr (kFloat) (count_float<I>(), ...);
+    if constexpr (kQ15) (count_q15<I>(), ...);
 }
 
 // ---- the tables ------------------------------------------------------------------------------------------------
@@ -367,15 +376,15 @@ int main() {
                 static_cast<unsigned long>(g_cal.instr_per_1024_ticks), static_cast<unsigned long>(g_cal.empty_ticks));
     count_all(std::make_index_sequence<grid::kCount>{});
     std::printf("float: kernel::Default, the %s set; q15: kernel::Q15\n", sarnn::arch_name(Tuned::arch));
-    print_table(0, "float");
-    print_table(1, "q15");
+    if (kFloat) print_table(0, "float");
+    if (kQ15) print_table(1, "q15");
     std::printf("\nGrid summary: the reference /MAC, the worst x ref over Hidden >= %u (the targets) and over all\n\n",
                 static_cast<unsigned>(grid::kTargetMinHidden));
     std::printf("| model | type | reference /MAC | worst x ref, Hidden >= %u | worst x ref, all |\n",
                 static_cast<unsigned>(grid::kTargetMinHidden));
     std::printf("|---|---|---:|---:|---:|\n");
-    print_summary(0, "float");
-    print_summary(1, "q15");
+    if (kFloat) print_summary(0, "float");
+    if (kQ15) print_summary(1, "q15");
     if (g_refused != 0) std::printf("FAIL: %d counted steps did not return Status::ok\n", g_refused);
     std::printf("\n%d passed, %d failed\n", g_refused == 0 ? 1 : 0, g_refused == 0 ? 0 : 1);
     return g_refused == 0 ? 0 : 1;

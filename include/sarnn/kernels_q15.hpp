@@ -189,8 +189,8 @@ struct Q15Set {
     /// nr or nh Nr) as template parameters: the same contracts and integers, compiled for that shape in the caller's
     /// translation unit (q15/shaped.hpp: the rows' groups of kRows, their remainders and the inner loops' counts known
     /// at compile time), so that an image holds its own shapes' forms only. The models call these where the target's
-    /// loops are chosen at compile time (SARNN_Q15_SHAPED, q15/target.hpp: the M4 and M7, whose DSP loops take them), else
-    /// the forms above.
+    /// loops are chosen at compile time (SARNN_Q15_SHAPED, q15/target.hpp: the DSP loops of the M4 and M7, the Helium
+    /// loops of the M55), else the forms above.
     template <std::size_t R, std::size_t Nx, std::size_t Nr>
     static void affine_tanh_at(const QAffine& a, const q15* x, const q15* r, q15* y) noexcept;
     template <std::size_t R, std::size_t Nx, std::size_t Nr>

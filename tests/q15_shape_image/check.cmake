@@ -1,5 +1,6 @@
 # tests/q15_shape_image/check.cmake: cmake -DNM=<nm> -DEXE=<image> -P check.cmake
-# The image (q15_shape_image.cpp, built for the M4F or M7: the DSP loops, whose q15 models take the shaped forms)
+# The image (q15_shape_image.cpp, built for the M4F, M7 and M55: the DSP and Helium loops, whose q15 models take
+# the shaped forms)
 # links the q15 set's shaped forms of its models' shapes only (Lstm<q15, 3, 8>: affine_at<32, 3, 8>, lstm_cell_at<8>;
 # Gru<q15, 5, 7>: gru_gates_at<21, 5, 7>, gru_cell_at<7>; SelfAttentionRnn<q15, 3, 5, 6, DotAlign>:
 # affine_tanh_at<5, 3, 5>), all of kernel::Q15Set<TargetLoops> (kernel::Q15), and none of that set's run-time

@@ -1,4 +1,4 @@
-// tests/q15_shape_image/q15_shape_image.cpp: an M4F or M7 image (tests/firmware) of one Lstm<q15, 3, 8>, one
+// tests/q15_shape_image/q15_shape_image.cpp: an M4F, M7 or M55 image (tests/firmware) of one Lstm<q15, 3, 8>, one
 // Gru<q15, 5, 7> and one dot-align SelfAttentionRnn<q15, 3, 5, 6>, for check.cmake to read with nm: the models must
 // have taken the q15 set's shaped forms of their own shapes (kernel::Q15Set<TargetLoops>::affine_at<32, 3, 8>,
 // lstm_cell_at<8>, gru_gates_at<21, 5, 7>, gru_cell_at<7>, affine_tanh_at<5, 3, 5>) and none of its run-time

@@ -1,8 +1,8 @@
 // sarnn/detail/q15_rows.hpp: the q15 models' products of rows and cells with their sizes as template parameters, the
 // one place that chooses between the q15 set's shaped forms (Q15Set::affine_tanh_at, ..., gru_cell_at: compiled here
 // for the model's shape, kernels/q15/shaped.hpp) and its run-time forms with the sizes as arguments (lib/): shaped for
-// kernel::Q15 where the target's loops are chosen at compile time (SARNN_Q15_SHAPED, kernels/q15/target.hpp: the M4
-// and M7), else run-time (kernel::Q15Plain; the host and ARM Linux: no model's translation unit compiles the q15
+// kernel::Q15 where the target's loops are chosen at compile time (SARNN_Q15_SHAPED, kernels/q15/target.hpp: the M4,
+// M7 and M55), else run-time (kernel::Q15Plain; the host and ARM Linux: no model's translation unit compiles the q15
 // algorithm there).
 //   detail::q15_affine_tanh<Ops, R, Nx, Nr>(a, x, r, y)     Ops::affine_tanh(a, R, x, Nx, r, Nr, y)
 //   detail::q15_affine<Ops, R, Nx, Nr>(a, x, r, z)          Ops::affine(a, R, x, Nx, r, Nr, z)

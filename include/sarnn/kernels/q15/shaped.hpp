@@ -2,7 +2,7 @@
 // lstm_cell_at, gru_cell_at), compiled in the including translation unit for the sizes given as template parameters:
 // q15/affine.hpp's and q15/cells.hpp's one algorithm with the sizes as std::integral_constant, so that its groups of rows, their remainders and the target's
 // inner loops' counts are known at compile time, and an image holds only the forms of its own shapes. The models
-// include this where SARNN_Q15_SHAPED (q15/target.hpp: the M4 and M7); anything may include it (the host's tests
+// include this where SARNN_Q15_SHAPED (q15/target.hpp: the M4, M7 and M55); anything may include it (the host's tests
 // do, to check the shaped forms against the run-time ones).
 #ifndef SARNN_KERNELS_Q15_SHAPED_HPP
 #define SARNN_KERNELS_Q15_SHAPED_HPP
