@@ -1,6 +1,6 @@
 // tests/test_q15_shaped.cpp: the q15 set's shaped products of rows and cells (kernels_q15.hpp: affine_tanh_at,
 // affine_at, gru_gates_at, lstm_cell_at, gru_cell_at; q15/shaped.hpp compiles them for the sizes given as template
-// parameters), which the models call where
+// parameters) and its attention by size (attend_dot_shaped), which the models call where
 // the target's loops are chosen at compile time (the M4, M7 and M55: kernels/q15/target.hpp). On both sets (kernel::Q15, kernel::Q15Plain),
 // at a handful of shapes (sizes 1, 3, 7, 17, 33 and the reference In 16, Hidden 32), with every kind of input factor
 // (1, a power of two, near 1, any other) and rows whose factors leave the targets' fast paths: the same integers as
@@ -136,6 +136,29 @@ void check_cells(std::mt19937& rng) {
     for (std::size_t k = 0; k < H; ++k) REQUIRE(h1[k].raw == h0[k].raw);
 }
 
+/// attend_dot_shaped<Dim, St>: the states' attention with their size known (the models' form where the target's loops
+/// have scores by size) against attend_dot, on rings of 1 to Cap states that wrap, with the states' padded rows and
+/// the query at any magnitude (q' rounded or not): alpha and c bit for bit
+template <class Set, std::size_t Dim>
+void check_attend_dot(std::mt19937& rng) {
+    constexpr std::size_t stride = sarnn::padded<q15>(Dim), cap = 37;
+    std::vector<q15> S(cap * stride + 2);
+    std::uniform_int_distribution<int> d(-32768, 32767), scale(0, 3);
+    for (std::size_t j = 0; j < cap; ++j)
+        for (std::size_t k = 0; k < Dim; ++k) S[j * stride + k].raw = static_cast<std::int16_t>(d(rng));
+    for (const std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{5}, std::size_t{16}, cap}) {
+        const std::size_t first = n == cap ? 11 : static_cast<std::size_t>(d(rng) & 31) % cap;
+        const sarnn::Rows<q15> rows{S.data(), stride, Dim, cap, first, n};
+        std::vector<q15> q(stride + 2), a0(cap), a1(cap), c0(stride + 2), c1(stride + 2);
+        const int shift = scale(rng) * 5;  // q at full scale, or 2^5, 2^10, 2^15 smaller
+        for (std::size_t k = 0; k < Dim; ++k) q[k].raw = static_cast<std::int16_t>(d(rng) >> shift);
+        Set::template attend_dot_at<sarnn::kernel::q15_stride(stride)>(rows, q.data(), a0.data(), c0.data());
+        Set::template attend_dot_shaped<Dim, sarnn::kernel::q15_stride(stride)>(rows, q.data(), a1.data(), c1.data());
+        require_same(a1, a0, n);
+        require_same(c1, c0, Dim);
+    }
+}
+
 /// a model's three products at (In, Hidden): the RNN's rows (Hidden x (In + Hidden)), the LSTM's gates (4·Hidden),
 /// the GRU's (3·Hidden); and the two cells of Hidden lanes
 template <class Set, std::size_t In, std::size_t Hidden>
@@ -159,11 +182,23 @@ void check_set() {
     }
     // the LSTMN's attention query (K rows of In and Hidden: affine without a bias, above) at K 16
     check_affine<Set, 16, 3, 17>(rng);
+    // the dot align's attention by size, below, at and past the Helium scores' in-register range (8 to 56 values)
+    for (int rep = 0; rep < 4; ++rep) {
+        check_attend_dot<Set, 1>(rng);
+        check_attend_dot<Set, 3>(rng);
+        check_attend_dot<Set, 7>(rng);
+        check_attend_dot<Set, 12>(rng);
+        check_attend_dot<Set, 17>(rng);
+        check_attend_dot<Set, 32>(rng);
+        check_attend_dot<Set, 33>(rng);
+        check_attend_dot<Set, 56>(rng);
+        check_attend_dot<Set, 64>(rng);
+    }
 }
 
 }  // namespace
 
-TEST_CASE("q15 shaped products of rows and cells give the run-time forms' integers", "[q15][shaped]") {
+TEST_CASE("q15 shaped products of rows, cells and attention give the run-time forms' integers", "[q15][shaped]") {
     SECTION("kernel::Q15") { check_set<sarnn::kernel::Q15>(); }
     SECTION("kernel::Q15Plain") { check_set<sarnn::kernel::Q15Plain>(); }
 }

@@ -34,6 +34,7 @@
 #include <type_traits>
 
 #include "sarnn/detail/finite.hpp"
+#include "sarnn/detail/q15_rows.hpp"
 #include "sarnn/detail/shaped.hpp"
 #include "sarnn/fixed.hpp"
 #include "sarnn/kernels.hpp"
@@ -74,7 +75,7 @@ struct DotAlign {
             if constexpr (Numeric<T>::floating)
                 detail::dot_context<Set, V, Hidden, NRows>(memory, h, scale_t<T>(1), alpha, c);
             else
-                Set::template attend_dot_at<kernel::q15_stride(padded<V>(Hidden))>(memory, h, alpha, c);
+                detail::q15_attend_dot<Set, Hidden, padded<V>(Hidden)>(memory, h, alpha, c);
         }
     };
 };
@@ -122,7 +123,7 @@ struct ScaledDotAlign {
         // e_ij = h_j·q; alpha = softmax(e); c = Σ alpha_j h_j
         template <class Set>
         void attend(const Rows<V>& memory, const V*, V* alpha, V* c) const noexcept {
-            Set::template attend_dot_at<kernel::q15_stride(padded<V>(Hidden))>(memory, q_, alpha, c);
+            detail::q15_attend_dot<Set, Hidden, padded<V>(Hidden)>(memory, q_, alpha, c);
         }
 
     private:

@@ -185,6 +185,13 @@ struct Q15Set {
     static void attend_scored_pair_at(const Rows<q15>& S, const Rows<q15>& T, int f, q15* alpha, q15* c,
                                       q15* d) noexcept;
 
+    /// attend_dot_shaped<Dim, St>: attend_dot_at<St> for rows of Dim values (S.dim = Dim, the model's Hidden), compiled
+    /// in the caller's translation unit (q15/shaped.hpp) with the target's scores for that size alone (kScoresDim:
+    /// the Helium loops), so that an image links the code of its own shape only. The same contract and integers. The
+    /// models call it where the target's loops are chosen at compile time and have such scores, else attend_dot_at.
+    template <std::size_t Dim, Q15Stride St>
+    static void attend_dot_shaped(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexcept;
+
     /// affine_tanh_at, affine_at, gru_gates_at: affine_tanh, affine and gru_gates with their sizes (rows R, nx Nx,
     /// nr or nh Nr) as template parameters: the same contracts and integers, compiled for that shape in the caller's
     /// translation unit (q15/shaped.hpp: the rows' groups of kRows, their remainders and the inner loops' counts known

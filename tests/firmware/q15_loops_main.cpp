@@ -1009,6 +1009,37 @@ void check_rows_pre() {
     expect(declined_big > 10, "rows_pre declines |s_x| >= 2^30", declined_big);
 }
 
+/// scores_dim<Dim> (kScoresDim): scores for rows of Dim values (n = Dim rounded up to even: npairs = (Dim + 1) / 2)
+/// against the formula, 40 cases a Dim: the row stride n itself (a third of them) or more, counts 1 to 40 (every
+/// remainder mod 4, and fewer than a group of four)
+template <class X, std::size_t Dim>
+void check_scores_dim() {
+    constexpr std::size_t npairs = (Dim + 1) / 2;
+    for (int it = 0; it < 40; ++it) {
+        const std::size_t stride = 2 * npairs + (it % 3 == 0 ? 0 : 2 * static_cast<std::size_t>(uniform(1, 4)));
+        const std::size_t count = it < 4 ? static_cast<std::size_t>(it + 1) : static_cast<std::size_t>(uniform(1, 40));
+        const int t = uniform(1, 20);
+        for (q15& x : g_s) x.raw = static_cast<std::int16_t>(uniform(-32768, 32767));
+        const int qmax = static_cast<int>(3000 / npairs);  // Σ|q| <= 65536: every product sum exact in int32
+        for (std::size_t k = 0; k < 2 * npairs; ++k) g_b[k].raw = static_cast<std::int16_t>(uniform(-qmax, qmax));
+        X::template scores_dim<Dim>(g_s, stride, count, g_b, t, g_out);
+        bool ok = true;
+        for (std::size_t j = 0; j < count; ++j) {
+            std::int32_t d = 0;
+            for (std::size_t k = 0; k < 2 * npairs; ++k) d += g_s[j * stride + k].raw * g_b[k].raw;
+            ok = ok && g_out[j].raw == static_cast<std::int16_t>((d + (std::int32_t{1} << (t - 1))) >> t);
+        }
+        expect(ok, "scores_dim", static_cast<int>(Dim) * 100 + it);
+    }
+}
+
+/// kScoresDim at sizes below, at and past the in-register forms' range (8 to 56 values), odd and even, with and
+/// without a tail of n % 8
+template <std::size_t... Dims>
+void check_scores_dims() {
+    (check_scores_dim<L, Dims>(), ...);
+}
+
 template <std::size_t... Strides>
 void check_strided() {
     (check_scores<AtStride<Strides>>(), ...);
@@ -1021,6 +1052,8 @@ int main() {
     check_scores<L>();
     if constexpr (q::has(L::kCaps, q::kScoresMax)) check_scores_max<L>();
     if constexpr (q::has(L::kCaps, q::kStrided)) check_strided<0, 16, 32, 64>();
+    if constexpr (q::has(L::kCaps, q::kScoresDim))
+        check_scores_dims<1, 3, 6, 7, 8, 12, 15, 16, 17, 24, 31, 32, 33, 40, 47, 48, 55, 56, 57, 64>();
     check_softmax();
     check_query();
     check_every_input();

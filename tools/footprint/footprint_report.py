@@ -213,11 +213,12 @@ def main():
         indirect = []
         for k in kernels.split(","):
             # "name": a float kernel of the model's set; "Q15::name": kernel::Q15's (a q15 model's), which is
-            # Q15Set<TargetLoops> (kernels_q15.hpp), any template arguments after the name (the forms by stride), or
-            # its shaped form name_at<...> (affine_tanh_at<32u, 16u, 32u>: the models' where the q15 loops are chosen
-            # at compile time, include/sarnn/kernels/q15/target.hpp)
+            # Q15Set<TargetLoops> (kernels_q15.hpp), any template arguments after the name, or its forms by stride
+            # and shaped forms name_at<...> (attend_dot_at<(Q15Stride)32>, affine_tanh_at<32u, 16u, 32u>: the latter
+            # the models' where the q15 loops are chosen at compile time, include/sarnn/kernels/q15/target.hpp) and
+            # name_shaped<...> (attend_dot_shaped<32u, (Q15Stride)32>: where those loops have scores by size)
             if k.startswith("Q15::"):
-                pat = r"sarnn::kernel::Q15Set<sarnn::kernel::TargetLoops>::%s(?:_at)?(<.*?>)?\(" % re.escape(
+                pat = r"sarnn::kernel::Q15Set<sarnn::kernel::TargetLoops>::%s(?:_at|_shaped)?(<.*?>)?\(" % re.escape(
                     k[len("Q15::"):])
             elif "::" in k:
                 pat = r"sarnn::kernel::%s\(" % re.escape(k)

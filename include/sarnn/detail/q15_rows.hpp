@@ -9,6 +9,8 @@
 //   detail::q15_gru_gates<Ops, R, Nx, Nh>(a, x, h, gi, gh)  Ops::gru_gates(a, R, x, Nx, h, Nh, gi, gh)
 //   detail::q15_lstm_cell<Ops, H>(z, c~, c, h)              Ops::lstm_cell(z, c~, H, c, h)
 //   detail::q15_gru_cell<Ops, H>(gi, gh, h_prev, h)         Ops::gru_cell(gi, gh, h_prev, H, h)
+//   detail::q15_attend_dot<Ops, Dim, Stride>(S, q, alpha, c)  Ops::attend_dot_shaped<Dim, St> where the target's
+//        loops have scores by size (kQ15AttendShaped), else Ops::attend_dot_at<St> (St = q15_stride(Stride))
 #ifndef SARNN_DETAIL_Q15_ROWS_HPP
 #define SARNN_DETAIL_Q15_ROWS_HPP
 
@@ -54,6 +56,27 @@ inline void q15_gru_gates(const QGru& a, const q15* x, const q15* h, q15* gi, q1
         Ops::template gru_gates_at<R, Nx, Nh>(a, x, h, gi, gh);
     } else {
         Ops::gru_gates(a, R, x, Nx, h, Nh, gi, gh);
+    }
+}
+
+/// Whether Ops's attention takes its form by size (attend_dot_shaped): kQ15Shaped and the target's loops have scores
+/// by size (kScoresDim: the Helium loops); else the form by stride (attend_dot_at, in lib/).
+#if SARNN_Q15_SHAPED
+template <class Ops>
+inline constexpr bool kQ15AttendShaped = kQ15Shaped<Ops>&& kernel::q15_loops::has(
+    kernel::loops_t<kernel::TargetLoops>::kCaps, kernel::q15_loops::kScoresDim);
+#else
+template <class Ops>
+inline constexpr bool kQ15AttendShaped = false;
+#endif
+
+/// e_ij = S_j·q scaled; alpha = softmax(e); c = Σ_j alpha_j S_j, for rows of Dim values (padded to Stride)
+template <class Ops, std::size_t Dim, std::size_t Stride>
+inline void q15_attend_dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexcept {
+    if constexpr (kQ15AttendShaped<Ops>) {
+        Ops::template attend_dot_shaped<Dim, kernel::q15_stride(Stride)>(S, q, alpha, c);
+    } else {
+        Ops::template attend_dot_at<kernel::q15_stride(Stride)>(S, q, alpha, c);
     }
 }
 

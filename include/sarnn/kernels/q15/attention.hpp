@@ -1,7 +1,9 @@
-// sarnn/kernels/q15/attention.hpp: included by lib/kernels/q15/attention.cpp alone (its functions are not inline).
-// kernel::Q15's attention (contracts: include/sarnn/kernels_q15.hpp): prepare_query,
-// attend_dot, attend_query, attend_scored, attend_scored_pair (and their forms by stride, *_at<Q15Stride>),
-// additive_scores, and their softmax and weighted sum.
+// sarnn/kernels/q15/attention.hpp: the one algorithm of kernel::Q15's attention (contracts:
+// include/sarnn/kernels_q15.hpp: prepare_query, attend_dot, attend_query, attend_scored, attend_scored_pair, their
+// forms by stride and by size, additive_scores): the softmax, the weighted sum and the steps of each (Attention), as
+// templates of internal linkage on the loops. lib/kernels/q15/attention.cpp compiles them with the sizes as run-time
+// arguments (Q15Set's members); q15/shaped.hpp, in a model's translation unit, with the states' Dim known
+// (attend_dot_shaped).
 // Plain C++, integers only; every result has its twin in python/sarnn/q15.py (attend_dot), which
 // computes the same integers. The arithmetic that rounds (requantisation, the scores' format, the softmax) is here,
 // the same on every target; the inner loops, exact integer sums, are each target's (the seam: q15/seam.hpp), in
@@ -22,7 +24,7 @@
 #include "sarnn/kernels_q15.hpp"
 
 namespace sarnn::kernel {
-namespace {  // NOLINT(cert-dcl59-cpp): internal linkage on purpose: one translation unit includes this file
+namespace {  // NOLINT(cert-dcl59-cpp): internal linkage on purpose: a copy per including translation unit
 
 /// the leading zeros of v > 0: CLZ where the core has it; on ARMv6-M (whose __builtin_clz is a library call) five
 /// halvings of the range, about 15 instructions (a loop of one bit a pass took up to 80)
@@ -175,14 +177,16 @@ void weighted_sum(const Rows<q15>& S, const Segments& seg, const q15* alpha, q15
 }
 
 /// The attention's steps on the loops of Which (Q15Set's contracts), the states' row stride Stride as the caller knows
-/// it (q15/seam.hpp: 16, 32, 64, 0 for another, or kAnyStride, known at run time only): with a constant stride the
-/// target's loops of that stride alone (kStrided), so that an image links the code of its own shape only. The
-/// run-time forms (kAnyStride) call each other through Q15Set's members, as they always have.
-template <class Which, std::size_t Stride>
+/// it (q15/seam.hpp: 16, 32, 64, 0 for another, or kAnyStride, known at run time only) and the rows' size Dim (S.dim
+/// and, in dot, E.dim; q15/seam.hpp's kAnyDim: known at run time only): with a constant stride the target's loops of
+/// that stride alone (kStrided), with a constant Dim its scores for that size alone (kScoresDim), so that an image
+/// links the code of its own shape only. The run-time forms (kAnyStride, kAnyDim) call each other through Q15Set's
+/// members, as they always have.
+template <class Which, std::size_t Stride, std::size_t Dim = q15_loops::kAnyDim>
 struct Attention {
     using L = loops_t<Which>;
     using Set = Q15Set<Which>;
-    static constexpr bool kAny = Stride == q15_loops::kAnyStride;
+    static constexpr bool kAny = Stride == q15_loops::kAnyStride && Dim == q15_loops::kAnyDim;
 
     /// attend_scored's: alpha = softmax(e), c = Σ_j alpha_j S_j
     static void scored(const Rows<q15>& S, int f, q15* alpha, q15* c) noexcept {
@@ -234,6 +238,8 @@ struct Attention {
             if (pairs) {
                 if constexpr (kMax) {
                     m = L::scores_max(row, E.stride, eseg.n[g], qp, npairs, t, alpha + j, m);
+                } else if constexpr (Dim != q15_loops::kAnyDim && q15_loops::has(L::kCaps, q15_loops::kScoresDim)) {
+                    L::template scores_dim<Dim>(row, E.stride, eseg.n[g], qp, t, alpha + j);
                 } else if constexpr (!kAny && q15_loops::has(L::kCaps, q15_loops::kStrided)) {
                     L::template scores_at<Stride>(row, E.stride, eseg.n[g], qp, npairs, t, alpha + j);
                 } else {
@@ -297,10 +303,10 @@ struct Attention {
     }
 };
 
-/// scored_max's run-time form (kAnyStride), one copy in an image whoever calls it (as the *_any below)
-template <class Which, std::size_t Stride>
-__attribute__((noinline)) void Attention<Which, Stride>::scored_max_out(const Rows<q15>& S, int f, q15* alpha, q15* c,
-                                                                        std::int32_t m) noexcept {
+/// scored_max's run-time form (kAny), one copy in an image whoever calls it (as attention.cpp's *_any)
+template <class Which, std::size_t Stride, std::size_t Dim>
+__attribute__((noinline)) void Attention<Which, Stride, Dim>::scored_max_out(const Rows<q15>& S, int f, q15* alpha,
+                                                                             q15* c, std::int32_t m) noexcept {
     scored_max(S, f, alpha, c, m);
 }
 
@@ -312,160 +318,7 @@ constexpr std::size_t stride_of(Q15Stride st) noexcept {
                                                                       : q15_loops::kAnyStride;
 }
 
-/// The run-time forms' steps (Attention at kAnyStride), one copy in an image whoever calls them: the run-time forms
-/// and, on a target without loops by stride, every form by stride (noinline: inlined, each of those held a copy of
-/// its own, 11 kB more in the M55's -O3 benchmark image)
-template <class Which>
-__attribute__((noinline)) void dot_any(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexcept {
-    Attention<Which, q15_loops::kAnyStride>::dot(S, q, alpha, c);
-}
-template <class Which>
-__attribute__((noinline)) void scored_any(const Rows<q15>& S, int f, q15* alpha, q15* c) noexcept {
-    Attention<Which, q15_loops::kAnyStride>::scored(S, f, alpha, c);
-}
-template <class Which>
-__attribute__((noinline)) void scored_pair_any(const Rows<q15>& S, const Rows<q15>& T, int f, q15* alpha, q15* c,
-                                               q15* d) noexcept {
-    Attention<Which, q15_loops::kAnyStride>::scored_pair(S, T, f, alpha, c, d);
-}
-
 }  // namespace
-
-template <class Which>
-QueryScale Q15Set<Which>::prepare_query(const q15* q, q15* qp, std::size_t dim, int g) noexcept {
-    using L = loops_t<Which>;
-    // q' = q / 2^s rounded, with s the least for which Σ|q'_k| <= 65536, so that every S_j·q' is exact in int32
-    // (|S_j,k| <= 32767): Σ|q_k| <= 32768·256 = 2^23 gives s <= 8
-    std::uint32_t qsum = L::abs_sum(q, dim);
-    int s = 0;
-    while ((qsum >> s) + dim + 1 > 65536u) ++s;
-    if (s > 0) {
-        qsum = L::round_query(q, qp, dim, s);
-    } else if (qp != q) {
-        for (std::size_t k = 0; k < dim; ++k) qp[k] = q[k];
-    }
-    // e_j = S_j·q' / 2^t rounded, t = ceil(log2 Σ|q'_k|) (so |e_j| <= 32767) and at least 15 - g - s (and 1): the
-    // scores in Q(f), f = 30 - g - s - t <= 15 (q in Q(15 - g): S_j·q = S_j·q'·2^s / 2^(30 - g))
-    int t = ceil_log2(qsum);
-    g = g < 0 ? 0 : (g > 8 ? 8 : g);  // (the contract's range: f >= -2, see softmax)
-    const int least = 15 - g - s > 1 ? 15 - g - s : 1;
-    if (t < least) t = least;
-    return {static_cast<std::int8_t>(t), static_cast<std::int8_t>(30 - g - s - t)};
-}
-
-template <class Which>
-void Q15Set<Which>::attend_dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexcept {
-    dot_any<Which>(S, q, alpha, c);
-}
-
-template <class Which>
-void Q15Set<Which>::attend_scored(const Rows<q15>& S, int f, q15* alpha, q15* c) noexcept {
-    scored_any<Which>(S, f, alpha, c);
-}
-
-namespace {  // NOLINT(cert-dcl59-cpp): internal linkage on purpose: one translation unit includes this file
-
-/// the additive score's sum for one state (q15/seam.hpp), a function of its own: its loop keeps its values in
-/// registers (inlined in additive_scores' loop, ARMv6-M's eight low registers spilled them)
-template <class L>
-__attribute__((noinline)) std::int32_t additive_score(const q15* key, const q15* q, const std::int8_t* v,
-                                                      std::size_t K) noexcept {
-    return L::additive_sum(key, q, v, K);
-}
-
-}  // namespace
-
-template <class Which>
-void Q15Set<Which>::additive_scores(const Rows<q15>& P, const q15* q, const std::int8_t* v, std::int32_t m_v,
-                                    int shift_v, q15* e) noexcept {
-    using L = loops_t<Which>;
-    const Segments seg = segments(P);
-    for (int g = 0; g < 2; ++g) {
-        const q15* row = seg.base[g];
-        for (std::size_t i = 0; i < seg.n[g]; ++i, row += P.stride) {
-            // d = Σ_k v_k·tanh(P_j,k + q_k); e_j = requantize(d, m_v, shift_v), saturated to int16
-            const std::int32_t ej = rescale(additive_score<L>(row, q, v, P.dim), m_v, shift_v);
-            (e++)->raw = static_cast<std::int16_t>(ej > 32767 ? 32767 : (ej < -32768 ? -32768 : ej));
-        }
-    }
-}
-
-template <class Which>
-void Q15Set<Which>::attend_query(const Rows<q15>& E, const q15* qp, QueryScale qs, const Rows<q15>& S, q15* alpha,
-                                 q15* c) noexcept {
-    Attention<Which, q15_loops::kAnyStride>::query(E, qp, qs, S, alpha, c);
-}
-
-template <class Which>
-void Q15Set<Which>::attend_scored_pair(const Rows<q15>& S, const Rows<q15>& T, int f, q15* alpha, q15* c,
-                                       q15* d) noexcept {
-    scored_pair_any<Which>(S, T, f, alpha, c, d);
-}
-
-/// The forms with the states' stride known at compile time: Attention's of that stride where the target has loops
-/// by stride (kStrided), else the run-time forms' steps.
-template <class Which>
-template <Q15Stride St>
-void Q15Set<Which>::attend_dot_at(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexcept {
-    if constexpr (stride_of<Which>(St) == q15_loops::kAnyStride)
-        dot_any<Which>(S, q, alpha, c);
-    else
-        Attention<Which, stride_of<Which>(St)>::dot(S, q, alpha, c);
-}
-
-template <class Which>
-template <Q15Stride St>
-void Q15Set<Which>::attend_scored_at(const Rows<q15>& S, int f, q15* alpha, q15* c) noexcept {
-    if constexpr (stride_of<Which>(St) == q15_loops::kAnyStride)
-        scored_any<Which>(S, f, alpha, c);
-    else
-        Attention<Which, stride_of<Which>(St)>::scored(S, f, alpha, c);
-}
-
-template <class Which>
-template <Q15Stride St>
-void Q15Set<Which>::attend_scored_pair_at(const Rows<q15>& S, const Rows<q15>& T, int f, q15* alpha, q15* c,
-                                          q15* d) noexcept {
-    if constexpr (stride_of<Which>(St) == q15_loops::kAnyStride)
-        scored_pair_any<Which>(S, T, f, alpha, c, d);
-    else
-        Attention<Which, stride_of<Which>(St)>::scored_pair(S, T, f, alpha, c, d);
-}
-
-// the two sets of kernels_q15.hpp (this target's loops, the plain ones): this file's members
-template QueryScale Q15Set<TargetLoops>::prepare_query(const q15*, q15*, std::size_t, int) noexcept;
-template void Q15Set<TargetLoops>::attend_dot(const Rows<q15>&, const q15*, q15*, q15*) noexcept;
-template void Q15Set<TargetLoops>::attend_scored(const Rows<q15>&, int, q15*, q15*) noexcept;
-template void Q15Set<TargetLoops>::additive_scores(const Rows<q15>&, const q15*, const std::int8_t*, std::int32_t, int,
-                                                   q15*) noexcept;
-template void Q15Set<TargetLoops>::attend_query(const Rows<q15>&, const q15*, QueryScale, const Rows<q15>&, q15*,
-                                                q15*) noexcept;
-template void Q15Set<TargetLoops>::attend_scored_pair(const Rows<q15>&, const Rows<q15>&, int, q15*, q15*,
-                                                      q15*) noexcept;
-template QueryScale Q15Set<PlainLoops>::prepare_query(const q15*, q15*, std::size_t, int) noexcept;
-template void Q15Set<PlainLoops>::attend_dot(const Rows<q15>&, const q15*, q15*, q15*) noexcept;
-template void Q15Set<PlainLoops>::attend_scored(const Rows<q15>&, int, q15*, q15*) noexcept;
-template void Q15Set<PlainLoops>::additive_scores(const Rows<q15>&, const q15*, const std::int8_t*, std::int32_t, int,
-                                                  q15*) noexcept;
-template void Q15Set<PlainLoops>::attend_query(const Rows<q15>&, const q15*, QueryScale, const Rows<q15>&, q15*,
-                                               q15*) noexcept;
-template void Q15Set<PlainLoops>::attend_scored_pair(const Rows<q15>&, const Rows<q15>&, int, q15*, q15*,
-                                                     q15*) noexcept;
-// and the forms by stride, for every Q15Stride
-#define SARNN_Q15_BY_STRIDE(Which, St)                                                                          \
-    template void Q15Set<Which>::attend_dot_at<St>(const Rows<q15>&, const q15*, q15*, q15*) noexcept;          \
-    template void Q15Set<Which>::attend_scored_at<St>(const Rows<q15>&, int, q15*, q15*) noexcept;              \
-    template void Q15Set<Which>::attend_scored_pair_at<St>(const Rows<q15>&, const Rows<q15>&, int, q15*, q15*, \
-                                                           q15*) noexcept;
-SARNN_Q15_BY_STRIDE(TargetLoops, Q15Stride::other)
-SARNN_Q15_BY_STRIDE(TargetLoops, Q15Stride::s16)
-SARNN_Q15_BY_STRIDE(TargetLoops, Q15Stride::s32)
-SARNN_Q15_BY_STRIDE(TargetLoops, Q15Stride::s64)
-SARNN_Q15_BY_STRIDE(PlainLoops, Q15Stride::other)
-SARNN_Q15_BY_STRIDE(PlainLoops, Q15Stride::s16)
-SARNN_Q15_BY_STRIDE(PlainLoops, Q15Stride::s32)
-SARNN_Q15_BY_STRIDE(PlainLoops, Q15Stride::s64)
-#undef SARNN_Q15_BY_STRIDE
 
 }  // namespace sarnn::kernel
 #endif

@@ -50,6 +50,10 @@
 //   kScoresMax   scores_max(s, stride, count, q, npairs, t, e, m): scores's e_j (that fit int16, as attend_query's t
 //                makes them) and max(m, e_0, ..., e_{count-1}), so that attend_query's softmax needs no max_raw pass
 //                (needs kScores)
+//   kScoresDim   scores_dim<Dim>(s, stride, count, q, t, e): scores for rows of Dim values known at compile time
+//                (npairs = (Dim + 1) / 2; needs kScores), so that the loops of that size alone are in the image: the
+//                attention's form by size (Q15Set::attend_dot_shaped<Dim, St>, compiled in the model's translation
+//                unit) calls it
 // The bounds every loop relies on are the callers', given in q15/{affine,attention,cells}.hpp.
 #ifndef SARNN_KERNELS_Q15_SEAM_HPP
 #define SARNN_KERNELS_Q15_SEAM_HPP
@@ -93,10 +97,13 @@ enum Cap : unsigned {
     kGruApart = 1u << 20,
     kRowsPre = 1u << 21,
     kScoresMax = 1u << 22,
+    kScoresDim = 1u << 23,
 };
 
 /// A row stride not known at compile time (kStrided's Stride): the loops choose at run time.
 constexpr std::size_t kAnyStride = ~std::size_t{0};
+/// A row size not known at compile time (kScoresDim's Dim): the loops take it as an argument.
+constexpr std::size_t kAnyDim = ~std::size_t{0};
 /// The Op bits of a kCaps.
 constexpr unsigned kOps = (1u << 8) - 1;
 
@@ -298,6 +305,8 @@ constexpr bool check() noexcept {
                   "q15 loops: kScoresMax is the target's scores with their max: it needs kScores");
     static_assert(!has(caps, kStrided) || (has(caps, kScores) && has(caps, kWeighted)),
                   "q15 loops: kStrided gives scores and weighted_sum forms by stride: it needs kScores and kWeighted");
+    static_assert(!has(caps, kScoresDim) || has(caps, kScores),
+                  "q15 loops: kScoresDim is the target's scores for one row size: it needs kScores");
     return true;
 }
 

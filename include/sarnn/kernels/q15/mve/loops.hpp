@@ -25,7 +25,8 @@ namespace sarnn::kernel::q15_loops {
 struct MveLoops : Loops<MveLoops> {
     static constexpr std::size_t kRows = q15_mve::kRows, kStates = q15_mve::kStates, kColumns = q15_mve::kColumns;
     static constexpr unsigned kCaps = kScores | kMaxRaw | kAdditiveSum | kAbsSum | kRoundQuery | kExps | kNormalize |
-                                      kTanhRows | kFinishRows | kRowsPre | kWeighted | kCell | kGruCell | kFinishGru;
+                                      kTanhRows | kFinishRows | kRowsPre | kWeighted | kCell | kGruCell | kFinishGru |
+                                      kScoresDim;
 
     template <std::size_t G>
     __attribute__((always_inline)) static void dot_rows(const std::int8_t* w, std::size_t ld, const q15* v,
@@ -46,6 +47,11 @@ struct MveLoops : Loops<MveLoops> {
                                                       std::size_t npairs, int t, q15* e) noexcept {
         // (an empty segment: no call, about 20 instructions less)
         if (count > 0) q15_mve::scores(s, stride, count, q, npairs, t, e);
+    }
+    template <std::size_t Dim>
+    __attribute__((always_inline)) static void scores_dim(const q15* s, std::size_t stride, std::size_t count,
+                                                          const q15* q, int t, q15* e) noexcept {
+        if (count > 0) q15_mve::scores_dim<Dim>(s, stride, count, q, t, e);
     }
     __attribute__((always_inline)) static std::int32_t max_raw(const q15* e, std::size_t n) noexcept {
         return q15_mve::max_raw(e, n);

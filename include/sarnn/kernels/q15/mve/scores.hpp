@@ -173,13 +173,88 @@ inline void scores_in_registers_n(const q15* s, std::size_t stride, std::size_t 
 }
 
 /// Whether scores keeps q' in registers for n <= 56 (scores_in_registers: a form for each n / 8, twenty in all, which
-/// every image links, as n is known at run time here): not at -Os, where they took the M55's q15 dot model from
-/// 7,952 to 16,000 B of code; there every n takes the loop below (the same integers, more instructions a state).
+/// an image that calls scores links, as n is known at run time here): not at -Os, where they took the M55's q15 dot
+/// model from 7,952 to 16,000 B of code; there every n takes the looped form (the same integers, more instructions a
+/// state). The models call scores_dim (below), which links the form of their own size only, at -Os too.
 #if defined(__OPTIMIZE_SIZE__)
 constexpr bool kScoresInRegisters = false;
 #else
 constexpr bool kScoresInRegisters = true;
 #endif
+
+/// The scores of groups of four states, q' read from memory each pass: an inner loop of eight values a pass
+/// (WLSTP/LETP: the last n % 8 under the loop's tail predicate), any n.
+inline void scores_looped(const q15* s, std::size_t stride, std::size_t groups, const q15* q, std::size_t n, int t,
+                          q15* e) noexcept {
+    mve::touch(q);
+    mve::touch(s);
+    // q', a row's step in bytes, n, -t, the step from the fourth row's end (16 bytes a pass of the inner loop)
+    // to the next group's first row, where e ends
+    const std::int32_t row = static_cast<std::int32_t>(stride * sizeof(q15));
+    const struct {
+        const std::int16_t* q;
+        std::int32_t row, n, neg_t, gap;
+        const std::int16_t* e_end;
+    } pass{mve::raw(q),
+           row,
+           static_cast<std::int32_t>(n),
+           -t,
+           row - static_cast<std::int32_t>(16 * ((n + 7) / 8)),
+           mve::raw(e) + 4 * groups};
+    register std::int32_t a0 __asm__("r4");
+    register std::int32_t a1 __asm__("r6");
+    register std::int32_t a2 __asm__("r8");
+    register std::int32_t a3 __asm__("r10");
+    const std::int16_t* s0 = mve::raw(s);
+    const std::int16_t *s1, *s2, *s3, *qp;
+    std::int16_t* ep = mve::raw(e);
+    std::int32_t x;
+    // clang-format off
+    __asm__ volatile(
+        "2:\n\t"
+        "ldr %[qp], [%[ps]]\n\t"
+        "ldr %[x], [%[ps], #4]\n\t"
+        "add %[s1], %[s0], %[x]\n\t"
+        "add %[s2], %[s1], %[x]\n\t"
+        "add %[s3], %[s2], %[x]\n\t"
+        "mov %[a0], #0\n\t"
+        "mov %[a1], #0\n\t"
+        "mov %[a2], #0\n\t"
+        "mov %[a3], #0\n\t"
+        "ldr %[x], [%[ps], #8]\n\t"
+        "wlstp.16 lr, %[x], 3f\n"
+        "1:\n\t"
+        SARNN_MVE_DOT4("vldrh.u16 q0, [%[qp]], #16\n\t")
+        "letp lr, 1b\n"
+        "3:\n\t"
+        "lctp\n\t"
+        "vmov q0[2], q0[0], %[a0], %[a2]\n\t"
+        "vmov q0[3], q0[1], %[a1], %[a3]\n\t"
+        "ldr %[x], [%[ps], #12]\n\t"
+        "vrshl.s32 q0, %[x]\n\t"
+        "vstrh.32 q0, [%[e]], #8\n\t"
+        "ldr %[x], [%[ps], #16]\n\t"
+        "add %[s0], %[s3], %[x]\n\t"
+        "ldr %[x], [%[ps], #20]\n\t"
+        "cmp %[e], %[x]\n\t"
+        "bne 2b"
+        : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [s0] "+r"(s0), [s1] "=&r"(s1),
+          [s2] "=&r"(s2), [s3] "=&r"(s3), [qp] "=&r"(qp), [x] "=&r"(x), [e] "+l"(ep)
+        : [ps] "r"(&pass)
+        : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "lr", "cc", "memory");
+    // clang-format on
+}
+
+/// The scores of the last states one at a time (dot_states<1>), after the groups of four.
+inline void scores_rest(const q15* s, std::size_t stride, std::size_t count, const q15* q, std::size_t npairs, int t,
+                        q15* e) noexcept {
+    const std::int32_t half = std::int32_t{1} << (t - 1);
+    for (std::size_t i = 0; i < count; ++i, s += stride) {
+        std::int32_t d[1];
+        dot_states<1>(s, stride, q, npairs, d);
+        (e++)->raw = static_cast<std::int16_t>((d[0] + half) >> t);
+    }
+}
 
 inline void scores(const q15* s, std::size_t stride, std::size_t count, const q15* q, std::size_t npairs, int t,
                    q15* e) noexcept {
@@ -197,75 +272,40 @@ inline void scores(const q15* s, std::size_t stride, std::size_t count, const q1
         default: scores_in_registers_n<7>(s, stride, groups, q, n, t, e); break;
         }
         if (count % 4 == 0) return;  // (no tail: its set-up skipped, about 15 instructions)
-        s += 4 * groups * stride;
-        e += 4 * groups;
     } else if (groups > 0) {
-        mve::touch(q);
-        mve::touch(s);
-        // q', a row's step in bytes, n, -t, the step from the fourth row's end (16 bytes a pass of the inner loop)
-        // to the next group's first row, where e ends
-        const std::int32_t row = static_cast<std::int32_t>(stride * sizeof(q15));
-        const struct {
-            const std::int16_t* q;
-            std::int32_t row, n, neg_t, gap;
-            const std::int16_t* e_end;
-        } pass{mve::raw(q),
-               row,
-               static_cast<std::int32_t>(n),
-               -t,
-               row - static_cast<std::int32_t>(16 * ((n + 7) / 8)),
-               mve::raw(e) + 4 * groups};
-        register std::int32_t a0 __asm__("r4");
-        register std::int32_t a1 __asm__("r6");
-        register std::int32_t a2 __asm__("r8");
-        register std::int32_t a3 __asm__("r10");
-        const std::int16_t* s0 = mve::raw(s);
-        const std::int16_t *s1, *s2, *s3, *qp;
-        std::int16_t* ep = mve::raw(e);
-        std::int32_t x;
-        // clang-format off
-        __asm__ volatile(
-            "2:\n\t"
-            "ldr %[qp], [%[ps]]\n\t"
-            "ldr %[x], [%[ps], #4]\n\t"
-            "add %[s1], %[s0], %[x]\n\t"
-            "add %[s2], %[s1], %[x]\n\t"
-            "add %[s3], %[s2], %[x]\n\t"
-            "mov %[a0], #0\n\t"
-            "mov %[a1], #0\n\t"
-            "mov %[a2], #0\n\t"
-            "mov %[a3], #0\n\t"
-            "ldr %[x], [%[ps], #8]\n\t"
-            "wlstp.16 lr, %[x], 3f\n"
-            "1:\n\t"
-            SARNN_MVE_DOT4("vldrh.u16 q0, [%[qp]], #16\n\t")
-            "letp lr, 1b\n"
-            "3:\n\t"
-            "lctp\n\t"
-            "vmov q0[2], q0[0], %[a0], %[a2]\n\t"
-            "vmov q0[3], q0[1], %[a1], %[a3]\n\t"
-            "ldr %[x], [%[ps], #12]\n\t"
-            "vrshl.s32 q0, %[x]\n\t"
-            "vstrh.32 q0, [%[e]], #8\n\t"
-            "ldr %[x], [%[ps], #16]\n\t"
-            "add %[s0], %[s3], %[x]\n\t"
-            "ldr %[x], [%[ps], #20]\n\t"
-            "cmp %[e], %[x]\n\t"
-            "bne 2b"
-            : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [s0] "+r"(s0), [s1] "=&r"(s1),
-              [s2] "=&r"(s2), [s3] "=&r"(s3), [qp] "=&r"(qp), [x] "=&r"(x), [e] "+l"(ep)
-            : [ps] "r"(&pass)
-            : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "lr", "cc", "memory");
-        // clang-format on
-        s += 4 * groups * stride;
-        e += 4 * groups;
+        scores_looped(s, stride, groups, q, n, t, e);
     }
-    const std::int32_t half = std::int32_t{1} << (t - 1);
-    for (std::size_t i = 4 * groups; i < count; ++i, s += stride) {
-        std::int32_t d[1];
-        dot_states<1>(s, stride, q, npairs, d);
-        (e++)->raw = static_cast<std::int16_t>((d[0] + half) >> t);
+    scores_rest(s + 4 * groups * stride, stride, count % 4, q, npairs, t, e + 4 * groups);
+}
+
+/// scores for rows of Dim values known at compile time (the model's Hidden; n = Dim rounded up to even, the padding
+/// lane zero): for 8 <= n <= 56 q' in registers (scores_in_registers: its form for n alone, and for a stride of n
+/// where n % 8 = 0; at -Os too: one form, not the twenty of scores), else the looped form; the same integers.
+template <std::size_t Dim>
+inline void scores_dim(const q15* s, std::size_t stride, std::size_t count, const q15* q, int t, q15* e) noexcept {
+    constexpr std::size_t n = 2 * ((Dim + 1) / 2);
+    constexpr int C8 = static_cast<int>(n / 8);
+#if defined(__OPTIMIZE_SIZE__)
+    constexpr bool kSmall = true;
+#else
+    constexpr bool kSmall = false;
+#endif
+    const std::size_t groups = count / 4;
+    if (groups > 0) {
+        if constexpr (n >= 8 && n <= 56 && n % 8 != 0) {
+            scores_in_registers<C8, true, true>(s, stride, groups, q, n, t, e);
+        } else if constexpr (n >= 8 && n <= 56) {
+            if (!kSmall && stride == n) {
+                scores_in_registers<C8, false, false>(s, stride, groups, q, n, t, e);
+            } else {
+                scores_in_registers<C8, false, true>(s, stride, groups, q, n, t, e);
+            }
+        } else {
+            scores_looped(s, stride, groups, q, n, t, e);
+        }
+        if (count % 4 == 0) return;
     }
+    scores_rest(s + 4 * groups * stride, stride, count % 4, q, n / 2, t, e + 4 * groups);
 }
 
 /// max_j e_j, eight values a pass: the lanes' maxima by VMAX (the last n % 8 under a tail predicate: the other lanes
