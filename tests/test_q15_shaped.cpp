@@ -1,6 +1,6 @@
 // tests/test_q15_shaped.cpp: the q15 set's shaped products of rows and cells (kernels_q15.hpp: affine_tanh_at,
 // affine_at, gru_gates_at, lstm_cell_at, gru_cell_at; q15/shaped.hpp compiles them for the sizes given as template
-// parameters) and its attention by size (attend_dot_shaped), which the models call where
+// parameters) and its attention by size (attend_dot_shaped, attend_query_shaped), which the models call where
 // the target's loops are chosen at compile time (the M4, M7 and M55: kernels/q15/target.hpp). On both sets (kernel::Q15, kernel::Q15Plain),
 // at a handful of shapes (sizes 1, 3, 7, 17, 33 and the reference In 16, Hidden 32), with every kind of input factor
 // (1, a power of two, near 1, any other) and rows whose factors leave the targets' fast paths: the same integers as
@@ -159,6 +159,31 @@ void check_attend_dot(std::mt19937& rng) {
     }
 }
 
+/// attend_query_shaped<Dim>: the attention with keys E of Dim values and states S of Hidden (the key/query align's
+/// keys, or the states themselves) against attend_query, on rings of 1 to 37 states, the scale from prepare_query
+template <class Set, std::size_t Dim, std::size_t Hidden>
+void check_attend_query(std::mt19937& rng) {
+    constexpr std::size_t es = sarnn::padded<q15>(Dim), ss = sarnn::padded<q15>(Hidden), cap = 37;
+    std::vector<q15> E(cap * es + 2), S(cap * ss + 2);
+    std::uniform_int_distribution<int> d(-32768, 32767), scale(0, 3), g(0, 8);
+    for (std::size_t j = 0; j < cap; ++j) {
+        for (std::size_t k = 0; k < Dim; ++k) E[j * es + k].raw = static_cast<std::int16_t>(d(rng));
+        for (std::size_t k = 0; k < Hidden; ++k) S[j * ss + k].raw = static_cast<std::int16_t>(d(rng));
+    }
+    for (const std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{5}, std::size_t{16}, cap}) {
+        const std::size_t first = n == cap ? 11 : static_cast<std::size_t>(d(rng) & 31) % cap;
+        const sarnn::Rows<q15> keys{E.data(), es, Dim, cap, first, n}, states{S.data(), ss, Hidden, cap, first, n};
+        std::vector<q15> q(es + 2), a0(cap), a1(cap), c0(ss + 2), c1(ss + 2);
+        const int shift = scale(rng) * 5;
+        for (std::size_t k = 0; k < Dim; ++k) q[k].raw = static_cast<std::int16_t>(d(rng) >> shift);
+        const sarnn::QueryScale qs = Set::prepare_query(q.data(), q.data(), Dim, g(rng));
+        Set::attend_query(keys, q.data(), qs, states, a0.data(), c0.data());
+        Set::template attend_query_shaped<Dim>(keys, q.data(), qs, states, a1.data(), c1.data());
+        require_same(a1, a0, n);
+        require_same(c1, c0, Hidden);
+    }
+}
+
 /// a model's three products at (In, Hidden): the RNN's rows (Hidden x (In + Hidden)), the LSTM's gates (4·Hidden),
 /// the GRU's (3·Hidden); and the two cells of Hidden lanes
 template <class Set, std::size_t In, std::size_t Hidden>
@@ -193,6 +218,10 @@ void check_set() {
         check_attend_dot<Set, 33>(rng);
         check_attend_dot<Set, 56>(rng);
         check_attend_dot<Set, 64>(rng);
+        check_attend_query<Set, 16, 12>(rng);
+        check_attend_query<Set, 5, 17>(rng);
+        check_attend_query<Set, 33, 33>(rng);
+        check_attend_query<Set, 40, 7>(rng);
     }
 }
 

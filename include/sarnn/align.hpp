@@ -188,7 +188,7 @@ struct BilinearAlign {
         template <class Set>
         void attend(const Rows<V>& memory, const V*, V* alpha, V* c) const noexcept {
             // e_ij = h_j·q; alpha = softmax(e); c = Σ alpha_j h_j
-            Set::attend_query(memory, q_, scale_, memory, alpha, c);
+            detail::q15_attend_query<Set, Hidden>(memory, q_, scale_, memory, alpha, c);
         }
 
     private:
@@ -339,10 +339,10 @@ struct KeyQueryAlign {
             if constexpr (caches_keys) {
                 // e_ij = P_j·u; alpha = softmax(e); c = Σ alpha_j h_j
                 const Rows<V> P{&buf_.P[0][0], padded<V>(K), K, memory.cap, memory.first, memory.n};
-                Set::attend_query(P, u_, scale_, memory, alpha, c);
+                detail::q15_attend_query<Set, K>(P, u_, scale_, memory, alpha, c);
             } else {
                 // e_ij = h_j·q; alpha = softmax(e); c = Σ alpha_j h_j
-                Set::attend_query(memory, buf_.q, scale_, memory, alpha, c);
+                detail::q15_attend_query<Set, Hidden>(memory, buf_.q, scale_, memory, alpha, c);
             }
         }
 

@@ -191,6 +191,11 @@ struct Q15Set {
     /// models call it where the target's loops are chosen at compile time and have such scores, else attend_dot_at.
     template <std::size_t Dim, Q15Stride St>
     static void attend_dot_shaped(const Rows<q15>& S, const q15* q, q15* alpha, q15* c) noexcept;
+    /// attend_query_shaped<Dim>: attend_query for keys of Dim values (E.dim = Dim: the bilinear align's states, the
+    /// key/query align's keys or states), compiled as attend_dot_shaped: the same contract and integers.
+    template <std::size_t Dim>
+    static void attend_query_shaped(const Rows<q15>& E, const q15* q, QueryScale scale, const Rows<q15>& S,
+                                    q15* alpha, q15* c) noexcept;
 
     /// affine_tanh_at, affine_at, gru_gates_at: affine_tanh, affine and gru_gates with their sizes (rows R, nx Nx,
     /// nr or nh Nr) as template parameters: the same contracts and integers, compiled for that shape in the caller's

@@ -11,6 +11,8 @@
 //   detail::q15_gru_cell<Ops, H>(gi, gh, h_prev, h)         Ops::gru_cell(gi, gh, h_prev, H, h)
 //   detail::q15_attend_dot<Ops, Dim, Stride>(S, q, alpha, c)  Ops::attend_dot_shaped<Dim, St> where the target's
 //        loops have scores by size (kQ15AttendShaped), else Ops::attend_dot_at<St> (St = q15_stride(Stride))
+//   detail::q15_attend_query<Ops, Dim>(E, q, scale, S, alpha, c)  Ops::attend_query_shaped<Dim> there, else
+//        Ops::attend_query
 #ifndef SARNN_DETAIL_Q15_ROWS_HPP
 #define SARNN_DETAIL_Q15_ROWS_HPP
 
@@ -77,6 +79,17 @@ inline void q15_attend_dot(const Rows<q15>& S, const q15* q, q15* alpha, q15* c)
         Ops::template attend_dot_shaped<Dim, kernel::q15_stride(Stride)>(S, q, alpha, c);
     } else {
         Ops::template attend_dot_at<kernel::q15_stride(Stride)>(S, q, alpha, c);
+    }
+}
+
+/// e_j = E_j·q' / 2^t (scale: prepare_query's); alpha = softmax(e); c = Σ_j alpha_j S_j, for keys of Dim values
+template <class Ops, std::size_t Dim>
+inline void q15_attend_query(const Rows<q15>& E, const q15* q, QueryScale scale, const Rows<q15>& S, q15* alpha,
+                             q15* c) noexcept {
+    if constexpr (kQ15AttendShaped<Ops>) {
+        Ops::template attend_query_shaped<Dim>(E, q, scale, S, alpha, c);
+    } else {
+        Ops::attend_query(E, q, scale, S, alpha, c);
     }
 }
 

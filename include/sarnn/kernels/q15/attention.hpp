@@ -3,7 +3,7 @@
 // forms by stride and by size, additive_scores): the softmax, the weighted sum and the steps of each (Attention), as
 // templates of internal linkage on the loops. lib/kernels/q15/attention.cpp compiles them with the sizes as run-time
 // arguments (Q15Set's members); q15/shaped.hpp, in a model's translation unit, with the states' Dim known
-// (attend_dot_shaped).
+// (attend_dot_shaped, attend_query_shaped).
 // Plain C++, integers only; every result has its twin in python/sarnn/q15.py (attend_dot), which
 // computes the same integers. The arithmetic that rounds (requantisation, the scores' format, the softmax) is here,
 // the same on every target; the inner loops, exact integer sums, are each target's (the seam: q15/seam.hpp), in

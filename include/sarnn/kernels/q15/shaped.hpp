@@ -1,5 +1,5 @@
 // sarnn/kernels/q15/shaped.hpp: Q15Set's shaped forms (kernels_q15.hpp: affine_tanh_at, affine_at, gru_gates_at,
-// lstm_cell_at, gru_cell_at, attend_dot_shaped), compiled in the including translation unit for the sizes given as
+// lstm_cell_at, gru_cell_at, attend_dot_shaped, attend_query_shaped), compiled in the including translation unit for the sizes given as
 // template parameters: q15/affine.hpp's and q15/cells.hpp's one algorithm with the sizes as std::integral_constant, so
 // that its groups of rows, their remainders and the target's inner loops' counts are known at compile time, and
 // q15/attention.hpp's with the states' size (the target's scores for it: kScoresDim); an image holds only the forms of
@@ -45,6 +45,13 @@ template <std::size_t Dim, Q15Stride St>
 __attribute__((noinline)) void Q15Set<Which>::attend_dot_shaped(const Rows<q15>& S, const q15* q, q15* alpha,
                                                                 q15* c) noexcept {
     kernel::Attention<Which, stride_of<Which>(St), Dim>::dot(S, q, alpha, c);
+}
+
+template <class Which>
+template <std::size_t Dim>
+__attribute__((noinline)) void Q15Set<Which>::attend_query_shaped(const Rows<q15>& E, const q15* q, QueryScale scale,
+                                                                  const Rows<q15>& S, q15* alpha, q15* c) noexcept {
+    kernel::Attention<Which, q15_loops::kAnyStride, Dim>::query(E, q, scale, S, alpha, c);
 }
 
 template <class Which>
