@@ -184,7 +184,7 @@ struct Loops {
 
     /// softmax's first pass: p_j = min(exp_q16((e_j - m)·to_q16), 65535) where e_j - m > zero_below, else 0 (exp_q16
     /// gives 0 there), written over e_j as p_j - 32768; returns l = Σ p_j (< 65536·n). m >= every e_j (softmax's
-    /// max: the targets' loops rely on it)
+    /// max) and to_q16 = 2^(16 - f), f in [-2, 15] (softmax's clamp): the targets' loops rely on both
     static std::uint32_t exps(q15* alpha, std::size_t n, std::int32_t m, std::int32_t to_q16,
                               std::int32_t zero_below) noexcept {
         std::uint32_t l = 0;

@@ -77,12 +77,11 @@ __attribute__((always_inline)) inline std::uint32_t exps_pass(std::int16_t* a, s
 }
 
 /// softmax's first pass (q15/seam.hpp), eight values a pass (exps_pass; the last n % 8 under a tail predicate), for
-/// to_q16 = 2^sh, 1 <= sh <= 18 (softmax's: f in [-2, 15]); another to_q16, plain C++.
+/// to_q16 = 2^sh, 1 <= sh <= 18: the seam's contract (softmax's f in [-2, 15]; the DSP and Thumb loops rely on it
+/// too). (No plain fallback for another to_q16: it linked exp_q16's table, 1,028 B, into every Helium image.)
 inline std::uint32_t exps(q15* alpha, std::size_t n, std::int32_t m, std::int32_t to_q16,
                           std::int32_t zero_below) noexcept {
-    const int sh = to_q16 > 0 ? __builtin_ctz(static_cast<std::uint32_t>(to_q16)) : 0;
-    if (to_q16 != (std::int32_t{1} << sh) || sh < 1 || sh > 18)
-        return q15_loops::PlainLoops::exps(alpha, n, m, to_q16, zero_below);
+    const int sh = __builtin_ctz(static_cast<std::uint32_t>(to_q16));
     mve::touch(alpha);
     std::int16_t* a = mve::raw(alpha);
     const uint16x8_t mv = vdupq_n_u16(static_cast<std::uint16_t>(m));
