@@ -1,11 +1,10 @@
 // sarnn/kernels/q15/shaped.hpp: Q15Set's shaped forms (kernels_q15.hpp: affine_tanh_at, affine_at, gru_gates_at,
-// lstm_cell_at, gru_cell_at, attend_dot_shaped, attend_query_shaped), compiled in the including translation unit for the sizes given as
-// template parameters: q15/affine.hpp's and q15/cells.hpp's one algorithm with the sizes as std::integral_constant, so
-// that its groups of rows, their remainders and the target's inner loops' counts are known at compile time, and
-// q15/attention.hpp's with the states' size (the target's scores for it: kScoresDim); an image holds only the forms of
-// its own shapes. The models
-// include this where SARNN_Q15_SHAPED (q15/target.hpp: the M4, M7 and M55); anything may include it (the host's tests
-// do, to check the shaped forms against the run-time ones).
+// lstm_cell_at, gru_cell_at, attend_dot_shaped, attend_query_shaped), compiled in the including translation unit for
+// the sizes given as template parameters: q15/affine.hpp's and q15/cells.hpp's one algorithm with the sizes as
+// std::integral_constant, so that its groups of rows, their remainders and the target's inner loops' counts are known
+// at compile time, and q15/attention.hpp's with the keys' size (the target's scores for it: kScoresDim); an image
+// holds only the forms of its own shapes. The models include this where SARNN_Q15_SHAPED (q15/target.hpp: the M4, M7
+// and M55); anything may include it (the host's tests do, to check the shaped forms against the run-time ones).
 #ifndef SARNN_KERNELS_Q15_SHAPED_HPP
 #define SARNN_KERNELS_Q15_SHAPED_HPP
 
